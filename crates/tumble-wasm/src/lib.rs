@@ -1,0 +1,250 @@
+//! The wasm-bindgen facade: a [`Simulation`] handle with a step/query API.
+//!
+//! Bulk data leaves through typed arrays the caller passes in (no JSON in the frame loop):
+//! - `write_poses(out: Float64Array)`: 12 numbers per body, x y z then R column-major
+//!   (the columns are the directors q1 q2 q3);
+//! - `invariants(out: Float64Array)`: [`INVARIANT_FIELDS`] in that order.
+//! Errors (bad scenario text, bad settings, a failed step) come back as JS `Error`s or
+//! as the message of `last_error()`; nothing panics on user input.
+use tumble::{Method, Scenario, Settings};
+use wasm_bindgen::prelude::*;
+
+/// Names of the numbers `invariants()` writes, in order.
+pub const INVARIANT_FIELDS: [&str; 11] = [
+    "t",
+    "energy",
+    "kinetic",
+    "potential",
+    "l1",
+    "l2",
+    "l3",
+    "internal_violation",
+    "joint_violation",
+    "iterations",
+    "residual",
+];
+
+#[wasm_bindgen(start)]
+fn start() {
+    console_error_panic_hook::set_once();
+}
+
+/// A preset, for the page's scenario menu.
+#[derive(serde::Serialize)]
+struct PresetInfo {
+    name: &'static str,
+    description: &'static str,
+    params: Vec<ParamInfo>,
+}
+
+#[derive(serde::Serialize)]
+struct ParamInfo {
+    key: &'static str,
+    help: &'static str,
+    default: f64,
+    min: f64,
+    max: f64,
+    integer: bool,
+    choices: Vec<&'static str>,
+}
+
+/// Every preset with its parameters: `[{name, description, params: [{key, help, default, min, max, integer, choices}]}]`.
+#[wasm_bindgen]
+pub fn presets() -> Result<JsValue, JsError> {
+    let list: Vec<PresetInfo> = tumble::scenario::PRESETS
+        .iter()
+        .map(|p| PresetInfo {
+            name: p.name,
+            description: p.description,
+            params: p
+                .params
+                .iter()
+                .map(|q| match q.kind {
+                    tumble::scenario::ParamKind::Number {
+                        default,
+                        min,
+                        max,
+                        integer,
+                    } => ParamInfo {
+                        key: q.key,
+                        help: q.help,
+                        default,
+                        min,
+                        max,
+                        integer,
+                        choices: vec![],
+                    },
+                    tumble::scenario::ParamKind::Choice(c) => ParamInfo {
+                        key: q.key,
+                        help: q.help,
+                        default: 0.0,
+                        min: 0.0,
+                        max: 0.0,
+                        integer: false,
+                        choices: c.to_vec(),
+                    },
+                })
+                .collect(),
+        })
+        .collect();
+    serde_wasm_bindgen::to_value(&list).map_err(|e| JsError::new(&e.to_string()))
+}
+
+/// Names of the numbers written by `Simulation.invariants`.
+#[wasm_bindgen]
+pub fn invariant_fields() -> Vec<String> {
+    INVARIANT_FIELDS.iter().map(|s| s.to_string()).collect()
+}
+
+/// Canonical form of a scenario text, or an error naming the bad field.
+#[wasm_bindgen]
+pub fn canonical_scenario(text: &str) -> Result<String, JsError> {
+    Scenario::parse(text)
+        .map(|s| s.canonical())
+        .map_err(|e| JsError::new(&e.0))
+}
+
+/// A running simulation.
+#[wasm_bindgen]
+pub struct Simulation {
+    inner: tumble::Simulation,
+    scenario: Scenario,
+    error: Option<String>,
+}
+
+#[wasm_bindgen]
+impl Simulation {
+    /// Start `scenario` (canonical text) with `integrator` (director, rattle or baumgarte).
+    /// `dt` and `tol` of 0 mean the scenario's defaults.
+    #[wasm_bindgen(constructor)]
+    pub fn new(scenario: &str, integrator: &str, dt: f64, tol: f64) -> Result<Simulation, JsError> {
+        let sc = Scenario::parse(scenario).map_err(|e| JsError::new(&e.0))?;
+        let method = Method::parse(integrator).map_err(|e| JsError::new(&e))?;
+        let mut settings = Settings::for_scenario(&sc);
+        if dt != 0.0 {
+            settings.dt = dt;
+        }
+        if tol != 0.0 {
+            settings.tol = tol;
+        }
+        let inner = tumble::Simulation::new(&sc, method, settings).map_err(|e| JsError::new(&e))?;
+        Ok(Simulation {
+            inner,
+            scenario: sc,
+            error: None,
+        })
+    }
+
+    /// Take up to `n` steps; returns how many were taken. A failed step stops the run:
+    /// the state stays at the last good step and `last_error()` says why.
+    pub fn step(&mut self, n: u32) -> u32 {
+        if self.error.is_some() {
+            return 0;
+        }
+        for i in 0..n {
+            if let Err(e) = self.inner.step() {
+                self.error = Some(alloc_format(self.inner.time(), &e.to_string()));
+                return i;
+            }
+        }
+        n
+    }
+
+    /// Why the run stopped, if it did.
+    pub fn last_error(&self) -> Option<String> {
+        self.error.clone()
+    }
+
+    /// Simulated time (s).
+    pub fn time(&self) -> f64 {
+        self.inner.time()
+    }
+
+    /// Time step (s).
+    pub fn dt(&self) -> f64 {
+        self.inner.settings().dt
+    }
+
+    /// The scenario's default duration (s).
+    pub fn duration(&self) -> f64 {
+        self.scenario.duration
+    }
+
+    /// Canonical scenario text.
+    pub fn canonical(&self) -> String {
+        self.scenario.canonical()
+    }
+
+    /// Integrator name.
+    pub fn integrator(&self) -> String {
+        self.inner.method().name().to_string()
+    }
+
+    /// Number of bodies.
+    pub fn body_count(&self) -> usize {
+        self.inner.states().len()
+    }
+
+    /// Box sides of every body (3 per body) into `out`.
+    pub fn write_sizes(&self, out: &mut [f64]) {
+        for (o, b) in out.chunks_exact_mut(3).zip(&self.inner.model().bodies) {
+            o.copy_from_slice(&b.size.to_array());
+        }
+    }
+
+    /// Poses into `out` (12 per body: x, then R column-major).
+    pub fn write_poses(&self, out: &mut [f64]) {
+        for (o, s) in out.chunks_exact_mut(12).zip(self.inner.states()) {
+            o[0..3].copy_from_slice(&s.x.to_array());
+            o[3..12].copy_from_slice(&s.r.to_cols_array());
+        }
+    }
+
+    /// Number of joints.
+    pub fn joint_count(&self) -> usize {
+        self.inner.model().joints.len()
+    }
+
+    /// World position of every joint (its point on body b), 3 per joint, into `out`.
+    pub fn write_joints(&self, out: &mut [f64]) {
+        let states = self.inner.states();
+        for (o, j) in out.chunks_exact_mut(3).zip(&self.inner.model().joints) {
+            let s = &states[j.b];
+            o.copy_from_slice(&(s.x + s.r * j.point_b).to_array());
+        }
+    }
+
+    /// The invariants of the current state into `out` (see `invariant_fields()`).
+    pub fn invariants(&self, out: &mut [f64]) {
+        let i = self.inner.invariants();
+        let v = [
+            i.t,
+            i.energy(),
+            i.kinetic,
+            i.potential,
+            i.momentum.x,
+            i.momentum.y,
+            i.momentum.z,
+            i.internal_violation,
+            i.joint_violation,
+            i.iterations as f64,
+            i.residual,
+        ];
+        let n = out.len().min(v.len());
+        out[..n].copy_from_slice(&v[..n]);
+    }
+
+    /// Hash of the exact state bits, as 16 hex digits.
+    pub fn state_hash(&self) -> String {
+        let mut s = String::new();
+        let h = self.inner.state_hash();
+        for i in (0..16).rev() {
+            s.push(char::from_digit(((h >> (4 * i)) & 0xf) as u32, 16).unwrap());
+        }
+        s
+    }
+}
+
+fn alloc_format(t: f64, msg: &str) -> String {
+    format!("at t = {t:.4} s: {msg}")
+}

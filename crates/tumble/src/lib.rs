@@ -1,0 +1,29 @@
+//! Tumble: structure-preserving multibody dynamics.
+//!
+//! Three integrators run the same [`Model`] behind one [`Simulation::step`]:
+//! - [`Method::Director`]: the energy-momentum director method of Nielsen & Krenk (2013),
+//! - [`Method::Rattle`]: the Lie-group RATTLE / Stormer-Verlet step of Terze, Mueller & Zlatar (2013),
+//! - [`Method::Baumgarte`]: the classic index-1 formulation with Baumgarte stabilisation.
+//!
+//! The crate is `no_std` with `alloc`; all transcendental math goes through `libm`
+//! so native and wasm builds compute the same bits.
+#![cfg_attr(not(feature = "std"), no_std)]
+#![warn(missing_docs)]
+
+extern crate alloc;
+
+pub mod baumgarte;
+pub mod director;
+pub mod invariants;
+pub mod joints;
+pub mod math;
+pub mod model;
+pub mod rattle;
+pub mod scenario;
+pub mod simulation;
+pub mod sparse;
+
+pub use invariants::Invariants;
+pub use model::{Body, BodyState, Joint, JointKind, Model};
+pub use scenario::{Scenario, ScenarioError};
+pub use simulation::{Method, Settings, Simulation, StepError, StepInfo};

@@ -1,0 +1,212 @@
+//! Small 3x3 helpers shared by the integrators (all through libm for bitwise determinism).
+use glam::{DMat3, DVec3};
+
+/// The skew matrix a^ with a^ b = a x b.
+pub fn skew(a: DVec3) -> DMat3 {
+    DMat3::from_cols(
+        DVec3::new(0.0, a.z, -a.y),
+        DVec3::new(-a.z, 0.0, a.x),
+        DVec3::new(a.y, -a.x, 0.0),
+    )
+}
+
+/// The vector of the skew part of `m`: vec((m - m^T)/2).
+pub fn skew_vec(m: &DMat3) -> DVec3 {
+    // element (row i, col j) is m.col(j)[i]
+    DVec3::new(
+        0.5 * (m.y_axis.z - m.z_axis.y),
+        0.5 * (m.z_axis.x - m.x_axis.z),
+        0.5 * (m.x_axis.y - m.y_axis.x),
+    )
+}
+
+/// Element (row i, column j).
+#[inline]
+pub fn at(m: &DMat3, i: usize, j: usize) -> f64 {
+    m.col(j)[i]
+}
+
+/// The SO(3) exponential of a^ (Rodrigues), with a series near zero.
+pub fn exp_so3(a: DVec3) -> DMat3 {
+    let th2 = a.length_squared();
+    let (s, c) = if th2 < 1e-8 {
+        // sin(t)/t and (1-cos t)/t^2 by their series; error below 1e-20 here.
+        (
+            1.0 - th2 / 6.0 * (1.0 - th2 / 20.0),
+            0.5 - th2 / 24.0 * (1.0 - th2 / 30.0),
+        )
+    } else {
+        let th = libm::sqrt(th2);
+        (libm::sin(th) / th, (1.0 - libm::cos(th)) / th2)
+    };
+    let k = skew(a);
+    DMat3::IDENTITY + k * s + (k * k) * c
+}
+
+/// Rotation by `angle` about the unit vector `axis` (right-hand rule).
+pub fn rotation(axis: DVec3, angle: f64) -> DMat3 {
+    exp_so3(axis * angle)
+}
+
+/// The symmetric solution L of L D^-1 + D^-1 L = S for D = diag(d), S symmetric:
+/// L_ij = S_ij d_i d_j / (d_i + d_j)  (physics notes, Terze et al. eq. 8-9).
+pub fn solve_sylvester_diag(s: &DMat3, d: DVec3) -> DMat3 {
+    let d = d.to_array();
+    let mut cols = [DVec3::ZERO; 3];
+    for (j, col) in cols.iter_mut().enumerate() {
+        for i in 0..3 {
+            col[i] = at(s, i, j) * d[i] * d[j] / (d[i] + d[j]);
+        }
+    }
+    DMat3::from_cols(cols[0], cols[1], cols[2])
+}
+
+/// max |(R^T R - I)_ij|: how far `r` is from orthonormal.
+pub fn orthonormality_error(r: &DMat3) -> f64 {
+    let e = r.transpose() * *r - DMat3::IDENTITY;
+    max_abs(&e)
+}
+
+/// Largest absolute element.
+pub fn max_abs(m: &DMat3) -> f64 {
+    let a = m.abs();
+    a.x_axis
+        .max_element()
+        .max(a.y_axis.max_element())
+        .max(a.z_axis.max_element())
+}
+
+/// A unit vector perpendicular to unit `n`, chosen deterministically.
+pub fn perpendicular(n: DVec3) -> DVec3 {
+    let t = if n.x.abs() < 0.6 {
+        DVec3::X
+    } else if n.y.abs() < 0.6 {
+        DVec3::Y
+    } else {
+        DVec3::Z
+    };
+    n.cross(t).normalize()
+}
+
+/// Dense LU with partial pivoting, in place on a row-major n x n matrix (n <= 32); solves for `b`.
+/// Returns `false` when the matrix is singular to working precision (see [`lu_factor`]).
+pub fn lu_solve_in_place(a: &mut [f64], n: usize, b: &mut [f64]) -> bool {
+    let mut piv = [0usize; 32];
+    if n > piv.len() || !lu_factor(a, n, &mut piv[..n]) {
+        return false;
+    }
+    lu_back(a, n, &piv[..n], b);
+    true
+}
+
+/// LU factorisation with partial pivoting (row-major, in place). `piv` records row swaps.
+/// Returns `false` when a pivot falls below 1e-14 times the largest element, or the
+/// matrix holds a non-finite value.
+pub fn lu_factor(a: &mut [f64], n: usize, piv: &mut [usize]) -> bool {
+    if a[..n * n].iter().any(|x| !x.is_finite()) {
+        return false;
+    }
+    let scale = a[..n * n].iter().fold(0.0f64, |m, x| m.max(x.abs()));
+    if scale == 0.0 {
+        return false;
+    }
+    for k in 0..n {
+        let mut p = k;
+        let mut best = a[k * n + k].abs();
+        for i in k + 1..n {
+            let v = a[i * n + k].abs();
+            if v > best {
+                best = v;
+                p = i;
+            }
+        }
+        if best <= 1e-14 * scale {
+            return false;
+        }
+        piv[k] = p;
+        if p != k {
+            for j in 0..n {
+                a.swap(k * n + j, p * n + j);
+            }
+        }
+        let inv = 1.0 / a[k * n + k];
+        for i in k + 1..n {
+            let f = a[i * n + k] * inv;
+            a[i * n + k] = f;
+            if f != 0.0 {
+                for j in k + 1..n {
+                    a[i * n + j] -= f * a[k * n + j];
+                }
+            }
+        }
+    }
+    true
+}
+
+/// Solve A x = b in place with the factors and pivots of [`lu_factor`].
+pub fn lu_back(a: &[f64], n: usize, piv: &[usize], b: &mut [f64]) {
+    for k in 0..n {
+        b.swap(k, piv[k]);
+    }
+    for i in 0..n {
+        let mut s = b[i];
+        for j in 0..i {
+            s -= a[i * n + j] * b[j];
+        }
+        b[i] = s;
+    }
+    for i in (0..n).rev() {
+        let mut s = b[i];
+        for j in i + 1..n {
+            s -= a[i * n + j] * b[j];
+        }
+        b[i] = s / a[i * n + i];
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn exp_is_rotation_and_matches_small_series() {
+        for a in [
+            DVec3::new(0.3, -1.2, 2.0),
+            DVec3::new(1e-5, 2e-6, -3e-6),
+            DVec3::ZERO,
+        ] {
+            let r = exp_so3(a);
+            assert!(orthonormality_error(&r) < 1e-15);
+            assert!((r.determinant() - 1.0).abs() < 1e-15);
+            // exp(a^) a = a (the axis is fixed)
+            assert!((r * a - a).length() < 1e-15);
+        }
+    }
+
+    #[test]
+    fn sylvester_solution_satisfies_equation() {
+        let d = DVec3::new(0.3, 0.7, 1.9);
+        let s = DMat3::from_cols(
+            DVec3::new(1.0, 2.0, 3.0),
+            DVec3::new(2.0, -1.0, 0.5),
+            DVec3::new(3.0, 0.5, 4.0),
+        );
+        let l = solve_sylvester_diag(&s, d);
+        let dinv = DMat3::from_diagonal(d.recip());
+        assert!(max_abs(&(l * dinv + dinv * l - s)) < 1e-14);
+    }
+
+    #[test]
+    fn lu_pivots_and_rejects_singular() {
+        // needs a row swap to start
+        let mut a = [0.0, 2.0, 1.0, 1.0, 1.0, 0.0, 3.0, 0.0, 1.0];
+        let mut b = [3.0, 2.0, 4.0]; // solution (1,1,1)
+        assert!(lu_solve_in_place(&mut a, 3, &mut b));
+        for x in b {
+            assert!((x - 1.0).abs() < 1e-14);
+        }
+        let mut s = [1.0, 2.0, 2.0, 4.0];
+        let mut c = [1.0, 1.0];
+        assert!(!lu_solve_in_place(&mut s, 2, &mut c));
+    }
+}

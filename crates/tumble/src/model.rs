@@ -1,0 +1,100 @@
+//! The model (what does not change during a run) and the common body state.
+use alloc::vec::Vec;
+use glam::{DMat3, DVec3};
+
+/// A rigid body: mass and principal moments of inertia about its centre of mass.
+/// Body axes are the principal axes.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Body {
+    /// Mass M (kg), > 0.
+    pub mass: f64,
+    /// Principal moments (J1, J2, J3) about the centre of mass, along body axes x1, x2, x3.
+    /// Each > 0 and each at most the sum of the other two (strictly, so that the
+    /// RATTLE matrix D of Terze et al. eq. (2) is positive definite).
+    pub inertia: DVec3,
+    /// Box side lengths used for drawing only.
+    pub size: DVec3,
+}
+
+/// Joint type.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum JointKind {
+    /// Spherical joint (Nielsen & Krenk eq. 34): the two points coincide. 3 equations.
+    Spherical,
+    /// Revolute joint (eq. 37): the points coincide and the axis `axis_a` (in body a's frame,
+    /// or global if a is ground) stays parallel to `axis_b` (in body b's frame). 5 equations.
+    Revolute {
+        /// Unit axis in body a's frame (global when a is the ground).
+        axis_a: DVec3,
+        /// Unit axis in body b's frame.
+        axis_b: DVec3,
+    },
+}
+
+impl JointKind {
+    /// Number of scalar constraint equations.
+    pub fn rows(&self) -> usize {
+        match self {
+            JointKind::Spherical => 3,
+            JointKind::Revolute { .. } => 5,
+        }
+    }
+}
+
+/// A joint between body `a` (or the fixed ground when `a` is `None`) and body `b`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Joint {
+    /// Joint type.
+    pub kind: JointKind,
+    /// First body, `None` for the ground.
+    pub a: Option<usize>,
+    /// Joint point in body a's frame (relative to its centre of mass), or global if ground.
+    pub point_a: DVec3,
+    /// Second body.
+    pub b: usize,
+    /// Joint point in body b's frame (relative to its centre of mass).
+    pub point_b: DVec3,
+}
+
+/// Everything that stays fixed during a run.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Model {
+    /// Rigid bodies.
+    pub bodies: Vec<Body>,
+    /// Joints (external constraints).
+    pub joints: Vec<Joint>,
+    /// Gravitational acceleration vector g (m/s^2); V = -sum M g.x (eq. 39).
+    pub gravity: DVec3,
+}
+
+impl Model {
+    /// Total number of joint equations m.
+    pub fn constraint_rows(&self) -> usize {
+        self.joints.iter().map(|j| j.kind.rows()).sum()
+    }
+}
+
+/// The kinematic state of one body, shared by all integrators for input and output.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct BodyState {
+    /// Centre of mass, global.
+    pub x: DVec3,
+    /// Rotation: maps body axes to global axes (columns are the directors q1, q2, q3).
+    pub r: DMat3,
+    /// Velocity of the centre of mass, global.
+    pub v: DVec3,
+    /// Angular velocity in body components (Omega of eq. 6).
+    pub w: DVec3,
+}
+
+impl BodyState {
+    /// At rest at `x` with rotation `r`.
+    pub fn at_rest(x: DVec3, r: DMat3) -> Self {
+        BodyState {
+            x,
+            r,
+            v: DVec3::ZERO,
+            w: DVec3::ZERO,
+        }
+    }
+}

@@ -1,0 +1,493 @@
+//! Scenarios, defined once and shared by the tests, the command line, the page and share links.
+//!
+//! A scenario has a compact canonical text: `name` or `name?key=value&key=value`, for example
+//! `chain?links=64&joint=spherical`. [`Scenario::parse`] validates it and [`Scenario::canonical`]
+//! prints it back (defaults omitted, keys in a fixed order), so parse(canonical(s)) == s.
+use crate::math::rotation;
+use crate::model::{Body, BodyState, Joint, JointKind, Model};
+use alloc::format;
+use alloc::string::{String, ToString};
+use alloc::vec;
+use alloc::vec::Vec;
+use core::f64::consts::FRAC_PI_4;
+use core::fmt;
+use glam::{DMat3, DVec3};
+
+/// Largest chain the presets build (documented limit; the solver itself has none).
+pub const MAX_LINKS: usize = 4096;
+/// Longest scenario text accepted.
+pub const MAX_TEXT: usize = 512;
+
+/// A rejected scenario: the message names the field and the allowed values.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ScenarioError(pub String);
+
+impl fmt::Display for ScenarioError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+fn err<T>(msg: String) -> Result<T, ScenarioError> {
+    Err(ScenarioError(msg))
+}
+
+/// One tunable parameter of a preset.
+#[derive(Clone, Copy, Debug)]
+pub enum ParamKind {
+    /// A number in [min, max]; `integer` requires a whole number.
+    Number {
+        /// default value
+        default: f64,
+        /// smallest allowed
+        min: f64,
+        /// largest allowed
+        max: f64,
+        /// whole numbers only
+        integer: bool,
+    },
+    /// One of a fixed list of words; the first is the default.
+    Choice(&'static [&'static str]),
+}
+
+/// A named parameter of a preset.
+#[derive(Clone, Copy, Debug)]
+pub struct Param {
+    /// key in the scenario text
+    pub key: &'static str,
+    /// what it means, with its unit
+    pub help: &'static str,
+    /// its type, range and default
+    pub kind: ParamKind,
+}
+
+/// A preset scenario family.
+#[derive(Clone, Copy, Debug)]
+pub struct Preset {
+    /// name in the scenario text
+    pub name: &'static str,
+    /// one line for `tumble scenarios` and the page
+    pub description: &'static str,
+    /// its parameters, in canonical order
+    pub params: &'static [Param],
+}
+
+/// Every preset, in the order shown to users.
+pub const PRESETS: &[Preset] = &[
+    Preset {
+        name: "free-body",
+        description: "free spinning body of Terze, Mueller & Zlatar: J = diag(0.9144, 1.098, 1.66), omega0 = [0.45549, 0.82623, 0.03476]",
+        params: &[],
+    },
+    Preset {
+        name: "flip",
+        description: "intermediate-axis flip (Dzhanibekov effect): a free box spun about its middle principal axis",
+        params: &[Param { key: "spin", help: "spin rate about the middle axis (rad/s)", kind: ParamKind::Number { default: 4.0, min: 0.1, max: 50.0, integer: false } }],
+    },
+    Preset {
+        name: "top",
+        description: "heavy symmetric top on a spherical joint at the ground: precession and nutation",
+        params: &[
+            Param { key: "spin", help: "spin rate about the symmetry axis (rad/s)", kind: ParamKind::Number { default: 30.0, min: 0.0, max: 200.0, integer: false } },
+            Param { key: "tilt", help: "initial tilt from the vertical (rad)", kind: ParamKind::Number { default: 0.3, min: 0.0, max: 3.0, integer: false } },
+        ],
+    },
+    Preset {
+        name: "nk-revolute",
+        description: "Nielsen & Krenk 6.1: 4-box hanging chain with revolute joints, released from rest (h = 0.01)",
+        params: &[],
+    },
+    Preset {
+        name: "nk-spherical",
+        description: "Nielsen & Krenk 6.2: the same chain with spherical joints, turned pi/4 about x2 (h = 0.1)",
+        params: &[],
+    },
+    Preset {
+        name: "chain",
+        description: "straight hanging chain of N boxes released from rest at an angle",
+        params: &[
+            Param { key: "links", help: "number of bodies (1 to 4096)", kind: ParamKind::Number { default: 8.0, min: 1.0, max: MAX_LINKS as f64, integer: true } },
+            Param { key: "joint", help: "joint type: revolute or spherical", kind: ParamKind::Choice(&["revolute", "spherical"]) },
+            Param { key: "angle", help: "initial angle from the vertical (rad)", kind: ParamKind::Number { default: FRAC_PI_4, min: -3.2, max: 3.2, integer: false } },
+        ],
+    },
+];
+
+/// A ready-to-run scenario: the model, the initial state and the default run settings.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Scenario {
+    /// preset name
+    pub name: String,
+    /// parameter values in the preset's order (choices as their index)
+    pub values: Vec<f64>,
+    /// bodies, joints, gravity
+    pub model: Model,
+    /// initial state of every body
+    pub initial: Vec<BodyState>,
+    /// default time step h (s)
+    pub dt: f64,
+    /// default duration (s)
+    pub duration: f64,
+}
+
+/// Find a preset by name.
+pub fn preset(name: &str) -> Option<&'static Preset> {
+    PRESETS.iter().find(|p| p.name == name)
+}
+
+fn format_number(v: f64) -> String {
+    // shortest text that parses back to the same f64
+    format!("{v}")
+}
+
+impl Scenario {
+    /// Parse and validate a canonical scenario text such as `chain?links=64&joint=spherical`.
+    pub fn parse(text: &str) -> Result<Scenario, ScenarioError> {
+        if text.len() > MAX_TEXT {
+            return err(format!(
+                "scenario text is {} characters long; at most {MAX_TEXT} are accepted",
+                text.len()
+            ));
+        }
+        let text = text.trim();
+        let (name, query) = match text.split_once('?') {
+            Some((n, q)) => (n, q),
+            None => (text, ""),
+        };
+        let Some(p) = preset(name) else {
+            let names: Vec<&str> = PRESETS.iter().map(|p| p.name).collect();
+            return err(format!(
+                "unknown scenario '{}'; the presets are: {}",
+                name,
+                names.join(", ")
+            ));
+        };
+        let mut values: Vec<Option<f64>> = vec![None; p.params.len()];
+        for pair in query.split('&').filter(|s| !s.is_empty()) {
+            let Some((key, raw)) = pair.split_once('=') else {
+                return err(format!(
+                    "'{pair}' in scenario '{name}' is not of the form key=value"
+                ));
+            };
+            let Some(i) = p.params.iter().position(|q| q.key == key) else {
+                let keys: Vec<&str> = p.params.iter().map(|q| q.key).collect();
+                return err(if keys.is_empty() {
+                    format!("scenario '{name}' takes no parameters, but '{key}' was given")
+                } else {
+                    format!(
+                        "unknown parameter '{key}' for scenario '{name}'; it takes: {}",
+                        keys.join(", ")
+                    )
+                });
+            };
+            if values[i].is_some() {
+                return err(format!("parameter '{key}' is given twice"));
+            }
+            values[i] = Some(parse_value(name, &p.params[i], raw)?);
+        }
+        let values: Vec<f64> = values
+            .iter()
+            .zip(p.params)
+            .map(|(v, q)| {
+                v.unwrap_or(match q.kind {
+                    ParamKind::Number { default, .. } => default,
+                    ParamKind::Choice(_) => 0.0,
+                })
+            })
+            .collect();
+        Ok(build(p, values))
+    }
+
+    /// The preset this scenario was built from.
+    pub fn preset(&self) -> &'static Preset {
+        preset(&self.name).expect("scenario built from a preset")
+    }
+
+    /// The canonical text: name, then non-default parameters in the preset's order.
+    pub fn canonical(&self) -> String {
+        let p = self.preset();
+        let mut out = self.name.clone();
+        let mut sep = '?';
+        for (q, &v) in p.params.iter().zip(&self.values) {
+            let text = match q.kind {
+                ParamKind::Number { default, .. } if v == default => continue,
+                ParamKind::Number { .. } => format_number(v),
+                ParamKind::Choice(_) if v == 0.0 => continue,
+                ParamKind::Choice(opts) => opts[v as usize].to_string(),
+            };
+            out.push(sep);
+            out.push_str(q.key);
+            out.push('=');
+            out.push_str(&text);
+            sep = '&';
+        }
+        out
+    }
+}
+
+fn parse_value(name: &str, q: &Param, raw: &str) -> Result<f64, ScenarioError> {
+    match q.kind {
+        ParamKind::Choice(opts) => match opts.iter().position(|o| *o == raw) {
+            Some(i) => Ok(i as f64),
+            None => err(format!(
+                "'{}' for scenario '{name}' must be one of {}, not '{raw}'",
+                q.key,
+                opts.join(", ")
+            )),
+        },
+        ParamKind::Number {
+            min, max, integer, ..
+        } => {
+            let v: f64 = match raw.parse() {
+                Ok(v) => v,
+                Err(_) => {
+                    return err(format!(
+                        "'{}' for scenario '{name}' must be a number, not '{raw}'",
+                        q.key
+                    ))
+                }
+            };
+            if !v.is_finite() || v < min || v > max {
+                return err(format!(
+                    "'{}' for scenario '{name}' must be between {min} and {max}, not {raw}",
+                    q.key
+                ));
+            }
+            if integer && v != libm::floor(v) {
+                return err(format!(
+                    "'{}' for scenario '{name}' must be a whole number, not {raw}",
+                    q.key
+                ));
+            }
+            Ok(v)
+        }
+    }
+}
+
+/// A box of mass `m` and sides `s`: its principal moments about the centre of mass.
+pub fn box_inertia(m: f64, s: DVec3) -> DVec3 {
+    let s2 = s * s;
+    DVec3::new(s2.y + s2.z, s2.z + s2.x, s2.x + s2.y) * (m / 12.0)
+}
+
+/// The box (sides) of mass `m` with principal moments `j`.
+pub fn box_for_inertia(m: f64, j: DVec3) -> DVec3 {
+    let f = 6.0 / m;
+    DVec3::new(
+        libm::sqrt(f * (j.y + j.z - j.x)),
+        libm::sqrt(f * (j.z + j.x - j.y)),
+        libm::sqrt(f * (j.x + j.y - j.z)),
+    )
+}
+
+fn build(p: &'static Preset, values: Vec<f64>) -> Scenario {
+    let g = DVec3::new(0.0, 0.0, -9.81);
+    let (model, initial, dt, duration) = match p.name {
+        "free-body" => {
+            let j = DVec3::new(0.9144, 1.098, 1.66);
+            let body = Body {
+                mass: 1.0,
+                inertia: j,
+                size: box_for_inertia(1.0, j),
+            };
+            let mut s = BodyState::at_rest(DVec3::ZERO, DMat3::IDENTITY);
+            s.w = DVec3::new(0.45549, 0.82623, 0.03476);
+            (
+                Model {
+                    bodies: vec![body],
+                    joints: vec![],
+                    gravity: DVec3::ZERO,
+                },
+                vec![s],
+                0.01,
+                30.0,
+            )
+        }
+        "flip" => {
+            let size = DVec3::new(2.0, 1.0, 0.5);
+            let body = Body {
+                mass: 12.0,
+                inertia: box_inertia(12.0, size),
+                size,
+            };
+            let mut s = BodyState::at_rest(DVec3::ZERO, DMat3::IDENTITY);
+            s.w = DVec3::new(0.01, values[0], 0.01);
+            (
+                Model {
+                    bodies: vec![body],
+                    joints: vec![],
+                    gravity: DVec3::ZERO,
+                },
+                vec![s],
+                0.005,
+                20.0,
+            )
+        }
+        "top" => {
+            let size = DVec3::new(1.0, 1.0, 0.2);
+            let body = Body {
+                mass: 1.0,
+                inertia: box_inertia(1.0, size),
+                size,
+            };
+            let pivot = DVec3::new(0.0, 0.0, -0.5); // stem: the pivot is 0.5 below the centre of mass
+            let r = rotation(DVec3::X, values[1]);
+            let mut s = BodyState::at_rest(-(r * pivot), r);
+            s.w = DVec3::new(0.0, 0.0, values[0]); // about the symmetry axis: the pivot stays at rest
+            let joint = Joint {
+                kind: JointKind::Spherical,
+                a: None,
+                point_a: DVec3::ZERO,
+                b: 0,
+                point_b: pivot,
+            };
+            (
+                Model {
+                    bodies: vec![body],
+                    joints: vec![joint],
+                    gravity: g,
+                },
+                vec![s],
+                0.005,
+                10.0,
+            )
+        }
+        "nk-revolute" => {
+            let a = [FRAC_PI_4, FRAC_PI_4, 3.0 * FRAC_PI_4, 3.0 * FRAC_PI_4];
+            let (m, s) = hanging_chain(&a, true, 0.0);
+            (m, s, 0.01, 10.0)
+        }
+        "nk-spherical" => {
+            let a = [FRAC_PI_4, FRAC_PI_4, 3.0 * FRAC_PI_4, 3.0 * FRAC_PI_4];
+            let (m, s) = hanging_chain(&a, false, FRAC_PI_4);
+            (m, s, 0.1, 10.0)
+        }
+        "chain" => {
+            let n = values[0] as usize;
+            let a = vec![values[2]; n];
+            let (m, s) = hanging_chain(&a, values[1] == 0.0, 0.0);
+            (m, s, 0.01, 10.0)
+        }
+        _ => unreachable!("every preset has a builder"),
+    };
+    Scenario {
+        name: p.name.to_string(),
+        values,
+        model,
+        initial,
+        dt,
+        duration,
+    }
+}
+
+/// The Nielsen & Krenk chain (section 6): boxes [1, 0.5, 3], M = 12, J = diag(9.25, 10, 1.25),
+/// joints at local (0, 0, +-1.5), body 1 hung from the ground point at the origin.
+/// Body k is rotated `angles[k]` about +x1, then the whole shape by `turn` about +x2.
+/// Revolute axes along the body (and ground) x1 axis.
+pub fn hanging_chain(angles: &[f64], revolute: bool, turn: f64) -> (Model, Vec<BodyState>) {
+    let size = DVec3::new(1.0, 0.5, 3.0);
+    let mass = 12.0;
+    let half = DVec3::new(0.0, 0.0, 1.5);
+    let turn_r = rotation(DVec3::Y, turn);
+    let mut bodies = Vec::with_capacity(angles.len());
+    let mut joints = Vec::with_capacity(angles.len());
+    let mut states = Vec::with_capacity(angles.len());
+    let mut top = DVec3::ZERO;
+    for (k, &a) in angles.iter().enumerate() {
+        let r = turn_r * rotation(DVec3::X, a);
+        let x = top - r * half;
+        bodies.push(Body {
+            mass,
+            inertia: box_inertia(mass, size),
+            size,
+        });
+        states.push(BodyState::at_rest(x, r));
+        let (body_a, point_a, axis_a) = if k == 0 {
+            (None, DVec3::ZERO, r * DVec3::X)
+        } else {
+            (Some(k - 1), -half, DVec3::X)
+        };
+        let kind = if revolute {
+            JointKind::Revolute {
+                axis_a,
+                axis_b: DVec3::X,
+            }
+        } else {
+            JointKind::Spherical
+        };
+        joints.push(Joint {
+            kind,
+            a: body_a,
+            point_a,
+            b: k,
+            point_b: half,
+        });
+        top = x - r * half;
+    }
+    (
+        Model {
+            bodies,
+            joints,
+            gravity: DVec3::new(0.0, 0.0, -9.81),
+        },
+        states,
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn canonical_round_trips_every_preset() {
+        for p in PRESETS {
+            let s = Scenario::parse(p.name).unwrap();
+            assert_eq!(s.canonical(), p.name);
+            assert_eq!(Scenario::parse(&s.canonical()).unwrap(), s);
+        }
+        let s = Scenario::parse("chain?joint=spherical&links=64").unwrap();
+        assert_eq!(s.canonical(), "chain?links=64&joint=spherical");
+        assert_eq!(Scenario::parse(&s.canonical()).unwrap(), s);
+        let s = Scenario::parse("top?tilt=0.1234567890123").unwrap();
+        assert_eq!(Scenario::parse(&s.canonical()).unwrap(), s);
+    }
+
+    #[test]
+    fn rejects_bad_text_with_the_field_named() {
+        for (text, needle) in [
+            ("pendulum", "unknown scenario"),
+            ("chain?links=0", "'links'"),
+            ("chain?links=2.5", "whole number"),
+            ("chain?links=NaN", "'links'"),
+            ("chain?joint=hinge", "revolute, spherical"),
+            ("chain?links", "key=value"),
+            ("chain?size=3", "unknown parameter 'size'"),
+            ("chain?links=3&links=4", "twice"),
+            ("free-body?x=1", "takes no parameters"),
+            ("top?spin=inf", "'spin'"),
+        ] {
+            let e = Scenario::parse(text).unwrap_err();
+            assert!(e.0.contains(needle), "{text}: {e}");
+        }
+        assert!(Scenario::parse(&"chain?".repeat(200))
+            .unwrap_err()
+            .0
+            .contains("at most"));
+    }
+
+    #[test]
+    fn nk_revolute_matches_the_paper_start() {
+        let s = Scenario::parse("nk-revolute").unwrap();
+        let x1 = s.initial[0].x;
+        assert!(
+            (x1 - DVec3::new(0.0, 1.5 * FRAC_PI_4.sin(), -1.5 * FRAC_PI_4.cos())).length() < 1e-15
+        );
+        // V = sum M g x3 = -998.887323375 J (issue 3)
+        let v: f64 = s.initial.iter().map(|b| 12.0 * 9.81 * b.x.z).sum();
+        assert!((v - -998.887323375).abs() < 1e-8, "{v}");
+        assert_eq!(s.model.bodies[0].inertia, DVec3::new(9.25, 10.0, 1.25));
+        assert_eq!(12 * s.model.bodies.len() + s.model.constraint_rows(), 68);
+        let s = Scenario::parse("nk-spherical").unwrap();
+        assert_eq!(12 * s.model.bodies.len() + s.model.constraint_rows(), 60);
+    }
+}

@@ -1,0 +1,1 @@
+//! Shared helpers for the physics tests live in each test file.
