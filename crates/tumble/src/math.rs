@@ -28,6 +28,11 @@ pub fn at(m: &DMat3, i: usize, j: usize) -> f64 {
 
 /// The SO(3) exponential of a^ (Rodrigues), with a series near zero.
 pub fn exp_so3(a: DVec3) -> DMat3 {
+    DMat3::IDENTITY + exp_so3_minus_identity(a)
+}
+
+/// exp(a^) - I, computed without cancellation for small a (sin(t)/t a^ + (1 - cos t)/t^2 a^2).
+pub fn exp_so3_minus_identity(a: DVec3) -> DMat3 {
     let th2 = a.length_squared();
     let (s, c) = if th2 < 1e-8 {
         // sin(t)/t and (1-cos t)/t^2 by their series; error below 1e-20 here.
@@ -36,11 +41,14 @@ pub fn exp_so3(a: DVec3) -> DMat3 {
             0.5 - th2 / 24.0 * (1.0 - th2 / 30.0),
         )
     } else {
+        // 1 - cos t = 2 sin^2(t/2): no cancellation, so exp stays orthogonal to round-off
+        // without a bias that would accumulate over many equal steps
         let th = libm::sqrt(th2);
-        (libm::sin(th) / th, (1.0 - libm::cos(th)) / th2)
+        let sh = libm::sin(0.5 * th) / (0.5 * th);
+        (libm::sin(th) / th, 0.5 * sh * sh)
     };
     let k = skew(a);
-    DMat3::IDENTITY + k * s + (k * k) * c
+    k * s + (k * k) * c
 }
 
 /// Rotation by `angle` about the unit vector `axis` (right-hand rule).
