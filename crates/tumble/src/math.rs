@@ -184,8 +184,9 @@ mod tests {
             DVec3::ZERO,
         ] {
             let r = exp_so3(a);
-            assert!(orthonormality_error(&r) < 1e-15);
-            assert!((r.determinant() - 1.0).abs() < 1e-15);
+            // orthogonal to a few ulp (measured 5 and 6 ulp at |a| = 2.35)
+            assert!(orthonormality_error(&r) <= 8.0 * f64::EPSILON);
+            assert!((r.determinant() - 1.0).abs() <= 8.0 * f64::EPSILON);
             // exp(a^) a = a (the axis is fixed)
             assert!((r * a - a).length() < 1e-15);
         }

@@ -323,9 +323,9 @@ impl Rattle {
             // the skew part of (9) with Lambda_0 fixed by R_1^T R_1 = I (see the module notes)
             let a = s.r.transpose() * (s.pm - grad * (0.5 * h));
             let m = (a - a.transpose()) * h;
-            let g = solve_rotation(&m, d).ok_or(StepError::NoConvergence {
-                iterations: 0,
-                residual: f64::NAN,
+            let g = solve_rotation(&m, d).map_err(|residual| StepError::NoConvergence {
+                iterations: ROTATION_ITERATIONS,
+                residual,
             })?;
             let rg = s.r * g;
             let pmh = rg * DMat3::from_diagonal(d) * (1.0 / h);
@@ -347,20 +347,23 @@ impl Rattle {
 /// delta -> vec(F delta^ D + D delta^ F^T); G is updated as G + F (exp(delta^) - I).
 /// Starts from exp(J^-1 vec(m)^) (exact to first order, since F D - D F^T = (J xi)^ + O(xi^2)),
 /// so F is a product of a few exponentials and stays in SO(3) to round-off.
-/// Returns `None` if 30 iterations do not bring the residual to round-off.
-pub fn solve_rotation(m: &DMat3, d: DVec3) -> Option<DMat3> {
+/// Returns the residual reached as the error if [`ROTATION_ITERATIONS`] iterations do not bring
+/// it to round-off (a step so large that the momentum has turned the body by about pi).
+pub fn solve_rotation(m: &DMat3, d: DVec3) -> Result<DMat3, f64> {
     let dm = DMat3::from_diagonal(d);
     let target = 2.0 * skew_vec(m);
     let inertia = DVec3::new(d.y + d.z, d.z + d.x, d.x + d.y);
     let xi0 = target / inertia;
     let mut g = exp_so3_minus_identity(xi0);
-    for _ in 0..30 {
+    let mut res = f64::INFINITY;
+    for _ in 0..ROTATION_ITERATIONS {
         let r = 2.0 * skew_vec(&(g * dm - dm * g.transpose())) - target;
+        res = r.length();
         if !r.is_finite() {
-            return None;
+            return Err(res);
         }
-        if r.length() <= 2.0 * f64::EPSILON * target.length() {
-            return Some(g);
+        if res <= 2.0 * f64::EPSILON * target.length() {
+            return Ok(g);
         }
         let f = DMat3::IDENTITY + g;
         let cols = [DVec3::X, DVec3::Y, DVec3::Z].map(|e| {
@@ -369,16 +372,19 @@ pub fn solve_rotation(m: &DMat3, d: DVec3) -> Option<DMat3> {
         });
         let jac = DMat3::from_cols(cols[0], cols[1], cols[2]);
         if jac.determinant().abs() < 1e-300 {
-            return None;
+            return Err(res);
         }
         let delta = jac.inverse() * r;
         g += f * exp_so3_minus_identity(-delta);
         if delta.length() <= 2.0 * f64::EPSILON * xi0.length() {
-            return Some(g);
+            return Ok(g);
         }
     }
-    None
+    Err(res)
 }
+
+/// Iteration limit of [`solve_rotation`].
+pub const ROTATION_ITERATIONS: u32 = 30;
 
 /// The matrix gradient F = -1/2 R tau^ whose torque is the world torque `tau`
 /// (body torque R^T tau = vec(F^T R - R^T F)).

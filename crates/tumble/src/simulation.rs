@@ -44,7 +44,7 @@ impl Method {
 }
 
 /// Run settings. Defaults: `dt` from the scenario, `tol` = 1e-10, `max_iter` = 30,
-/// `alpha` = `beta` = 10 (Baumgarte only).
+/// `alpha` = `beta` = 10 (Baumgarte only; see baumgarte.rs).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Settings {
     /// time step h (s), 1e-6 ..= 1
