@@ -93,6 +93,12 @@ impl Baumgarte {
         acc: &mut [(DVec3, DVec3)],
     ) -> Result<f64, StepError> {
         let nj = model.joints.len();
+        if !states
+            .iter()
+            .all(|s| s.x.is_finite() && s.v.is_finite() && s.w.is_finite() && s.r.is_finite())
+        {
+            return Err(StepError::NonFinite);
+        }
         // external forces: gravity and the gyroscopic torque -w x I w
         for (i, b) in model.bodies.iter().enumerate() {
             let s = &states[i];
@@ -107,7 +113,13 @@ impl Baumgarte {
             for j in 0..nj {
                 self.evals[j] = joints::evaluate(model, j, states);
             }
-            joints::assemble(&self.evals, &self.inv_mass, &self.at_body, &mut self.js);
+            joints::assemble(
+                &self.evals,
+                &self.evals,
+                &self.inv_mass,
+                &self.at_body,
+                &mut self.js,
+            );
             if !self.js.factor() {
                 return Err(StepError::Singular);
             }

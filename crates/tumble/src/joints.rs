@@ -165,9 +165,11 @@ pub fn incidence(model: &Model) -> alloc::vec::Vec<alloc::vec::Vec<(usize, bool)
     at
 }
 
-/// S = C W C^T into `js` (cleared first), for the Jacobians `evals` and inverse masses `w`.
+/// S = C_left W C_right^T into `js` (cleared first), for the Jacobians `left` and `right`
+/// (the same slice for the symmetric C W C^T) and inverse masses `w`.
 pub fn assemble(
-    evals: &[JointEval],
+    left: &[JointEval],
+    right: &[JointEval],
     w: &[InverseMass],
     at_body: &[alloc::vec::Vec<(usize, bool)>],
     js: &mut crate::sparse::JointSpace,
@@ -175,12 +177,12 @@ pub fn assemble(
     js.clear();
     for (b, list) in at_body.iter().enumerate() {
         for &(j, jb) in list {
-            let ej = &evals[j];
+            let ej = &right[j];
             for r in 0..ej.rows {
                 let cj = if jb { &ej.cb[r] } else { &ej.ca[r] };
                 let wc = w[b].apply(cj);
                 for &(k, kb) in list {
-                    let ek = &evals[k];
+                    let ek = &left[k];
                     for c in 0..ek.rows {
                         let ck = if kb { &ek.cb[c] } else { &ek.ca[c] };
                         let v: f64 = (0..6).map(|i| ck[i] * wc[i]).sum();

@@ -44,9 +44,10 @@
 //! Lambda_1 D^-1 + D^-1 Lambda_1 = 2/h (A D^-1 + D^-1 A^T), and then the body angular momentum
 //! J w_1 = vec(A - A^T) is linear in mu: the velocity constraint is one linear solve
 //! (h/2) C W C^T mu = C u~ with W the inverse mass, C the joint Jacobian at the end of the step.
-//! The position stage uses the same matrix at the start of the step as a simplified Newton
-//! tangent: lambda += 2/h^2 S^-1 Phi(x_1, R_1) until max |Phi| < tol. Both are solved with the
-//! linear-time joint-space solver of `sparse.rs`.
+//! The position stage is a Newton iteration lambda += 2/h^2 S^-1 Phi(x_1, R_1) until
+//! max |Phi| < tol, with S = C(q_1) W(q_0) C(q_0)^T (non-symmetric; it drops only the O(h^3)
+//! dependence of the rotation solve on lambda). Both are solved with the linear-time
+//! joint-space solver of `sparse.rs`.
 use crate::joints::{self, InverseMass, JointEval};
 use crate::math::{exp_so3_minus_identity, skew, skew_vec, solve_sylvester_diag};
 use crate::model::{BodyState, Model};
@@ -177,7 +178,7 @@ impl Rattle {
     pub fn step(&mut self, model: &Model, settings: &Settings) -> Result<StepInfo, StepError> {
         let h = settings.dt;
         let nj = model.joints.len();
-        // Jacobians and simplified-Newton matrix at the start of the step
+        // Jacobians (the directions of the constraint forces) at the start of the step
         self.fill_scratch(model, false);
         for j in 0..nj {
             self.evals[j] = joints::evaluate(model, j, &self.scratch);
@@ -185,13 +186,9 @@ impl Rattle {
         for (i, b) in model.bodies.iter().enumerate() {
             self.inv_mass[i] = InverseMass::new(b, &self.bodies[i].r);
         }
-        if nj > 0 {
-            joints::assemble(&self.evals, &self.inv_mass, &self.at_body, &mut self.js);
-            if !self.js.factor() {
-                return Err(StepError::Singular);
-            }
-        }
-        // position stage: Newton on lambda
+        // position stage: Newton on lambda with the tangent
+        // dPhi(q_1)/dlambda ~ -h^2/2 C(q_1) W(q_0) C(q_0)^T (the forces act along C(q_0)^T; the
+        // neglected part is the change of the rotation solve with lambda, O(h^3))
         let mut iterations = 0;
         let mut residual;
         loop {
@@ -222,6 +219,16 @@ impl Rattle {
                     residual,
                 });
             }
+            joints::assemble(
+                &self.evals1,
+                &self.evals,
+                &self.inv_mass,
+                &self.at_body,
+                &mut self.js,
+            );
+            if !self.js.factor() {
+                return Err(StepError::Singular);
+            }
             self.js.solve(&mut self.rhs);
             let s = 2.0 / (h * h);
             for (l, d) in self.lambda.iter_mut().zip(&self.rhs) {
@@ -244,7 +251,13 @@ impl Rattle {
             for (i, b) in model.bodies.iter().enumerate() {
                 self.inv_mass[i] = InverseMass::new(b, &self.next[i].r);
             }
-            joints::assemble(&self.evals1, &self.inv_mass, &self.at_body, &mut self.js);
+            joints::assemble(
+                &self.evals1,
+                &self.evals1,
+                &self.inv_mass,
+                &self.at_body,
+                &mut self.js,
+            );
             if !self.js.factor() {
                 return Err(StepError::Singular);
             }

@@ -32,6 +32,12 @@ pub struct JointSpace {
     blocks: Vec<[f64; B * B]>,
     /// pivots of the factored diagonal blocks
     piv: Vec<[usize; B]>,
+    /// block index of (j, j)
+    diag: Vec<usize>,
+    /// for joint j: (l, block (j, l), block (l, j)) for its neighbours l later in the order
+    later: Vec<Vec<(usize, usize, usize)>>,
+    /// for joint j: (block (k, j), block (j, l), block (k, l)) for all later neighbours k, l
+    updates: Vec<Vec<(usize, usize, usize)>>,
     /// total rows m
     m: usize,
 }
@@ -136,7 +142,7 @@ impl JointSpace {
             }
             nbr[j] = list;
         }
-        Ok(JointSpace {
+        let mut js = JointSpace {
             rows,
             offset,
             order,
@@ -144,8 +150,30 @@ impl JointSpace {
             nbr,
             blocks: vec![[0.0; B * B]; nblocks],
             piv: vec![[0; B]; nj],
+            diag: vec![0; nj],
+            later: vec![Vec::new(); nj],
+            updates: vec![Vec::new(); nj],
             m,
-        })
+        };
+        // the elimination pattern, fixed by the structure: computed once so that factor and
+        // solve neither search nor allocate
+        for j in 0..nj {
+            js.diag[j] = js.index(j, j);
+            let later: Vec<(usize, usize, usize)> = js.nbr[j]
+                .iter()
+                .filter(|&&(l, _)| js.pos[l] > js.pos[j])
+                .map(|&(l, jl)| (l, jl, js.index(l, j)))
+                .collect();
+            let mut updates = Vec::new();
+            for &(k, _, kj) in &later {
+                for &(l, jl, _) in &later {
+                    updates.push((kj, jl, js.index(k, l)));
+                }
+            }
+            js.later[j] = later;
+            js.updates[j] = updates;
+        }
+        Ok(js)
     }
 
     /// Total number of multipliers m.
@@ -193,10 +221,9 @@ impl JointSpace {
     /// Returns `false` if a pivot block is singular: the joints are redundant or degenerate.
     pub fn factor(&mut self) -> bool {
         let mut d = [0.0; B * B];
-        for oi in 0..self.order.len() {
-            let j = self.order[oi];
+        for &j in &self.order {
             let rj = self.rows[j];
-            let dj = self.index(j, j);
+            let dj = self.diag[j];
             // LU of the diagonal block, packed to rj x rj
             for r in 0..rj {
                 for c in 0..rj {
@@ -212,14 +239,8 @@ impl JointSpace {
                 }
             }
             // U_jl = D_j^-1 S_jl for later neighbours l
-            let later: Vec<(usize, usize)> = self.nbr[j]
-                .iter()
-                .copied()
-                .filter(|&(l, _)| self.pos[l] > oi)
-                .collect();
-            for &(l, jl) in &later {
-                let rl = self.rows[l];
-                for c in 0..rl {
+            for &(l, jl, _) in &self.later[j] {
+                for c in 0..self.rows[l] {
                     let mut col = [0.0; B];
                     for r in 0..rj {
                         col[r] = self.blocks[jl][r * B + c];
@@ -230,21 +251,17 @@ impl JointSpace {
                     }
                 }
             }
-            // S_kl -= S_kj U_jl
-            for &(k, _) in &later {
-                let kj = self.index(k, j);
-                let rk = self.rows[k];
-                for &(l, jl) in &later {
-                    let rl = self.rows[l];
-                    let kl = self.index(k, l);
-                    for r in 0..rk {
-                        for c in 0..rl {
-                            let mut s = 0.0;
-                            for t in 0..rj {
-                                s += self.blocks[kj][r * B + t] * self.blocks[jl][t * B + c];
-                            }
-                            self.blocks[kl][r * B + c] -= s;
+            // S_kl -= S_kj U_jl (block rows and columns beyond a joint's size are zero)
+            for &(kj, jl, kl) in &self.updates[j] {
+                let (skj, ujl) = (self.blocks[kj], self.blocks[jl]);
+                let skl = &mut self.blocks[kl];
+                for r in 0..B {
+                    for c in 0..B {
+                        let mut s = 0.0;
+                        for t in 0..rj {
+                            s += skj[r * B + t] * ujl[t * B + c];
                         }
+                        skl[r * B + c] -= s;
                     }
                 }
             }
@@ -256,22 +273,17 @@ impl JointSpace {
     pub fn solve(&self, b: &mut [f64]) {
         let mut y = [0.0; B * B];
         // forward
-        for oi in 0..self.order.len() {
-            let j = self.order[oi];
+        for &j in &self.order {
             let rj = self.rows[j];
             let oj = self.offset[j];
-            let dj = self.index(j, j);
+            let dj = self.diag[j];
             for r in 0..rj {
                 for c in 0..rj {
                     y[r * rj + c] = self.blocks[dj][r * B + c];
                 }
             }
             lu_back(&y[..rj * rj], rj, &self.piv[j][..rj], &mut b[oj..oj + rj]);
-            for &(k, _) in &self.nbr[j] {
-                if self.pos[k] <= oi {
-                    continue;
-                }
-                let kj = self.index(k, j);
+            for &(k, _, kj) in &self.later[j] {
                 let ok = self.offset[k];
                 for r in 0..self.rows[k] {
                     let mut s = 0.0;
@@ -283,13 +295,9 @@ impl JointSpace {
             }
         }
         // backward
-        for oi in (0..self.order.len()).rev() {
-            let j = self.order[oi];
+        for &j in self.order.iter().rev() {
             let oj = self.offset[j];
-            for &(l, jl) in &self.nbr[j] {
-                if self.pos[l] <= oi {
-                    continue;
-                }
+            for &(l, jl, _) in &self.later[j] {
                 let ol = self.offset[l];
                 for r in 0..self.rows[j] {
                     let mut s = 0.0;
