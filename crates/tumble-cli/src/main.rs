@@ -4,7 +4,7 @@
 //! tumble scenarios
 //! tumble run SCENARIO [--integrator director|rattle|baumgarte] [--dt H] [--duration T]
 //!            [--every S] [--tol EPS] [--max-iter N] [--alpha A] [--beta B] [--format json|csv]
-//! tumble bench [--scenarios A,B,..] [--integrators X,Y,..] [--steps N] [--repeats R]
+//! tumble bench [--scenarios A,B,..] [--integrators X,Y,..] [--steps N] [--repeats R] [--dt H]
 //! ```
 //! Errors go to stderr with a non-zero exit status.
 use std::fmt::Write as _;
@@ -16,9 +16,10 @@ const USAGE: &str = "usage:
   tumble scenarios
   tumble run SCENARIO [--integrator director|rattle|baumgarte] [--dt H] [--duration T]
              [--every S] [--tol EPS] [--max-iter N] [--alpha A] [--beta B] [--format json|csv]
-  tumble bench [--scenarios A,B,..] [--integrators X,Y,..] [--steps N] [--repeats R]
-SCENARIO is a preset or a scenario text such as 'chain?links=64&joint=spherical'
-(quote it in the shell); 'tumble scenarios' lists the presets and their parameters.";
+  tumble bench [--scenarios A,B,..] [--integrators X,Y,..] [--steps N] [--repeats R] [--dt H]
+SCENARIO is a preset, a scenario text such as 'chain?links=64&joint=spherical'
+(quote it in the shell) or the path of a JSON scenario file (format: docs/scenarios.md);
+'tumble scenarios' lists the presets and their parameters.";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -132,6 +133,23 @@ fn settings_from(sc: &Scenario, o: &Opts) -> Result<Settings, String> {
     Ok(s)
 }
 
+/// A JSON string literal.
+fn json_str(s: &str) -> String {
+    let mut out = String::from("\"");
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            c if (c as u32) < 0x20 => {
+                let _ = write!(out, "\\u{:04x}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
 fn json_num(x: f64) -> String {
     if x.is_finite() {
         format!("{x:?}")
@@ -221,7 +239,7 @@ fn run(args: &[String]) -> Result<(), String> {
         [] => return Err(format!("run needs a SCENARIO\n{USAGE}")),
         _ => return Err(format!("run takes one SCENARIO, got {}", pos.len())),
     };
-    let sc = Scenario::parse(text).map_err(|e| e.0)?;
+    let sc = load_scenario(text)?;
     let method = Method::parse(o.get("integrator").unwrap_or("director"))?;
     let settings = settings_from(&sc, &o)?;
     let duration = o.number("duration")?.unwrap_or(sc.duration);
@@ -250,8 +268,8 @@ fn run(args: &[String]) -> Result<(), String> {
     } else {
         let _ = write!(
             out,
-            "{{\"scenario\":\"{}\",\"integrator\":\"{}\",\"dt\":{},\"samples\":[",
-            sc.canonical(),
+            "{{\"scenario\":{},\"integrator\":\"{}\",\"dt\":{},\"samples\":[",
+            json_str(&sc.canonical()),
             method.name(),
             json_num(settings.dt)
         );
@@ -276,7 +294,7 @@ fn run(args: &[String]) -> Result<(), String> {
     if !csv {
         let _ = write!(out, "],\"wall_seconds\":{}", json_num(wall));
         if let Some(f) = &failure {
-            let _ = write!(out, ",\"error\":\"{}\"", f.replace('"', "'"));
+            let _ = write!(out, ",\"error\":{}", json_str(f));
         }
         out.push_str("}\n");
     }
@@ -287,8 +305,31 @@ fn run(args: &[String]) -> Result<(), String> {
     }
 }
 
+/// A preset or scenario text, or the path of a JSON scenario file.
+fn load_scenario(arg: &str) -> Result<Scenario, String> {
+    let path = std::path::Path::new(arg);
+    if path.is_file() || arg.ends_with(".json") {
+        let meta = std::fs::metadata(path)
+            .map_err(|e| format!("cannot read scenario file '{arg}': {e}"))?;
+        if meta.len() > tumble::custom::MAX_JSON as u64 {
+            return Err(format!(
+                "scenario file '{arg}' is {} bytes; at most {} are accepted",
+                meta.len(),
+                tumble::custom::MAX_JSON
+            ));
+        }
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| format!("cannot read scenario file '{arg}': {e}"))?;
+        return Scenario::parse(&text).map_err(|e| format!("{arg}: {}", e.0));
+    }
+    Scenario::parse(arg).map_err(|e| e.0)
+}
+
 fn bench(args: &[String]) -> Result<(), String> {
-    let (pos, o) = Opts::parse(args, &["scenarios", "integrators", "steps", "repeats"])?;
+    let (pos, o) = Opts::parse(
+        args,
+        &["scenarios", "integrators", "steps", "repeats", "dt"],
+    )?;
     if !pos.is_empty() {
         return Err(format!("bench takes only options, got '{}'", pos.join(" ")));
     }
@@ -314,9 +355,12 @@ fn bench(args: &[String]) -> Result<(), String> {
         "scenario", "integrator", "bodies", "us/step", "us/body", "its/step", "rel dE"
     );
     for text in &scenarios {
-        let sc = Scenario::parse(text).map_err(|e| e.0)?;
+        let sc = load_scenario(text)?;
         for &m in &methods {
-            let settings = Settings::for_scenario(&sc);
+            let mut settings = Settings::for_scenario(&sc);
+            if let Some(dt) = o.number("dt")? {
+                settings.dt = dt;
+            }
             let mut times = vec![];
             let mut its = 0u64;
             let mut de = 0.0;

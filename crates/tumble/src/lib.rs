@@ -13,6 +13,7 @@
 extern crate alloc;
 
 pub mod baumgarte;
+pub mod custom;
 pub mod director;
 pub mod invariants;
 pub mod joints;

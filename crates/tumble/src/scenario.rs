@@ -128,6 +128,8 @@ pub struct Scenario {
     pub dt: f64,
     /// default duration (s)
     pub duration: f64,
+    /// the normalised JSON of a custom scenario (`None` for presets)
+    pub json: Option<String>,
 }
 
 /// Find a preset by name.
@@ -141,8 +143,21 @@ fn format_number(v: f64) -> String {
 }
 
 impl Scenario {
-    /// Parse and validate a canonical scenario text such as `chain?links=64&joint=spherical`.
+    /// Parse and validate a canonical scenario text such as `chain?links=64&joint=spherical`,
+    /// or the JSON form of a custom system (text starting with `{`, see `custom.rs`).
     pub fn parse(text: &str) -> Result<Scenario, ScenarioError> {
+        if text.trim_start().starts_with('{') {
+            let (model, initial, dt, duration, json) = crate::custom::parse(text)?;
+            return Ok(Scenario {
+                name: "custom".to_string(),
+                values: vec![],
+                model,
+                initial,
+                dt,
+                duration,
+                json: Some(json),
+            });
+        }
         if text.len() > MAX_TEXT {
             return err(format!(
                 "scenario text is {} characters long; at most {MAX_TEXT} are accepted",
@@ -198,14 +213,17 @@ impl Scenario {
         Ok(build(p, values))
     }
 
-    /// The preset this scenario was built from.
-    pub fn preset(&self) -> &'static Preset {
-        preset(&self.name).expect("scenario built from a preset")
+    /// The preset this scenario was built from (`None` for a custom JSON scenario).
+    pub fn preset(&self) -> Option<&'static Preset> {
+        preset(&self.name).filter(|_| self.json.is_none())
     }
 
-    /// The canonical text: name, then non-default parameters in the preset's order.
+    /// The canonical text: name, then non-default parameters in the preset's order;
+    /// for a custom scenario its normalised JSON.
     pub fn canonical(&self) -> String {
-        let p = self.preset();
+        let Some(p) = self.preset() else {
+            return self.json.clone().unwrap_or_default();
+        };
         let mut out = self.name.clone();
         let mut sep = '?';
         for (q, &v) in p.params.iter().zip(&self.values) {
@@ -377,7 +395,53 @@ fn build(p: &'static Preset, values: Vec<f64>) -> Scenario {
         initial,
         dt,
         duration,
+        json: None,
     }
+}
+
+/// A body's mass and inertia are physical: finite and positive, and each principal moment
+/// less than the sum of the other two (strictly: the RATTLE matrix D must be positive definite).
+pub fn check_body(name: &str, b: &Body) -> Result<(), ScenarioError> {
+    let j = b.inertia;
+    if !(b.mass > 0.0 && b.mass.is_finite()) {
+        return err(format!(
+            "{name}.mass must be positive and finite, not {}",
+            b.mass
+        ));
+    }
+    if !(j.min_element() > 0.0 && j.is_finite()) {
+        return err(format!(
+            "{name}.inertia must be positive and finite, not {:?}",
+            j.to_array()
+        ));
+    }
+    let margin = 1e-9 * j.max_element();
+    if j.x >= j.y + j.z - margin || j.y >= j.z + j.x - margin || j.z >= j.x + j.y - margin {
+        return err(format!(
+            "{name}.inertia {:?} breaks the triangle inequality: each principal moment must be less than the sum of the other two",
+            j.to_array()
+        ));
+    }
+    Ok(())
+}
+
+/// The joints form no closed loop and the initial state satisfies them (positions and
+/// velocities to 1e-6); the message names the first joint that does not.
+pub fn check_consistent(model: &Model, states: &[BodyState]) -> Result<(), ScenarioError> {
+    crate::sparse::JointSpace::new(model).map_err(|e| ScenarioError(e.to_string()))?;
+    for j in 0..model.joints.len() {
+        let e = crate::joints::evaluate(model, j, states);
+        for r in 0..e.rows {
+            if e.phi[r].abs() > 1e-6 {
+                return err(format!("joints[{j}] is violated by the initial positions: residual {:.3e} (at most 1e-6 is accepted)", e.phi[r]));
+            }
+            let v = e.velocity(r, states, model);
+            if v.abs() > 1e-6 {
+                return err(format!("joints[{j}] is violated by the initial velocities: rate {v:.3e} (at most 1e-6 is accepted)"));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// The Nielsen & Krenk chain (section 6): boxes [1, 0.5, 3], M = 12, J = diag(9.25, 10, 1.25),
@@ -473,6 +537,60 @@ mod tests {
             .unwrap_err()
             .0
             .contains("at most"));
+    }
+
+    #[test]
+    fn json_scenarios_parse_validate_and_round_trip() {
+        let pendulum = r#"{"bodies": [{"mass": 12, "inertia": [9.25, 10, 1.25], "position": [0, 0, -1.5]}],
+            "joints": [{"type": "revolute", "b": 0, "point_b": [0, 0, 1.5]}]}"#;
+        let s = Scenario::parse(pendulum).unwrap();
+        assert_eq!(s.model.bodies.len(), 1);
+        assert_eq!(s.model.constraint_rows(), 5);
+        assert_eq!(Scenario::parse(&s.canonical()).unwrap(), s);
+        for (text, needle) in [
+            ("{", "scenario JSON"),
+            (r#"{"bodies": []}"#, "bodies"),
+            (
+                r#"{"bodies": [{"mass": -1, "inertia": [1, 1, 1]}]}"#,
+                "bodies[0].mass",
+            ),
+            (
+                r#"{"bodies": [{"mass": 1, "inertia": [1, 1, 3]}]}"#,
+                "triangle",
+            ),
+            (
+                r#"{"bodies": [{"mass": 1, "inertia": [1, 1, 1], "colour": 3}]}"#,
+                "unknown field",
+            ),
+            (
+                r#"{"bodies": [{"mass": 1, "inertia": [1, 1, 1]}], "joints": [{"type": "hinge", "b": 0}]}"#,
+                "joints[0].type",
+            ),
+            (
+                r#"{"bodies": [{"mass": 1, "inertia": [1, 1, 1]}], "joints": [{"type": "spherical", "b": 3}]}"#,
+                "numbered",
+            ),
+            (
+                r#"{"bodies": [{"mass": 1, "inertia": [1, 1, 1]}], "joints": [{"type": "spherical", "b": 0, "point_b": [0, 0, 1]}]}"#,
+                "initial positions",
+            ),
+            (
+                r#"{"bodies": [{"mass": 1, "inertia": [1, 1, 1], "rotation": [[2, 0, 0], [0, 1, 0], [0, 0, 1]]}]}"#,
+                "rotation",
+            ),
+            (
+                r#"{"dt": 0, "bodies": [{"mass": 1, "inertia": [1, 1, 1]}]}"#,
+                "dt",
+            ),
+            (
+                r#"{"bodies": [{"mass": 1, "inertia": [1, 1, 1]}, {"mass": 1, "inertia": [1, 1, 1]}],
+                "joints": [{"type": "spherical", "a": 0, "b": 1}, {"type": "spherical", "a": 1, "b": 0}]}"#,
+                "closed loop",
+            ),
+        ] {
+            let e = Scenario::parse(text).unwrap_err();
+            assert!(e.0.contains(needle), "{text}: {e}");
+        }
     }
 
     #[test]

@@ -1,0 +1,214 @@
+//! The JSON form of a scenario, for custom systems, and the validation every scenario passes.
+//!
+//! ```json
+//! { "gravity": [0, 0, -9.81], "dt": 0.01, "duration": 10,
+//!   "bodies": [ { "mass": 12, "inertia": [9.25, 10, 1.25], "size": [1, 0.5, 3],
+//!                 "position": [0, 0, -1.5], "rotation": [[1,0,0],[0,1,0],[0,0,1]],
+//!                 "velocity": [0, 0, 0], "angular_velocity": [0, 0, 0] } ],
+//!   "joints": [ { "type": "revolute", "a": null, "point_a": [0, 0, 0], "b": 0,
+//!                 "point_b": [0, 0, 1.5], "axis_a": [1, 0, 0], "axis_b": [1, 0, 0] } ] }
+//! ```
+//! `rotation` rows map body axes to global axes; `angular_velocity` is in body components;
+//! `a: null` (or absent) is the ground, with `point_a` and `axis_a` global. Optional:
+//! gravity (default 0, 0, -9.81), dt (0.01), duration (10), size (a box with that inertia),
+//! rotation (identity), velocity and angular_velocity (zero), axes (revolute only).
+use crate::model::{Body, BodyState, Joint, JointKind, Model};
+use crate::scenario::{box_for_inertia, ScenarioError, MAX_LINKS};
+use alloc::format;
+use alloc::string::String;
+use alloc::vec::Vec;
+use glam::{DMat3, DVec3};
+use serde::{Deserialize, Serialize};
+
+/// Longest JSON scenario accepted (bytes).
+pub const MAX_JSON: usize = 1 << 20;
+
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+#[serde(deny_unknown_fields)]
+struct JsonScenario {
+    #[serde(default = "default_gravity")]
+    gravity: [f64; 3],
+    #[serde(default = "default_dt")]
+    dt: f64,
+    #[serde(default = "default_duration")]
+    duration: f64,
+    bodies: Vec<JsonBody>,
+    #[serde(default)]
+    joints: Vec<JsonJoint>,
+}
+
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+#[serde(deny_unknown_fields)]
+struct JsonBody {
+    mass: f64,
+    inertia: [f64; 3],
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    size: Option<[f64; 3]>,
+    #[serde(default)]
+    position: [f64; 3],
+    #[serde(default = "identity")]
+    rotation: [[f64; 3]; 3],
+    #[serde(default)]
+    velocity: [f64; 3],
+    #[serde(default)]
+    angular_velocity: [f64; 3],
+}
+
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+#[serde(deny_unknown_fields)]
+struct JsonJoint {
+    #[serde(rename = "type")]
+    kind: String,
+    #[serde(default)]
+    a: Option<usize>,
+    #[serde(default)]
+    point_a: [f64; 3],
+    b: usize,
+    #[serde(default)]
+    point_b: [f64; 3],
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    axis_a: Option<[f64; 3]>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    axis_b: Option<[f64; 3]>,
+}
+
+fn default_gravity() -> [f64; 3] {
+    [0.0, 0.0, -9.81]
+}
+fn default_dt() -> f64 {
+    0.01
+}
+fn default_duration() -> f64 {
+    10.0
+}
+fn identity() -> [[f64; 3]; 3] {
+    [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]]
+}
+
+fn err<T>(msg: String) -> Result<T, ScenarioError> {
+    Err(ScenarioError(msg))
+}
+
+fn vec3(name: &str, v: [f64; 3]) -> Result<DVec3, ScenarioError> {
+    if v.iter().all(|x| x.is_finite() && x.abs() <= 1e9) {
+        Ok(DVec3::from_array(v))
+    } else {
+        err(format!(
+            "{name} must hold finite numbers of magnitude at most 1e9, not {v:?}"
+        ))
+    }
+}
+
+/// Parse and validate the JSON form. The result has no canonical text of its own: its
+/// `json` field keeps the normalised JSON.
+pub fn parse(text: &str) -> Result<(Model, Vec<BodyState>, f64, f64, String), ScenarioError> {
+    if text.len() > MAX_JSON {
+        return err(format!(
+            "scenario JSON is {} bytes; at most {MAX_JSON} are accepted",
+            text.len()
+        ));
+    }
+    let js: JsonScenario =
+        serde_json::from_str(text).map_err(|e| ScenarioError(format!("scenario JSON: {e}")))?;
+    let gravity = vec3("gravity", js.gravity)?;
+    range("dt", js.dt, 1e-6, 1.0)?;
+    range("duration", js.duration, 0.0, 1e6)?;
+    if js.bodies.is_empty() || js.bodies.len() > MAX_LINKS {
+        return err(format!(
+            "bodies: between 1 and {MAX_LINKS} bodies are accepted, not {}",
+            js.bodies.len()
+        ));
+    }
+    let mut bodies = Vec::with_capacity(js.bodies.len());
+    let mut states = Vec::with_capacity(js.bodies.len());
+    for (i, b) in js.bodies.iter().enumerate() {
+        range(&format!("bodies[{i}].mass"), b.mass, 1e-9, 1e9)?;
+        let inertia = vec3(&format!("bodies[{i}].inertia"), b.inertia)?;
+        let size = match b.size {
+            Some(s) => {
+                let s = vec3(&format!("bodies[{i}].size"), s)?;
+                if s.min_element() <= 0.0 {
+                    return err(format!(
+                        "bodies[{i}].size must be positive, not {:?}",
+                        s.to_array()
+                    ));
+                }
+                s
+            }
+            None => box_for_inertia(b.mass, inertia),
+        };
+        let r = DMat3::from_cols_array_2d(&b.rotation).transpose();
+        if !r.is_finite() || crate::math::orthonormality_error(&r) > 1e-9 || r.determinant() < 0.0 {
+            return err(format!("bodies[{i}].rotation must be a proper rotation matrix (R^T R = I to 1e-9, det R = +1)"));
+        }
+        let body = Body {
+            mass: b.mass,
+            inertia,
+            size,
+        };
+        crate::scenario::check_body(&format!("bodies[{i}]"), &body)?;
+        bodies.push(body);
+        states.push(BodyState {
+            x: vec3(&format!("bodies[{i}].position"), b.position)?,
+            r,
+            v: vec3(&format!("bodies[{i}].velocity"), b.velocity)?,
+            w: vec3(&format!("bodies[{i}].angular_velocity"), b.angular_velocity)?,
+        });
+    }
+    let n = bodies.len();
+    let mut joints = Vec::with_capacity(js.joints.len());
+    for (k, j) in js.joints.iter().enumerate() {
+        let name = format!("joints[{k}]");
+        if j.b >= n || j.a.is_some_and(|a| a >= n) {
+            return err(format!("{name}: bodies are numbered 0 to {}", n - 1));
+        }
+        if j.a == Some(j.b) {
+            return err(format!("{name} connects body {} to itself", j.b));
+        }
+        let kind = match j.kind.as_str() {
+            "spherical" => JointKind::Spherical,
+            "revolute" => {
+                let axis = |key: &str, v: Option<[f64; 3]>| -> Result<DVec3, ScenarioError> {
+                    let a = vec3(&format!("{name}.{key}"), v.unwrap_or([1.0, 0.0, 0.0]))?;
+                    if a.length() < 1e-9 {
+                        return err(format!("{name}.{key} must be a non-zero vector"));
+                    }
+                    Ok(a.normalize())
+                };
+                JointKind::Revolute {
+                    axis_a: axis("axis_a", j.axis_a)?,
+                    axis_b: axis("axis_b", j.axis_b)?,
+                }
+            }
+            other => {
+                return err(format!(
+                    "{name}.type must be spherical or revolute, not '{other}'"
+                ))
+            }
+        };
+        joints.push(Joint {
+            kind,
+            a: j.a,
+            point_a: vec3(&format!("{name}.point_a"), j.point_a)?,
+            b: j.b,
+            point_b: vec3(&format!("{name}.point_b"), j.point_b)?,
+        });
+    }
+    let model = Model {
+        bodies,
+        joints,
+        gravity,
+    };
+    crate::scenario::check_consistent(&model, &states)?;
+    let normal =
+        serde_json::to_string(&js).map_err(|e| ScenarioError(format!("scenario JSON: {e}")))?;
+    Ok((model, states, js.dt, js.duration, normal))
+}
+
+fn range(name: &str, v: f64, lo: f64, hi: f64) -> Result<(), ScenarioError> {
+    if v.is_finite() && v >= lo && v <= hi {
+        Ok(())
+    } else {
+        err(format!("{name} must be between {lo:e} and {hi:e}, not {v}"))
+    }
+}
