@@ -292,7 +292,12 @@ fn run(args: &[String]) -> Result<(), String> {
     }
     let wall = start.elapsed().as_secs_f64();
     if !csv {
-        let _ = write!(out, "],\"wall_seconds\":{}", json_num(wall));
+        let _ = write!(
+            out,
+            "],\"state_hash\":\"{:016x}\",\"wall_seconds\":{}",
+            sim.state_hash(),
+            json_num(wall)
+        );
         if let Some(f) = &failure {
             let _ = write!(out, ",\"error\":{}", json_str(f));
         }

@@ -93,10 +93,7 @@ impl Baumgarte {
         acc: &mut [(DVec3, DVec3)],
     ) -> Result<f64, StepError> {
         let nj = model.joints.len();
-        if !states
-            .iter()
-            .all(|s| s.x.is_finite() && s.v.is_finite() && s.w.is_finite() && s.r.is_finite())
-        {
+        if !states.iter().all(BodyState::is_sane) {
             return Err(StepError::NonFinite);
         }
         // external forces: gravity and the gyroscopic torque -w x I w
@@ -203,10 +200,7 @@ impl Baumgarte {
                     w: r.transpose() * w,
                 };
             }
-            if !stage
-                .iter()
-                .all(|s| s.x.is_finite() && s.v.is_finite() && s.w.is_finite() && s.r.is_finite())
-            {
+            if !stage.iter().all(BodyState::is_sane) {
                 return Err(StepError::NonFinite);
             }
             Ok(residual)

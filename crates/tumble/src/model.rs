@@ -87,7 +87,30 @@ pub struct BodyState {
     pub w: DVec3,
 }
 
+/// Largest magnitude a state component may reach: beyond it energies and momenta would
+/// overflow, so a step that gets there is reported as non-finite.
+pub const MAX_MAGNITUDE: f64 = 1e100;
+
+/// Every component finite and at most [`MAX_MAGNITUDE`] in size.
+pub fn sane(values: &[DVec3]) -> bool {
+    values
+        .iter()
+        .all(|v| v.is_finite() && v.abs().max_element() <= MAX_MAGNITUDE)
+}
+
 impl BodyState {
+    /// All components finite and below [`MAX_MAGNITUDE`].
+    pub fn is_sane(&self) -> bool {
+        sane(&[
+            self.x,
+            self.v,
+            self.w,
+            self.r.x_axis,
+            self.r.y_axis,
+            self.r.z_axis,
+        ])
+    }
+
     /// At rest at `x` with rotation `r`.
     pub fn at_rest(x: DVec3, r: DMat3) -> Self {
         BodyState {

@@ -74,6 +74,7 @@ pub struct Rattle {
     next: Vec<Rb>,
     half: Vec<(DVec3, DMat3)>, // p_1/2, P_1/2
     lambda: Vec<f64>,          // position multipliers (m x 1), warm start for the next step
+    lambda_start: Vec<f64>,    // lambda at the start of the step, restored if it fails
     rhs: Vec<f64>,
     evals: Vec<JointEval>,
     evals1: Vec<JointEval>,
@@ -126,6 +127,7 @@ impl Rattle {
             bodies,
             half: vec![(DVec3::ZERO, DMat3::ZERO); n],
             lambda: vec![0.0; m],
+            lambda_start: vec![0.0; m],
             rhs: vec![0.0; m],
             evals: vec![JointEval::default(); nj],
             evals1: vec![JointEval::default(); nj],
@@ -174,8 +176,17 @@ impl Rattle {
         }
     }
 
-    /// One step of size `settings.dt`.
+    /// One step of size `settings.dt`. On error the state, the multipliers included, is as before.
     pub fn step(&mut self, model: &Model, settings: &Settings) -> Result<StepInfo, StepError> {
+        self.lambda_start.copy_from_slice(&self.lambda);
+        let result = self.try_step(model, settings);
+        if result.is_err() {
+            self.lambda.copy_from_slice(&self.lambda_start);
+        }
+        result
+    }
+
+    fn try_step(&mut self, model: &Model, settings: &Settings) -> Result<StepInfo, StepError> {
         let h = settings.dt;
         let nj = model.joints.len();
         // Jacobians (the directions of the constraint forces) at the start of the step
@@ -298,11 +309,18 @@ impl Rattle {
             let lam1 = solve_sylvester_diag(&s, d);
             nb.pm = pt - nb.r * lam1 * (0.5 * h);
         }
-        if !self
-            .next
-            .iter()
-            .all(|b| b.x.is_finite() && b.p.is_finite() && b.r.is_finite() && b.pm.is_finite())
-        {
+        if !self.next.iter().all(|b| {
+            crate::model::sane(&[
+                b.x,
+                b.p,
+                b.r.x_axis,
+                b.r.y_axis,
+                b.r.z_axis,
+                b.pm.x_axis,
+                b.pm.y_axis,
+                b.pm.z_axis,
+            ])
+        }) {
             return Err(StepError::NonFinite);
         }
         core::mem::swap(&mut self.bodies, &mut self.next);
