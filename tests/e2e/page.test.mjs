@@ -1,0 +1,143 @@
+// The real page in headless Chromium (Debian's, driven by playwright-core): it loads without
+// errors, draws, charts while playing, reproduces a shared link, and explains bad links.
+// Screenshots go to tests/out/ (git-ignored).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import { readFile, mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, extname, normalize } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const www = join(root, 'www');
+const out = join(root, 'tests', 'out');
+const CHROMIUM = '/usr/bin/chromium';
+const skip = !existsSync(CHROMIUM) && 'chromium not installed (scripts/setup.sh installs it from Debian packages with root or sudo)';
+const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.mjs': 'text/javascript', '.css': 'text/css', '.wasm': 'application/wasm', '.json': 'application/json' };
+
+let server, base, browser, profile;
+
+before(async () => {
+  if (skip) return;
+  server = createServer(async (req, res) => {
+    const path = normalize(decodeURIComponent(new URL(req.url, 'http://x').pathname)).replace(/^(\.\.[/\\])+/, '');
+    const file = join(www, path.endsWith('/') ? path + 'index.html' : path);
+    try {
+      const body = await readFile(file);
+      res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' });
+      res.end(body);
+    } catch {
+      res.writeHead(404);
+      res.end();
+    }
+  });
+  await new Promise((r) => server.listen(0, '127.0.0.1', r));
+  base = `http://127.0.0.1:${server.address().port}/`;
+  await mkdir(out, { recursive: true });
+  profile = await mkdtemp(join(tmpdir(), 'tumble-chromium-'));
+  const { chromium } = await import('playwright-core');
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    ignoreDefaultArgs: true,
+    args: ['--headless', '--no-sandbox', '--enable-unsafe-swiftshader', '--use-angle=swiftshader', '--disable-quic', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync', '--remote-debugging-pipe', `--user-data-dir=${profile}`],
+  });
+});
+
+after(async () => {
+  await browser?.close();
+  server?.close();
+  if (profile) await rm(profile, { recursive: true, force: true });
+});
+
+/** Open the page at `query`; collect uncaught exceptions and console errors. */
+async function open(query = '') {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
+  const problems = [];
+  page.on('pageerror', (e) => problems.push(`exception: ${e.message}`));
+  page.on('console', (m) => { if (m.type() === 'error') problems.push(`console: ${m.text()}`); });
+  await page.goto(base + query);
+  await page.waitForFunction(() => window.tumble !== undefined, null, { timeout: 20000 });
+  return { page, problems };
+}
+
+/** Fraction of canvas pixels that differ from the background colour. */
+async function inked(page) {
+  return page.evaluate(() => {
+    const c = document.getElementById('canvas');
+    const gl = c.getContext('webgl2');
+    const px = new Uint8Array(c.width * c.height * 4);
+    gl.readPixels(0, 0, c.width, c.height, gl.RGBA, gl.UNSIGNED_BYTE, px);
+    let n = 0;
+    for (let i = 0; i < px.length; i += 4) if (Math.abs(px[i] - px[0]) + Math.abs(px[i + 1] - px[1]) + Math.abs(px[i + 2] - px[2]) > 30) n++;
+    return n / (px.length / 4);
+  });
+}
+
+test('the default page draws the free body and its charts grow while playing', { skip }, async () => {
+  const { page, problems } = await open();
+  await page.waitForFunction(() => window.tumble.chartPoints() > 20, null, { timeout: 30000 });
+  const p1 = await page.evaluate(() => window.tumble.chartPoints());
+  await page.waitForTimeout(1500);
+  const p2 = await page.evaluate(() => window.tumble.chartPoints());
+  assert.ok(p2 > p1, `chart points ${p1} -> ${p2}`);
+  const ink = await inked(page);
+  assert.ok(ink > 0.02, `canvas nearly blank: ${ink}`);
+  assert.equal(await page.evaluate(() => window.tumble.error()), null);
+  await page.screenshot({ path: join(out, 'main.png') });
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('every preset loads and draws', { skip }, async () => {
+  const { page, problems } = await open();
+  const names = await page.$$eval('#scenario option', (os) => os.map((o) => o.value));
+  assert.ok(names.length >= 6);
+  for (const name of names) {
+    await page.selectOption('#scenario', name);
+    await page.waitForTimeout(300);
+    assert.ok((await inked(page)) > 0.01, `${name}: canvas blank`);
+    assert.equal(await page.evaluate(() => window.tumble.error()), null, name);
+  }
+  await page.selectOption('#scenario', 'nk-revolute');
+  await page.waitForTimeout(2000);
+  await page.screenshot({ path: join(out, 'chain.png') });
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('a copied link reproduces the run: same energy and state at the same time', { skip }, async () => {
+  const query = '?scenario=' + encodeURIComponent('chain?links=3&joint=spherical') + '&integrator=rattle&dt=0.01';
+  const read = async () => {
+    const { page } = await open(query);
+    await page.evaluate(() => document.getElementById('play').click()); // pause
+    await page.evaluate(() => document.getElementById('reset').click());
+    for (let i = 0; i < 50; i++) await page.keyboard.press('ArrowRight');
+    const r = await page.evaluate(() => [window.tumble.time(), window.tumble.energy(), window.tumble.hash()]);
+    await page.close();
+    return r;
+  };
+  const a = await read();
+  const b = await read();
+  assert.ok(Math.abs(a[0] - 0.5) < 1e-12, `t = ${a[0]}`);
+  assert.deepEqual(a, b);
+});
+
+test('bad links and failures show the error panel, never an exception', { skip }, async () => {
+  for (const query of ['?scenario=chain%3Flinks%3D0', '?integrator=euler', '?dt=banana', '?scenario=%3Cscript%3Ealert(1)%3C%2Fscript%3E', '?scenario=' + 'x'.repeat(4000)]) {
+    const { page, problems } = await open(query);
+    const msg = await page.evaluate(() => window.tumble.error());
+    assert.ok(msg && msg.length > 10, `${query.slice(0, 50)}: no error shown`);
+    assert.equal(await page.$$eval('#error script, #error *', (e) => e.length), 0, 'error panel holds markup');
+    assert.deepEqual(problems, [], query.slice(0, 50));
+    await page.close();
+  }
+  const { page, problems } = await open('?scenario=nk-revolute&integrator=baumgarte&dt=0.3');
+  await page.waitForFunction(() => window.tumble.error() !== null, null, { timeout: 30000 });
+  assert.match(await page.evaluate(() => window.tumble.error()), /stopped/);
+  assert.equal(await page.evaluate(() => window.tumble.playing()), false);
+  assert.deepEqual(problems, []);
+  await page.close();
+});

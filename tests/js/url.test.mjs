@@ -1,0 +1,34 @@
+// The share-link codec (www/url.js) without a browser.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { parseQuery, buildQuery, DEFAULTS } from '../../www/url.js';
+
+test('links round-trip the scenario text, integrator and step', () => {
+  for (const settings of [
+    { scenario: 'chain?links=64&joint=spherical', integrator: 'rattle', dt: 0.005 },
+    { scenario: 'nk-revolute', integrator: 'director', dt: 0 },
+    { scenario: 'top?spin=12.5&tilt=0.2', integrator: 'baumgarte', dt: 0.001 },
+  ]) {
+    const { settings: back, error } = parseQuery(buildQuery(settings));
+    assert.equal(error, null);
+    assert.deepEqual(back, settings);
+  }
+  assert.deepEqual(parseQuery('').settings, DEFAULTS);
+});
+
+test('malformed links are rejected with a message and fall back to the defaults', () => {
+  for (const [q, needle] of [
+    ['?integrator=euler', 'Unknown integrator'],
+    ['?dt=abc', 'dt'],
+    ['?dt=1e9', 'dt'],
+    ['?dt=NaN', 'dt'],
+    ['?scenario=', 'empty'],
+    ['?foo=1', 'unknown setting'],
+    ['?scenario=' + 'x'.repeat(3000), 'at most'],
+    ['?scenario=%3Cscript%3Ealert(1)%3C%2Fscript%3E&integrator=javascript:alert(1)', 'Unknown integrator'],
+  ]) {
+    const { settings, error } = parseQuery(q);
+    assert.ok(error && error.includes(needle), `${q.slice(0, 60)}: ${error}`);
+    assert.deepEqual(settings, DEFAULTS);
+  }
+});

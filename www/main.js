@@ -1,0 +1,223 @@
+// main.js: wires the page: controls, keyboard, the frame loop, the error panel, share links.
+import init, * as wasm from './pkg/tumble_wasm.js';
+import { Renderer } from './render.js';
+import { Charts } from './charts.js';
+import { Run } from './sim.js';
+import { parseQuery, buildQuery, DEFAULTS } from './url.js';
+
+const $ = (id) => document.getElementById(id);
+const errorEl = $('error');
+const FRAME_BUDGET_MS = 12; // stepping per animation frame stays below this: the page stays responsive
+
+function showError(msg) {
+  errorEl.textContent = msg; // text only, never HTML
+  errorEl.hidden = false;
+}
+function clearError() {
+  errorEl.hidden = true;
+  errorEl.textContent = '';
+}
+
+const app = { run: null, playing: false, acc: 0, last: 0, settings: { ...DEFAULTS }, presets: [], stats: { steps: 0, since: 0, rate: 0, rt: 0 } };
+
+function splitScenario(text) {
+  const [name, query = ''] = text.split('?');
+  const values = Object.fromEntries(new URLSearchParams(query));
+  return { name, values };
+}
+
+function buildParams() {
+  const { name, values } = splitScenario(app.settings.scenario);
+  const preset = app.presets.find((p) => p.name === name);
+  const box = $('params');
+  box.replaceChildren();
+  if (!preset) return;
+  for (const q of preset.params) {
+    const label = document.createElement('label');
+    label.title = q.help;
+    label.append(q.key + ' ');
+    let input;
+    if (q.choices.length) {
+      input = document.createElement('select');
+      for (const c of q.choices) input.append(new Option(c, c));
+      input.value = values[q.key] ?? q.choices[0];
+    } else {
+      input = document.createElement('input');
+      input.type = 'number';
+      input.min = q.min; input.max = q.max; input.step = q.integer ? 1 : 'any';
+      input.value = values[q.key] ?? (q.integer ? q.default : +q.default.toPrecision(6));
+    }
+    input.dataset.key = q.key;
+    input.addEventListener('change', onParamsChange);
+    label.append(input);
+    box.append(label);
+  }
+}
+
+function onParamsChange() {
+  const name = $('scenario').value;
+  const parts = [...$('params').querySelectorAll('[data-key]')].map((el) => `${el.dataset.key}=${el.value}`);
+  try {
+    app.settings.scenario = wasm.canonical_scenario(parts.length ? `${name}?${parts.join('&')}` : name);
+    restart();
+  } catch (e) {
+    showError(e.message);
+  }
+}
+
+function restart() {
+  const old = app.run;
+  try {
+    app.run = new Run(wasm, app.settings);
+  } catch (e) {
+    showError(e.message);
+    app.run = old;
+    return false;
+  }
+  if (old) old.free();
+  clearError();
+  const r = app.run;
+  $('scenario').value = splitScenario(app.settings.scenario).name;
+  $('integrator').value = app.settings.integrator;
+  $('dt').value = r.sim.dt();
+  app.renderer.frame(r.poses, r.sizes, r.joints, r.nj > 0);
+  app.charts.reset(r.energy0);
+  app.charts.push(r.inv);
+  app.acc = 0;
+  history.replaceState(null, '', buildQuery(app.settings) + (app.embed ? '&embed=1' : ''));
+  return true;
+}
+
+function setPlaying(on) {
+  app.playing = on;
+  $('play').textContent = on ? 'Pause' : 'Play';
+  $('play').classList.toggle('on', on);
+  app.last = performance.now();
+  app.stats = { steps: 0, since: performance.now(), rate: 0, rt: 0 };
+}
+
+function stepOnce(n) {
+  const r = app.run;
+  if (!r) return;
+  const { taken, error } = r.advance(n);
+  app.stats.steps += taken;
+  if (taken > 0) app.charts.push(r.inv);
+  if (error) {
+    setPlaying(false);
+    showError(`The run stopped ${error}. The last good state is shown; reset, or try a smaller step h.`);
+  }
+}
+
+function frame(now) {
+  const r = app.run;
+  if (r && app.playing) {
+    const h = r.sim.dt();
+    app.acc += Math.min((now - app.last) / 1000, 0.1);
+    const want = Math.floor(app.acc / h);
+    const cap = r.msPerStep > 0 ? Math.max(1, Math.floor(FRAME_BUDGET_MS / r.msPerStep)) : 4;
+    const n = Math.min(want, cap);
+    if (n > 0) stepOnce(n);
+    app.acc = want > cap ? 0 : app.acc - n * h;
+  }
+  app.last = now;
+  if (r) {
+    app.renderer.draw(r.poses, r.sizes, r.joints);
+    app.charts.redraw();
+    updateReadout(now);
+  }
+  requestAnimationFrame(frame);
+}
+
+function updateReadout(now) {
+  const s = app.stats, r = app.run;
+  const dt = (now - s.since) / 1000;
+  if (dt > 0.5) {
+    s.rate = s.steps / dt;
+    s.rt = s.rate * r.sim.dt();
+    s.steps = 0;
+    s.since = now;
+    app.hash = r.sim.state_hash();
+  }
+  const inv = r.inv;
+  $('readout').textContent =
+    `t = ${inv[0].toFixed(3)} s   h = ${r.sim.dt()}   ${r.sim.integrator()}\n` +
+    `E = ${inv[1].toPrecision(10)}   Newton ${inv[9]} it, residual ${inv[10].toExponential(1)}\n` +
+    (app.playing ? `${s.rate.toFixed(0)} steps/s, ${s.rt.toFixed(2)} x real time` : 'paused') +
+    `   state ${app.hash ?? r.sim.state_hash()}`;
+}
+
+async function main() {
+  await init();
+  const { settings, error } = parseQuery(location.search);
+  app.embed = new URLSearchParams(location.search).get('embed') === '1';
+  document.body.classList.toggle('embed', app.embed);
+  app.renderer = new Renderer($('canvas'));
+  app.charts = new Charts($('charts'));
+  app.presets = wasm.presets();
+  for (const p of app.presets) $('scenario').append(new Option(p.name, p.name));
+  for (const p of app.presets) $('scenario').querySelector(`option[value="${p.name}"]`).title = p.description;
+  app.settings = settings;
+  let linkError = error;
+  if (!linkError) {
+    try {
+      app.settings.scenario = wasm.canonical_scenario(settings.scenario);
+    } catch (e) {
+      linkError = `This link's scenario is not valid: ${e.message}`;
+    }
+  }
+  if (linkError) app.settings = { ...DEFAULTS };
+  buildParams();
+  if (!restart()) {
+    const why = errorEl.textContent;
+    app.settings = { ...DEFAULTS };
+    buildParams();
+    restart();
+    showError(why + ' The default scene is shown instead.');
+  }
+  if (linkError) showError(linkError + ' The default scene is shown instead.');
+
+  $('scenario').addEventListener('change', () => { app.settings.scenario = $('scenario').value; app.settings.dt = 0; buildParams(); restart(); });
+  $('integrator').addEventListener('change', () => {
+    const prev = app.settings.integrator;
+    app.settings.integrator = $('integrator').value;
+    if (!restart()) { app.settings.integrator = prev; $('integrator').value = prev; }
+  });
+  $('dt').addEventListener('change', () => {
+    const v = Number($('dt').value);
+    if (!(v >= 1e-6 && v <= 1)) { showError('The step h must be a number between 1e-6 and 1 s.'); return; }
+    app.settings.dt = v;
+    restart();
+  });
+  $('play').addEventListener('click', () => setPlaying(!app.playing));
+  $('step').addEventListener('click', () => { setPlaying(false); stepOnce(1); });
+  $('reset').addEventListener('click', () => { setPlaying(false); restart(); });
+  $('share').addEventListener('click', async () => {
+    const link = location.origin + location.pathname + buildQuery(app.settings);
+    try {
+      await navigator.clipboard.writeText(link);
+      $('share').textContent = 'Copied';
+    } catch {
+      window.prompt('Copy this link:', link);
+    }
+    setTimeout(() => { $('share').textContent = 'Copy link'; }, 1500);
+  });
+  document.addEventListener('keydown', (e) => {
+    if (e.target.closest('input, select, textarea')) return;
+    if (e.key === ' ') { e.preventDefault(); setPlaying(!app.playing); }
+    else if (e.key === 'ArrowRight') { e.preventDefault(); setPlaying(false); stepOnce(1); }
+    else if (e.key === 'r' || e.key === 'R') { setPlaying(false); restart(); }
+  });
+  // a read-only hook for the browser tests
+  window.tumble = {
+    chartPoints: () => app.charts.points(),
+    time: () => app.run.inv[0],
+    energy: () => app.run.inv[1],
+    hash: () => app.run.sim.state_hash(),
+    error: () => (errorEl.hidden ? null : errorEl.textContent),
+    playing: () => app.playing,
+  };
+  setPlaying(true);
+  requestAnimationFrame(frame);
+}
+
+main().catch((e) => showError(`Tumble could not start: ${e.message}`));

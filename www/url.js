@@ -1,0 +1,50 @@
+// url.js: the share-link codec. Pure functions (no DOM), so Node tests can import them.
+// A link holds the canonical scenario text, the integrator and the step:
+//   ?scenario=chain%3Flinks%3D64%26joint%3Dspherical&integrator=rattle&dt=0.005
+// Nothing read here is trusted: the scenario text is validated by the wasm module before use.
+
+export const INTEGRATORS = ['director', 'rattle', 'baumgarte'];
+export const MAX_QUERY = 2048;
+export const DEFAULTS = { scenario: 'free-body', integrator: 'rattle', dt: 0 };
+
+/** Parse a location.search string. Returns { settings, error } with defaults where invalid. */
+export function parseQuery(search) {
+  const settings = { ...DEFAULTS };
+  const fail = (error) => ({ settings: { ...DEFAULTS }, error });
+  if (!search || search === '?') return { settings, error: null };
+  if (search.length > MAX_QUERY) return fail(`This link is ${search.length} characters long; at most ${MAX_QUERY} are accepted.`);
+  let params;
+  try {
+    params = new URLSearchParams(search);
+  } catch (e) {
+    return fail('This link could not be read.');
+  }
+  const known = new Set(['scenario', 'integrator', 'dt', 'embed']);
+  for (const key of params.keys()) if (!known.has(key)) return fail(`This link has an unknown setting '${key.slice(0, 40)}'.`);
+  const scenario = params.get('scenario');
+  if (scenario !== null) {
+    if (scenario.length === 0 || scenario.length > 512) return fail('The scenario in this link is empty or too long.');
+    settings.scenario = scenario;
+  }
+  const integrator = params.get('integrator');
+  if (integrator !== null) {
+    if (!INTEGRATORS.includes(integrator)) return fail(`Unknown integrator '${integrator.slice(0, 40)}' in this link; choose director, rattle or baumgarte.`);
+    settings.integrator = integrator;
+  }
+  const dt = params.get('dt');
+  if (dt !== null) {
+    const v = Number(dt);
+    if (!/^[0-9.eE+-]+$/.test(dt) || !Number.isFinite(v) || v < 1e-6 || v > 1) return fail(`The step dt in this link must be a number between 1e-6 and 1, not '${dt.slice(0, 40)}'.`);
+    settings.dt = v;
+  }
+  return { settings, error: null };
+}
+
+/** The query string for settings (scenario text encoded, dt omitted when it is the default). */
+export function buildQuery({ scenario, integrator, dt }) {
+  const p = new URLSearchParams();
+  p.set('scenario', scenario);
+  p.set('integrator', integrator);
+  if (dt) p.set('dt', String(dt));
+  return '?' + p.toString();
+}
