@@ -14,8 +14,9 @@ wasm_cargo() {
     n=$(cat "$web/llvm-version")
     LD_LIBRARY_PATH="$web/usr/lib/x86_64-linux-gnu:$web/usr/lib/llvm-$n/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
     RUSTC_BOOTSTRAP=1 \
+    RUSTC="$web/usr/bin/rustc" \
     CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_LINKER="$web/usr/lib/llvm-$n/bin/wasm-ld" \
-      cargo +tumble-web "$@" --target wasm32-unknown-unknown --target-dir target/wasm -Zbuild-std=std,panic_abort
+      cargo "$@" --target wasm32-unknown-unknown --target-dir target/wasm -Zbuild-std=std,panic_abort
   else
     cargo "$@" --target wasm32-unknown-unknown --target-dir target/wasm
   fi

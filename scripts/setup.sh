@@ -2,7 +2,8 @@
 # Installs everything the project needs into git-ignored folders (.tools/, node_modules/).
 # Idempotent: a second run checks what is there and does nothing slow.
 #   - the wasm32 target: rustup's where it can be downloaded, otherwise Debian's rustc-web
-#     unpacked into .tools/rust-web and linked as the rustup toolchain "tumble-web"
+#     (a rustc whose version matches its std source) unpacked into .tools/rust-web, used by
+#     build.sh through RUSTC= and -Zbuild-std
 #     (TUMBLE_WASM_ROUTE=debian forces that route, to test it where rustup works)
 #   - wasm-bindgen-cli at exactly the version of the wasm-bindgen crate in Cargo.lock
 #   - npm packages from package-lock.json (uPlot, binaryen's wasm-opt, playwright-core)
@@ -43,10 +44,8 @@ debian_route() {
     touch "$web/.complete"
     rm -rf "$tools/debs"
   fi
-  # (re)link: the toolchain name is global to rustup, another clone may have linked it elsewhere
-  if [ "$(rustup run tumble-web rustc --print sysroot 2>/dev/null || true)" != "$web/usr" ]; then
-    rustup toolchain link tumble-web "$web/usr" >/dev/null
-  fi
+  # build.sh runs the default toolchain's cargo with RUSTC pointing at this rustc (the Debian
+  # package has no cargo of its own); rustc needs its libraries from the same folder
   echo debian > "$route_file"
 }
 

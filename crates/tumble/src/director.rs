@@ -1,24 +1,717 @@
-//! Energy-momentum director integrator (Nielsen & Krenk 2013). Placeholder until issue 3 lands.
-use crate::model::{BodyState, Model};
+//! Energy-momentum director integrator (Nielsen & Krenk 2013, `papers/000_...`).
+//!
+//! Each body: q = [q0, q1, q2, q3] (centre of mass and the three directors, 12 numbers) and
+//! the conjugate momenta p = [p0, p1, p2, p3]. With b(q, p) = G(q) p (eq. 8, the 3 x 9 block),
+//! the kinetic energy (13) is T = p0.p0 / 2M + 1/2 b^T J^-1 b, and the body angular momentum is
+//! J Omega = -b. The step (n -> n+1, bars are means, Delta increments), eqs. (23)-(28):
+//!
+//! ```text
+//! w     = J^-1 (b(q_n, p_n) + b(q_n+1, p_n+1)) / 2                       mean of G(q) p
+//! (23)  Delta q0 = h pbar0 / M            Delta q_r = h G(qbar)^T w    (= h Qbar Omega^)
+//! (27)  Delta p0 = -h (dV*/dq0 + dPhi*/dq0^T lambda)
+//!       Delta p_r = h G(pbar)^T w - h P (dPhi*/dq_r^T lambda) + h C(qbar)^T gamma_0
+//!       P = I - C^T (C C^T)^-1 C,   C = C(qbar)  (eq. 5)
+//! (28)  gamma_0 = -(C C^T)^-1 [C(qbar) G(pbar)^T + C(pbar) G(qbar)^T] w
+//! (25)  dPhi*/dq Delta q = Phi(q_n+1) - Phi(q_n) = 0
+//! ```
+//!
+//! (The paper writes the rotational terms with the 6 x 12 matrix diag(I, -G/2) and
+//! J^-1 = diag(1/M, 4 J^-1); with b = G(q) p the factors cancel to the form above, and
+//! G(q) p = -G(p) q turns its -G(pbar)^T J0^-1 mean(G(p) q) into + G(pbar)^T w.)
+//! Gravity (39) is linear in q0, so its finite derivative is exact; the spherical joint (34)-(35)
+//! has a constant gradient; the revolute joint (37) is bilinear, and its finite derivative is
+//! the gradient at the mean configuration (41)-(42). The kinetic energy is bi-quadratic, so the
+//! discrete gradients are exact: energy and the momentum components the joints allow are kept to
+//! the Newton tolerance. The kinematic equation is a Cayley transform, so e(q) (eq. 3) stays at
+//! round-off.
+//!
+//! Newton-Raphson (Table 1) on u = (q_n+1, p_n+1) per body and lambda, from u = u_n and the
+//! last step's lambda. Tangent: each body's 24 x 24 block K = dr/du is exact, computed by
+//! forward-mode dual numbers over the rotational residual (the translational part is linear).
+//! As in (32)-(33) the tangent is block-diagonal over bodies: for a revolute joint between two
+//! bodies the gradient (42) of one body depends on the other body's mean directors, and that
+//! cross-body term (of size h lambda) is left out, as the paper's (33) does. The joint rows
+//! dPhi(q_n+1)/dq are exact. The system is solved by eliminating each body block and solving
+//! the joint-space Schur complement with the linear-time tree solver of `sparse.rs`.
+use crate::model::{BodyState, JointKind, Model};
 use crate::simulation::{Settings, StepError, StepInfo};
+use crate::sparse::JointSpace;
 use alloc::string::{String, ToString};
+use alloc::vec;
+use alloc::vec::Vec;
+use core::ops::{Add, Div, Mul, Neg, Sub};
+use glam::{DMat3, DVec3};
 
-/// Director integrator state.
-pub struct Director;
+// ---------------------------------------------------------------------------------------------
+// a scalar that is either f64 or a forward-mode dual number
+
+/// Arithmetic shared by f64 and [`Dual`].
+pub trait Scalar:
+    Copy
+    + Add<Output = Self>
+    + Sub<Output = Self>
+    + Mul<Output = Self>
+    + Div<Output = Self>
+    + Neg<Output = Self>
+{
+    /// A constant.
+    fn c(x: f64) -> Self;
+}
+
+impl Scalar for f64 {
+    fn c(x: f64) -> Self {
+        x
+    }
+}
+
+/// Value and one directional derivative.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Dual {
+    /// value
+    pub v: f64,
+    /// derivative
+    pub d: f64,
+}
+
+impl Add for Dual {
+    type Output = Dual;
+    fn add(self, o: Dual) -> Dual {
+        Dual {
+            v: self.v + o.v,
+            d: self.d + o.d,
+        }
+    }
+}
+impl Sub for Dual {
+    type Output = Dual;
+    fn sub(self, o: Dual) -> Dual {
+        Dual {
+            v: self.v - o.v,
+            d: self.d - o.d,
+        }
+    }
+}
+impl Mul for Dual {
+    type Output = Dual;
+    fn mul(self, o: Dual) -> Dual {
+        Dual {
+            v: self.v * o.v,
+            d: self.d * o.v + self.v * o.d,
+        }
+    }
+}
+impl Div for Dual {
+    type Output = Dual;
+    fn div(self, o: Dual) -> Dual {
+        Dual {
+            v: self.v / o.v,
+            d: (self.d * o.v - self.v * o.d) / (o.v * o.v),
+        }
+    }
+}
+impl Neg for Dual {
+    type Output = Dual;
+    fn neg(self) -> Dual {
+        Dual {
+            v: -self.v,
+            d: -self.d,
+        }
+    }
+}
+impl Scalar for Dual {
+    fn c(x: f64) -> Self {
+        Dual { v: x, d: 0.0 }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// the director algebra on 9-vectors q_r = [q1, q2, q3] (3 x 3 blocks)
+
+type V9<S> = [S; 9];
+
+fn dot3<S: Scalar>(a: &[S], i: usize, b: &[S], j: usize) -> S {
+    a[i] * b[j] + a[i + 1] * b[j + 1] + a[i + 2] * b[j + 2]
+}
+
+/// b = G(q) p (eq. 8): rows [0, -q3^T, q2^T], [q3^T, 0, -q1^T], [-q2^T, q1^T, 0].
+fn g_mul<S: Scalar>(q: &V9<S>, p: &V9<S>) -> [S; 3] {
+    [
+        dot3(q, 3, p, 6) - dot3(q, 6, p, 3),
+        dot3(q, 6, p, 0) - dot3(q, 0, p, 6),
+        dot3(q, 0, p, 3) - dot3(q, 3, p, 0),
+    ]
+}
+
+/// G(q)^T w.
+fn gt_mul<S: Scalar>(q: &V9<S>, w: &[S; 3]) -> V9<S> {
+    let mut out = [S::c(0.0); 9];
+    for k in 0..3 {
+        out[k] = q[6 + k] * w[1] - q[3 + k] * w[2];
+        out[3 + k] = q[k] * w[2] - q[6 + k] * w[0];
+        out[6 + k] = q[3 + k] * w[0] - q[k] * w[1];
+    }
+    out
+}
+
+/// C(q) p (eq. 5): [q1.p1, q2.p2, q3.p3, q3.p2 + q2.p3, q3.p1 + q1.p3, q2.p1 + q1.p2].
+fn c_mul<S: Scalar>(q: &V9<S>, p: &V9<S>) -> [S; 6] {
+    [
+        dot3(q, 0, p, 0),
+        dot3(q, 3, p, 3),
+        dot3(q, 6, p, 6),
+        dot3(q, 6, p, 3) + dot3(q, 3, p, 6),
+        dot3(q, 6, p, 0) + dot3(q, 0, p, 6),
+        dot3(q, 3, p, 0) + dot3(q, 0, p, 3),
+    ]
+}
+
+/// C(q)^T y.
+fn ct_mul<S: Scalar>(q: &V9<S>, y: &[S; 6]) -> V9<S> {
+    let mut out = [S::c(0.0); 9];
+    for k in 0..3 {
+        out[k] = y[0] * q[k] + y[4] * q[6 + k] + y[5] * q[3 + k];
+        out[3 + k] = y[1] * q[3 + k] + y[3] * q[6 + k] + y[5] * q[k];
+        out[6 + k] = y[2] * q[6 + k] + y[3] * q[3 + k] + y[4] * q[k];
+    }
+    out
+}
+
+/// Solve (C C^T) y = r for C = C(q), by Cholesky (C C^T is symmetric positive definite while
+/// the directors are independent).
+fn cct_solve<S: Scalar>(q: &V9<S>, r: [S; 6]) -> [S; 6] {
+    // the Gram matrix of the rows of C(q) in terms of d_ab = q_a . q_b
+    let d = |a: usize, b: usize| dot3(q, 3 * a, q, 3 * b);
+    let (d11, d22, d33, d12, d13, d23) = (d(0, 0), d(1, 1), d(2, 2), d(0, 1), d(0, 2), d(1, 2));
+    let z = S::c(0.0);
+    let mut m = [
+        [d11, z, z, z, d13, d12],
+        [z, d22, z, d23, z, d12],
+        [z, z, d33, d23, d13, z],
+        [z, d23, d23, d33 + d22, d12, d13],
+        [d13, z, d13, d12, d33 + d11, d23],
+        [d12, d12, z, d13, d23, d22 + d11],
+    ];
+    // Gaussian elimination without pivoting (SPD)
+    let mut y = r;
+    for k in 0..6 {
+        for i in k + 1..6 {
+            let f = m[i][k] / m[k][k];
+            for j in k..6 {
+                m[i][j] = m[i][j] - f * m[k][j];
+            }
+            y[i] = y[i] - f * y[k];
+        }
+    }
+    for k in (0..6).rev() {
+        let mut s = y[k];
+        for j in k + 1..6 {
+            s = s - m[k][j] * y[j];
+        }
+        y[k] = s / m[k][k];
+    }
+    y
+}
+
+/// The rotational residual of one body, (23) and (27)-(28): 9 kinematic then 9 dynamic rows.
+/// `f` is the rotational part of dPhi*/dq^T lambda (fixed within the body's block).
+#[allow(clippy::too_many_arguments)]
+fn rot_residual<S: Scalar>(
+    h: f64,
+    jinv: [f64; 3],
+    qn: &V9<f64>,
+    pn: &V9<f64>,
+    bn: [f64; 3],
+    q1: &V9<S>,
+    p1: &V9<S>,
+    f: &V9<f64>,
+) -> [S; 18] {
+    let half = S::c(0.5);
+    let hs = S::c(h);
+    let mut qb = [S::c(0.0); 9];
+    let mut pb = [S::c(0.0); 9];
+    for i in 0..9 {
+        qb[i] = (S::c(qn[i]) + q1[i]) * half;
+        pb[i] = (S::c(pn[i]) + p1[i]) * half;
+    }
+    let b1 = g_mul(q1, p1);
+    let w = [0, 1, 2].map(|k| (S::c(bn[k]) + b1[k]) * half * S::c(jinv[k]));
+    let gq = gt_mul(&qb, &w);
+    let gp = gt_mul(&pb, &w);
+    let fs = f.map(S::c);
+    let af = c_mul(&qb, &fs);
+    let d1 = c_mul(&qb, &gp);
+    let d2 = c_mul(&pb, &gq);
+    let rhs = [0, 1, 2, 3, 4, 5].map(|k| af[k] - d1[k] - d2[k]);
+    let y = cct_solve(&qb, rhs);
+    let cty = ct_mul(&qb, &y);
+    let mut r = [S::c(0.0); 18];
+    for i in 0..9 {
+        r[i] = q1[i] - S::c(qn[i]) - hs * gq[i];
+        r[9 + i] = p1[i] - S::c(pn[i]) - hs * gp[i] + hs * fs[i] - hs * cty[i];
+    }
+    r
+}
+
+/// P g = g - C^T (C C^T)^-1 C g at the mean directors `qb`.
+fn project(qb: &V9<f64>, g: &V9<f64>) -> V9<f64> {
+    let y = cct_solve(qb, c_mul(qb, g));
+    let cty = ct_mul(qb, &y);
+    let mut out = *g;
+    for i in 0..9 {
+        out[i] -= cty[i];
+    }
+    out
+}
+
+// ---------------------------------------------------------------------------------------------
+
+const N: usize = 24; // unknowns per body: q (12), p (12)
+
+/// How one joint row acts on one body: the gradient dPhi/dq of that body (12 numbers).
+type Grad = [f64; 12];
+
+/// Director integrator: state (q, p per body, lambda) and scratch space allocated once.
+pub struct Director {
+    q: Vec<[f64; 12]>,
+    p: Vec<[f64; 12]>,
+    q1: Vec<[f64; 12]>,
+    p1: Vec<[f64; 12]>,
+    lambda: Vec<f64>,
+    lambda1: Vec<f64>,
+    jinv: Vec<[f64; 3]>,
+    // per body: residual, factored tangent block, pivots
+    r: Vec<[f64; N]>,
+    k: Vec<[f64; N * N]>,
+    piv: Vec<[usize; N]>,
+    // per joint row and side (a, b): finite-derivative gradient at the mean (for the forces) and
+    // the gradient at q_n+1 (for the Newton rows)
+    gmean: Vec<[Grad; 2]>,
+    gnew: Vec<[Grad; 2]>,
+    // per joint row and side: K^-1 (dr/dlambda) (24 numbers)
+    y: Vec<[[f64; N]; 2]>,
+    rj: Vec<f64>,
+    rows: Vec<(usize, usize, Option<usize>, usize)>, // (joint, row, body a, body b)
+    js: JointSpace,
+    at_body: Vec<Vec<(usize, bool)>>,
+    internal: f64,
+}
+
+fn rot_block(v: &[f64; 12]) -> V9<f64> {
+    let mut out = [0.0; 9];
+    out.copy_from_slice(&v[3..12]);
+    out
+}
 
 impl Director {
-    /// Not available yet.
-    pub fn new(_model: &Model, _init: &[BodyState]) -> Result<Self, String> {
-        Err("the director integrator is not built yet".to_string())
+    /// Set up from the initial body states: p0 = M v, p_r = -1/2 G(q)^T J Omega, so that
+    /// G(q) p_r = -J Omega and C(q) p_r = 0 (eq. 18).
+    pub fn new(model: &Model, init: &[BodyState]) -> Result<Self, String> {
+        let js = JointSpace::new(model).map_err(|e| e.to_string())?;
+        let n = init.len();
+        let mut q = vec![[0.0; 12]; n];
+        let mut p = vec![[0.0; 12]; n];
+        for (i, (s, b)) in init.iter().zip(&model.bodies).enumerate() {
+            q[i][0..3].copy_from_slice(&s.x.to_array());
+            q[i][3..12].copy_from_slice(&s.r.to_cols_array());
+            p[i][0..3].copy_from_slice(&(s.v * b.mass).to_array());
+            let jw = b.inertia * s.w;
+            let pr = gt_mul(&rot_block(&q[i]), &[jw.x, jw.y, jw.z]);
+            for k in 0..9 {
+                p[i][3 + k] = -0.5 * pr[k];
+            }
+        }
+        let mut rows = Vec::new();
+        for (j, jt) in model.joints.iter().enumerate() {
+            for r in 0..jt.kind.rows() {
+                rows.push((j, r, jt.a, jt.b));
+            }
+        }
+        let m = js.dim();
+        let mut d = Director {
+            q1: q.clone(),
+            p1: p.clone(),
+            q,
+            p,
+            lambda: vec![0.0; m],
+            lambda1: vec![0.0; m],
+            jinv: model
+                .bodies
+                .iter()
+                .map(|b| b.inertia.recip().to_array())
+                .collect(),
+            r: vec![[0.0; N]; n],
+            k: vec![[0.0; N * N]; n],
+            piv: vec![[0; N]; n],
+            gmean: vec![[[0.0; 12]; 2]; m],
+            gnew: vec![[[0.0; 12]; 2]; m],
+            y: vec![[[0.0; N]; 2]; m],
+            rj: vec![0.0; m],
+            rows,
+            js,
+            at_body: crate::joints::incidence(model),
+            internal: 0.0,
+        };
+        d.internal = d.measure_internal();
+        Ok(d)
     }
-    /// Not available yet.
-    pub fn step(&mut self, _model: &Model, _settings: &Settings) -> Result<StepInfo, StepError> {
-        Err(StepError::Singular)
+
+    /// x = q0, R = [q1 q2 q3], v = p0 / M, Omega = -J^-1 G(q) p_r.
+    pub fn body_states(&self, model: &Model, out: &mut [BodyState]) {
+        for (i, (o, b)) in out.iter_mut().zip(&model.bodies).enumerate() {
+            let (q, p) = (&self.q[i], &self.p[i]);
+            let bb = g_mul(&rot_block(q), &rot_block(p));
+            *o = BodyState {
+                x: DVec3::new(q[0], q[1], q[2]),
+                r: DMat3::from_cols_slice(&q[3..12]),
+                v: DVec3::new(p[0], p[1], p[2]) / b.mass,
+                w: -DVec3::from_array(bb) / b.inertia,
+            };
+        }
     }
-    /// Not available yet.
-    pub fn body_states(&self, _model: &Model, _out: &mut [BodyState]) {}
-    /// Not available yet.
+
+    /// max(|e(q)|, |C(q) p|) over the bodies (eqs. 3 and 18).
     pub fn internal_violation(&self) -> f64 {
-        0.0
+        self.internal
+    }
+
+    fn measure_internal(&self) -> f64 {
+        let mut m = 0.0f64;
+        for (q, p) in self.q.iter().zip(&self.p) {
+            let (qr, pr) = (rot_block(q), rot_block(p));
+            let e = c_mul(&qr, &qr); // 2 e(q) + [1, 1, 1, 0, 0, 0]
+            let e = [e[0] - 1.0, e[1] - 1.0, e[2] - 1.0, e[3], e[4], e[5]].map(|x| 0.5 * x);
+            let cp = c_mul(&qr, &pr);
+            for x in e.iter().chain(&cp) {
+                m = m.max(x.abs());
+            }
+        }
+        m
+    }
+
+    /// Joint `j` row `r` at configuration `q`: (Phi, gradient of side a, gradient of side b).
+    fn joint_row(model: &Model, qs: &[[f64; 12]], j: usize, r: usize) -> (f64, Grad, Grad) {
+        let jt = &model.joints[j];
+        let (mut ga, mut gb) = ([0.0; 12], [0.0; 12]);
+        let qb = &qs[jt.b];
+        let point = |q: &[f64; 12], s: DVec3| -> DVec3 {
+            DVec3::new(q[0], q[1], q[2]) + DMat3::from_cols_slice(&q[3..12]) * s
+        };
+        if r < 3 {
+            // spherical rows (34)-(35): x_b + Q_b s_b - (x_a + Q_a s_a)
+            let sb = jt.point_b.to_array();
+            gb[r] = 1.0;
+            for i in 0..3 {
+                gb[3 + 3 * i + r] = sb[i];
+            }
+            let pa = match jt.a {
+                Some(a) => {
+                    let sa = jt.point_a.to_array();
+                    ga[r] = -1.0;
+                    for i in 0..3 {
+                        ga[3 + 3 * i + r] = -sa[i];
+                    }
+                    point(&qs[a], jt.point_a)
+                }
+                None => jt.point_a,
+            };
+            return ((point(qb, jt.point_b) - pa)[r], ga, gb);
+        }
+        let JointKind::Revolute { axis_a, axis_b } = jt.kind else {
+            unreachable!("spherical joints have 3 rows")
+        };
+        // revolute rows (37)-(38): n . (Q_b e_m), n = Q_a n_a (or the fixed global axis)
+        let (e1, e2) = crate::joints::perpendicular_pair(axis_b);
+        let e = if r == 3 { e1 } else { e2 }.to_array();
+        let u = DMat3::from_cols_slice(&qb[3..12]) * DVec3::from_array(e);
+        let na = axis_a.normalize();
+        let n = match jt.a {
+            Some(a) => {
+                let nn = na.to_array();
+                for i in 0..3 {
+                    for k in 0..3 {
+                        ga[3 + 3 * i + k] = nn[i] * u[k];
+                    }
+                }
+                DMat3::from_cols_slice(&qs[a][3..12]) * na
+            }
+            None => na,
+        };
+        for i in 0..3 {
+            for k in 0..3 {
+                gb[3 + 3 * i + k] = e[i] * n[k];
+            }
+        }
+        (n.dot(u), ga, gb)
+    }
+
+    /// One step of size `settings.dt`; on error nothing changes.
+    pub fn step(&mut self, model: &Model, settings: &Settings) -> Result<StepInfo, StepError> {
+        let h = settings.dt;
+        let nb = self.q.len();
+        let nrows = self.rows.len();
+        // Table 1: predictor u = u_n, lambda from the last step
+        self.q1.copy_from_slice(&self.q);
+        self.p1.copy_from_slice(&self.p);
+        self.lambda1.copy_from_slice(&self.lambda);
+        let mut iterations = 0u32;
+        let mut residual;
+        loop {
+            // joint gradients: at the mean (forces, (42)) and at q_n+1 (Newton rows)
+            for (k, &(j, r, _, _)) in self.rows.iter().enumerate() {
+                let (phi1, ga1, gb1) = Self::joint_row(model, &self.q1, j, r);
+                let (phi0, _, _) = Self::joint_row(model, &self.q, j, r);
+                self.gnew[k] = [ga1, gb1];
+                self.rj[k] = phi1 - phi0; // (25): Delta Phi
+                self.gmean[k] = [ga1, gb1];
+            }
+            self.mean_gradients(model);
+            // body residuals with the current lambda
+            residual = self.rj.iter().fold(0.0f64, |m, x| m.max(x.abs()));
+            for b in 0..nb {
+                let (f0, f) = self.forces(b, model);
+                let r = self.body_residual(b, model, h, &f0, &f);
+                residual = r.iter().fold(residual, |m, x| m.max(x.abs()));
+                self.r[b] = r;
+            }
+            if !residual.is_finite() {
+                return Err(StepError::NonFinite);
+            }
+            if residual <= settings.tol {
+                break;
+            }
+            if iterations >= settings.max_iter {
+                return Err(StepError::NoConvergence {
+                    iterations,
+                    residual,
+                });
+            }
+            // tangent blocks, factored
+            for b in 0..nb {
+                self.tangent(b, model, h);
+                if !crate::math::lu_factor(&mut self.k[b], N, &mut self.piv[b]) {
+                    return Err(StepError::Singular);
+                }
+            }
+            let mut rhs_b = core::mem::take(&mut self.r);
+            for (b, rb) in rhs_b.iter_mut().enumerate() {
+                crate::math::lu_back(&self.k[b], N, &self.piv[b], rb); // K^-1 r
+            }
+            if nrows > 0 {
+                // Y = K^-1 dr/dlambda for each row and side; S = E Y; rhs = r_j - E K^-1 r
+                self.js.clear();
+                for k in 0..nrows {
+                    let (_, _, a, bb) = self.rows[k];
+                    for (side, body) in [(0usize, a), (1, Some(bb))] {
+                        let Some(body) = body else { continue };
+                        let g = self.gmean[k][side];
+                        let mut col = [0.0; N];
+                        let qb = self.mean_rot(body);
+                        let mut gr = [0.0; 9];
+                        gr.copy_from_slice(&g[3..12]);
+                        let pg = project(&qb, &gr);
+                        for i in 0..3 {
+                            col[12 + i] = h * g[i];
+                        }
+                        for i in 0..9 {
+                            col[15 + i] = h * pg[i];
+                        }
+                        crate::math::lu_back(&self.k[body], N, &self.piv[body], &mut col);
+                        self.y[k][side] = col;
+                    }
+                }
+                for k in 0..nrows {
+                    let (jk, rk, _, _) = self.rows[k];
+                    let mut rhs = self.rj[k];
+                    let (_, _, a, bb) = self.rows[k];
+                    for (side, body) in [(0usize, a), (1, Some(bb))] {
+                        let Some(body) = body else { continue };
+                        let e = &self.gnew[k][side];
+                        rhs -= (0..12).map(|i| e[i] * rhs_b[body][i]).sum::<f64>();
+                        // S_kl += E_k,body Y_l,body for every row l acting on this body
+                        for &(jl, _) in &self.at_body[body] {
+                            let ol = self.js.offset(jl);
+                            for rl in 0..model.joints[jl].kind.rows() {
+                                let l = ol + rl;
+                                let (_, _, la, lb) = self.rows[l];
+                                let lside = if lb == body { 1 } else { 0 };
+                                debug_assert!(lside == 1 || la == Some(body));
+                                let yv = &self.y[l][lside];
+                                let v: f64 = (0..12).map(|i| e[i] * yv[i]).sum();
+                                self.js.add(jk, rk, jl, rl, v);
+                            }
+                        }
+                    }
+                    self.rj[k] = rhs;
+                }
+                if !self.js.factor() {
+                    self.r = rhs_b;
+                    return Err(StepError::Singular);
+                }
+                self.js.solve(&mut self.rj); // now delta lambda
+                for k in 0..nrows {
+                    self.lambda1[k] += self.rj[k];
+                    let (_, _, a, bb) = self.rows[k];
+                    for (side, body) in [(0usize, a), (1, Some(bb))] {
+                        let Some(body) = body else { continue };
+                        for i in 0..N {
+                            rhs_b[body][i] += self.y[k][side][i] * self.rj[k];
+                        }
+                    }
+                }
+            }
+            // delta u = -K^-1 (r + B dlambda)
+            for b in 0..nb {
+                for i in 0..12 {
+                    self.q1[b][i] -= rhs_b[b][i];
+                    self.p1[b][i] -= rhs_b[b][12 + i];
+                }
+            }
+            self.r = rhs_b;
+            iterations += 1;
+        }
+        if !self.q1.iter().chain(&self.p1).all(|v| {
+            v.iter()
+                .all(|x| x.is_finite() && x.abs() <= crate::model::MAX_MAGNITUDE)
+        }) {
+            return Err(StepError::NonFinite);
+        }
+        core::mem::swap(&mut self.q, &mut self.q1);
+        core::mem::swap(&mut self.p, &mut self.p1);
+        core::mem::swap(&mut self.lambda, &mut self.lambda1);
+        self.internal = self.measure_internal();
+        Ok(StepInfo {
+            iterations,
+            residual,
+        })
+    }
+
+    /// Mean directors of body `b` over the step.
+    fn mean_rot(&self, b: usize) -> V9<f64> {
+        let mut out = [0.0; 9];
+        for i in 0..9 {
+            out[i] = 0.5 * (self.q[b][3 + i] + self.q1[b][3 + i]);
+        }
+        out
+    }
+
+    /// Replace the revolute rows of `gmean` by the gradients at the mean configuration (42).
+    fn mean_gradients(&mut self, model: &Model) {
+        for (k, &(j, r, _, _)) in self.rows.iter().enumerate() {
+            if r < 3 {
+                continue; // spherical rows: constant gradient (35)
+            }
+            let jt = &model.joints[j];
+            let JointKind::Revolute { axis_a, axis_b } = jt.kind else {
+                continue;
+            };
+            let (e1, e2) = crate::joints::perpendicular_pair(axis_b);
+            let e = if r == 3 { e1 } else { e2 }.to_array();
+            let mb = self.mean_rot(jt.b);
+            let ubar = DMat3::from_cols_slice(&mb) * DVec3::from_array(e);
+            let na = axis_a.normalize();
+            let nbar = match jt.a {
+                Some(a) => DMat3::from_cols_slice(&self.mean_rot(a)) * na,
+                None => na,
+            };
+            let (mut ga, mut gb) = ([0.0; 12], [0.0; 12]);
+            let nn = na.to_array();
+            for i in 0..3 {
+                for c in 0..3 {
+                    if jt.a.is_some() {
+                        ga[3 + 3 * i + c] = nn[i] * ubar[c];
+                    }
+                    gb[3 + 3 * i + c] = e[i] * nbar[c];
+                }
+            }
+            self.gmean[k] = [ga, gb];
+        }
+    }
+
+    /// dV*/dq0 + dPhi*/dq^T lambda for body `b`: translational (3) and rotational (9) parts.
+    fn forces(&self, b: usize, model: &Model) -> ([f64; 3], V9<f64>) {
+        let m = model.bodies[b].mass;
+        let g = model.gravity;
+        let mut f0 = [-m * g.x, -m * g.y, -m * g.z];
+        let mut f = [0.0; 9];
+        for &(j, is_b) in &self.at_body[b] {
+            let o = self.js.offset(j);
+            for r in 0..model.joints[j].kind.rows() {
+                let grad = &self.gmean[o + r][if is_b { 1 } else { 0 }];
+                let l = self.lambda1[o + r];
+                for i in 0..3 {
+                    f0[i] += grad[i] * l;
+                }
+                for i in 0..9 {
+                    f[i] += grad[3 + i] * l;
+                }
+            }
+        }
+        (f0, f)
+    }
+
+    fn body_residual(
+        &self,
+        b: usize,
+        model: &Model,
+        h: f64,
+        f0: &[f64; 3],
+        f: &V9<f64>,
+    ) -> [f64; N] {
+        let m = model.bodies[b].mass;
+        let (q, p, q1, p1) = (&self.q[b], &self.p[b], &self.q1[b], &self.p1[b]);
+        let mut r = [0.0; N];
+        for i in 0..3 {
+            r[i] = q1[i] - q[i] - h * 0.5 * (p[i] + p1[i]) / m;
+            r[12 + i] = p1[i] - p[i] + h * f0[i];
+        }
+        let (qn, pn) = (rot_block(q), rot_block(p));
+        let bn = g_mul(&qn, &pn);
+        let rr = rot_residual::<f64>(
+            h,
+            self.jinv[b],
+            &qn,
+            &pn,
+            bn,
+            &rot_block(q1),
+            &rot_block(p1),
+            f,
+        );
+        for i in 0..9 {
+            r[3 + i] = rr[i];
+            r[15 + i] = rr[9 + i];
+        }
+        r
+    }
+
+    /// The exact 24 x 24 block dr/du of body `b` into `self.k[b]` (row-major).
+    fn tangent(&mut self, b: usize, model: &Model, h: f64) {
+        let m = model.bodies[b].mass;
+        let kb = &mut self.k[b];
+        kb.fill(0.0);
+        for i in 0..3 {
+            kb[i * N + i] = 1.0; // dr_q0 / dq0
+            kb[i * N + 12 + i] = -0.5 * h / m; // dr_q0 / dp0
+            kb[(12 + i) * N + 12 + i] = 1.0; // dr_p0 / dp0
+        }
+        let (qn, pn) = (rot_block(&self.q[b]), rot_block(&self.p[b]));
+        let bn = g_mul(&qn, &pn);
+        let (_, f) = self.forces(b, model);
+        let q1 = rot_block(&self.q1[b]).map(Dual::c);
+        let p1 = rot_block(&self.p1[b]).map(Dual::c);
+        let kb = &mut self.k[b];
+        for c in 0..18 {
+            let (mut qd, mut pd) = (q1, p1);
+            if c < 9 {
+                qd[c].d = 1.0;
+            } else {
+                pd[c - 9].d = 1.0;
+            }
+            let rr = rot_residual::<Dual>(h, self.jinv[b], &qn, &pn, bn, &qd, &pd, &f);
+            let col = if c < 9 { 3 + c } else { 15 + (c - 9) };
+            for i in 0..9 {
+                kb[(3 + i) * N + col] = rr[i].d;
+                kb[(15 + i) * N + col] = rr[9 + i].d;
+            }
+        }
     }
 }
