@@ -3,7 +3,7 @@
 use proptest::prelude::*;
 use tumble::{Method, Scenario, Settings, Simulation};
 
-const METHODS: [Method; 2] = [Method::Rattle, Method::Baumgarte];
+const METHODS: [Method; 3] = [Method::Director, Method::Rattle, Method::Baumgarte];
 
 fn texts() -> impl Strategy<Value = String> {
     let name = prop::sample::select(vec![
@@ -80,7 +80,7 @@ proptest! {
         top in any::<bool>(),
         spin in 0.0f64..200.0,
         dt in 1e-4f64..0.3,
-        m in 0usize..2,
+        m in 0usize..3,
     ) {
         let text = if top {
             format!("top?spin={spin}&tilt={}", angle.abs())
