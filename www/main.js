@@ -9,13 +9,14 @@ const $ = (id) => document.getElementById(id);
 const errorEl = $('error');
 const FRAME_BUDGET_MS = 12; // stepping per animation frame stays below this: the page stays responsive
 
-function showError(msg) {
-  errorEl.textContent = msg; // text only, never HTML
+function showError(msg, actions = false) {
+  $('error-text').textContent = msg; // text only, never HTML
+  $('error-actions').hidden = !actions;
   errorEl.hidden = false;
 }
 function clearError() {
   errorEl.hidden = true;
-  errorEl.textContent = '';
+  $('error-text').textContent = '';
 }
 
 const app = { run: null, playing: false, acc: 0, last: 0, settings: { ...DEFAULTS }, presets: [], stats: { steps: 0, since: 0, rate: 0, rt: 0 } };
@@ -104,7 +105,7 @@ function stepOnce(n) {
   if (taken > 0) app.charts.push(r.inv);
   if (error) {
     setPlaying(false);
-    showError(`The run stopped ${error}. The last good state is shown; reset, or try a smaller step h.`);
+    showError(`The run stopped ${error}. The last good state is shown (nothing after it is drawn or charted).`, true);
   }
 }
 
@@ -168,7 +169,7 @@ async function main() {
   if (linkError) app.settings = { ...DEFAULTS };
   buildParams();
   if (!restart()) {
-    const why = errorEl.textContent;
+    const why = $('error-text').textContent;
     app.settings = { ...DEFAULTS };
     buildParams();
     restart();
@@ -187,6 +188,21 @@ async function main() {
     if (!(v >= 1e-6 && v <= 1)) { showError('The step h must be a number between 1e-6 and 1 s.'); return; }
     app.settings.dt = v;
     restart();
+  });
+  $('error-reset').addEventListener('click', () => { setPlaying(false); restart(); });
+  $('error-halve').addEventListener('click', () => {
+    const h = app.run.sim.dt() / 2;
+    try {
+      app.run.sim.set_dt(h);
+    } catch (e) {
+      showError(e.message);
+      return;
+    }
+    app.settings.dt = h;
+    $('dt').value = h;
+    history.replaceState(null, '', buildQuery(app.settings) + (app.embed ? '&embed=1' : ''));
+    clearError();
+    setPlaying(true);
   });
   $('play').addEventListener('click', () => setPlaying(!app.playing));
   $('step').addEventListener('click', () => { setPlaying(false); stepOnce(1); });
@@ -213,7 +229,7 @@ async function main() {
     time: () => app.run.inv[0],
     energy: () => app.run.inv[1],
     hash: () => app.run.sim.state_hash(),
-    error: () => (errorEl.hidden ? null : errorEl.textContent),
+    error: () => (errorEl.hidden ? null : $('error-text').textContent),
     playing: () => app.playing,
   };
   setPlaying(true);

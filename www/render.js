@@ -117,7 +117,11 @@ export class Renderer {
         const r = Math.hypot(poses[12 * i], poses[12 * i + 1], poses[12 * i + 2]) + 0.5 * Math.hypot(sizes[3 * i], sizes[3 * i + 1], sizes[3 * i + 2]);
         reach = Math.max(reach, r);
       }
-      c = [0, 0, -0.35 * reach];
+      // a hanging system can swing out to its full length: frame that, not just the start pose
+      let length = 0;
+      for (let i = 0; i < n; i++) length += Math.max(sizes[3 * i], sizes[3 * i + 1], sizes[3 * i + 2]);
+      reach = Math.max(reach, length);
+      c = [0, 0, -0.45 * reach];
     } else {
       for (let i = 0; i < n; i++) for (let k = 0; k < 3; k++) c[k] += poses[12 * i + k] / n;
       for (let i = 0; i < n; i++) {
@@ -127,7 +131,7 @@ export class Renderer {
     }
     reach = Math.max(reach, 0.5);
     this.cam.target = c;
-    this.cam.dist = (grounded ? 2.3 : 3.4) * reach;
+    this.cam.dist = (grounded ? 2.0 : 3.4) * reach;
     this.scale = reach;
     this.buildGrid(reach, grounded ? c[2] - reach * 0.75 : c[2] - reach * 0.9);
   }

@@ -130,7 +130,7 @@ test('bad links and failures show the error panel, never an exception', { skip }
     const { page, problems } = await open(query);
     const msg = await page.evaluate(() => window.tumble.error());
     assert.ok(msg && msg.length > 10, `${query.slice(0, 50)}: no error shown`);
-    assert.equal(await page.$$eval('#error script, #error *', (e) => e.length), 0, 'error panel holds markup');
+    assert.equal(await page.$$eval('#error script, #error-text *', (e) => e.length), 0, 'error text holds markup');
     assert.deepEqual(problems, [], query.slice(0, 50));
     await page.close();
   }
@@ -138,6 +138,12 @@ test('bad links and failures show the error panel, never an exception', { skip }
   await page.waitForFunction(() => window.tumble.error() !== null, null, { timeout: 30000 });
   assert.match(await page.evaluate(() => window.tumble.error()), /stopped/);
   assert.equal(await page.evaluate(() => window.tumble.playing()), false);
+  // the panel offers to continue from the last good state with half the step
+  const t = await page.evaluate(() => window.tumble.time());
+  await page.click('#error-halve');
+  assert.equal(await page.evaluate(() => window.tumble.error()), null);
+  assert.equal(await page.inputValue('#dt'), '0.15');
+  await page.waitForFunction((t0) => window.tumble.time() > t0 || window.tumble.error() !== null, t, { timeout: 20000 });
   assert.deepEqual(problems, []);
   await page.close();
 });

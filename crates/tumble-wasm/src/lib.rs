@@ -150,6 +150,14 @@ impl Simulation {
         n
     }
 
+    /// Continue with time step `dt` (the run stopped by a failed step resumes from its last
+    /// good state). Throws if `dt` is out of range.
+    pub fn set_dt(&mut self, dt: f64) -> Result<(), JsError> {
+        self.inner.set_dt(dt).map_err(|e| JsError::new(&e))?;
+        self.error = None;
+        Ok(())
+    }
+
     /// Why the run stopped, if it did.
     pub fn last_error(&self) -> Option<String> {
         self.error.clone()

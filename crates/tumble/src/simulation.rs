@@ -189,10 +189,22 @@ impl Simulation {
             Solver::Baumgarte(s) => s.step(&self.model, &self.settings),
         }?;
         self.steps += 1;
-        self.t = self.steps as f64 * self.settings.dt;
+        self.t += self.settings.dt;
         self.last = info;
         self.refresh();
         Ok(info)
+    }
+
+    /// Change the time step from now on (e.g. to continue with a smaller step after a failed
+    /// one). The state is the same for any step, so the run continues from where it stands.
+    pub fn set_dt(&mut self, dt: f64) -> Result<(), String> {
+        let s = Settings {
+            dt,
+            ..self.settings
+        };
+        s.validate()?;
+        self.settings = s;
+        Ok(())
     }
 
     /// The model.
