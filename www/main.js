@@ -143,8 +143,9 @@ function updateReadout(now) {
   $('readout').textContent =
     `t = ${inv[0].toFixed(3)} s   h = ${r.sim.dt()}   ${r.sim.integrator()}\n` +
     `E = ${inv[1].toPrecision(10)}   Newton ${inv[9]} it, residual ${inv[10].toExponential(1)}\n` +
-    (app.playing ? `${s.rate.toFixed(0)} steps/s, ${s.rt.toFixed(2)} x real time` : 'paused') +
-    `   state ${app.hash ?? r.sim.state_hash()}`;
+    (app.playing ? `${s.rate.toFixed(0)} steps/s, ${s.rt.toFixed(2)} x real time` : 'paused');
+  const hash = app.playing ? app.hash ?? r.sim.state_hash() : r.sim.state_hash();
+  if ($('hash').textContent !== hash) $('hash').textContent = hash;
 }
 
 async function main() {

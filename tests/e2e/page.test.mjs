@@ -116,6 +116,7 @@ test('a copied link reproduces the run: same energy and state at the same time',
     await page.evaluate(() => document.getElementById('reset').click());
     for (let i = 0; i < 50; i++) await page.keyboard.press('ArrowRight');
     const r = await page.evaluate(() => [window.tumble.time(), window.tumble.energy(), window.tumble.hash()]);
+    await page.waitForFunction((h) => document.getElementById('hash').textContent === h, r[2], { timeout: 5000 }); // shown beside the link
     await page.close();
     return r;
   };
