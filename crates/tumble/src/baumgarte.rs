@@ -110,16 +110,13 @@ impl Baumgarte {
             for j in 0..nj {
                 self.evals[j] = joints::evaluate(model, j, states);
             }
-            joints::assemble(
+            joints::assemble_and_factor(
                 &self.evals,
                 &self.evals,
                 &self.inv_mass,
                 &self.at_body,
                 &mut self.js,
-            );
-            if !self.js.factor() {
-                return Err(StepError::Singular);
-            }
+            )?;
             // b = Q^ - J M^-1 f_ext, Q^ = -bias - 2 alpha J u - beta^2 Phi
             for j in 0..nj {
                 let e = &self.evals[j];

@@ -473,17 +473,8 @@ impl Director {
                 residual = r.iter().fold(residual, |m, x| m.max(x.abs()));
                 self.r[b] = r;
             }
-            if !residual.is_finite() {
-                return Err(StepError::NonFinite);
-            }
-            if residual <= settings.tol {
+            if crate::simulation::newton_converged(residual, iterations, settings)? {
                 break;
-            }
-            if iterations >= settings.max_iter {
-                return Err(StepError::NoConvergence {
-                    iterations,
-                    residual,
-                });
             }
             // tangent blocks, factored
             for b in 0..nb {

@@ -194,6 +194,22 @@ pub fn assemble(
     }
 }
 
+/// [`assemble`] then factor; a singular matrix (redundant or degenerate joints) is an error.
+pub fn assemble_and_factor(
+    left: &[JointEval],
+    right: &[JointEval],
+    w: &[InverseMass],
+    at_body: &[alloc::vec::Vec<(usize, bool)>],
+    js: &mut crate::sparse::JointSpace,
+) -> Result<(), crate::simulation::StepError> {
+    assemble(left, right, w, at_body, js);
+    if js.factor() {
+        Ok(())
+    } else {
+        Err(crate::simulation::StepError::Singular)
+    }
+}
+
 /// Generalised force -C^T lambda on every body, added to `force` and `torque` (world).
 pub fn add_constraint_forces(
     evals: &[JointEval],

@@ -218,28 +218,16 @@ impl Rattle {
                     residual = residual.max(e.phi[r].abs());
                 }
             }
-            if !residual.is_finite() {
-                return Err(StepError::NonFinite);
-            }
-            if residual <= settings.tol {
+            if crate::simulation::newton_converged(residual, iterations, settings)? {
                 break;
             }
-            if iterations >= settings.max_iter {
-                return Err(StepError::NoConvergence {
-                    iterations,
-                    residual,
-                });
-            }
-            joints::assemble(
+            joints::assemble_and_factor(
                 &self.evals1,
                 &self.evals,
                 &self.inv_mass,
                 &self.at_body,
                 &mut self.js,
-            );
-            if !self.js.factor() {
-                return Err(StepError::Singular);
-            }
+            )?;
             self.js.solve(&mut self.rhs);
             let s = 2.0 / (h * h);
             for (l, d) in self.lambda.iter_mut().zip(&self.rhs) {
@@ -262,16 +250,13 @@ impl Rattle {
             for (i, b) in model.bodies.iter().enumerate() {
                 self.inv_mass[i] = InverseMass::new(b, &self.next[i].r);
             }
-            joints::assemble(
+            joints::assemble_and_factor(
                 &self.evals1,
                 &self.evals1,
                 &self.inv_mass,
                 &self.at_body,
                 &mut self.js,
-            );
-            if !self.js.factor() {
-                return Err(StepError::Singular);
-            }
+            )?;
             for j in 0..nj {
                 let o = self.js.offset(j);
                 for r in 0..self.evals1[j].rows {

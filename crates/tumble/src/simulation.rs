@@ -97,6 +97,28 @@ pub struct StepInfo {
     pub residual: f64,
 }
 
+/// The Newton stopping rule shared by the implicit methods: `Ok(true)` when `residual` is
+/// within the tolerance, `Ok(false)` to iterate again, an error when it is not finite or the
+/// iteration limit is reached.
+pub fn newton_converged(
+    residual: f64,
+    iterations: u32,
+    settings: &Settings,
+) -> Result<bool, StepError> {
+    if !residual.is_finite() {
+        Err(StepError::NonFinite)
+    } else if residual <= settings.tol {
+        Ok(true)
+    } else if iterations >= settings.max_iter {
+        Err(StepError::NoConvergence {
+            iterations,
+            residual,
+        })
+    } else {
+        Ok(false)
+    }
+}
+
 /// Why a step failed. The state is left at the last good step.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum StepError {
