@@ -9,7 +9,7 @@ const FLOOR = 1e-16;   // log charts: values below round-off (exact zeros) are d
 const CHARTS = [
   { title: 'relative energy error |E - E0| / |E0|', log: true, series: [['energy', '#2f6fde']] },
   { title: 'angular momentum about the origin', log: false, series: [['l1', '#d0443a'], ['l2', '#2e9a4a'], ['l3', '#3a6fd0']] },
-  { title: 'constraint violation', log: true, series: [['internal (orthonormality)', '#8a4fd6'], ['joints |Phi|', '#e0862b']] },
+  { title: 'constraint violation', log: true, series: [['internal (e(q), C(q)p or RᵀR - I)', '#8a4fd6'], ['joints |Phi|', '#e0862b']] },
 ];
 
 export class Charts {

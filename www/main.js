@@ -19,7 +19,26 @@ function clearError() {
   $('error-text').textContent = '';
 }
 
-const app = { run: null, playing: false, acc: 0, last: 0, settings: { ...DEFAULTS }, presets: [], stats: { steps: 0, since: 0, rate: 0, rt: 0 } };
+const MAX_HISTORY = 200000; // samples kept for export (one per frame while playing)
+const app = { run: null, playing: false, acc: 0, last: 0, speed: 1, settings: { ...DEFAULTS }, presets: [], history: [], stats: { steps: 0, since: 0, rate: 0, rt: 0 } };
+
+function record(inv) {
+  if (app.history.length < MAX_HISTORY) app.history.push(Float64Array.from(inv));
+}
+
+function download(name, type, data) {
+  const url = URL.createObjectURL(data instanceof Blob ? data : new Blob([data], { type }));
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = name;
+  a.click();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+function exportName(ext) {
+  const s = app.settings.scenario.replace(/[^a-z0-9=.-]+/gi, '_').slice(0, 60);
+  return `tumble-${s}-${app.settings.integrator}.${ext}`;
+}
 
 function splitScenario(text) {
   const [name, query = ''] = text.split('?');
@@ -84,6 +103,8 @@ function restart() {
   app.renderer.frame(r.poses, r.sizes, r.joints, r.nj > 0);
   app.charts.reset(r.energy0);
   app.charts.push(r.inv);
+  app.history = [];
+  record(r.inv);
   app.acc = 0;
   history.replaceState(null, '', buildQuery(app.settings) + (app.embed ? '&embed=1' : ''));
   return true;
@@ -102,7 +123,7 @@ function stepOnce(n) {
   if (!r) return;
   const { taken, error } = r.advance(n);
   app.stats.steps += taken;
-  if (taken > 0) app.charts.push(r.inv);
+  if (taken > 0 && app.charts.push(r.inv)) record(r.inv);
   if (error) {
     setPlaying(false);
     showError(`The run stopped ${error}. The last good state is shown (nothing after it is drawn or charted).`, true);
@@ -113,7 +134,7 @@ function frame(now) {
   const r = app.run;
   if (r && app.playing) {
     const h = r.sim.dt();
-    app.acc += Math.min((now - app.last) / 1000, 0.1);
+    app.acc += Math.min((now - app.last) / 1000, 0.1) * (app.speed || 1e9);
     const want = Math.floor(app.acc / h);
     const cap = r.msPerStep > 0 ? Math.max(1, Math.floor(FRAME_BUDGET_MS / r.msPerStep)) : 4;
     const n = Math.min(want, cap);
@@ -205,6 +226,28 @@ async function main() {
     clearError();
     setPlaying(true);
   });
+  $('speed').addEventListener('change', () => { app.speed = Number($('speed').value); app.acc = 0; });
+  $('export-csv').addEventListener('click', () => {
+    const head = wasm.invariant_fields().join(',');
+    download(exportName('csv'), 'text/csv', [head, ...app.history.map((v) => Array.from(v).join(','))].join('\n') + '\n');
+  });
+  $('export-json').addEventListener('click', () => {
+    const fields = wasm.invariant_fields();
+    const samples = app.history.map((v) => Object.fromEntries(fields.map((f, i) => [f, v[i]])));
+    download(exportName('json'), 'application/json', JSON.stringify({ scenario: app.settings.scenario, integrator: app.settings.integrator, dt: app.run.sim.dt(), samples }));
+  });
+  $('export-png').addEventListener('click', () => $('canvas').toBlob((b) => b && download(exportName('png'), 'image/png', b)));
+  $('embed').addEventListener('click', async () => {
+    const src = location.origin + location.pathname + buildQuery(app.settings) + '&embed=1';
+    const snippet = `<iframe src="${src.replace(/"/g, '&quot;')}" width="800" height="520" style="border:0" title="Tumble: ${app.settings.scenario.replace(/[<>"&]/g, '')}"></iframe>`;
+    try {
+      await navigator.clipboard.writeText(snippet);
+      $('embed').textContent = 'Embed snippet copied';
+    } catch {
+      window.prompt('Copy this embed snippet:', snippet);
+    }
+    setTimeout(() => { $('embed').textContent = 'copy an embed snippet'; }, 1500);
+  });
   $('play').addEventListener('click', () => setPlaying(!app.playing));
   $('step').addEventListener('click', () => { setPlaying(false); stepOnce(1); });
   $('reset').addEventListener('click', () => { setPlaying(false); restart(); });
@@ -232,6 +275,7 @@ async function main() {
     hash: () => app.run.sim.state_hash(),
     error: () => (errorEl.hidden ? null : $('error-text').textContent),
     playing: () => app.playing,
+    historyLength: () => app.history.length,
   };
   setPlaying(true);
   requestAnimationFrame(frame);

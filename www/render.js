@@ -121,7 +121,10 @@ export class Renderer {
       let length = 0;
       for (let i = 0; i < n; i++) length += Math.max(sizes[3 * i], sizes[3 * i + 1], sizes[3 * i + 2]);
       reach = Math.max(reach, length);
-      c = [0, 0, -0.45 * reach];
+      // hanging systems swing below the ground joint, a top stands above it
+      let meanZ = 0;
+      for (let i = 0; i < n; i++) meanZ += poses[12 * i + 2] / n;
+      c = [0, 0, (meanZ > 0 ? 0.45 : -0.45) * reach];
     } else {
       for (let i = 0; i < n; i++) for (let k = 0; k < 3; k++) c[k] += poses[12 * i + k] / n;
       for (let i = 0; i < n; i++) {
@@ -131,9 +134,9 @@ export class Renderer {
     }
     reach = Math.max(reach, 0.5);
     this.cam.target = c;
-    this.cam.dist = (grounded ? 2.0 : 3.4) * reach;
+    this.cam.dist = (grounded && n > 1 ? 2.0 : 3.4) * reach;
     this.scale = reach;
-    this.buildGrid(reach, grounded ? c[2] - reach * 0.75 : c[2] - reach * 0.9);
+    this.buildGrid(reach, grounded ? Math.min(c[2] - reach * 0.75, -0.3 * reach) : c[2] - reach * 0.9);
   }
 
   buildGrid(reach, z) {
