@@ -190,7 +190,7 @@ export class Renderer {
     for (let i = 0; i < n; i++) {
       const p = 12 * i;
       for (let a = 0; a < 3; a++) {
-        const len = 0.5 * sizes[3 * i + a] + 0.25 * Math.min(sizes[3 * i], sizes[3 * i + 1], sizes[3 * i + 2]) + 0.02 * this.scale;
+        const len = 0.5 * sizes[3 * i + a] + 0.3 * Math.max(sizes[3 * i], sizes[3 * i + 1], sizes[3 * i + 2]);
         L[k++] = poses[p]; L[k++] = poses[p + 1]; L[k++] = poses[p + 2]; L[k++] = axc[a][0]; L[k++] = axc[a][1]; L[k++] = axc[a][2];
         L[k++] = poses[p] + len * poses[p + 3 + 3 * a]; L[k++] = poses[p + 1] + len * poses[p + 4 + 3 * a]; L[k++] = poses[p + 2] + len * poses[p + 5 + 3 * a];
         L[k++] = axc[a][0]; L[k++] = axc[a][1]; L[k++] = axc[a][2];
