@@ -7,12 +7,34 @@ import uPlot from './vendor/uPlot.esm.js';
 const WINDOW = 4000;   // points kept per series
 const FLOOR = 1e-16;   // log charts: values below round-off (exact zeros) are drawn at this floor
 
-const CHARTS = [
-  { title: 'relative energy error |E - E0| / |E0|', log: true, series: [['energy', '#2f6fde']] },
-  { title: 'angular momentum about the origin', log: false, series: [['l1', '#d0443a'], ['l2', '#2e9a4a'], ['l3', '#3a6fd0']] },
-  { title: 'constraint violation', log: true, series: [['internal (e(q), C(q)p or RᵀR - I)', '#8a4fd6'], ['joints |Phi|', '#e0862b']] },
-  { title: 'Newton iterations of the last step', log: false, height: 110, range: (u, min, max) => [0, Math.max(4, max + 1)], series: [['iterations', '#4b5563']] },
-];
+/** Colour of each integrator's lines (and of its ghost in the 3-D view). */
+export const INTEGRATOR_COLORS = { director: '#2f6fde', rattle: '#2e9a4a', baumgarte: '#d0443a' };
+
+// The charts for runs `names` (the first is the primary run): energy, constraints and Newton
+// iterations get one line per run; the angular momentum shows the primary run's components.
+function chartsFor(names) {
+  const col = (n) => INTEGRATOR_COLORS[n] ?? '#555';
+  const one = names.length === 1;
+  return [
+    { title: 'relative energy error |E - E0| / |E0|', log: true, series: names.map((n) => [one ? 'energy' : n, col(n)]) },
+    { title: `angular momentum about the origin${one ? '' : ` (${names[0]})`}`, log: false, series: [['l1', '#d0443a'], ['l2', '#2e9a4a'], ['l3', '#3a6fd0']] },
+    { title: 'constraint violation', log: true, series: one
+      ? [['internal (e(q), C(q)p or RᵀR - I)', '#8a4fd6'], ['joints |Phi|', '#e0862b']]
+      : names.flatMap((n) => [[`${n} internal`, col(n), [4, 3]], [`${n} joints`, col(n)]]) },
+    { title: 'Newton iterations of the last step', log: false, height: 110, range: (u, min, max) => [0, Math.max(4, max + 1)], series: names.map((n) => [one ? 'iterations' : n, col(n)]) },
+  ];
+}
+
+// the values each chart takes from the runs' invariant arrays [t, E, T, V, l1, l2, l3, internal, joint, its, res]
+function valuesOf(invs, e0s) {
+  const one = invs.length === 1;
+  return [
+    invs.map((v, i) => Math.abs(v[1] - e0s[i]) / Math.max(Math.abs(e0s[i]), 1e-300)),
+    [invs[0][4], invs[0][5], invs[0][6]],
+    one ? [invs[0][7], invs[0][8]] : invs.flatMap((v) => [v[7], v[8]]),
+    invs.map((v) => v[9]),
+  ];
+}
 
 export class Charts {
   constructor(container) {
@@ -22,20 +44,23 @@ export class Charts {
     new ResizeObserver(() => this.resize()).observe(container);
   }
 
-  reset(energy0 = 0) {
-    this.e0 = energy0;
+  /** Start over for runs named `names` (primary first) with initial energies `energies`. */
+  reset(energies = [0], names = ['energy']) {
+    this.e0s = energies;
+    this.charts = chartsFor(names);
+    const CHARTS = this.charts;
     this.t = [];
     this.ys = CHARTS.map((c) => c.series.map(() => []));
     for (const p of this.plots) p.destroy();
     this.container.replaceChildren();
     const width = this.width();
-    this.plots = CHARTS.map((c, i) => new uPlot({
+    this.plots = CHARTS.map((c) => new uPlot({
       title: c.title,
       width,
       height: c.height ?? 150,
       scales: { x: { time: false }, y: c.log ? { distr: 3, log: 10 } : c.range ? { range: c.range } : { auto: true } },
       series: [{ label: 't (s)', value: (u, v) => (v == null ? '-' : v.toFixed(3)) },
-        ...c.series.map(([label, stroke]) => ({ label, stroke, width: 1.5, value: (u, v) => (v == null ? '-' : c.log ? v.toExponential(3) : +v.toPrecision(6)) }))],
+        ...c.series.map(([label, stroke, dash]) => ({ label, stroke, dash, width: 1.5, value: (u, v) => (v == null ? '-' : c.log ? v.toExponential(3) : +v.toPrecision(6)) }))],
       axes: [{ size: 30 }, { size: 62, values: (u, vals) => vals.map((v) => (v == null ? '' : c.log ? v.toExponential(0) : +v.toPrecision(3))) }],
       legend: { live: true },
     }, [[], ...c.series.map(() => [])], this.container));
@@ -48,16 +73,15 @@ export class Charts {
 
   resize() {
     const w = this.width();
-    this.plots.forEach((p, i) => p.setSize({ width: w, height: CHARTS[i].height ?? 150 }));
+    this.plots.forEach((p, i) => p.setSize({ width: w, height: this.charts[i].height ?? 150 }));
   }
 
-  /** Append one sample from the invariants array [t, E, T, V, l1, l2, l3, internal, joint, its, res]. */
-  push(inv) {
-    const rel = Math.abs(inv[1] - this.e0) / Math.max(Math.abs(this.e0), 1e-300);
-    const values = [[rel], [inv[4], inv[5], inv[6]], [inv[7], inv[8]], [inv[9]]];
+  /** Append one sample: the invariant arrays of the runs, at the same time, primary first. */
+  push(invs) {
+    const values = valuesOf(invs, this.e0s);
     for (const row of values) for (const v of row) if (!Number.isFinite(v)) return false;
-    this.t.push(inv[0]);
-    values.forEach((row, i) => row.forEach((v, j) => this.ys[i][j].push(CHARTS[i].log ? Math.max(v, FLOOR) : v)));
+    this.t.push(invs[0][0]);
+    values.forEach((row, i) => row.forEach((v, j) => this.ys[i][j].push(this.charts[i].log ? Math.max(v, FLOOR) : v)));
     if (this.t.length > WINDOW) {
       const cut = this.t.length - WINDOW;
       this.t.splice(0, cut);

@@ -1,9 +1,9 @@
 // main.js: wires the page: controls, keyboard, the frame loop, the error panel, share links.
 import init, * as wasm from './pkg/tumble_wasm.js';
 import { Renderer } from './render.js';
-import { Charts } from './charts.js';
+import { Charts, INTEGRATOR_COLORS } from './charts.js';
 import { Run } from './sim.js';
-import { parseQuery, buildQuery, DEFAULTS } from './url.js';
+import { parseQuery, buildQuery, DEFAULTS, INTEGRATORS } from './url.js';
 
 const $ = (id) => document.getElementById(id);
 const errorEl = $('error');
@@ -85,24 +85,32 @@ function onParamsChange() {
   }
 }
 
+const hexColor = (h) => [1, 3, 5].map((i) => parseInt(h.slice(i, i + 2), 16) / 255);
+
 function restart() {
-  const old = app.run;
+  const names = [app.settings.integrator];
+  if (app.settings.compare) names.push(...INTEGRATORS.filter((n) => n !== app.settings.integrator));
+  const runs = [];
   try {
-    app.run = new Run(wasm, app.settings);
+    for (const integrator of names) runs.push(new Run(wasm, { ...app.settings, integrator }));
   } catch (e) {
+    for (const r of runs) r.free();
     showError(e.message);
-    app.run = old;
     return false;
   }
-  if (old) old.free();
+  for (const r of app.runs ?? []) r.free();
+  app.runs = runs;
+  app.run = runs[0];
   clearError();
   const r = app.run;
   $('scenario').value = splitScenario(app.settings.scenario).name;
   $('integrator').value = app.settings.integrator;
   $('dt').value = r.sim.dt();
   app.renderer.frame(r.poses, r.sizes, r.joints, r.nj > 0);
-  app.charts.reset(r.energy0);
-  app.charts.push(r.inv);
+  app.charts.reset(runs.map((x) => x.energy0), names);
+  app.charts.push(runs.map((x) => x.inv));
+  app.ghosts = runs.slice(1).map((x, i) => ({ poses: x.poses, color: hexColor(INTEGRATOR_COLORS[names[i + 1]]) }));
+  $('compare').checked = app.settings.compare;
   app.history = [];
   record(r.inv);
   app.acc = 0;
@@ -121,12 +129,23 @@ function setPlaying(on) {
 function stepOnce(n) {
   const r = app.run;
   if (!r) return;
-  const { taken, error } = r.advance(n);
+  // every run takes the same steps, so the charts compare them at equal times
+  let taken = n, error = null, who = '';
+  for (const x of app.runs) {
+    const res = x.advance(taken);
+    if (res.taken < taken || res.error) {
+      taken = res.taken;
+      error = res.error ?? 'the step failed';
+      who = x.sim.integrator();
+      break;
+    }
+  }
   app.stats.steps += taken;
-  if (taken > 0 && app.charts.push(r.inv)) record(r.inv);
+  if (taken > 0 && !error && app.charts.push(app.runs.map((x) => x.inv))) record(r.inv);
   if (error) {
     setPlaying(false);
-    showError(`The run stopped ${error}. The last good state is shown (nothing after it is drawn or charted).`, true);
+    const which = app.runs.length > 1 ? ` (${who})` : '';
+    showError(`The run${which} stopped ${error}. The last good state is shown (nothing after it is drawn or charted).`, true);
   }
 }
 
@@ -136,14 +155,15 @@ function frame(now) {
     const h = r.sim.dt();
     app.acc += Math.min((now - app.last) / 1000, 0.1) * (app.speed || 1e9);
     const want = Math.floor(app.acc / h);
-    const cap = r.msPerStep > 0 ? Math.max(1, Math.floor(FRAME_BUDGET_MS / r.msPerStep)) : 4;
+    const ms = app.runs.reduce((sum, x) => sum + x.msPerStep, 0);
+    const cap = ms > 0 ? Math.max(1, Math.floor(FRAME_BUDGET_MS / ms)) : 4;
     const n = Math.min(want, cap);
     if (n > 0) stepOnce(n);
     app.acc = want > cap ? 0 : app.acc - n * h;
   }
   app.last = now;
   if (r) {
-    app.renderer.draw(r.poses, r.sizes, r.joints);
+    app.renderer.draw(r.poses, r.sizes, r.joints, app.ghosts);
     app.charts.redraw();
     updateReadout(now);
   }
@@ -211,11 +231,12 @@ async function main() {
     app.settings.dt = v;
     restart();
   });
+  $('compare').addEventListener('change', () => { app.settings.compare = $('compare').checked; restart(); });
   $('error-reset').addEventListener('click', () => { setPlaying(false); restart(); });
   $('error-halve').addEventListener('click', () => {
     const h = app.run.sim.dt() / 2;
     try {
-      app.run.sim.set_dt(h);
+      for (const x of app.runs) x.sim.set_dt(h);
     } catch (e) {
       showError(e.message);
       return;
@@ -276,6 +297,7 @@ async function main() {
     error: () => (errorEl.hidden ? null : $('error-text').textContent),
     playing: () => app.playing,
     historyLength: () => app.history.length,
+    runs: () => app.runs.map((x) => [x.sim.integrator(), x.inv[0], x.inv[1]]),
   };
   setPlaying(true);
   requestAnimationFrame(frame);

@@ -7,10 +7,10 @@ layout(location=0) in vec3 pos; layout(location=1) in vec3 nrm;
 uniform mat4 uProj, uView, uModel; out vec3 vN;
 void main() { vN = mat3(uModel) * nrm; gl_Position = uProj * uView * uModel * vec4(pos, 1.0); }`;
 const MESH_FS = `#version 300 es
-precision mediump float; in vec3 vN; uniform vec3 uColor; out vec4 o;
+precision mediump float; in vec3 vN; uniform vec3 uColor; uniform float uAlpha; out vec4 o;
 void main() { vec3 n = normalize(vN); float d = max(dot(n, normalize(vec3(0.45, -0.55, 0.7))), 0.0);
   float back = max(dot(n, normalize(vec3(-0.5, 0.6, -0.2))), 0.0);
-  o = vec4(uColor * (0.32 + 0.62 * d + 0.12 * back), 1.0); }`;
+  o = vec4(uColor * (0.32 + 0.62 * d + 0.12 * back), uAlpha); }`;
 const LINE_VS = `#version 300 es
 layout(location=0) in vec3 pos; layout(location=1) in vec3 col;
 uniform mat4 uProj, uView; uniform float uPoint; out vec3 vC;
@@ -150,7 +150,8 @@ export class Renderer {
     this.grid = g;
   }
 
-  draw(poses, sizes, joints) {
+  /** Draw the primary run solid, then `ghosts` ([{ poses, color }], same bodies) translucent. */
+  draw(poses, sizes, joints, ghosts = []) {
     const gl = this.gl, cv = this.canvas;
     const dpr = Math.min(window.devicePixelRatio || 1, 2);
     const w = Math.max(1, Math.round(cv.clientWidth * dpr)), h = Math.max(1, Math.round(cv.clientHeight * dpr));
@@ -163,11 +164,26 @@ export class Renderer {
     const eye = [c.target[0] + c.dist * cp * Math.cos(c.yaw), c.target[1] + c.dist * cp * Math.sin(c.yaw), c.target[2] + c.dist * Math.sin(c.pitch)];
     mat.perspective(this.proj, 0.8, w / h, c.dist * 0.01, c.dist * 10);
     mat.lookAt(this.view, eye, c.target, [0, 0, 1]);
-    const n = sizes.length / 3, m = this.model;
     gl.useProgram(this.mesh.prog);
     gl.uniformMatrix4fv(this.mesh.u.uProj, false, this.proj);
     gl.uniformMatrix4fv(this.mesh.u.uView, false, this.view);
     gl.bindVertexArray(this.cubeVao);
+    gl.uniform1f(this.mesh.u.uAlpha, 1);
+    this.boxes(poses, sizes, (i) => bodyColor(i));
+    if (ghosts.length) {
+      gl.enable(gl.BLEND);
+      gl.blendFunc(gl.SRC_ALPHA, gl.ONE_MINUS_SRC_ALPHA);
+      gl.depthMask(false);
+      gl.uniform1f(this.mesh.u.uAlpha, 0.35);
+      for (const g of ghosts) this.boxes(g.poses, sizes, () => g.color);
+      gl.depthMask(true);
+      gl.disable(gl.BLEND);
+    }
+    this.lineOverlay(poses, sizes, joints);
+  }
+
+  boxes(poses, sizes, color) {
+    const gl = this.gl, n = sizes.length / 3, m = this.model;
     for (let i = 0; i < n; i++) {
       const p = 12 * i;
       for (let col = 0; col < 3; col++) {
@@ -176,9 +192,14 @@ export class Renderer {
       }
       m[12] = poses[p]; m[13] = poses[p + 1]; m[14] = poses[p + 2]; m[15] = 1;
       gl.uniformMatrix4fv(this.mesh.u.uModel, false, m);
-      gl.uniform3fv(this.mesh.u.uColor, bodyColor(i));
+      gl.uniform3fv(this.mesh.u.uColor, color(i));
       gl.drawArrays(gl.TRIANGLES, 0, 36);
     }
+  }
+
+  lineOverlay(poses, sizes, joints) {
+    const gl = this.gl, n = sizes.length / 3;
+    const dpr = Math.min(window.devicePixelRatio || 1, 2);
     // lines: grid, then each body's principal axes (red x1, green x2, blue x3), then joints
     const nl = this.grid.length / 6 + 6 * n;
     const need = 6 * (nl + joints.length / 3);

@@ -1,11 +1,11 @@
 // url.js: the share-link codec. Pure functions (no DOM), so Node tests can import them.
-// A link holds the canonical scenario text, the integrator and the step:
+// A link holds the canonical scenario text, the integrator, the step and the comparison switch:
 //   ?scenario=chain%3Flinks%3D64%26joint%3Dspherical&integrator=rattle&dt=0.005
 // Nothing read here is trusted: the scenario text is validated by the wasm module before use.
 
 export const INTEGRATORS = ['director', 'rattle', 'baumgarte'];
 export const MAX_QUERY = 2048;
-export const DEFAULTS = { scenario: 'free-body', integrator: 'rattle', dt: 0 };
+export const DEFAULTS = { scenario: 'free-body', integrator: 'rattle', dt: 0, compare: false };
 
 /** Parse a location.search string. Returns { settings, error } with defaults where invalid. */
 export function parseQuery(search) {
@@ -19,7 +19,7 @@ export function parseQuery(search) {
   } catch (e) {
     return fail('This link could not be read.');
   }
-  const known = new Set(['scenario', 'integrator', 'dt', 'embed']);
+  const known = new Set(['scenario', 'integrator', 'dt', 'embed', 'compare']);
   for (const key of params.keys()) if (!known.has(key)) return fail(`This link has an unknown setting '${key.slice(0, 40)}'.`);
   const scenario = params.get('scenario');
   if (scenario !== null) {
@@ -37,14 +37,20 @@ export function parseQuery(search) {
     if (!/^[0-9.eE+-]+$/.test(dt) || !Number.isFinite(v) || v < 1e-6 || v > 1) return fail(`The step dt in this link must be a number between 1e-6 and 1, not '${dt.slice(0, 40)}'.`);
     settings.dt = v;
   }
+  const compare = params.get('compare');
+  if (compare !== null) {
+    if (compare !== '0' && compare !== '1') return fail(`'compare' in this link must be 0 or 1, not '${compare.slice(0, 40)}'.`);
+    settings.compare = compare === '1';
+  }
   return { settings, error: null };
 }
 
 /** The query string for settings (scenario text encoded, dt omitted when it is the default). */
-export function buildQuery({ scenario, integrator, dt }) {
+export function buildQuery({ scenario, integrator, dt, compare }) {
   const p = new URLSearchParams();
   p.set('scenario', scenario);
   p.set('integrator', integrator);
   if (dt) p.set('dt', String(dt));
+  if (compare) p.set('compare', '1');
   return '?' + p.toString();
 }

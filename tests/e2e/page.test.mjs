@@ -174,3 +174,18 @@ test('the invariant history exports as CSV', { skip }, async () => {
   assert.deepEqual(problems, []);
   await page.close();
 });
+
+test('three integrators run side by side on the same scenario and step', { skip }, async () => {
+  const { page, problems } = await open('?scenario=nk-revolute&integrator=director&compare=1');
+  await page.waitForFunction(() => window.tumble.chartPoints() > 20, null, { timeout: 60000 });
+  const runs = await page.evaluate(() => window.tumble.runs());
+  assert.deepEqual(runs.map((r) => r[0]), ['director', 'rattle', 'baumgarte']);
+  assert.ok(runs.every((r) => r[1] === runs[0][1]), `runs at different times: ${JSON.stringify(runs)}`);
+  const legend = await page.$$eval('#charts .u-legend', (ls) => ls[0].textContent);
+  for (const name of ['director', 'rattle', 'baumgarte']) assert.ok(legend.includes(name), legend);
+  assert.equal(await page.isChecked('#compare'), true);
+  assert.ok((await inked(page)) > 0.02);
+  await page.screenshot({ path: join(out, 'compare.png') });
+  assert.deepEqual(problems, []);
+  await page.close();
+});

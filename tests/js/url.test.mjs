@@ -5,9 +5,9 @@ import { parseQuery, buildQuery, DEFAULTS } from '../../www/url.js';
 
 test('links round-trip the scenario text, integrator and step', () => {
   for (const settings of [
-    { scenario: 'chain?links=64&joint=spherical', integrator: 'rattle', dt: 0.005 },
-    { scenario: 'nk-revolute', integrator: 'director', dt: 0 },
-    { scenario: 'top?spin=12.5&tilt=0.2', integrator: 'baumgarte', dt: 0.001 },
+    { scenario: 'chain?links=64&joint=spherical', integrator: 'rattle', dt: 0.005, compare: false },
+    { scenario: 'nk-revolute', integrator: 'director', dt: 0, compare: true },
+    { scenario: 'top?spin=12.5&tilt=0.2', integrator: 'baumgarte', dt: 0.001, compare: false },
   ]) {
     const { settings: back, error } = parseQuery(buildQuery(settings));
     assert.equal(error, null);
@@ -24,6 +24,7 @@ test('malformed links are rejected with a message and fall back to the defaults'
     ['?dt=NaN', 'dt'],
     ['?scenario=', 'empty'],
     ['?foo=1', 'unknown setting'],
+    ['?compare=yes', 'compare'],
     ['?scenario=' + 'x'.repeat(3000), 'at most'],
     ['?scenario=%3Cscript%3Ealert(1)%3C%2Fscript%3E&integrator=javascript:alert(1)', 'Unknown integrator'],
   ]) {
