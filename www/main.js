@@ -107,6 +107,7 @@ function restart() {
   $('integrator').value = app.settings.integrator;
   $('dt').value = r.sim.dt();
   app.renderer.frame(r.poses, r.sizes, r.joints, r.nj > 0);
+  app.renderer.clearTrails();
   app.charts.reset(runs.map((x) => x.energy0), names);
   app.charts.push(runs.map((x) => x.inv));
   app.ghosts = runs.slice(1).map((x, i) => ({ poses: x.poses, color: hexColor(INTEGRATOR_COLORS[names[i + 1]]) }));
@@ -142,6 +143,7 @@ function stepOnce(n) {
   }
   app.stats.steps += taken;
   if (taken > 0 && !error && app.charts.push(app.runs.map((x) => x.inv))) record(r.inv);
+  if (taken > 0 && $('trails').checked) app.renderer.recordTrails(r.poses);
   if (error) {
     setPlaying(false);
     const which = app.runs.length > 1 ? ` (${who})` : '';
@@ -232,6 +234,7 @@ async function main() {
     restart();
   });
   $('compare').addEventListener('change', () => { app.settings.compare = $('compare').checked; restart(); });
+  $('trails').addEventListener('change', () => app.renderer.clearTrails());
   $('error-reset').addEventListener('click', () => { setPlaying(false); restart(); });
   $('error-halve').addEventListener('click', () => {
     const h = app.run.sim.dt() / 2;

@@ -150,6 +150,43 @@ export class Renderer {
     this.grid = g;
   }
 
+  /** Forget the trails (a new run). */
+  clearTrails() {
+    this.trail = null;
+  }
+
+  // trails of chosen points: the centres of up to TRAIL_BODIES bodies, evenly spread (the last
+  // included), over the last TRAIL_LEN frames, kept in a ring
+  recordTrails(poses) {
+    const n = poses.length / 12, TRAIL_BODIES = 8, TRAIL_LEN = 400;
+    if (!this.trail) {
+      const k = Math.min(n, TRAIL_BODIES);
+      const bodies = Array.from({ length: k }, (_, j) => Math.round(((j + 1) * n) / k) - 1);
+      this.trail = { bodies, len: 0, head: 0, pts: new Float32Array(k * TRAIL_LEN * 3), cap: TRAIL_LEN };
+    }
+    const t = this.trail;
+    t.bodies.forEach((b, j) => t.pts.set([poses[12 * b], poses[12 * b + 1], poses[12 * b + 2]], 3 * (j * t.cap + t.head)));
+    t.head = (t.head + 1) % t.cap;
+    t.len = Math.min(t.len + 1, t.cap);
+  }
+
+  trailLines(L, k) {
+    const t = this.trail;
+    if (!t || t.len < 2) return k;
+    for (let j = 0; j < t.bodies.length; j++) {
+      for (let i = 1; i < t.len; i++) {
+        const a = (t.head - t.len + i - 1 + 2 * t.cap) % t.cap, b = (a + 1) % t.cap;
+        const fade = 0.25 + 0.75 * i / t.len;
+        for (const q of [a, b]) {
+          const o = 3 * (j * t.cap + q);
+          L[k++] = t.pts[o]; L[k++] = t.pts[o + 1]; L[k++] = t.pts[o + 2];
+          L[k++] = 0.95 * fade; L[k++] = 0.8 * fade; L[k++] = 0.3 * fade;
+        }
+      }
+    }
+    return k;
+  }
+
   /** Draw the primary run solid, then `ghosts` ([{ poses, color }], same bodies) translucent. */
   draw(poses, sizes, joints, ghosts = []) {
     const gl = this.gl, cv = this.canvas;
@@ -201,7 +238,8 @@ export class Renderer {
     const gl = this.gl, n = sizes.length / 3;
     const dpr = Math.min(window.devicePixelRatio || 1, 2);
     // lines: grid, then each body's principal axes (red x1, green x2, blue x3), then joints
-    const nl = this.grid.length / 6 + 6 * n;
+    const trailVerts = this.trail ? 2 * this.trail.bodies.length * this.trail.cap : 0;
+    const nl = this.grid.length / 6 + 6 * n + trailVerts;
     const need = 6 * (nl + joints.length / 3);
     if (this.lines.length < need) this.lines = new Float32Array(need);
     const L = this.lines;
@@ -217,6 +255,7 @@ export class Renderer {
         L[k++] = axc[a][0]; L[k++] = axc[a][1]; L[k++] = axc[a][2];
       }
     }
+    k = this.trailLines(L, k);
     const lineVerts = k / 6;
     for (let j = 0; j < joints.length; j += 3) { L[k++] = joints[j]; L[k++] = joints[j + 1]; L[k++] = joints[j + 2]; L[k++] = 1; L[k++] = 0.85; L[k++] = 0.25; }
     gl.useProgram(this.line.prog);

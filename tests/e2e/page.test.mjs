@@ -102,7 +102,8 @@ test('every preset loads and draws', { skip }, async () => {
     assert.equal(await page.evaluate(() => window.tumble.error()), null, name);
   }
   await page.selectOption('#scenario', 'nk-revolute');
-  await page.waitForTimeout(2000);
+  await page.check('#trails');
+  await page.waitForTimeout(3000);
   await page.screenshot({ path: join(out, 'chain.png') });
   assert.deepEqual(problems, []);
   await page.close();

@@ -1,7 +1,25 @@
 // The share-link codec (www/url.js) without a browser.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseQuery, buildQuery, DEFAULTS } from '../../www/url.js';
+import { readFileSync } from 'node:fs';
+import { parseQuery, buildQuery, DEFAULTS, INTEGRATORS } from '../../www/url.js';
+import { initSync, presets, canonical_scenario } from '../../www/pkg/tumble_wasm.js';
+
+initSync({ module: readFileSync(new URL('../../www/pkg/tumble_wasm_bg.wasm', import.meta.url)) });
+
+test('every preset, with non-default parameters, round-trips through a link', () => {
+  for (const p of presets()) {
+    const params = p.params.map((q) => `${q.key}=${q.choices.length ? q.choices[q.choices.length - 1] : q.integer ? q.max : (q.min + q.max) / 3}`);
+    const scenario = canonical_scenario(params.length ? `${p.name}?${params.join('&')}` : p.name);
+    for (const integrator of INTEGRATORS) {
+      const settings = { scenario, integrator, dt: 0.0025, compare: integrator === 'rattle' };
+      const back = parseQuery(buildQuery(settings));
+      assert.equal(back.error, null);
+      assert.deepEqual(back.settings, settings);
+      assert.equal(canonical_scenario(back.settings.scenario), scenario);
+    }
+  }
+});
 
 test('links round-trip the scenario text, integrator and step', () => {
   for (const settings of [
