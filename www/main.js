@@ -106,6 +106,8 @@ function restart() {
   $('scenario').value = splitScenario(app.settings.scenario).name;
   $('integrator').value = app.settings.integrator;
   $('dt').value = r.sim.dt();
+  $('tol').value = app.settings.tol || '';
+  [$('alpha').value, $('beta').value] = r.sim.gains();
   app.renderer.frame(r.poses, r.sizes, r.joints, r.nj > 0);
   app.renderer.clearTrails();
   app.charts.reset(runs.map((x) => x.energy0), names);
@@ -272,6 +274,16 @@ async function main() {
     }
     setTimeout(() => { $('embed').textContent = 'copy an embed snippet'; }, 1500);
   });
+  for (const [id, lo, hi] of [['tol', 1e-14, 1e-3], ['alpha', 0, 1e4], ['beta', 0, 1e4]]) {
+    $(id).addEventListener('change', () => {
+      const raw = $(id).value.trim();
+      const v = Number(raw);
+      if (id === 'tol' && raw === '') app.settings.tol = 0;
+      else if (!(v >= lo && v <= hi)) { showError(`${id} must be a number between ${lo} and ${hi}.`); return; }
+      else app.settings[id] = v;
+      restart();
+    });
+  }
   $('play').addEventListener('click', () => setPlaying(!app.playing));
   $('step').addEventListener('click', () => { setPlaying(false); stepOnce(1); });
   $('reset').addEventListener('click', () => { setPlaying(false); restart(); });

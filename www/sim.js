@@ -2,8 +2,9 @@
 // frame (poses, joints, invariants), allocated once. Few calls cross the wasm boundary.
 
 export class Run {
-  constructor(wasm, { scenario, integrator, dt }) {
-    this.sim = new wasm.Simulation(scenario, integrator, dt || 0, 0); // throws Error with a message
+  constructor(wasm, { scenario, integrator, dt, tol, alpha, beta }) {
+    this.sim = new wasm.Simulation(scenario, integrator, dt || 0, tol || 0); // throws Error with a message
+    if (alpha !== undefined) this.sim.set_gains(alpha, beta);
     this.n = this.sim.body_count();
     this.nj = this.sim.joint_count();
     this.poses = new Float64Array(12 * this.n);

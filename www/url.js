@@ -5,7 +5,7 @@
 
 export const INTEGRATORS = ['director', 'rattle', 'baumgarte'];
 export const MAX_QUERY = 2048;
-export const DEFAULTS = { scenario: 'free-body', integrator: 'rattle', dt: 0, compare: false };
+export const DEFAULTS = { scenario: 'free-body', integrator: 'rattle', dt: 0, tol: 0, alpha: 10, beta: 10, compare: false };
 
 /** Parse a location.search string. Returns { settings, error } with defaults where invalid. */
 export function parseQuery(search) {
@@ -19,7 +19,7 @@ export function parseQuery(search) {
   } catch (e) {
     return fail('This link could not be read.');
   }
-  const known = new Set(['scenario', 'integrator', 'dt', 'embed', 'compare']);
+  const known = new Set(['scenario', 'integrator', 'dt', 'tol', 'alpha', 'beta', 'embed', 'compare']);
   for (const key of params.keys()) if (!known.has(key)) return fail(`This link has an unknown setting '${key.slice(0, 40)}'.`);
   const scenario = params.get('scenario');
   if (scenario !== null) {
@@ -37,6 +37,13 @@ export function parseQuery(search) {
     if (!/^[0-9.eE+-]+$/.test(dt) || !Number.isFinite(v) || v < 1e-6 || v > 1) return fail(`The step dt in this link must be a number between 1e-6 and 1, not '${dt.slice(0, 40)}'.`);
     settings.dt = v;
   }
+  for (const [key, lo, hi] of [['tol', 1e-14, 1e-3], ['alpha', 0, 1e4], ['beta', 0, 1e4]]) {
+    const raw = params.get(key);
+    if (raw === null) continue;
+    const v = Number(raw);
+    if (!/^[0-9.eE+-]+$/.test(raw) || !Number.isFinite(v) || v < lo || v > hi) return fail(`'${key}' in this link must be a number between ${lo} and ${hi}, not '${raw.slice(0, 40)}'.`);
+    settings[key] = v;
+  }
   const compare = params.get('compare');
   if (compare !== null) {
     if (compare !== '0' && compare !== '1') return fail(`'compare' in this link must be 0 or 1, not '${compare.slice(0, 40)}'.`);
@@ -46,11 +53,14 @@ export function parseQuery(search) {
 }
 
 /** The query string for settings (scenario text encoded, dt omitted when it is the default). */
-export function buildQuery({ scenario, integrator, dt, compare }) {
+export function buildQuery({ scenario, integrator, dt, tol, alpha, beta, compare }) {
   const p = new URLSearchParams();
   p.set('scenario', scenario);
   p.set('integrator', integrator);
   if (dt) p.set('dt', String(dt));
+  if (tol) p.set('tol', String(tol));
+  if (alpha !== undefined && alpha !== DEFAULTS.alpha) p.set('alpha', String(alpha));
+  if (beta !== undefined && beta !== DEFAULTS.beta) p.set('beta', String(beta));
   if (compare) p.set('compare', '1');
   return '?' + p.toString();
 }

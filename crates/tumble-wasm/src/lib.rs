@@ -158,6 +158,23 @@ impl Simulation {
         Ok(())
     }
 
+    /// Set the Baumgarte gains alpha and beta (1/s; defaults 10). Throws if out of range.
+    pub fn set_gains(&mut self, alpha: f64, beta: f64) -> Result<(), JsError> {
+        self.inner
+            .set_gains(alpha, beta)
+            .map_err(|e| JsError::new(&e))
+    }
+
+    /// Newton tolerance in use.
+    pub fn tol(&self) -> f64 {
+        self.inner.settings().tol
+    }
+
+    /// Baumgarte gains in use, [alpha, beta].
+    pub fn gains(&self) -> Vec<f64> {
+        vec![self.inner.settings().alpha, self.inner.settings().beta]
+    }
+
     /// Why the run stopped, if it did.
     pub fn last_error(&self) -> Option<String> {
         self.error.clone()

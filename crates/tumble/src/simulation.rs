@@ -229,6 +229,18 @@ impl Simulation {
         Ok(())
     }
 
+    /// Change the Baumgarte gains alpha and beta from now on (validated like [`Settings`]).
+    pub fn set_gains(&mut self, alpha: f64, beta: f64) -> Result<(), String> {
+        let s = Settings {
+            alpha,
+            beta,
+            ..self.settings
+        };
+        s.validate()?;
+        self.settings = s;
+        Ok(())
+    }
+
     /// The model.
     pub fn model(&self) -> &Model {
         &self.model
