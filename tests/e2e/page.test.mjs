@@ -190,3 +190,18 @@ test('three integrators run side by side on the same scenario and step', { skip 
   assert.deepEqual(problems, []);
   await page.close();
 });
+
+test('readable on a phone: no sideways scrolling, view and charts stacked', { skip }, async () => {
+  const page = await browser.newPage({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, hasTouch: true, isMobile: true });
+  const problems = [];
+  page.on('pageerror', (e) => problems.push(e.message));
+  await page.goto(base + '?scenario=chain%3Flinks%3D6');
+  await page.waitForFunction(() => window.tumble !== undefined && window.tumble.chartPoints() > 5, null, { timeout: 30000 });
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  assert.ok(overflow <= 1, `page is ${overflow}px wider than the phone`);
+  const [view, charts] = await page.evaluate(() => ['.view', '#charts'].map((s) => document.querySelector(s).getBoundingClientRect().top));
+  assert.ok(charts > view + 200, 'charts are not below the view');
+  await page.screenshot({ path: join(out, 'phone.png') });
+  assert.deepEqual(problems, []);
+  await page.close();
+});
