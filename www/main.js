@@ -35,6 +35,19 @@ function download(name, type, data) {
   setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
 
+/** Copy `text` to the clipboard and say so on `button` for a moment (a prompt where the
+ * clipboard is not available, e.g. on plain http). */
+async function copyText(text, button, done, ask) {
+  const label = button.textContent;
+  try {
+    await navigator.clipboard.writeText(text);
+    button.textContent = done;
+    setTimeout(() => { button.textContent = label; }, 1500);
+  } catch {
+    window.prompt(ask, text);
+  }
+}
+
 function exportName(ext) {
   const s = app.settings.scenario.replace(/[^a-z0-9=.-]+/gi, '_').slice(0, 60);
   return `tumble-${s}-${app.settings.integrator}.${ext}`;
@@ -263,16 +276,10 @@ async function main() {
     download(exportName('json'), 'application/json', JSON.stringify({ scenario: app.settings.scenario, integrator: app.settings.integrator, dt: app.run.sim.dt(), samples }));
   });
   $('export-png').addEventListener('click', () => $('canvas').toBlob((b) => b && download(exportName('png'), 'image/png', b)));
-  $('embed').addEventListener('click', async () => {
+  $('embed').addEventListener('click', () => {
     const src = location.origin + location.pathname + buildQuery(app.settings) + '&embed=1';
     const snippet = `<iframe src="${src.replace(/"/g, '&quot;')}" width="800" height="520" style="border:0" title="Tumble: ${app.settings.scenario.replace(/[<>"&]/g, '')}"></iframe>`;
-    try {
-      await navigator.clipboard.writeText(snippet);
-      $('embed').textContent = 'Embed snippet copied';
-    } catch {
-      window.prompt('Copy this embed snippet:', snippet);
-    }
-    setTimeout(() => { $('embed').textContent = 'copy an embed snippet'; }, 1500);
+    copyText(snippet, $('embed'), 'Embed snippet copied', 'Copy this embed snippet:');
   });
   for (const [id, lo, hi] of [['tol', 1e-14, 1e-3], ['alpha', 0, 1e4], ['beta', 0, 1e4]]) {
     $(id).addEventListener('change', () => {
@@ -287,15 +294,8 @@ async function main() {
   $('play').addEventListener('click', () => setPlaying(!app.playing));
   $('step').addEventListener('click', () => { setPlaying(false); stepOnce(1); });
   $('reset').addEventListener('click', () => { setPlaying(false); restart(); });
-  $('share').addEventListener('click', async () => {
-    const link = location.origin + location.pathname + buildQuery(app.settings);
-    try {
-      await navigator.clipboard.writeText(link);
-      $('share').textContent = 'Copied';
-    } catch {
-      window.prompt('Copy this link:', link);
-    }
-    setTimeout(() => { $('share').textContent = 'Copy link'; }, 1500);
+  $('share').addEventListener('click', () => {
+    copyText(location.origin + location.pathname + buildQuery(app.settings), $('share'), 'Copied', 'Copy this link:');
   });
   document.addEventListener('keydown', (e) => {
     if (e.target.closest('input, select, textarea')) return;
