@@ -10,14 +10,16 @@ const FLOOR = 1e-16;   // log charts: values below round-off (exact zeros) are d
 /** Colour of each integrator's lines (and of its ghost in the 3-D view). */
 export const INTEGRATOR_COLORS = { director: '#2f6fde', rattle: '#2e9a4a', baumgarte: '#d0443a' };
 
-// The charts for runs `names` (the first is the primary run): energy, constraints and Newton
-// iterations get one line per run; the angular momentum shows the primary run's components.
+// The charts for runs `names` (the first is the primary run): one line per run and quantity
+// (dashes tell the momentum components and the two constraint kinds apart).
 function chartsFor(names) {
   const col = (n) => INTEGRATOR_COLORS[n] ?? '#555';
   const one = names.length === 1;
   return [
     { title: 'relative energy error |E - E0| / |E0|', log: true, series: names.map((n) => [one ? 'energy' : n, col(n)]) },
-    { title: `angular momentum about the origin${one ? '' : ` (${names[0]})`}`, log: false, series: [['l1', '#d0443a'], ['l2', '#2e9a4a'], ['l3', '#3a6fd0']] },
+    { title: 'angular momentum about the origin', log: false, series: one
+      ? [['l1', '#d0443a'], ['l2', '#2e9a4a'], ['l3', '#3a6fd0']]
+      : names.flatMap((n) => [[`${n} l1`, col(n)], [`${n} l2`, col(n), [6, 3]], [`${n} l3`, col(n), [2, 3]]]) },
     { title: 'constraint violation', log: true, series: one
       ? [['internal (e(q), C(q)p or RᵀR - I)', '#8a4fd6'], ['joints |Phi|', '#e0862b']]
       : names.flatMap((n) => [[`${n} internal`, col(n), [4, 3]], [`${n} joints`, col(n)]]) },
@@ -30,7 +32,7 @@ function valuesOf(invs, e0s) {
   const one = invs.length === 1;
   return [
     invs.map((v, i) => Math.abs(v[1] - e0s[i]) / Math.max(Math.abs(e0s[i]), 1e-300)),
-    [invs[0][4], invs[0][5], invs[0][6]],
+    invs.flatMap((v) => [v[4], v[5], v[6]]),
     one ? [invs[0][7], invs[0][8]] : invs.flatMap((v) => [v[7], v[8]]),
     invs.map((v) => v[9]),
   ];

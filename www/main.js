@@ -102,7 +102,9 @@ const hexColor = (h) => [1, 3, 5].map((i) => parseInt(h.slice(i, i + 2), 16) / 2
 
 function restart() {
   const names = [app.settings.integrator];
-  if (app.settings.compare) names.push(...INTEGRATORS.filter((n) => n !== app.settings.integrator));
+  const others = INTEGRATORS.filter((n) => n !== app.settings.integrator);
+  if (app.settings.compare === 'all') names.push(...others);
+  else if (others.includes(app.settings.compare)) names.push(app.settings.compare);
   const runs = [];
   try {
     for (const integrator of names) runs.push(new Run(wasm, { ...app.settings, integrator }));
@@ -126,7 +128,7 @@ function restart() {
   app.charts.reset(runs.map((x) => x.energy0), names);
   app.charts.push(runs.map((x) => x.inv));
   app.ghosts = runs.slice(1).map((x, i) => ({ poses: x.poses, color: hexColor(INTEGRATOR_COLORS[names[i + 1]]) }));
-  $('compare').checked = app.settings.compare;
+  $('compare').value = app.settings.compare;
   app.history = [];
   record(r.inv);
   app.acc = 0;
@@ -248,7 +250,7 @@ async function main() {
     app.settings.dt = v;
     restart();
   });
-  $('compare').addEventListener('change', () => { app.settings.compare = $('compare').checked; restart(); });
+  $('compare').addEventListener('change', () => { app.settings.compare = $('compare').value; restart(); });
   $('trails').addEventListener('change', () => app.renderer.clearTrails());
   $('error-reset').addEventListener('click', () => { setPlaying(false); restart(); });
   $('error-halve').addEventListener('click', () => {

@@ -1,11 +1,12 @@
 // url.js: the share-link codec. Pure functions (no DOM), so Node tests can import them.
-// A link holds the canonical scenario text, the integrator, the step and the comparison switch:
+// A link holds the canonical scenario text, the integrator, the step, the solver settings and
+// what to compare with ('all', or one other integrator):
 //   ?scenario=chain%3Flinks%3D64%26joint%3Dspherical&integrator=rattle&dt=0.005
 // Nothing read here is trusted: the scenario text is validated by the wasm module before use.
 
 export const INTEGRATORS = ['director', 'rattle', 'baumgarte'];
 export const MAX_QUERY = 2048;
-export const DEFAULTS = { scenario: 'free-body', integrator: 'rattle', dt: 0, tol: 0, alpha: 10, beta: 10, compare: false };
+export const DEFAULTS = { scenario: 'free-body', integrator: 'rattle', dt: 0, tol: 0, alpha: 10, beta: 10, compare: '' };
 
 /** Parse a location.search string. Returns { settings, error } with defaults where invalid. */
 export function parseQuery(search) {
@@ -46,8 +47,8 @@ export function parseQuery(search) {
   }
   const compare = params.get('compare');
   if (compare !== null) {
-    if (compare !== '0' && compare !== '1') return fail(`'compare' in this link must be 0 or 1, not '${compare.slice(0, 40)}'.`);
-    settings.compare = compare === '1';
+    if (compare !== 'all' && !INTEGRATORS.includes(compare)) return fail(`'compare' in this link must be all, director, rattle or baumgarte, not '${compare.slice(0, 40)}'.`);
+    settings.compare = compare;
   }
   return { settings, error: null };
 }
@@ -61,6 +62,6 @@ export function buildQuery({ scenario, integrator, dt, tol, alpha, beta, compare
   if (tol) p.set('tol', String(tol));
   if (alpha !== undefined && alpha !== DEFAULTS.alpha) p.set('alpha', String(alpha));
   if (beta !== undefined && beta !== DEFAULTS.beta) p.set('beta', String(beta));
-  if (compare) p.set('compare', '1');
+  if (compare) p.set('compare', compare);
   return '?' + p.toString();
 }

@@ -176,15 +176,25 @@ test('the invariant history exports as CSV', { skip }, async () => {
   await page.close();
 });
 
+test('two integrators side by side from the compare menu', { skip }, async () => {
+  const { page, problems } = await open('?scenario=top&integrator=rattle');
+  await page.selectOption('#compare', 'director');
+  await page.waitForFunction(() => window.tumble.runs().length === 2 && window.tumble.chartPoints() > 5, null, { timeout: 30000 });
+  assert.deepEqual((await page.evaluate(() => window.tumble.runs())).map((r) => r[0]), ['rattle', 'director']);
+  assert.match(page.url(), /compare=director/);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
 test('three integrators run side by side on the same scenario and step', { skip }, async () => {
-  const { page, problems } = await open('?scenario=nk-revolute&integrator=director&compare=1');
+  const { page, problems } = await open('?scenario=nk-revolute&integrator=director&compare=all');
   await page.waitForFunction(() => window.tumble.chartPoints() > 20, null, { timeout: 60000 });
   const runs = await page.evaluate(() => window.tumble.runs());
   assert.deepEqual(runs.map((r) => r[0]), ['director', 'rattle', 'baumgarte']);
   assert.ok(runs.every((r) => r[1] === runs[0][1]), `runs at different times: ${JSON.stringify(runs)}`);
   const legend = await page.$$eval('#charts .u-legend', (ls) => ls[0].textContent);
   for (const name of ['director', 'rattle', 'baumgarte']) assert.ok(legend.includes(name), legend);
-  assert.equal(await page.isChecked('#compare'), true);
+  assert.equal(await page.inputValue('#compare'), 'all');
   assert.ok((await inked(page)) > 0.02);
   await page.screenshot({ path: join(out, 'compare.png') });
   assert.deepEqual(problems, []);
