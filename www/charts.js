@@ -38,6 +38,10 @@ function valuesOf(invs, e0s) {
   ];
 }
 
+// legend values: the sample under the cursor, or the newest one when the cursor is elsewhere
+const latest = (u, v, s) => (v != null ? v : u.data[s]?.[u.data[s].length - 1]);
+const fmt = (v, f) => (v == null ? '-' : f(v));
+
 export class Charts {
   constructor(container) {
     this.container = container;
@@ -61,8 +65,8 @@ export class Charts {
       width,
       height: c.height ?? 150,
       scales: { x: { time: false }, y: c.log ? { distr: 3, log: 10 } : c.range ? { range: c.range } : { auto: true } },
-      series: [{ label: 't (s)', value: (u, v) => (v == null ? '-' : v.toFixed(3)) },
-        ...c.series.map(([label, stroke, dash]) => ({ label, stroke, dash, width: 1.5, value: (u, v) => (v == null ? '-' : c.log ? v.toExponential(3) : +v.toPrecision(6)) }))],
+      series: [{ label: 't (s)', value: (u, v, s) => fmt(latest(u, v, s), (x) => x.toFixed(3)) },
+        ...c.series.map(([label, stroke, dash]) => ({ label, stroke, dash, width: 1.5, value: (u, v, s) => fmt(latest(u, v, s), (x) => (c.log ? x.toExponential(2) : +x.toPrecision(6))) }))],
       axes: [{ size: 30 }, { size: 62, values: (u, vals) => vals.map((v) => (v == null ? '' : c.log ? v.toExponential(0) : +v.toPrecision(3))) }],
       legend: { live: true },
     }, [[], ...c.series.map(() => [])], this.container));

@@ -21,7 +21,12 @@ export function parseQuery(search) {
     return fail('This link could not be read.');
   }
   const known = new Set(['scenario', 'integrator', 'dt', 'tol', 'alpha', 'beta', 'embed', 'compare']);
-  for (const key of params.keys()) if (!known.has(key)) return fail(`This link has an unknown setting '${key.slice(0, 40)}'.`);
+  for (const key of params.keys()) {
+    if (known.has(key)) continue;
+    // most likely a hand-written link whose scenario text was not encoded: its '&' split it
+    const hint = (params.get('scenario') ?? '').includes('?') ? ' If it belongs to the scenario, encode the scenario text (encodeURIComponent): ?scenario=chain%3Flinks%3D4%26joint%3Dspherical' : '';
+    return fail(`This link has an unknown setting '${key.slice(0, 40)}'.${hint}`);
+  }
   const scenario = params.get('scenario');
   if (scenario !== null) {
     if (scenario.length === 0 || scenario.length > 512) return fail('The scenario in this link is empty or too long.');

@@ -86,6 +86,12 @@ test('the default page draws the free body and its charts grow while playing', {
   const ink = await inked(page);
   assert.ok(ink > 0.02, `canvas nearly blank: ${ink}`);
   assert.equal(await page.evaluate(() => window.tumble.error()), null);
+  // the readout (time, rate) is in sight without scrolling, and the legends show the newest values
+  const readout = await page.evaluate(() => { const r = document.getElementById('readout'); return [r.getBoundingClientRect().bottom, innerHeight, r.textContent]; });
+  assert.ok(readout[0] <= readout[1], `readout below the fold: ${readout[0]} > ${readout[1]}`);
+  assert.match(readout[2], /t = \d+\.\d{3} s[\s\S]*steps\/s/);
+  const legend = await page.$$eval('#charts .u-legend td', (tds) => tds.map((td) => td.textContent));
+  assert.ok(legend.length >= 6 && legend.every((v) => v !== '-'), `legend values: ${legend}`);
   await page.screenshot({ path: join(out, 'main.png') });
   assert.deepEqual(problems, []);
   await page.close();
@@ -128,7 +134,7 @@ test('a copied link reproduces the run: same energy and state at the same time',
 });
 
 test('bad links and failures show the error panel, never an exception', { skip }, async () => {
-  for (const query of ['?scenario=chain%3Flinks%3D0', '?integrator=euler', '?dt=banana', '?scenario=%3Cscript%3Ealert(1)%3C%2Fscript%3E', '?scenario=' + 'x'.repeat(4000)]) {
+  for (const query of ['?scenario=chain%3Flinks%3D0', '?scenario=chain?links=0', '?integrator=euler', '?dt=banana', '?scenario=%3Cscript%3Ealert(1)%3C%2Fscript%3E', '?scenario=' + 'x'.repeat(4000)]) {
     const { page, problems } = await open(query);
     const msg = await page.evaluate(() => window.tumble.error());
     assert.ok(msg && msg.length > 10, `${query.slice(0, 50)}: no error shown`);

@@ -54,3 +54,13 @@ test('malformed links are rejected with a message and fall back to the defaults'
     assert.deepEqual(settings, DEFAULTS);
   }
 });
+
+test('an unencoded scenario in a hand-written link still reads as one scenario, or fails naming the stray key', () => {
+  // '?' and '=' inside a value survive URLSearchParams; only '&' splits the scenario text
+  assert.equal(parseQuery('?scenario=chain?links=0').settings.scenario, 'chain?links=0');
+  assert.throws(() => canonical_scenario('chain?links=0'), /links/);
+  const { error } = parseQuery('?scenario=chain?links=4&joint=spherical');
+  assert.match(error, /'joint'.*encode the scenario text/);
+  // what buildQuery writes is encoded, so it never splits
+  assert.ok(!buildQuery({ ...DEFAULTS, scenario: 'chain?links=4&joint=spherical' }).includes('&joint'));
+});
