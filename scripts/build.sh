@@ -5,33 +5,36 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 bash scripts/setup.sh
-tools="$root/.tools"
+. scripts/wasm-env.sh
 
-# wasm_cargo ARGS...: cargo for the wasm32 target, through the route setup.sh chose
-wasm_cargo() {
-  if [ "$(cat "$tools/wasm-route")" = debian ]; then
-    local web="$tools/rust-web" n
-    n=$(cat "$web/llvm-version")
-    LD_LIBRARY_PATH="$web/usr/lib/x86_64-linux-gnu:$web/usr/lib/llvm-$n/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
-    RUSTC_BOOTSTRAP=1 \
-    RUSTC="$web/usr/bin/rustc" \
-    CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_LINKER="$web/usr/lib/llvm-$n/bin/wasm-ld" \
-      cargo "$@" --target wasm32-unknown-unknown --target-dir target/wasm -Zbuild-std=std,panic_abort
-  else
-    cargo "$@" --target wasm32-unknown-unknown --target-dir target/wasm
-  fi
-}
-export -f wasm_cargo 2>/dev/null || true
-
-echo "build: wasm module"
+echo "build: wasm module (tumble-wasm, release, $wasm_route route)"
 wasm_cargo build --release -q -p tumble-wasm
 wasm="target/wasm/wasm32-unknown-unknown/release/tumble_wasm.wasm"
 "$tools/wasm-bindgen/bin/wasm-bindgen" --target web --out-dir www/pkg "$wasm"
 before=$(stat -c %s www/pkg/tumble_wasm_bg.wasm)
-node_modules/.bin/wasm-opt -O3 --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext --enable-mutable-globals --enable-reference-types \
-  www/pkg/tumble_wasm_bg.wasm -o www/pkg/tumble_wasm_bg.wasm
+# binaryen from npm (package-lock.json), never Debian's: its 108 breaks wasm-bindgen output.
+# The features are the ones rustc enables by default for wasm32-unknown-unknown. The result
+# is kept in target/wasm/opt and reused while wasm-bindgen's output stays the same.
+opt=target/wasm/opt
+mkdir -p "$opt"
+if [ -f "$opt/out.wasm" ] && cmp -s www/pkg/tumble_wasm_bg.wasm "$opt/in.wasm"; then
+  cp "$opt/out.wasm" www/pkg/tumble_wasm_bg.wasm
+else
+  rm -f "$opt/in.wasm"
+  node_modules/.bin/wasm-opt -O3 --enable-bulk-memory --enable-nontrapping-float-to-int \
+    --enable-sign-ext --enable-mutable-globals --enable-reference-types --enable-multivalue \
+    www/pkg/tumble_wasm_bg.wasm -o "$opt/out.wasm"
+  cp www/pkg/tumble_wasm_bg.wasm "$opt/in.wasm"
+  cp "$opt/out.wasm" www/pkg/tumble_wasm_bg.wasm
+fi
 after=$(stat -c %s www/pkg/tumble_wasm_bg.wasm)
-echo "build: www/pkg/tumble_wasm_bg.wasm $before -> $after bytes (wasm-opt -O3)"
+# the optimised module must still instantiate with its generated glue
+node --input-type=module -e "
+  import { readFileSync } from 'node:fs';
+  import { initSync } from '$root/www/pkg/tumble_wasm.js';
+  initSync({ module: readFileSync('$root/www/pkg/tumble_wasm_bg.wasm') });" ||
+  { echo "build: www/pkg/tumble_wasm_bg.wasm does not load after wasm-opt" >&2; exit 1; }
+echo "build: www/pkg/tumble_wasm_bg.wasm $before -> $after bytes (wasm-opt -O3), loads under node"
 
 mkdir -p www/vendor
 cp node_modules/uplot/dist/uPlot.esm.js node_modules/uplot/dist/uPlot.min.css www/vendor/
