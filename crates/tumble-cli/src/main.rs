@@ -333,7 +333,7 @@ fn load_scenario(arg: &str) -> Result<Scenario, String> {
 fn bench(args: &[String]) -> Result<(), String> {
     let (pos, o) = Opts::parse(
         args,
-        &["scenarios", "integrators", "steps", "repeats", "dt"],
+        &["scenarios", "integrators", "steps", "repeats", "dt", "tol"],
     )?;
     if !pos.is_empty() {
         return Err(format!("bench takes only options, got '{}'", pos.join(" ")));
@@ -366,6 +366,10 @@ fn bench(args: &[String]) -> Result<(), String> {
             if let Some(dt) = o.number("dt")? {
                 settings.dt = dt;
             }
+            if let Some(tol) = o.number("tol")? {
+                settings.tol = tol;
+            }
+            settings.validate()?;
             let mut times = vec![];
             let mut its = 0u64;
             let mut de = 0.0;

@@ -33,6 +33,7 @@
 //! cross-body term (of size h lambda) is left out, as the paper's (33) does. The joint rows
 //! dPhi(q_n+1)/dq are exact. The system is solved by eliminating each body block and solving
 //! the joint-space Schur complement with the linear-time tree solver of `sparse.rs`.
+use crate::math::{skew, skew_vec};
 use crate::model::{BodyState, JointKind, Model};
 use crate::simulation::{Settings, StepError, StepInfo};
 use crate::sparse::JointSpace;
@@ -294,6 +295,32 @@ pub struct Director {
     js: JointSpace,
     at_body: Vec<Vec<(usize, bool)>>,
     internal: f64,
+    // the condensed Newton solve (`step`): per body the mean body angular velocity Omega (the
+    // last step's, the predictor), its iterate, the Cayley factor A = (I - h/2 Omega^)^-1,
+    // the residual of (23)'s definition of w, K^-1 and K^-1 times that residual
+    om: Vec<DVec3>,
+    om1: Vec<DVec3>,
+    amat: Vec<DMat3>,
+    pin: Vec<DVec3>,
+    resw: Vec<DVec3>,
+    kinv: Vec<DMat3>,
+    kres: Vec<DVec3>,
+    // per joint row and side: K^-1 dRes/dlambda and dPhi/dOmega
+    cy: Vec<[DVec3; 2]>,
+    dk: Vec<[DVec3; 2]>,
+    phi0: Vec<f64>, // Phi at the initial configuration
+    fallbacks: u64,
+}
+
+/// The directors (or their momenta) of a 12-vector as the columns of a matrix; takes the
+/// last 9 numbers, so it also reads a gradient's rotational part.
+fn mat(v: &[f64; 12]) -> DMat3 {
+    DMat3::from_cols_slice(&v[3..12])
+}
+
+/// a b^T
+fn outer(a: DVec3, b: DVec3) -> DMat3 {
+    DMat3::from_cols(a * b.x, a * b.y, a * b.z)
 }
 
 fn rot_block(v: &[f64; 12]) -> V9<f64> {
@@ -350,7 +377,24 @@ impl Director {
             js,
             at_body: crate::joints::incidence(model),
             internal: 0.0,
+            om: vec![DVec3::ZERO; n],
+            om1: vec![DVec3::ZERO; n],
+            amat: vec![DMat3::IDENTITY; n],
+            pin: vec![DVec3::ZERO; n],
+            resw: vec![DVec3::ZERO; n],
+            kinv: vec![DMat3::IDENTITY; n],
+            kres: vec![DVec3::ZERO; n],
+            cy: vec![[DVec3::ZERO; 2]; m],
+            dk: vec![[DVec3::ZERO; 2]; m],
+            phi0: vec![0.0; m],
+            fallbacks: 0,
         };
+        for (b, s) in init.iter().enumerate() {
+            d.om[b] = s.w;
+        }
+        for (k, &(j, r, _, _)) in d.rows.iter().enumerate() {
+            d.phi0[k] = Self::joint_row(model, &d.q, j, r).0;
+        }
         d.internal = d.measure_internal();
         Ok(d)
     }
@@ -444,8 +488,11 @@ impl Director {
         (n.dot(u), ga, gb)
     }
 
-    /// One step of size `settings.dt`; on error nothing changes.
-    pub fn step(&mut self, model: &Model, settings: &Settings) -> Result<StepInfo, StepError> {
+    /// One step of size `settings.dt` by Newton-Raphson on all unknowns, Table 1 as written:
+    /// 24 per body and the multipliers, with the dual-number tangent of each body block. The
+    /// reference that [`Director::step`] is tested against; slower by a factor of about 10.
+    /// On error nothing changes.
+    pub fn step_full(&mut self, model: &Model, settings: &Settings) -> Result<StepInfo, StepError> {
         let h = settings.dt;
         let nb = self.q.len();
         let nrows = self.rows.len();
@@ -574,6 +621,253 @@ impl Director {
             iterations,
             residual,
         })
+    }
+
+    /// One step of size `settings.dt`; on error nothing changes.
+    ///
+    /// Newton-Raphson on the condensed unknowns: per body the mean body angular velocity
+    /// Omega (= -w of (23)), and the multipliers. For given Omega and lambda the rest of the
+    /// step is linear and solved exactly: the kinematic equation (23) is the Cayley transform
+    /// Q_n+1 = Q_n (I + h/2 Omega^)(I - h/2 Omega^)^-1; the translational (27) is explicit; the
+    /// rotational (27) with gamma_0 of (28) is P_n+1 = P_n R - h (F - Qbar Y) A with the
+    /// symmetric Y solved from C(q_n+1) p_n+1 = C(q_n) p_n, which is what (28) expresses (see
+    /// docs/director.md). What remains for Newton: w = J^-1 mean(G(q) p) of (23), 3 equations
+    /// per body, and the joint equations (25). Convergence is judged on the residual of
+    /// (23)-(28) as written, so the converged step is the paper's step; the per-body block is
+    /// 3 x 3 instead of 24 x 24. Its tangent is exact up to terms of the size of the directors'
+    /// orthonormality error (round-off), so convergence stays quadratic.
+    pub fn step(&mut self, model: &Model, settings: &Settings) -> Result<StepInfo, StepError> {
+        let failed = match self.step_condensed(model, settings) {
+            Ok(info) => return Ok(info),
+            Err(StepError::NoConvergence { iterations, .. }) => iterations,
+            Err(_) => 0,
+        };
+        // Far from the solution (a large step, a fast spin) Newton in Omega can run away
+        // through the Cayley map, where Newton in the director coordinates, whose equations are
+        // polynomial, still converges: the step is then taken by `step_full` from the same start.
+        let info = self.step_full(model, settings)?;
+        self.fallbacks += 1;
+        for b in 0..self.q.len() {
+            // the step's mean body angular velocity, the next predictor
+            let pi = -DVec3::from_array(g_mul(&rot_block(&self.q[b]), &rot_block(&self.p[b])));
+            self.om[b] = (self.pin[b] + pi) * 0.5 * DVec3::from_array(self.jinv[b]);
+        }
+        Ok(StepInfo {
+            iterations: failed + info.iterations,
+            residual: info.residual,
+        })
+    }
+
+    /// Steps that `step` took by `step_full` because the condensed solve did not converge.
+    pub fn fallbacks(&self) -> u64 {
+        self.fallbacks
+    }
+
+    fn step_condensed(
+        &mut self,
+        model: &Model,
+        settings: &Settings,
+    ) -> Result<StepInfo, StepError> {
+        let h = settings.dt;
+        let nb = self.q.len();
+        let nrows = self.rows.len();
+        self.lambda1.copy_from_slice(&self.lambda);
+        self.om1.copy_from_slice(&self.om);
+        for b in 0..nb {
+            self.pin[b] = -DVec3::from_array(g_mul(&rot_block(&self.q[b]), &rot_block(&self.p[b])));
+        }
+        let mut iterations = 0u32;
+        let mut residual;
+        loop {
+            // directors at n+1 from Omega: the Cayley transform, (23) exactly
+            for b in 0..nb {
+                let a = self.om1[b] * (0.5 * h);
+                let amat = (DMat3::IDENTITY + skew(a) + outer(a, a)) * (1.0 / (1.0 + a.dot(a)));
+                let q1 = mat(&self.q[b]) * (amat * 2.0 - DMat3::IDENTITY);
+                self.q1[b][3..12].copy_from_slice(&q1.to_cols_array());
+                self.amat[b] = amat;
+            }
+            // joint gradients at q_n+1 (Newton rows) and at the mean (forces, (42)); neither
+            // depends on the centres of mass
+            for (k, &(j, r, _, _)) in self.rows.iter().enumerate() {
+                let (_, ga, gb) = Self::joint_row(model, &self.q1, j, r);
+                self.gnew[k] = [ga, gb];
+                self.gmean[k] = [ga, gb];
+            }
+            self.mean_gradients(model);
+            // momenta and centres at n+1, (27)-(28); the residual of (23)-(28) as written
+            residual = 0.0f64;
+            for b in 0..nb {
+                let (f0, f) = self.forces(b, model);
+                let m = model.bodies[b].mass;
+                for i in 0..3 {
+                    self.p1[b][i] = self.p[b][i] - h * f0[i];
+                    self.q1[b][i] = self.q[b][i] + h * 0.5 * (self.p[b][i] + self.p1[b][i]) / m;
+                }
+                let p1 = self.rot_momenta(b, h, &f)?;
+                self.p1[b][3..12].copy_from_slice(&p1.to_cols_array());
+                let r = self.body_residual(b, model, h, &f0, &f);
+                residual = r.iter().fold(residual, |m, x| m.max(x.abs()));
+                let pi1 = 2.0 * skew_vec(&(mat(&self.q1[b]).transpose() * p1));
+                self.resw[b] = 2.0 * model.bodies[b].inertia * self.om1[b] - self.pin[b] - pi1;
+            }
+            for (k, &(j, r, _, _)) in self.rows.iter().enumerate() {
+                // (25) summed over the steps: Phi(q_n+1) = Phi(q_0), so that the residuals
+                // the tolerance accepts do not add up from step to step
+                self.rj[k] = Self::joint_row(model, &self.q1, j, r).0 - self.phi0[k];
+                residual = residual.max(self.rj[k].abs());
+            }
+            if crate::simulation::newton_converged(residual, iterations, settings)? {
+                break;
+            }
+            // per body: K = dRes/dOmega, inverted
+            for b in 0..nb {
+                let k = self.omega_tangent(b, model, h);
+                let det = k.determinant();
+                if !(det.is_finite() && det.abs() > 1e-300) {
+                    return Err(StepError::Singular);
+                }
+                self.kinv[b] = k.inverse();
+                self.kres[b] = self.kinv[b] * self.resw[b];
+            }
+            if nrows > 0 {
+                // per row and side: y = K^-1 dRes/dlambda, d = dPhi/dOmega
+                for k in 0..nrows {
+                    let (_, _, a, bb) = self.rows[k];
+                    for (side, body) in [(0usize, a), (1, Some(bb))] {
+                        let Some(b) = body else { continue };
+                        let amat = self.amat[b];
+                        let g = &self.gmean[k][side];
+                        let c = 2.0 * h * skew_vec(&(mat(&self.q1[b]).transpose() * mat(g) * amat));
+                        self.cy[k][side] = self.kinv[b] * c;
+                        let qbar = mat(&self.q[b]) * amat;
+                        let e = &self.gnew[k][side];
+                        self.dk[k][side] =
+                            2.0 * h * skew_vec(&(qbar.transpose() * mat(e) * amat.transpose()));
+                    }
+                }
+                // S dlambda = -rho + sum_b d . K^-1 Res,
+                // S_kl = -sum_b (h^2 / 2M) e0_k . g0_l - d_k . y_l  (bodies shared by k and l)
+                self.js.clear();
+                for k in 0..nrows {
+                    let (jk, rk, a, bb) = self.rows[k];
+                    let mut rhs = -self.rj[k];
+                    for (side, body) in [(0usize, a), (1, Some(bb))] {
+                        let Some(b) = body else { continue };
+                        let d = self.dk[k][side];
+                        let e0 = &self.gnew[k][side];
+                        let t = -h * h * 0.5 / model.bodies[b].mass;
+                        rhs += d.dot(self.kres[b]);
+                        for &(jl, _) in &self.at_body[b] {
+                            let ol = self.js.offset(jl);
+                            for rl in 0..model.joints[jl].kind.rows() {
+                                let l = ol + rl;
+                                let lside = if self.rows[l].3 == b { 1 } else { 0 };
+                                let g0 = &self.gmean[l][lside];
+                                let v = t * (e0[0] * g0[0] + e0[1] * g0[1] + e0[2] * g0[2])
+                                    - d.dot(self.cy[l][lside]);
+                                self.js.add(jk, rk, jl, rl, v);
+                            }
+                        }
+                    }
+                    self.rj[k] = rhs;
+                }
+                if !self.js.factor() {
+                    return Err(StepError::Singular);
+                }
+                self.js.solve(&mut self.rj); // now delta lambda
+                for k in 0..nrows {
+                    self.lambda1[k] += self.rj[k];
+                    let (_, _, a, bb) = self.rows[k];
+                    for (side, body) in [(0usize, a), (1, Some(bb))] {
+                        let Some(b) = body else { continue };
+                        self.kres[b] += self.cy[k][side] * self.rj[k];
+                    }
+                }
+            }
+            for b in 0..nb {
+                self.om1[b] -= self.kres[b]; // dOmega = -K^-1 (Res + dRes/dlambda dlambda)
+            }
+            iterations += 1;
+        }
+        if !self.q1.iter().chain(&self.p1).all(|v| {
+            v.iter()
+                .all(|x| x.is_finite() && x.abs() <= crate::model::MAX_MAGNITUDE)
+        }) {
+            return Err(StepError::NonFinite);
+        }
+        core::mem::swap(&mut self.q, &mut self.q1);
+        core::mem::swap(&mut self.p, &mut self.p1);
+        core::mem::swap(&mut self.lambda, &mut self.lambda1);
+        core::mem::swap(&mut self.om, &mut self.om1);
+        self.internal = self.measure_internal();
+        Ok(StepInfo {
+            iterations,
+            residual,
+        })
+    }
+
+    /// Rotational momenta at n+1 for the directors in `self.q1[b]`: (27) with gamma_0 (28),
+    /// P_n+1 = P_n R - h (F - Qbar Y) A, R = 2A - I, Y symmetric from the six linear equations
+    /// C(q_n+1) p_n+1 = C(q_n) p_n.
+    fn rot_momenta(&self, b: usize, h: f64, f: &V9<f64>) -> Result<DMat3, StepError> {
+        let (qn, pn, q1) = (mat(&self.q[b]), mat(&self.p[b]), mat(&self.q1[b]));
+        let amat = self.amat[b];
+        let qbar = (qn + q1) * 0.5;
+        let free = pn * (amat * 2.0 - DMat3::IDENTITY) - DMat3::from_cols_array(f) * amat * h;
+        let (q1a, fa) = (q1.to_cols_array(), free.to_cols_array());
+        let cn = c_mul(&rot_block(&self.q[b]), &rot_block(&self.p[b]));
+        let cf = c_mul(&q1a, &fa);
+        let mut y = [0.0; 6];
+        for i in 0..6 {
+            y[i] = cn[i] - cf[i];
+        }
+        // column j: C(q_n+1) (h Qbar E_j A), E_j the symmetric unit matrices in the layout of
+        // C^T y (eq. 5): (0,0), (1,1), (2,2), (1,2), (0,2), (0,1)
+        const PAIRS: [(usize, usize); 6] = [(0, 0), (1, 1), (2, 2), (1, 2), (0, 2), (0, 1)];
+        let mut m = [0.0; 36];
+        let at = amat.transpose(); // rows of A as columns
+        for (j, &(r, c)) in PAIRS.iter().enumerate() {
+            let mut e = outer(qbar.col(r), at.col(c));
+            if r != c {
+                e += outer(qbar.col(c), at.col(r));
+            }
+            let col = c_mul(&q1a, &(e * h).to_cols_array());
+            for i in 0..6 {
+                m[i * 6 + j] = col[i];
+            }
+        }
+        let mut piv = [0usize; 6];
+        if !crate::math::lu_factor(&mut m, 6, &mut piv) {
+            return Err(StepError::Singular);
+        }
+        crate::math::lu_back(&m, 6, &piv, &mut y);
+        let ym = DMat3::from_cols_array(&[y[0], y[5], y[4], y[5], y[1], y[3], y[4], y[3], y[2]]);
+        Ok(free + qbar * ym * amat * h)
+    }
+
+    /// K = dRes/dOmega for body `b`, Res = 2 J Omega - pi_n - pi_n+1, pi = 2 vec(skew(Q^T P)),
+    /// at the current iterate. With orthonormal Q_n (to round-off) Y drops out of pi_n+1:
+    /// pi_n+1 = R^T pi_n - 2h vec(skew(R^T Phi A)), Phi = Q_n^T F; with dA = h/2 A e^ A and
+    /// dR^T = -h A^T e^ A^T its derivative along Omega_i gives column i below.
+    fn omega_tangent(&self, b: usize, model: &Model, h: f64) -> DMat3 {
+        let (qn, q1) = (mat(&self.q[b]), mat(&self.q1[b]));
+        let amat = self.amat[b];
+        let at = amat.transpose();
+        let (_, f) = self.forces(b, model);
+        let fm = DMat3::from_cols_array(&f);
+        let v = at * self.pin[b];
+        let x = at * qn.transpose() * fm * amat;
+        let z = q1.transpose() * fm * amat;
+        let mut cols = [DVec3::ZERO; 3];
+        for (i, col) in cols.iter_mut().enumerate() {
+            let e = skew(DVec3::AXES[i]);
+            let dpi = h * (at * v.cross(DVec3::AXES[i])) + 2.0 * h * h * skew_vec(&(at * e * x))
+                - h * h * skew_vec(&(z * e * amat));
+            *col = -dpi;
+        }
+        DMat3::from_cols(cols[0], cols[1], cols[2])
+            + DMat3::from_diagonal(2.0 * model.bodies[b].inertia)
     }
 
     /// Mean directors of body `b` over the step.

@@ -43,7 +43,7 @@ impl Method {
     }
 }
 
-/// Run settings. Defaults: `dt` from the scenario, `tol` = 1e-10, `max_iter` = 30,
+/// Run settings. Defaults: `dt` from the scenario, `tol` = 1e-12, `max_iter` = 30,
 /// `alpha` = `beta` = 10 (Baumgarte only; see baumgarte.rs).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Settings {
@@ -64,7 +64,7 @@ impl Settings {
     pub fn for_scenario(s: &Scenario) -> Settings {
         Settings {
             dt: s.dt,
-            tol: 1e-10,
+            tol: 1e-12,
             max_iter: 30,
             alpha: 10.0,
             beta: 10.0,
