@@ -4,7 +4,7 @@
 //! tumble scenarios
 //! tumble run SCENARIO [--integrator director|rattle|baumgarte] [--dt H] [--duration T]
 //!            [--every S] [--tol EPS] [--max-iter N] [--alpha A] [--beta B] [--format json|csv]
-//! tumble bench [--scenarios A,B,..] [--integrators X,Y,..] [--steps N] [--repeats R] [--dt H]
+//! tumble bench [--scenarios A,B,..] [--integrators X,Y,..] [--steps N] [--repeats R] [--dt H] [--tol EPS]
 //! ```
 //! Errors go to stderr with a non-zero exit status.
 use std::fmt::Write as _;
@@ -16,7 +16,7 @@ const USAGE: &str = "usage:
   tumble scenarios
   tumble run SCENARIO [--integrator director|rattle|baumgarte] [--dt H] [--duration T]
              [--every S] [--tol EPS] [--max-iter N] [--alpha A] [--beta B] [--format json|csv]
-  tumble bench [--scenarios A,B,..] [--integrators X,Y,..] [--steps N] [--repeats R] [--dt H]
+  tumble bench [--scenarios A,B,..] [--integrators X,Y,..] [--steps N] [--repeats R] [--dt H] [--tol EPS]
 SCENARIO is a preset, a scenario text such as 'chain?links=64&joint=spherical'
 (quote it in the shell) or the path of a JSON scenario file (format: docs/scenarios.md);
 'tumble scenarios' lists the presets and their parameters.";
