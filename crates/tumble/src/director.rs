@@ -181,8 +181,8 @@ fn ct_mul<S: Scalar>(q: &V9<S>, y: &[S; 6]) -> V9<S> {
     out
 }
 
-/// Solve (C C^T) y = r for C = C(q), by Cholesky (C C^T is symmetric positive definite while
-/// the directors are independent).
+/// Solve (C C^T) y = r for C = C(q), by Gaussian elimination without pivoting (C C^T is
+/// symmetric positive definite while the directors are independent).
 fn cct_solve<S: Scalar>(q: &V9<S>, r: [S; 6]) -> [S; 6] {
     // the Gram matrix of the rows of C(q) in terms of d_ab = q_a . q_b
     let d = |a: usize, b: usize| dot3(q, 3 * a, q, 3 * b);
@@ -546,7 +546,9 @@ impl Director {
 
     /// One step of size `settings.dt` by Newton-Raphson on all unknowns, Table 1 as written:
     /// 24 per body and the multipliers, with the dual-number tangent of each body block. The
-    /// reference that [`Director::step`] is tested against; slower by a factor of about 10.
+    /// joint rows are (25) summed over the steps, Phi(q_n+1) = Phi(q_0), as in
+    /// [`Director::step`], so that both solve the same equations. The reference that `step` is
+    /// tested against, and its fallback; slower by a factor of about 10.
     /// On error nothing changes.
     pub fn step_full(&mut self, model: &Model, settings: &Settings) -> Result<StepInfo, StepError> {
         let h = settings.dt;
@@ -562,9 +564,8 @@ impl Director {
             // joint gradients: at the mean (forces, (42)) and at q_n+1 (Newton rows)
             for (k, &(j, r, _, _)) in self.rows.iter().enumerate() {
                 let (phi1, ga1, gb1) = Self::joint_row(model, &self.q1, j, r);
-                let (phi0, _, _) = Self::joint_row(model, &self.q, j, r);
                 self.gnew[k] = [ga1, gb1];
-                self.rj[k] = phi1 - phi0; // (25): Delta Phi
+                self.rj[k] = phi1 - self.phi0[k]; // (25) summed: Phi(q_n+1) - Phi(q_0)
                 self.gmean[k] = [ga1, gb1];
             }
             self.mean_gradients(model);
@@ -669,6 +670,13 @@ impl Director {
         }) {
             return Err(StepError::NonFinite);
         }
+        for b in 0..nb {
+            // the step's mean body angular velocity J^-1 (pi_n + pi_n+1) / 2: the predictor of
+            // the condensed solve
+            let pi0 = -DVec3::from_array(g_mul(&rot_block(&self.q[b]), &rot_block(&self.p[b])));
+            let pi1 = -DVec3::from_array(g_mul(&rot_block(&self.q1[b]), &rot_block(&self.p1[b])));
+            self.om[b] = (pi0 + pi1) * 0.5 * DVec3::from_array(self.jinv[b]);
+        }
         core::mem::swap(&mut self.q, &mut self.q1);
         core::mem::swap(&mut self.p, &mut self.p1);
         core::mem::swap(&mut self.lambda, &mut self.lambda1);
@@ -688,13 +696,19 @@ impl Director {
     /// rotational (27) with gamma_0 of (28) is P_n+1 = P_n R - h (F - Qbar Y) A with the
     /// symmetric Y solved from C(q_n+1) p_n+1 = C(q_n) p_n, which is what (28) expresses (see
     /// docs/director.md). What remains for Newton: w = J^-1 mean(G(q) p) of (23), 3 equations
-    /// per body, and the joint equations (25). Convergence is judged on the residual of
-    /// (23)-(28) as written, so the converged step is the paper's step; the per-body block is
-    /// 3 x 3 instead of 24 x 24. Its tangent is exact up to terms of the size of the directors'
-    /// orthonormality error (round-off), so convergence stays quadratic.
+    /// per body, and the joint rows, (25) summed over the steps: Phi(q_n+1) = Phi(q_0), so that
+    /// the residuals the tolerance accepts do not add up. Convergence is judged on the residual
+    /// of (23), (27), (28) as written and on those joint rows; the per-body block is 3 x 3
+    /// instead of 24 x 24. Its tangent is exact up to terms of the size of the directors'
+    /// orthonormality error (round-off) and, for revolute joints between two bodies, the
+    /// cross-body term of (42) that `step_full` leaves out too: convergence is quadratic except
+    /// for such chains, where it is fast but linear.
+    ///
+    /// The tolerance is held above 4 eps max|u_n| (u_n all positions, directors and momenta):
+    /// below the round-off of the largest terms it cannot be reached (a chain of 1024 links has
+    /// momenta of 1e4). A step whose condensed solve does not converge is taken by `step_full`
+    /// from the same start; the iterations reported are then those of both.
     pub fn step(&mut self, model: &Model, settings: &Settings) -> Result<StepInfo, StepError> {
-        // A residual below the round-off of the equations' largest terms cannot be reached (a
-        // chain of 1024 links has momenta of 1e4): the tolerance is held above 4 eps max|u_n|.
         let scale = self
             .q
             .iter()
@@ -713,13 +727,20 @@ impl Director {
         // Far from the solution (a large step, a fast spin) Newton in Omega can run away
         // through the Cayley map, where Newton in the director coordinates, whose equations are
         // polynomial, still converges: the step is then taken by `step_full` from the same start.
-        let info = self.step_full(model, settings)?;
+        let info = match self.step_full(model, settings) {
+            Ok(info) => info,
+            Err(StepError::NoConvergence {
+                iterations,
+                residual,
+            }) => {
+                return Err(StepError::NoConvergence {
+                    iterations: failed + iterations,
+                    residual,
+                })
+            }
+            Err(e) => return Err(e),
+        };
         self.fallbacks += 1;
-        for b in 0..self.q.len() {
-            // the step's mean body angular velocity, the next predictor
-            let pi = -DVec3::from_array(g_mul(&rot_block(&self.q[b]), &rot_block(&self.p[b])));
-            self.om[b] = (self.pin[b] + pi) * 0.5 * DVec3::from_array(self.jinv[b]);
-        }
         Ok(StepInfo {
             iterations: failed + info.iterations,
             residual: info.residual,
@@ -731,7 +752,9 @@ impl Director {
         self.fallbacks
     }
 
-    fn step_condensed(
+    /// The condensed solve of [`Director::step`] alone, without the tolerance floor and the
+    /// fallback (for tests of its convergence).
+    pub fn step_condensed(
         &mut self,
         model: &Model,
         settings: &Settings,
@@ -755,7 +778,8 @@ impl Director {
                 self.q1[b][3..12].copy_from_slice(&q1.to_cols_array());
                 self.amat[b] = amat;
             }
-            // centres at n+1, (23) and (27): the translational gradients are constant
+            // centres at n+1, (23) and (27): the translational gradients are constant, so the
+            // gradients of the last evaluation (or of `new`) give the translational forces
             for b in 0..nb {
                 let f0 = self.forces(b, model).0;
                 let m = model.bodies[b].mass;

@@ -49,7 +49,8 @@ impl Method {
 pub struct Settings {
     /// time step h (s), 1e-6 ..= 1
     pub dt: f64,
-    /// Newton tolerance on the residual max-norm, 1e-14 ..= 1e-3
+    /// Newton tolerance on the residual max-norm, 1e-14 ..= 1e-3 (the director method holds it
+    /// above the round-off of its largest terms, 4 eps max|q, p|)
     pub tol: f64,
     /// Newton iteration limit per step, 1 ..= 200
     pub max_iter: u32,
