@@ -360,6 +360,14 @@ fn solve6(m: &mut [f64; 36], y: &mut [f64; 6]) -> bool {
     y.iter().all(|x| x.is_finite())
 }
 
+/// The bodies a joint row acts on, with the side: 0 for body a (none for a ground joint),
+/// 1 for body b.
+fn sides(a: Option<usize>, b: usize) -> impl Iterator<Item = (usize, usize)> {
+    [(0usize, a), (1, Some(b))]
+        .into_iter()
+        .filter_map(|(side, body)| body.map(|x| (side, x)))
+}
+
 /// a b^T
 fn outer(a: DVec3, b: DVec3) -> DMat3 {
     DMat3::from_cols(a * b.x, a * b.y, a * b.z)
@@ -596,8 +604,7 @@ impl Director {
                 self.js.clear();
                 for k in 0..nrows {
                     let (_, _, a, bb) = self.rows[k];
-                    for (side, body) in [(0usize, a), (1, Some(bb))] {
-                        let Some(body) = body else { continue };
+                    for (side, body) in sides(a, bb) {
                         let g = self.gmean[k][side];
                         let mut col = [0.0; N];
                         let qb = self.mean_rot(body);
@@ -618,8 +625,7 @@ impl Director {
                     let (jk, rk, _, _) = self.rows[k];
                     let mut rhs = self.rj[k];
                     let (_, _, a, bb) = self.rows[k];
-                    for (side, body) in [(0usize, a), (1, Some(bb))] {
-                        let Some(body) = body else { continue };
+                    for (side, body) in sides(a, bb) {
                         let e = &self.gnew[k][side];
                         rhs -= (0..12).map(|i| e[i] * rhs_b[body][i]).sum::<f64>();
                         // S_kl += E_k,body Y_l,body for every row l acting on this body
@@ -646,8 +652,7 @@ impl Director {
                 for k in 0..nrows {
                     self.lambda1[k] += self.rj[k];
                     let (_, _, a, bb) = self.rows[k];
-                    for (side, body) in [(0usize, a), (1, Some(bb))] {
-                        let Some(body) = body else { continue };
+                    for (side, body) in sides(a, bb) {
                         for i in 0..N {
                             rhs_b[body][i] += self.y[k][side][i] * self.rj[k];
                         }
@@ -832,8 +837,7 @@ impl Director {
                 // G at q_n+1
                 for k in 0..nrows {
                     let (_, _, a, bb) = self.rows[k];
-                    for (side, body) in [(0usize, a), (1, Some(bb))] {
-                        let Some(b) = body else { continue };
+                    for (side, b) in sides(a, bb) {
                         let ((un, wn), (um, wm)) = self.row_factors(model, k, side);
                         let amat = self.amat[b];
                         let c =
@@ -857,8 +861,7 @@ impl Director {
                 for k in 0..nrows {
                     let (_, _, a, bb) = self.rows[k];
                     let mut rhs = -self.rj[k];
-                    for (side, body) in [(0usize, a), (1, Some(bb))] {
-                        let Some(b) = body else { continue };
+                    for (side, b) in sides(a, bb) {
                         rhs += self.dk[k][side].dot(self.kres[b]);
                     }
                     self.rj[k] = rhs;
@@ -866,8 +869,7 @@ impl Director {
                 self.js.clear();
                 for (jk, jt) in model.joints.iter().enumerate() {
                     let ok = self.js.offset(jk);
-                    for (side, body) in [(0usize, jt.a), (1, Some(jt.b))] {
-                        let Some(b) = body else { continue };
+                    for (side, b) in sides(jt.a, jt.b) {
                         let t = -h * h * 0.5 / model.bodies[b].mass;
                         for &(jl, l_is_b) in &self.at_body[b] {
                             let ol = self.js.offset(jl);
@@ -894,8 +896,7 @@ impl Director {
                 for k in 0..nrows {
                     self.lambda1[k] += self.rj[k];
                     let (_, _, a, bb) = self.rows[k];
-                    for (side, body) in [(0usize, a), (1, Some(bb))] {
-                        let Some(b) = body else { continue };
+                    for (side, b) in sides(a, bb) {
                         self.kres[b] += self.cy[k][side] * self.rj[k];
                     }
                 }
