@@ -313,6 +313,7 @@ pub struct Director {
     cy: Vec<[DVec3; 2]>,
     dk: Vec<[DVec3; 2]>,
     phi0: Vec<f64>,        // Phi at the initial configuration
+    frot: Vec<DMat3>,      // per body: the rotational force F of the current iterate
     axes: Vec<[DVec3; 3]>, // per revolute joint: n_a normalised, e_1, e_2 (eq. 37)
     fallbacks: u64,
 }
@@ -437,6 +438,7 @@ impl Director {
             cy: vec![[DVec3::ZERO; 2]; m],
             dk: vec![[DVec3::ZERO; 2]; m],
             phi0: vec![0.0; m],
+            frot: vec![DMat3::ZERO; n],
             axes: model
                 .joints
                 .iter()
@@ -808,6 +810,7 @@ impl Director {
             // rotational momenta at n+1, (27)-(28); the residual of (23)-(28) as written
             for b in 0..nb {
                 let (f0, f) = self.forces(b, model);
+                self.frot[b] = DMat3::from_cols_array(&f);
                 let p1 = self.rot_momenta(b, h, &f)?;
                 self.p1[b][3..12].copy_from_slice(&p1.to_cols_array());
                 let r = self.body_residual(b, model, h, &f0, &f);
@@ -995,15 +998,15 @@ impl Director {
     }
 
     /// K = dRes/dOmega for body `b`, Res = 2 J Omega - pi_n - pi_n+1, pi = 2 vec(skew(Q^T P)),
-    /// at the current iterate. With orthonormal Q_n (to round-off) Y drops out of pi_n+1:
+    /// at the current iterate (its rotational force `frot` from the residual evaluation). With
+    /// orthonormal Q_n (to round-off) Y drops out of pi_n+1:
     /// pi_n+1 = R^T pi_n - 2h vec(skew(R^T Phi A)), Phi = Q_n^T F; with dA = h/2 A e^ A and
     /// dR^T = -h A^T e^ A^T its derivative along Omega_i gives column i below.
     fn omega_tangent(&self, b: usize, model: &Model, h: f64) -> DMat3 {
         let (qn, q1) = (mat(&self.q[b]), mat(&self.q1[b]));
         let amat = self.amat[b];
         let at = amat.transpose();
-        let (_, f) = self.forces(b, model);
-        let fm = DMat3::from_cols_array(&f);
+        let fm = self.frot[b];
         let v = at * self.pin[b];
         let x = at * qn.transpose() * fm * amat;
         let z = q1.transpose() * fm * amat;
