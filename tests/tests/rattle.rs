@@ -136,28 +136,41 @@ fn spherical_chain_keeps_joints_and_vertical_momentum() {
 /// Issue 4: energy bounded without drift on nk-spherical at h = 0.01. The chain is chaotic,
 /// so the error's envelope wanders (window maxima 3e-3 to 2.5e-2); what separates a bounded
 /// error from a drift is its mean: a linear drift makes the mean over [100, 200] s twice the
-/// mean over [50, 100] s. Measured: flat after the first 50 s (the swing-up from rest).
+/// mean over [50, 100] s. One trajectory's ratio is a matter of chance: over the eight steps
+/// h = 0.0100, 0.0101, ..., 0.0107 it ranged from 0.76 to 1.72 (and changed from 0.94 to 1.72
+/// at h = 0.01 when a change to the joint-space solver moved the round-off), so the means are
+/// taken over those eight runs. Measured: ensemble ratio 1.20 (1.14 with the earlier
+/// solver); over [200, 400] and [400, 800] s the ensemble means went on 1.5e-3, 1.7e-3 (a
+/// ratio of 1.15 where a drift gives 2).
 #[test]
 fn spherical_chain_energy_bounded_over_200_s() {
-    let mut s = sim("nk-spherical", 0.01);
-    let e0 = s.invariants().energy();
     let (mut max10, mut max100, mut mid, mut late) = (0.0f64, 0.0f64, 0.0f64, 0.0f64);
-    for k in 0..20_000 {
-        s.step().unwrap();
-        let de = (s.invariants().energy() - e0) / e0;
-        if k < 1000 {
-            max10 = max10.max(de.abs());
+    let runs = 8;
+    for k in 0..runs {
+        let h = 0.01 * (1.0 + 0.01 * k as f64);
+        let mut s = sim("nk-spherical", h);
+        let e0 = s.invariants().energy();
+        let (mut m, mut l, mut nm, mut nl) = (0.0, 0.0, 0, 0);
+        while s.time() < 200.0 {
+            s.step().unwrap();
+            let de = (s.invariants().energy() - e0) / e0;
+            let t = s.time();
+            if t <= 10.0 {
+                max10 = max10.max(de.abs());
+            }
+            if t <= 100.0 {
+                max100 = max100.max(de.abs());
+            }
+            if t > 50.0 && t <= 100.0 {
+                (m, nm) = (m + de, nm + 1);
+            } else if t > 100.0 {
+                (l, nl) = (l + de, nl + 1);
+            }
         }
-        if k < 10_000 {
-            max100 = max100.max(de.abs());
-        }
-        if (5000..10_000).contains(&k) {
-            mid += de / 5000.0;
-        } else if k >= 10_000 {
-            late += de / 10_000.0;
-        }
+        mid += m / nm as f64 / runs as f64;
+        late += l / nl as f64 / runs as f64;
     }
-    println!("nk-spherical h = 0.01: max |dE/E| over 10 s {max10:.2e}, 100 s {max100:.2e}; mean dE/E [50,100] s {mid:.2e}, [100,200] s {late:.2e}");
+    println!("nk-spherical h = 0.0100 .. 0.0107: max |dE/E| over 10 s {max10:.2e}, 100 s {max100:.2e}; mean dE/E of {runs} runs [50,100] s {mid:.2e}, [100,200] s {late:.2e}");
     assert!(max10 < 1e-2 && max100 < 5e-2);
     let ratio = late / mid;
     assert!(

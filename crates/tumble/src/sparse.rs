@@ -8,7 +8,6 @@
 //! joints). S may be non-symmetric (the director tangent is); blocks are at most 5 x 5.
 //!
 //! Closed loops among the bodies are rejected by [`JointSpace::new`].
-use crate::math::{lu_back, lu_factor};
 use crate::model::Model;
 use alloc::vec;
 use alloc::vec::Vec;
@@ -30,8 +29,6 @@ pub struct JointSpace {
     nbr: Vec<Vec<(usize, usize)>>,
     /// dense blocks, row-major with row stride B: block (j, k) is rows[j] x rows[k]
     blocks: Vec<[f64; B * B]>,
-    /// pivots of the factored diagonal blocks
-    piv: Vec<[usize; B]>,
     /// block index of (j, j)
     diag: Vec<usize>,
     /// for joint j: (l, block (j, l), block (l, j)) for its neighbours l later in the order
@@ -149,7 +146,6 @@ impl JointSpace {
             pos,
             nbr,
             blocks: vec![[0.0; B * B]; nblocks],
-            piv: vec![[0; B]; nj],
             diag: vec![0; nj],
             later: vec![Vec::new(); nj],
             updates: vec![Vec::new(); nj],
@@ -217,52 +213,25 @@ impl JointSpace {
         }
     }
 
-    /// Factor in place (block LU in the perfect elimination order).
+    /// Factor in place (block LU in the perfect elimination order; each diagonal block is
+    /// stored inverted, so that factor and solve are fixed 5 x 5 products).
     /// Returns `false` if a pivot block is singular: the joints are redundant or degenerate.
     pub fn factor(&mut self) -> bool {
-        let mut d = [0.0; B * B];
         for &j in &self.order {
-            let rj = self.rows[j];
             let dj = self.diag[j];
-            // LU of the diagonal block, packed to rj x rj
-            for r in 0..rj {
-                for c in 0..rj {
-                    d[r * rj + c] = self.blocks[dj][r * B + c];
-                }
-            }
-            if !lu_factor(&mut d[..rj * rj], rj, &mut self.piv[j][..rj]) {
+            let Some(dinv) = invert(&self.blocks[dj], self.rows[j]) else {
                 return false;
-            }
-            for r in 0..rj {
-                for c in 0..rj {
-                    self.blocks[dj][r * B + c] = d[r * rj + c];
-                }
-            }
+            };
+            self.blocks[dj] = dinv;
             // U_jl = D_j^-1 S_jl for later neighbours l
-            for &(l, jl, _) in &self.later[j] {
-                for c in 0..self.rows[l] {
-                    let mut col = [0.0; B];
-                    for r in 0..rj {
-                        col[r] = self.blocks[jl][r * B + c];
-                    }
-                    lu_back(&d[..rj * rj], rj, &self.piv[j][..rj], &mut col[..rj]);
-                    for r in 0..rj {
-                        self.blocks[jl][r * B + c] = col[r];
-                    }
-                }
+            for &(_, jl, _) in &self.later[j] {
+                self.blocks[jl] = mul(&dinv, &self.blocks[jl]);
             }
             // S_kl -= S_kj U_jl (block rows and columns beyond a joint's size are zero)
             for &(kj, jl, kl) in &self.updates[j] {
-                let (skj, ujl) = (self.blocks[kj], self.blocks[jl]);
-                let skl = &mut self.blocks[kl];
-                for r in 0..B {
-                    for c in 0..B {
-                        let mut s = 0.0;
-                        for t in 0..rj {
-                            s += skj[r * B + t] * ujl[t * B + c];
-                        }
-                        skl[r * B + c] -= s;
-                    }
+                let p = mul(&self.blocks[kj], &self.blocks[jl]);
+                for (x, y) in self.blocks[kl].iter_mut().zip(p) {
+                    *x -= y;
                 }
             }
         }
@@ -271,44 +240,127 @@ impl JointSpace {
 
     /// Solve S x = b in place with the factors of [`JointSpace::factor`].
     pub fn solve(&self, b: &mut [f64]) {
-        let mut y = [0.0; B * B];
-        // forward
+        let load = |b: &[f64], j: usize| {
+            let mut x = [0.0; B];
+            x[..self.rows[j]].copy_from_slice(&b[self.offset[j]..self.offset[j] + self.rows[j]]);
+            x
+        };
+        let store = |b: &mut [f64], j: usize, x: &[f64; B]| {
+            b[self.offset[j]..self.offset[j] + self.rows[j]].copy_from_slice(&x[..self.rows[j]]);
+        };
+        // forward: x_j = D_j^-1 b_j, then b_k -= S_kj x_j for the later neighbours k
         for &j in &self.order {
-            let rj = self.rows[j];
-            let oj = self.offset[j];
-            let dj = self.diag[j];
-            for r in 0..rj {
-                for c in 0..rj {
-                    y[r * rj + c] = self.blocks[dj][r * B + c];
-                }
-            }
-            lu_back(&y[..rj * rj], rj, &self.piv[j][..rj], &mut b[oj..oj + rj]);
+            let x = mul_vec(&self.blocks[self.diag[j]], &load(b, j));
+            store(b, j, &x);
             for &(k, _, kj) in &self.later[j] {
-                let ok = self.offset[k];
-                for r in 0..self.rows[k] {
-                    let mut s = 0.0;
-                    for t in 0..rj {
-                        s += self.blocks[kj][r * B + t] * b[oj + t];
-                    }
-                    b[ok + r] -= s;
+                let mut bk = load(b, k);
+                for (y, s) in bk.iter_mut().zip(mul_vec(&self.blocks[kj], &x)) {
+                    *y -= s;
                 }
+                store(b, k, &bk);
             }
         }
-        // backward
+        // backward: x_j -= U_jl x_l
         for &j in self.order.iter().rev() {
-            let oj = self.offset[j];
+            let mut x = load(b, j);
             for &(l, jl, _) in &self.later[j] {
-                let ol = self.offset[l];
-                for r in 0..self.rows[j] {
-                    let mut s = 0.0;
-                    for t in 0..self.rows[l] {
-                        s += self.blocks[jl][r * B + t] * b[ol + t];
-                    }
-                    b[oj + r] -= s;
+                for (y, s) in x.iter_mut().zip(mul_vec(&self.blocks[jl], &load(b, l))) {
+                    *y -= s;
+                }
+            }
+            store(b, j, &x);
+        }
+    }
+}
+
+/// The inverse of the leading n x n part of a block, by Gauss-Jordan elimination with partial
+/// pivoting (the pivots of LU with partial pivoting); the rows and columns beyond n stay
+/// zero. None when a pivot is below 1e-14 of the largest entry or an entry is not finite.
+fn invert(a: &[f64; B * B], n: usize) -> Option<[f64; B * B]> {
+    let mut m = [0.0; B * B];
+    let mut scale = 0.0f64;
+    for r in 0..n {
+        for c in 0..n {
+            let x = a[r * B + c];
+            if !x.is_finite() {
+                return None;
+            }
+            scale = scale.max(x.abs());
+            m[r * B + c] = x;
+        }
+    }
+    if scale == 0.0 {
+        return None;
+    }
+    // the unused rows: an identity of the block's scale, inverted apart from the rest
+    for r in n..B {
+        m[r * B + r] = scale;
+    }
+    let mut inv = [0.0; B * B];
+    for r in 0..B {
+        inv[r * B + r] = 1.0;
+    }
+    for k in 0..B {
+        let p = (k + 1..B).fold(k, |p, i| {
+            if m[i * B + k].abs() > m[p * B + k].abs() {
+                i
+            } else {
+                p
+            }
+        });
+        if m[p * B + k].abs() <= 1e-14 * scale {
+            return None;
+        }
+        if p != k {
+            for c in 0..B {
+                m.swap(k * B + c, p * B + c);
+                inv.swap(k * B + c, p * B + c);
+            }
+        }
+        let d = 1.0 / m[k * B + k];
+        for c in 0..B {
+            m[k * B + c] *= d;
+            inv[k * B + c] *= d;
+        }
+        for i in 0..B {
+            let f = m[i * B + k];
+            if i != k && f != 0.0 {
+                for c in 0..B {
+                    m[i * B + c] -= f * m[k * B + c];
+                    inv[i * B + c] -= f * inv[k * B + c];
                 }
             }
         }
     }
+    for r in n..B {
+        inv[r * B + r] = 0.0;
+    }
+    Some(inv)
+}
+
+/// a b for 5 x 5 blocks (row-major).
+fn mul(a: &[f64; B * B], b: &[f64; B * B]) -> [f64; B * B] {
+    let mut out = [0.0; B * B];
+    for r in 0..B {
+        for t in 0..B {
+            let x = a[r * B + t];
+            for c in 0..B {
+                out[r * B + c] += x * b[t * B + c];
+            }
+        }
+    }
+    out
+}
+
+/// a x for a 5 x 5 block.
+fn mul_vec(a: &[f64; B * B], x: &[f64; B]) -> [f64; B] {
+    let mut out = [0.0; B];
+    for r in 0..B {
+        for t in 0..B {
+            out[r] += a[r * B + t] * x[t];
+        }
+    }
+    out
 }
 
 #[cfg(test)]
