@@ -304,6 +304,11 @@ pub struct Director {
     // the residual of (23)'s definition of w, K^-1 and K^-1 times that residual
     om: Vec<DVec3>,
     om1: Vec<DVec3>,
+    // the predictor: Omega and lambda of the step before the last, and the step size for which
+    // they may be extrapolated (NaN: not)
+    om_prev: Vec<DVec3>,
+    lambda_prev: Vec<f64>,
+    extrapolate_h: f64,
     amat: Vec<DMat3>,
     pin: Vec<DVec3>,
     resw: Vec<DVec3>,
@@ -430,6 +435,9 @@ impl Director {
             internal: 0.0,
             om: vec![DVec3::ZERO; n],
             om1: vec![DVec3::ZERO; n],
+            om_prev: vec![DVec3::ZERO; n],
+            lambda_prev: vec![0.0; m],
+            extrapolate_h: f64::NAN,
             amat: vec![DMat3::IDENTITY; n],
             pin: vec![DVec3::ZERO; n],
             resw: vec![DVec3::ZERO; n],
@@ -454,6 +462,7 @@ impl Director {
         };
         for (b, s) in init.iter().enumerate() {
             d.om[b] = s.w;
+            d.om_prev[b] = s.w;
         }
         for (k, &(j, r, _, _)) in d.rows.iter().enumerate() {
             let (phi, ga, gb) = Self::joint_row(model, &d.q, j, r);
@@ -677,6 +686,9 @@ impl Director {
         }) {
             return Err(StepError::NonFinite);
         }
+        self.om_prev.copy_from_slice(&self.om);
+        self.lambda_prev.copy_from_slice(&self.lambda);
+        self.extrapolate_h = f64::NAN;
         for b in 0..nb {
             // the step's mean body angular velocity J^-1 (pi_n + pi_n+1) / 2: the predictor of
             // the condensed solve
@@ -769,8 +781,28 @@ impl Director {
         let h = settings.dt;
         let nb = self.q.len();
         let nrows = self.rows.len();
-        self.lambda1.copy_from_slice(&self.lambda);
-        self.om1.copy_from_slice(&self.om);
+        // predictor: Omega and lambda (means over a step) extrapolated linearly from the last
+        // two steps, an error of O(h^2) instead of the O(h) of the last step's values. Only
+        // while the steps are in Newton's fast range (the last one took at most 3 iterations,
+        // with the same h): at large steps (nk-spherical at h = 0.1, 0.5 rad a step) the
+        // extrapolation overshoots and Newton needs more iterations and more fallbacks
+        // (measured: 8.3 iterations a step and 23 fallbacks in 300 steps, against 6.6 and 9
+        // from the last values alone). Otherwise, and at the start, the last values.
+        if h == self.extrapolate_h {
+            for (x1, (x, x0)) in self.om1.iter_mut().zip(self.om.iter().zip(&self.om_prev)) {
+                *x1 = 2.0 * *x - *x0;
+            }
+            for (x1, (x, x0)) in self
+                .lambda1
+                .iter_mut()
+                .zip(self.lambda.iter().zip(&self.lambda_prev))
+            {
+                *x1 = 2.0 * *x - *x0;
+            }
+        } else {
+            self.lambda1.copy_from_slice(&self.lambda);
+            self.om1.copy_from_slice(&self.om);
+        }
         for b in 0..nb {
             self.pin[b] = -DVec3::from_array(g_mul(&rot_block(&self.q[b]), &rot_block(&self.p[b])));
         }
@@ -807,16 +839,27 @@ impl Director {
                 self.gmean[k] = [ga, gb];
             }
             self.mean_gradients(model);
-            // rotational momenta at n+1, (27)-(28); the residual of (23)-(28) as written
+            // rotational momenta at n+1, (27)-(28), and the residual of the condensed
+            // equations: the joint rows and Res = 2 J Omega - pi_n - pi_n+1
             for b in 0..nb {
-                let (f0, f) = self.forces(b, model);
+                let (_, f) = self.forces(b, model);
                 self.frot[b] = DMat3::from_cols_array(&f);
                 let p1 = self.rot_momenta(b, h, &f)?;
                 self.p1[b][3..12].copy_from_slice(&p1.to_cols_array());
-                let r = self.body_residual(b, model, h, &f0, &f);
-                residual = r.iter().fold(residual, |m, x| m.max(x.abs()));
                 let pi1 = 2.0 * skew_vec(&(mat(&self.q1[b]).transpose() * p1));
                 self.resw[b] = 2.0 * model.bodies[b].inertia * self.om1[b] - self.pin[b] - pi1;
+                // in the units of (23): Res / 2J is the error in Omega, times h in the directors
+                let kin = self.resw[b] * DVec3::from_array(self.jinv[b]) * (0.5 * h);
+                residual = kin.abs().max_element().max(residual);
+            }
+            // once those are below the tolerance (or not finite), the step is judged on the
+            // residual of (23)-(28) as written, so that a converged step is the paper's step
+            if !(residual > settings.tol) {
+                for b in 0..nb {
+                    let (f0, f) = self.forces(b, model);
+                    let r = self.body_residual(b, model, h, &f0, &f);
+                    residual = r.iter().fold(residual, |m, x| m.max(x.abs()));
+                }
             }
             if crate::simulation::newton_converged(residual, iterations, settings)? {
                 break;
@@ -915,6 +958,9 @@ impl Director {
         }) {
             return Err(StepError::NonFinite);
         }
+        self.om_prev.copy_from_slice(&self.om);
+        self.lambda_prev.copy_from_slice(&self.lambda);
+        self.extrapolate_h = if iterations <= 3 { h } else { f64::NAN };
         core::mem::swap(&mut self.q, &mut self.q1);
         core::mem::swap(&mut self.p, &mut self.p1);
         core::mem::swap(&mut self.lambda, &mut self.lambda1);
