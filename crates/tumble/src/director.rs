@@ -304,11 +304,14 @@ pub struct Director {
     // the residual of (23)'s definition of w, K^-1 and K^-1 times that residual
     om: Vec<DVec3>,
     om1: Vec<DVec3>,
-    // the predictor: Omega and lambda of the step before the last, and the step size for which
-    // they may be extrapolated (NaN: not)
-    om_prev: Vec<DVec3>,
-    lambda_prev: Vec<f64>,
-    extrapolate_h: f64,
+    // the predictor: Omega and lambda of the two steps before the last; how many of the last
+    // steps (up to 3) had the step size `last_h`; whether the last step took more than 3
+    // Newton iterations or the fallback
+    om_prev: [Vec<DVec3>; 2],
+    lambda_prev: [Vec<f64>; 2],
+    same_h: u32,
+    last_h: f64,
+    slow: bool,
     amat: Vec<DMat3>,
     pin: Vec<DVec3>,
     resw: Vec<DVec3>,
@@ -435,9 +438,11 @@ impl Director {
             internal: 0.0,
             om: vec![DVec3::ZERO; n],
             om1: vec![DVec3::ZERO; n],
-            om_prev: vec![DVec3::ZERO; n],
-            lambda_prev: vec![0.0; m],
-            extrapolate_h: f64::NAN,
+            om_prev: [vec![DVec3::ZERO; n], vec![DVec3::ZERO; n]],
+            lambda_prev: [vec![0.0; m], vec![0.0; m]],
+            same_h: 0,
+            last_h: f64::NAN,
+            slow: false,
             amat: vec![DMat3::IDENTITY; n],
             pin: vec![DVec3::ZERO; n],
             resw: vec![DVec3::ZERO; n],
@@ -462,7 +467,6 @@ impl Director {
         };
         for (b, s) in init.iter().enumerate() {
             d.om[b] = s.w;
-            d.om_prev[b] = s.w;
         }
         for (k, &(j, r, _, _)) in d.rows.iter().enumerate() {
             let (phi, ga, gb) = Self::joint_row(model, &d.q, j, r);
@@ -686,9 +690,7 @@ impl Director {
         }) {
             return Err(StepError::NonFinite);
         }
-        self.om_prev.copy_from_slice(&self.om);
-        self.lambda_prev.copy_from_slice(&self.lambda);
-        self.extrapolate_h = f64::NAN;
+        self.remember(h, true);
         for b in 0..nb {
             // the step's mean body angular velocity J^-1 (pi_n + pi_n+1) / 2: the predictor of
             // the condensed solve
@@ -766,6 +768,24 @@ impl Director {
         })
     }
 
+    /// Keep the last step's Omega and lambda (still in `om`, `lambda`) for the predictor, before
+    /// a step of size `h` replaces them.
+    fn remember(&mut self, h: f64, slow: bool) {
+        let [o1, o2] = &mut self.om_prev;
+        core::mem::swap(o1, o2);
+        o1.copy_from_slice(&self.om);
+        let [l1, l2] = &mut self.lambda_prev;
+        core::mem::swap(l1, l2);
+        l1.copy_from_slice(&self.lambda);
+        self.same_h = if h == self.last_h {
+            (self.same_h + 1).min(3)
+        } else {
+            1
+        };
+        self.last_h = h;
+        self.slow = slow;
+    }
+
     /// Steps that `step` took by `step_full` because the condensed solve did not converge.
     pub fn fallbacks(&self) -> u64 {
         self.fallbacks
@@ -781,23 +801,21 @@ impl Director {
         let h = settings.dt;
         let nb = self.q.len();
         let nrows = self.rows.len();
-        // predictor: Omega and lambda (means over a step) extrapolated linearly from the last
-        // two steps, an error of O(h^2) instead of the O(h) of the last step's values. Only
-        // while the steps are in Newton's fast range (the last one took at most 3 iterations,
-        // with the same h): at large steps (nk-spherical at h = 0.1, 0.5 rad a step) the
-        // extrapolation overshoots and Newton needs more iterations and more fallbacks
-        // (measured: 8.3 iterations a step and 23 fallbacks in 300 steps, against 6.6 and 9
-        // from the last values alone). Otherwise, and at the start, the last values.
-        if h == self.extrapolate_h {
-            for (x1, (x, x0)) in self.om1.iter_mut().zip(self.om.iter().zip(&self.om_prev)) {
-                *x1 = 2.0 * *x - *x0;
+        // predictor: Omega and lambda (means over a step) extrapolated quadratically from the
+        // last three steps, an error of O(h^3) instead of the O(h) of the last step's values.
+        // Only while the steps are in Newton's fast range (the last one took at most 3
+        // iterations, the last three had this h): at large steps (nk-spherical at h = 0.1,
+        // 0.5 rad a step) extrapolation overshoots, and Newton needs more iterations and more
+        // fallbacks (linear extrapolation there: 8.3 iterations a step and 23 fallbacks in 300
+        // steps, against 6.6 and 9 from the last values alone). Otherwise the last values.
+        if self.same_h >= 3 && h == self.last_h && !self.slow {
+            let [o1, o2] = &self.om_prev;
+            for b in 0..nb {
+                self.om1[b] = 3.0 * (self.om[b] - o1[b]) + o2[b];
             }
-            for (x1, (x, x0)) in self
-                .lambda1
-                .iter_mut()
-                .zip(self.lambda.iter().zip(&self.lambda_prev))
-            {
-                *x1 = 2.0 * *x - *x0;
+            let [l1, l2] = &self.lambda_prev;
+            for k in 0..nrows {
+                self.lambda1[k] = 3.0 * (self.lambda[k] - l1[k]) + l2[k];
             }
         } else {
             self.lambda1.copy_from_slice(&self.lambda);
@@ -958,9 +976,7 @@ impl Director {
         }) {
             return Err(StepError::NonFinite);
         }
-        self.om_prev.copy_from_slice(&self.om);
-        self.lambda_prev.copy_from_slice(&self.lambda);
-        self.extrapolate_h = if iterations <= 3 { h } else { f64::NAN };
+        self.remember(h, iterations > 3);
         core::mem::swap(&mut self.q, &mut self.q1);
         core::mem::swap(&mut self.p, &mut self.p1);
         core::mem::swap(&mut self.lambda, &mut self.lambda1);
