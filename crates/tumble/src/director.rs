@@ -838,7 +838,7 @@ impl Director {
             // centres at n+1, (23) and (27): the translational gradients are constant, so the
             // gradients of the last evaluation (or of `new`) give the translational forces
             for b in 0..nb {
-                let f0 = self.forces(b, model).0;
+                let f0 = self.force_translational(b, model);
                 let m = model.bodies[b].mass;
                 for i in 0..3 {
                     self.p1[b][i] = self.p[b][i] - h * f0[i];
@@ -860,7 +860,7 @@ impl Director {
             // rotational momenta at n+1, (27)-(28), and the residual of the condensed
             // equations: the joint rows and Res = 2 J Omega - pi_n - pi_n+1
             for b in 0..nb {
-                let (_, f) = self.forces(b, model);
+                let f = self.force_rotational(b, model);
                 self.frot[b] = DMat3::from_cols_array(&f);
                 let p1 = self.rot_momenta(b, h, &f)?;
                 self.p1[b][3..12].copy_from_slice(&p1.to_cols_array());
@@ -874,7 +874,8 @@ impl Director {
             // residual of (23)-(28) as written, so that a converged step is the paper's step
             if !(residual > settings.tol) {
                 for b in 0..nb {
-                    let (f0, f) = self.forces(b, model);
+                    let f0 = self.force_translational(b, model);
+                    let f = self.frot[b].to_cols_array();
                     let r = self.body_residual(b, model, h, &f0, &f);
                     residual = r.iter().fold(residual, |m, x| m.max(x.abs()));
                 }
@@ -940,14 +941,23 @@ impl Director {
                             let lside = usize::from(l_is_b);
                             let mut blk = [0.0; 25];
                             for rk in 0..jt.kind.rows() {
-                                let (d, e0) = (self.dk[ok + rk][side], &self.gnew[ok + rk][side]);
+                                let d = self.dk[ok + rk][side];
                                 for rl in 0..model.joints[jl].kind.rows() {
-                                    let l = ol + rl;
-                                    let g0 = &self.gmean[l][lside];
-                                    blk[rk * 5 + rl] = t
-                                        * (e0[0] * g0[0] + e0[1] * g0[1] + e0[2] * g0[2])
-                                        - d.dot(self.cy[l][lside]);
+                                    blk[rk * 5 + rl] = -d.dot(self.cy[ol + rl][lside]);
                                 }
+                            }
+                            // t e0_k . g0_l: the translational gradients are +-e_r on the three
+                            // position rows of both joint kinds (35) and zero on the revolute
+                            // axis rows, so only the diagonal of the position rows is not zero
+                            for r in 0..3 {
+                                let (e0, g0) =
+                                    (&self.gnew[ok + r][side], &self.gmean[ol + r][lside]);
+                                debug_assert!((0..model.joints[jl].kind.rows()).all(|rl| {
+                                    let g = &self.gmean[ol + rl][lside];
+                                    let dot = e0[0] * g[0] + e0[1] * g[1] + e0[2] * g[2];
+                                    dot == if rl == r { e0[r] * g0[r] } else { 0.0 }
+                                }));
+                                blk[r * 5 + r] += t * e0[r] * g0[r];
                             }
                             self.js.add_block(jk, jl, &blk);
                         }
@@ -1123,24 +1133,42 @@ impl Director {
 
     /// dV*/dq0 + dPhi*/dq^T lambda for body `b`: translational (3) and rotational (9) parts.
     fn forces(&self, b: usize, model: &Model) -> ([f64; 3], V9<f64>) {
+        (
+            self.force_translational(b, model),
+            self.force_rotational(b, model),
+        )
+    }
+
+    /// dV*/dq0 + dPhi*/dq0^T lambda for body `b`.
+    fn force_translational(&self, b: usize, model: &Model) -> [f64; 3] {
         let m = model.bodies[b].mass;
         let g = model.gravity;
         let mut f0 = [-m * g.x, -m * g.y, -m * g.z];
-        let mut f = [0.0; 9];
         for &(j, is_b) in &self.at_body[b] {
             let o = self.js.offset(j);
-            for r in 0..model.joints[j].kind.rows() {
-                let grad = &self.gmean[o + r][if is_b { 1 } else { 0 }];
-                let l = self.lambda1[o + r];
+            for k in o..o + model.joints[j].kind.rows() {
+                let grad = &self.gmean[k][usize::from(is_b)];
                 for i in 0..3 {
-                    f0[i] += grad[i] * l;
-                }
-                for i in 0..9 {
-                    f[i] += grad[3 + i] * l;
+                    f0[i] += grad[i] * self.lambda1[k];
                 }
             }
         }
-        (f0, f)
+        f0
+    }
+
+    /// dPhi*/dq_r^T lambda for body `b` (the directors' part, 9 numbers).
+    fn force_rotational(&self, b: usize, model: &Model) -> V9<f64> {
+        let mut f = [0.0; 9];
+        for &(j, is_b) in &self.at_body[b] {
+            let o = self.js.offset(j);
+            for k in o..o + model.joints[j].kind.rows() {
+                let grad = &self.gmean[k][usize::from(is_b)];
+                for i in 0..9 {
+                    f[i] += grad[3 + i] * self.lambda1[k];
+                }
+            }
+        }
+        f
     }
 
     fn body_residual(
@@ -1189,7 +1217,7 @@ impl Director {
         }
         let (qn, pn) = (rot_block(&self.q[b]), rot_block(&self.p[b]));
         let bn = g_mul(&qn, &pn);
-        let (_, f) = self.forces(b, model);
+        let f = self.force_rotational(b, model);
         let q1 = rot_block(&self.q1[b]).map(Dual::c);
         let p1 = rot_block(&self.p1[b]).map(Dual::c);
         let kb = &mut self.k[b];
