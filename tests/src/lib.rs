@@ -73,8 +73,8 @@ impl PlanarChain {
         PlanarChain { n, a, c }
     }
 
-    /// th'' from Lagrange's equations: the n x n system solved by Gaussian elimination with
-    /// partial pivoting (the mass matrix is symmetric positive definite).
+    /// th'' from Lagrange's equations: the n x n system (the mass matrix is symmetric positive
+    /// definite) solved by the solver crate's dense LU with partial pivoting (n <= 32).
     fn accelerations(&self, th: &[f64], om: &[f64]) -> Vec<f64> {
         let n = self.n;
         let mut m = vec![0.0; n * n];
@@ -87,30 +87,11 @@ impl PlanarChain {
                 rhs[i] -= self.a[i * n + j] * s * om[j] * om[j];
             }
         }
-        for col in 0..n {
-            let p = (col..n)
-                .max_by(|&x, &y| m[x * n + col].abs().total_cmp(&m[y * n + col].abs()))
-                .unwrap();
-            if p != col {
-                for j in 0..n {
-                    m.swap(p * n + j, col * n + j);
-                }
-                rhs.swap(p, col);
-            }
-            for r in col + 1..n {
-                let f = m[r * n + col] / m[col * n + col];
-                for j in col..n {
-                    m[r * n + j] -= f * m[col * n + j];
-                }
-                rhs[r] -= f * rhs[col];
-            }
-        }
-        let mut x = vec![0.0; n];
-        for i in (0..n).rev() {
-            let s: f64 = (i + 1..n).map(|j| m[i * n + j] * x[j]).sum();
-            x[i] = (rhs[i] - s) / m[i * n + i];
-        }
-        x
+        assert!(
+            tumble::math::lu_solve_in_place(&mut m, n, &mut rhs),
+            "singular mass matrix"
+        );
+        rhs
     }
 
     fn energy(&self, th: &[f64], om: &[f64]) -> f64 {
