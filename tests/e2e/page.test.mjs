@@ -1,80 +1,13 @@
 // The real page in headless Chromium (Debian's, driven by playwright-core): it loads without
 // errors, draws, charts while playing, reproduces a shared link, and explains bad links.
 // Screenshots go to tests/out/ (git-ignored).
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer } from 'node:http';
-import { readFile, mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { existsSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, extname, normalize } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { useBrowser, skip, open, inked, out, PHONE } from './harness.mjs';
 
-const root = fileURLToPath(new URL('../../', import.meta.url));
-const www = join(root, 'www');
-const out = join(root, 'tests', 'out');
-const CHROMIUM = '/usr/bin/chromium';
-const skip = !existsSync(CHROMIUM) && 'chromium not installed (scripts/setup.sh installs it from Debian packages with root or sudo)';
-const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.mjs': 'text/javascript', '.css': 'text/css', '.wasm': 'application/wasm', '.json': 'application/json' };
-
-let server, base, browser, profile;
-
-before(async () => {
-  if (skip) return;
-  server = createServer(async (req, res) => {
-    const path = normalize(decodeURIComponent(new URL(req.url, 'http://x').pathname)).replace(/^(\.\.[/\\])+/, '');
-    const file = join(www, path.endsWith('/') ? path + 'index.html' : path);
-    try {
-      const body = await readFile(file);
-      res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' });
-      res.end(body);
-    } catch {
-      res.writeHead(404);
-      res.end();
-    }
-  });
-  await new Promise((r) => server.listen(0, '127.0.0.1', r));
-  base = `http://127.0.0.1:${server.address().port}/`;
-  await mkdir(out, { recursive: true });
-  profile = await mkdtemp(join(tmpdir(), 'tumble-chromium-'));
-  const { chromium } = await import('playwright-core');
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    ignoreDefaultArgs: true,
-    args: ['--headless', '--no-sandbox', '--enable-unsafe-swiftshader', '--use-angle=swiftshader', '--disable-quic', '--no-first-run',
-      '--disable-background-networking', '--disable-component-update', '--disable-sync', '--remote-debugging-pipe', `--user-data-dir=${profile}`],
-  });
-});
-
-after(async () => {
-  await browser?.close();
-  server?.close();
-  if (profile) await rm(profile, { recursive: true, force: true });
-});
-
-/** Open the page at `query`; collect uncaught exceptions and console errors. */
-async function open(query = '') {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
-  const problems = [];
-  page.on('pageerror', (e) => problems.push(`exception: ${e.message}`));
-  page.on('console', (m) => { if (m.type() === 'error') problems.push(`console: ${m.text()}`); });
-  await page.goto(base + query);
-  await page.waitForFunction(() => window.tumble !== undefined, null, { timeout: 20000 });
-  return { page, problems };
-}
-
-/** Fraction of canvas pixels that differ from the background colour. */
-async function inked(page) {
-  return page.evaluate(() => {
-    const c = document.getElementById('canvas');
-    const gl = c.getContext('webgl2');
-    const px = new Uint8Array(c.width * c.height * 4);
-    gl.readPixels(0, 0, c.width, c.height, gl.RGBA, gl.UNSIGNED_BYTE, px);
-    let n = 0;
-    for (let i = 0; i < px.length; i += 4) if (Math.abs(px[i] - px[0]) + Math.abs(px[i + 1] - px[1]) + Math.abs(px[i + 2] - px[2]) > 30) n++;
-    return n / (px.length / 4);
-  });
-}
+const ctx = useBrowser();
 
 test('the default page draws the free body and its charts grow while playing', { skip }, async () => {
   const { page, problems } = await open();
@@ -208,10 +141,10 @@ test('three integrators run side by side on the same scenario and step', { skip 
 });
 
 test('readable on a phone: no sideways scrolling, view and charts stacked', { skip }, async () => {
-  const page = await browser.newPage({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, hasTouch: true, isMobile: true });
+  const page = await ctx.browser.newPage(PHONE);
   const problems = [];
   page.on('pageerror', (e) => problems.push(e.message));
-  await page.goto(base + '?scenario=chain%3Flinks%3D6');
+  await page.goto(ctx.base + '?scenario=chain%3Flinks%3D6');
   await page.waitForFunction(() => window.tumble !== undefined && window.tumble.chartPoints() > 5, null, { timeout: 30000 });
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   assert.ok(overflow <= 1, `page is ${overflow}px wider than the phone`);
