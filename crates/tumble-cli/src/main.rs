@@ -107,8 +107,9 @@ impl Opts {
     }
 }
 
-fn settings_from(sc: &Scenario, o: &Opts) -> Result<Settings, String> {
+fn settings_from(sc: &Scenario, method: Method, o: &Opts) -> Result<Settings, String> {
     let mut s = Settings::for_scenario(sc);
+    s.dt = sc.suitable_dt(method);
     if let Some(v) = o.number("dt")? {
         s.dt = v;
     }
@@ -241,7 +242,7 @@ fn run(args: &[String]) -> Result<(), String> {
     };
     let sc = load_scenario(text)?;
     let method = Method::parse(o.get("integrator").unwrap_or("director"))?;
-    let settings = settings_from(&sc, &o)?;
+    let settings = settings_from(&sc, method, &o)?;
     let duration = o.number("duration")?.unwrap_or(sc.duration);
     if !(0.0..=1e6).contains(&duration) {
         return Err(format!(
@@ -363,6 +364,7 @@ fn bench(args: &[String]) -> Result<(), String> {
         let sc = load_scenario(text)?;
         for &m in &methods {
             let mut settings = Settings::for_scenario(&sc);
+            settings.dt = sc.suitable_dt(m);
             if let Some(dt) = o.number("dt")? {
                 settings.dt = dt;
             }

@@ -104,6 +104,15 @@ pub fn canonical_scenario(text: &str) -> Result<String, JsError> {
         .map_err(|e| JsError::new(&e.0))
 }
 
+/// A time step (s) that suits `integrator` on `scenario` (canonical text): the scenario's
+/// own step unless that is beyond what the integrator handles (`Scenario::suitable_dt`).
+#[wasm_bindgen]
+pub fn suitable_dt(scenario: &str, integrator: &str) -> Result<f64, JsError> {
+    let sc = Scenario::parse(scenario).map_err(|e| JsError::new(&e.0))?;
+    let method = Method::parse(integrator).map_err(|e| JsError::new(&e))?;
+    Ok(sc.suitable_dt(method))
+}
+
 /// A running simulation.
 #[wasm_bindgen]
 pub struct Simulation {
@@ -121,9 +130,7 @@ impl Simulation {
         let sc = Scenario::parse(scenario).map_err(|e| JsError::new(&e.0))?;
         let method = Method::parse(integrator).map_err(|e| JsError::new(&e))?;
         let mut settings = Settings::for_scenario(&sc);
-        if dt != 0.0 {
-            settings.dt = dt;
-        }
+        settings.dt = if dt != 0.0 { dt } else { sc.suitable_dt(method) };
         if tol != 0.0 {
             settings.tol = tol;
         }
@@ -223,6 +230,14 @@ impl Simulation {
             o[0..3].copy_from_slice(&s.x.to_array());
             o[3..12].copy_from_slice(&s.r.to_cols_array());
         }
+    }
+
+    /// Which angular-momentum components (l1, l2, l3) the model conserves, as 0 or 1 each.
+    pub fn conserved(&self) -> Vec<u8> {
+        tumble::invariants::conserved_momentum(self.inner.model())
+            .iter()
+            .map(|&c| c as u8)
+            .collect()
     }
 
     /// Number of joints.

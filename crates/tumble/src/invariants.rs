@@ -1,5 +1,5 @@
 //! The quantities every integrator reports each step (physics notes, "Invariants to report").
-use crate::model::{BodyState, Model};
+use crate::model::{BodyState, JointKind, Model};
 use glam::DVec3;
 
 /// Energy, momentum and constraint residuals of one state.
@@ -59,6 +59,34 @@ pub fn momentum(model: &Model, states: &[BodyState]) -> DVec3 {
         .zip(states)
         .map(|(b, s)| s.x.cross(s.v * b.mass) + s.r * (b.inertia * s.w))
         .sum()
+}
+
+/// Which components l1, l2, l3 of the angular momentum about the origin the model conserves.
+///
+/// dl/dt is the sum of the external torques about the origin: gravity, sum x_i x M_i g, and the
+/// reactions of the joints to the ground (joints between two bodies act equally and oppositely
+/// at one point and cancel). Component k is conserved for every motion exactly when
+/// - gravity has no torque about e_k for any position: g x e_k = 0 (g along e_k, or no gravity);
+/// - every ground joint's reaction force F at its ground point p has none, e_k . (p x F) =
+///   F . (e_k x p) = 0 for all F: e_k x p = 0 (p on the x_k axis);
+/// - a ground revolute joint's reaction moment, any M perpendicular to its (fixed) axis n, has
+///   none: e_k parallel to n.
+/// Directions are compared to a relative 1e-12 (the presets build them exactly).
+pub fn conserved_momentum(model: &Model) -> [bool; 3] {
+    let parallel = |a: DVec3, b: DVec3| a.cross(b).length() <= 1e-12 * a.length() * b.length();
+    let mut out = [true; 3];
+    for (k, c) in out.iter_mut().enumerate() {
+        let e = DVec3::AXES[k];
+        *c = parallel(model.gravity, e)
+            && model.joints.iter().filter(|j| j.a.is_none()).all(|j| {
+                parallel(j.point_a, e)
+                    && match j.kind {
+                        JointKind::Spherical => true,
+                        JointKind::Revolute { axis_a, .. } => parallel(axis_a, e),
+                    }
+            });
+    }
+    out
 }
 
 /// Largest absolute joint residual |Phi| over all joints.
