@@ -51,8 +51,8 @@ export class Charts {
   }
 
   /** Start over for runs named `names` (primary first) with initial energies `energies`. */
-  reset(energies = [0], names = ['energy']) {
-    this.e0s = energies;
+  reset(names = ['energy'], invs0 = [new Float64Array(11)]) {
+    this.e0s = invs0.map((v) => v[1]);
     this.charts = chartsFor(names);
     const CHARTS = this.charts;
     this.t = [];
@@ -84,8 +84,9 @@ export class Charts {
 
   /** Append one sample: the invariant arrays of the runs, at the same time, primary first. */
   push(invs) {
+    invs = invs.map((v, i) => v ?? new Float64Array(11).fill(NaN).fill(this.e0s[i], 1, 2));
     const values = valuesOf(invs, this.e0s);
-    for (const row of values) for (const v of row) if (!Number.isFinite(v)) return false;
+    if (!Number.isFinite(values[0][0])) return false;
     this.t.push(invs[0][0]);
     values.forEach((row, i) => row.forEach((v, j) => this.ys[i][j].push(this.charts[i].log ? Math.max(v, FLOOR) : v)));
     if (this.t.length > WINDOW) {

@@ -1,19 +1,24 @@
-// sim.js: one running simulation: the wasm Simulation plus the typed arrays it fills each
-// frame (poses, joints, invariants), allocated once. Few calls cross the wasm boundary.
+// sim.js: one running simulation: the wasm Simulation plus the typed arrays it fills
+// (poses, joints, invariants), allocated once. Few calls cross the wasm boundary.
 
 export class Run {
   constructor(wasm, { scenario, integrator, dt, tol, alpha, beta }) {
     this.sim = new wasm.Simulation(scenario, integrator, dt || 0, tol || 0); // throws Error with a message
     if (alpha !== undefined) this.sim.set_gains(alpha, beta);
+    this.name = integrator;
     this.n = this.sim.body_count();
     this.nj = this.sim.joint_count();
     this.poses = new Float64Array(12 * this.n);
     this.sizes = new Float64Array(3 * this.n);
     this.joints = new Float64Array(3 * this.nj);
     this.inv = new Float64Array(11);
+    this.conserved = Array.from(this.sim.conserved(), (c) => c === 1);
     this.sim.write_sizes(this.sizes);
     this.msPerStep = 0;
+    this.steps = 0;
+    this.error = null; // why this run stopped, or null while it runs
     this.refresh();
+    this.inv0 = Float64Array.from(this.inv);
     this.energy0 = this.inv[1];
   }
 
@@ -23,16 +28,44 @@ export class Run {
     this.sim.invariants(this.inv);
   }
 
-  /** Take up to n steps; returns { taken, error } (error is the solver's message, or null). */
-  advance(n) {
+  /** Take up to n steps, recording run `r`'s samples into `history` when they are due.
+   * Returns the number taken; on a failed step `error` says why and the run stays stopped. */
+  advance(n, history = null, r = 0) {
+    if (this.error || n <= 0) return 0;
     const t0 = performance.now();
-    const taken = this.sim.step(n);
-    const ms = (performance.now() - t0) / Math.max(taken, 1);
+    let done = 0;
+    while (done < n) {
+      const m = history ? Math.min(n - done, history.due(this.steps)) : n - done;
+      const taken = this.sim.step(m);
+      done += taken;
+      this.steps += taken;
+      if (taken < m) {
+        this.error = this.sim.last_error() ?? 'the step failed';
+        break;
+      }
+      if (history && this.steps % history.stride === 0) {
+        this.refresh();
+        if (!this.finite()) break;
+        history.record(r, this.steps, this.inv, this.poses, this.joints, this.sim.state_hash());
+      }
+    }
+    const ms = (performance.now() - t0) / Math.max(done, 1);
     this.msPerStep = this.msPerStep ? 0.9 * this.msPerStep + 0.1 * ms : ms;
     this.refresh();
-    let error = taken < n ? (this.sim.last_error() ?? 'the step failed') : null;
-    if (!error && !this.inv.every(Number.isFinite)) error = 'the invariants are not finite';
-    return { taken, error };
+    this.finite();
+    return done;
+  }
+
+  finite() {
+    if (this.inv.every(Number.isFinite)) return true;
+    this.error ??= 'the invariants are not finite';
+    return false;
+  }
+
+  /** Continue a stopped run with step `h` from its last good state (throws if h is out of range). */
+  resume(h) {
+    this.sim.set_dt(h);
+    this.error = null;
   }
 
   free() {
