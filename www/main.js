@@ -200,19 +200,31 @@ function setPlaying(on) {
   app.summaryAt = 0; // announce the change
 }
 
+/** Take n steps with every live run, in lockstep (so the charts compare them at equal times).
+ * The history and the charts get a sample every `history.stride` steps: a fixed interval of
+ * simulated time, however many steps a frame takes. */
 function stepOnce(n) {
   if (!app.run) return;
   app.scrub = -1;
-  let taken = 0;
   const failed = [];
-  app.runs.forEach((x, i) => {
-    if (x.error) return;
-    taken = Math.max(taken, x.advance(n, app.history, i));
-    if (x.error) failed.push(x);
-  });
-  app.stats.steps += taken;
-  if (taken > 0) app.charts.push(app.runs.map((x) => (x.error ? null : x.inv)));
-  if (taken > 0 && $('trails').checked && !app.run.error) app.renderer.recordTrails(app.run.poses);
+  let left = n;
+  while (left > 0) {
+    const lead = app.runs.find((x) => !x.error);
+    if (!lead) break;
+    const m = Math.min(left, app.history.due(lead.steps));
+    app.runs.forEach((x, i) => {
+      if (x.error) return;
+      x.advance(m, app.history, i);
+      if (x.error) failed.push(x);
+    });
+    left -= m;
+    app.stats.steps += m;
+    if (lead.steps % app.history.stride === 0) {
+      app.charts.push(app.runs.map((x) => (x.error ? null : x.inv)));
+      if ($('trails').checked && !app.run.error) app.renderer.recordTrails(app.run.poses);
+    }
+    if (failed.length) break;
+  }
   if (failed.length) reportFailure(failed);
 }
 

@@ -109,9 +109,10 @@ test('the invariant history exports as CSV', { skip }, async () => {
   const [download] = await Promise.all([page.waitForEvent('download'), page.click('#export-csv')]);
   const text = await readFile(await download.path(), 'utf8');
   const lines = text.trim().split('\n');
-  assert.equal(lines[0], 't,energy,kinetic,potential,l1,l2,l3,internal_violation,joint_violation,iterations,residual');
+  assert.equal(lines[0], 'integrator,t,energy,kinetic,potential,l1,l2,l3,internal_violation,joint_violation,iterations,residual,state_hash');
   assert.ok(lines.length > 10);
-  const e = lines.slice(1).map((l) => Number(l.split(',')[1]));
+  assert.ok(lines.slice(1).every((l) => l.startsWith('director,') && /,[0-9a-f]{16}$/.test(l)));
+  const e = lines.slice(1).map((l) => Number(l.split(',')[2]));
   assert.ok(e.every(Number.isFinite));
   assert.ok(Math.abs(e[e.length - 1] - e[0]) / Math.abs(e[0]) < 1e-9, 'director energy drifts in the export');
   assert.deepEqual(problems, []);

@@ -188,7 +188,7 @@ test('units on every number a teacher reads, and a quiet screen-reader summary',
   assert.match(readout, /t = [\d.]+ s +h = 0\.005 s/);
   assert.match(readout, /E = T \+ V = -?[\d.]+ J +\(T = [\d.e+-]+ J, V = -?[\d.e+-]+ J\)/);
   const labels = await page.$$eval('.controls label', (ls) => ls.map((l) => l.textContent.replace(/\s+/g, ' ').trim()));
-  for (const want of ['spin (rad/s)', 'tilt (rad)', 'step h (s)', 'α (1/s)', 'β (1/s)']) assert.ok(labels.some((l) => l.startsWith(want)), `${want} in ${labels}`);
+  for (const want of ['spin (rad/s)', 'tilt (rad)', 'step h (s)', 'Baumgarte α (1/s)', 'β (1/s)']) assert.ok(labels.some((l) => l.startsWith(want)), `${want} in ${labels}`);
   assert.equal(await page.getAttribute('#readout', 'aria-hidden'), 'true');
   // the live region changes at most once in 3 s of playing (the readout changes every frame)
   const changes = await page.evaluate(() => new Promise((done) => {
