@@ -175,7 +175,8 @@ test('the scrubber shows a stored moment: its hash equals a fresh run\'s at that
   // Live returns to the running state
   await page.click('#live');
   await page.waitForFunction((t) => window.tumble.time() > t, 2.5, { timeout: 10000 });
-  assert.notEqual(await page.evaluate(() => window.tumble.shownHash()), want);
+  await page.waitForFunction((h) => window.tumble.shownHash() !== h, want, { timeout: 5000 }); // shown twice a second while playing
+  assert.doesNotMatch(await page.textContent('#readout'), /history/);
   assert.notEqual(live, want);
   assert.deepEqual(problems, []);
   await page.close();
