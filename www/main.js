@@ -306,11 +306,31 @@ function wire() {
   }, true);
 }
 
+/** `&embed=1`: the page is one <tumble-view> element filling the frame (tumble-view.js). */
+async function embed(error) {
+  await import('./tumble-view.js');
+  document.body.classList.add('embed');
+  if (error) {
+    const p = document.createElement('p');
+    p.className = 'embed-error';
+    p.setAttribute('role', 'alert');
+    p.textContent = error;
+    document.body.replaceChildren(p);
+    window.tumble = { error: () => error };
+    return;
+  }
+  const el = document.createElement('tumble-view');
+  for (const [k, v] of new URLSearchParams(location.search)) if (k !== 'embed' && k !== 'explain') el.setAttribute(k, v);
+  document.body.replaceChildren(el);
+  // a read-only hook for the browser tests
+  window.tumble = { element: el, time: () => el.time, playing: () => el.playing, error: () => el.error, hash: () => el.stateHash, chartPoints: () => el.player?.charts?.points() ?? 0 };
+}
+
 async function main() {
   await init();
   const { settings, error } = parseQuery(location.search);
   app.embed = new URLSearchParams(location.search).get('embed') === '1';
-  document.body.classList.toggle('embed', app.embed);
+  if (app.embed) { await embed(error); return; }
   app.player = new Player(wasm, { canvas: $('canvas'), charts: $('charts') }, { failure: onFailure, frame: onFrame, playing: onPlaying });
   app.presets = wasm.presets();
   for (const p of app.presets) {

@@ -24,15 +24,16 @@ export function integratorNames(settings) {
 export class Player {
   /**
    * @param wasm the initialised wasm module
-   * @param canvas the 3-D view's canvas; `charts` the charts' container (or null for none)
+   * @param canvas the 3-D view's canvas; `charts` the charts' container (or null for none),
+   *   `chartsOptions` what the Charts take (which charts, fitted to the container's height)
    * @param on callbacks: failure(failed, live) when runs stop, frame(now) after each drawn
    *   frame, playing(on) when play or pause changes
    */
-  constructor(wasm, { canvas, charts }, on = {}) {
+  constructor(wasm, { canvas, charts, chartsOptions }, on = {}) {
     this.wasm = wasm;
     this.on = on;
     this.renderer = new Renderer(canvas);
-    this.charts = charts ? new Charts(charts) : null;
+    this.charts = charts ? new Charts(charts, chartsOptions) : null;
     this.history = new History();
     this.runs = [];
     this.run = null;

@@ -7,6 +7,8 @@
 export const INTEGRATORS = ['director', 'rattle', 'baumgarte'];
 export const MAX_QUERY = 2048;
 export const DEFAULTS = { scenario: 'free-body', integrator: 'rattle', dt: 0, tol: 0, alpha: 10, beta: 10, compare: '' };
+/** The charts a link or an element can ask for (`charts=energy,momentum`; `none` for none). */
+export const CHARTS = ['energy', 'momentum', 'constraints', 'iterations'];
 
 /** Parse a location.search string. Returns { settings, error } with defaults where invalid. */
 export function parseQuery(search) {
@@ -20,7 +22,7 @@ export function parseQuery(search) {
   } catch (e) {
     return fail('This link could not be read.');
   }
-  const known = new Set(['scenario', 'integrator', 'dt', 'tol', 'alpha', 'beta', 'embed', 'compare']);
+  const known = new Set(['scenario', 'integrator', 'dt', 'tol', 'alpha', 'beta', 'embed', 'compare', 'charts', 'autoplay', 'explain']);
   for (const key of params.keys()) {
     if (known.has(key)) continue;
     // most likely a hand-written link whose scenario text was not encoded: its '&' split it
@@ -54,6 +56,19 @@ export function parseQuery(search) {
   if (compare !== null) {
     if (compare !== 'all' && !INTEGRATORS.includes(compare)) return fail(`'compare' in this link must be all, director, rattle or baumgarte, not '${compare.slice(0, 40)}'.`);
     settings.compare = compare;
+  }
+  const charts = params.get('charts');
+  if (charts !== null) {
+    const list = charts.split(',').map((c) => c.trim()).filter(Boolean);
+    const bad = list.find((c) => !CHARTS.includes(c) && c !== 'none');
+    if (bad !== undefined || !list.length || (list.includes('none') && list.length > 1)) return fail(`'charts' in this link must be none or a comma-separated list of ${CHARTS.join(', ')}, not '${charts.slice(0, 60)}'.`);
+    settings.charts = list.includes('none') ? [] : list;
+  }
+  for (const flag of ['autoplay', 'explain']) {
+    const raw = params.get(flag);
+    if (raw === null) continue;
+    if (!['', '1', '0', 'true', 'false'].includes(raw)) return fail(`'${flag}' in this link must be 1 or 0, not '${raw.slice(0, 40)}'.`);
+    settings[flag] = raw === '' || raw === '1' || raw === 'true';
   }
   return { settings, error: null };
 }
