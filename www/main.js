@@ -4,6 +4,8 @@
 import init, * as wasm from './pkg/tumble_wasm.js';
 import { Player, LABEL, integratorNames } from './player.js';
 import { parseQuery, buildQuery, DEFAULTS } from './url.js';
+import { renderExplanation } from './explain.js';
+import { attachRecorder } from './record.js';
 
 const $ = (id) => document.getElementById(id);
 const errorEl = $('error');
@@ -138,7 +140,8 @@ function restart() {
   adviseStep();
   $('run-progress').hidden = true;
   app.summaryAt = 0;
-  history.replaceState(null, '', buildQuery(app.settings) + (app.embed ? '&embed=1' : ''));
+  renderExplanation($('explain'), { scenario: app.settings.scenario, integrators: app.player.runs.map((x) => x.name) });
+  history.replaceState(null, '', buildQuery(app.settings) + (app.embed ? '&embed=1' : '') + (app.explain ? '&explain=1' : ''));
   return true;
 }
 
@@ -256,7 +259,7 @@ function wire() {
     }
     app.settings.dt = h;
     $('dt').value = h;
-    history.replaceState(null, '', buildQuery(app.settings) + (app.embed ? '&embed=1' : ''));
+    history.replaceState(null, '', buildQuery(app.settings) + (app.embed ? '&embed=1' : '') + (app.explain ? '&explain=1' : ''));
     clearError();
     play(true);
   });
@@ -287,6 +290,7 @@ function wire() {
     download(exportName('json'), 'application/json', p.history.json(wasm.invariant_fields(), names(), exportSettings(), finals));
   });
   $('export-png').addEventListener('click', () => $('canvas').toBlob((b) => b && download(exportName('png'), 'image/png', b)));
+  attachRecorder({ button: $('record'), withCharts: $('record-charts'), view: $('canvas'), charts: $('charts'), fileName: exportName, download, showError });
   $('embed').addEventListener('click', () => {
     const src = location.origin + location.pathname + buildQuery(app.settings) + '&embed=1';
     const snippet = `<iframe src="${escapeAttr(src)}" width="800" height="520" style="border:0" title="${escapeAttr(`Tumble: ${description()}`)}"></iframe>`;
@@ -311,6 +315,8 @@ async function main() {
   const { settings, error } = parseQuery(location.search);
   app.embed = new URLSearchParams(location.search).get('embed') === '1';
   document.body.classList.toggle('embed', app.embed);
+  app.explain = new URLSearchParams(location.search).get('explain') === '1'; // embeds show the explanation only when asked
+  document.body.classList.toggle('with-explain', app.explain);
   app.player = new Player(wasm, { canvas: $('canvas'), charts: $('charts') }, { failure: onFailure, frame: onFrame, playing: onPlaying });
   app.presets = wasm.presets();
   for (const p of app.presets) {

@@ -20,7 +20,7 @@ export function parseQuery(search) {
   } catch (e) {
     return fail('This link could not be read.');
   }
-  const known = new Set(['scenario', 'integrator', 'dt', 'tol', 'alpha', 'beta', 'embed', 'compare']);
+  const known = new Set(['scenario', 'integrator', 'dt', 'tol', 'alpha', 'beta', 'embed', 'explain', 'compare']);
   for (const key of params.keys()) {
     if (known.has(key)) continue;
     // most likely a hand-written link whose scenario text was not encoded: its '&' split it
