@@ -15,12 +15,12 @@ export const SCENARIO_TEXT = {
   'free-body': {
     title: 'Free spinning body',
     text: 'One body tumbling in empty space: no gravity, no joints, nothing pushes on it. It is the test case of Terze, Mueller & Zlatar (2013), taken from Krysl & Endres (2005): mass 1 kg, principal moments of inertia 0.9144, 1.098 and 1.66 kg m², started by default with the body angular velocity (0.45549, 0.82623, 0.03476) rad/s (the w1, w2, w3 fields change it). It is not spun about one of its principal axes, so it tumbles: seen from the body, its angular velocity keeps changing (Fig. 1 of the paper).',
-    look: 'Nothing exerts a torque, so the energy (0.471 J at the default start) and all three components of the angular momentum about the origin (l1 = 0.417, l2 = 0.907, l3 = 0.058 kg m²/s) must stay exactly constant, even though the body keeps tumbling. Any slope in the energy-error chart or in the momentum lines is the integrator\'s error, not physics. On this body, with no gravity, RATTLE keeps the energy at round-off too (its rotation step is then the discrete Moser-Veselov map); Baumgarte\'s error grows.',
+    look: 'Nothing exerts a torque, so the energy (0.471 J at the default start) and all three components of the angular momentum about the origin (l1 = 0.417, l2 = 0.907, l3 = 0.058 kg m²/s) must stay exactly constant, even though the body keeps tumbling. Any slope in the energy-error chart or in the momentum lines is the integrator\'s error, not physics. On this body, with no gravity, RATTLE keeps the energy close to round-off too (its rotation step is then the discrete Moser-Veselov map), with a slow growth from rounding; Baumgarte\'s error grows much faster.',
   },
   flip: {
     title: 'Intermediate-axis flip (Dzhanibekov effect)',
     text: 'A free box of 2 m x 1 m x 0.5 m and 12 kg, no gravity, spun at 4 rad/s about its middle axis (the 1 m edge, moment of inertia 4.25 kg m²) with a tiny nudge of 0.01 rad/s about the other two. Spin about the longest or the shortest axis is stable; spin about the middle axis is not: the nudge grows, the box turns over by half a turn, and it keeps flipping back and forth at regular intervals (the "tennis racket theorem").',
-    look: 'Watch the box flip in the view while the charts stay calm: energy (34 J) and angular momentum (l2 = 17 kg m²/s) are constant through every flip, because no torque acts. An integrator whose energy drifts gets the time between flips wrong; RATTLE and the director method keep it.',
+    look: 'Watch the box flip in the view while the charts stay calm: energy (34 J) and angular momentum (l2 = 17 kg m²/s) are constant through every flip, because no torque acts. An integrator whose energy or momentum drifts changes the time between flips: compare the integrators over a long run.',
   },
   top: {
     title: 'Heavy spinning top',
