@@ -70,7 +70,7 @@ export const INTEGRATOR_TEXT = {
     title: 'Energy-momentum director method',
     paper: NK,
     text: 'Each body is described by its centre and three perpendicular unit vectors (its "directors"), 12 numbers per body where 6 numbers would do. The step is written with mean values and differences so that the energy change over one step is exactly zero, and the joints are held exactly at the end of each step. The price: each step solves nonlinear equations by Newton iteration, so it is implicit and costs more per step, but it takes large steps.',
-    look: 'The relative energy error stays flat near 1e-13, at round-off: it is set by the Newton tolerance (1e-12 by default, the "tol" field), not by the step h, so halving h does not change it. The momentum components that the joints allow are kept just as well, and the Newton iterations chart shows about 2 iterations a step at h = 0.01 s (3 to 8 iterations at h = 0.1 s).',
+    look: 'The relative energy error stays flat near 1e-13, at round-off: it is set by the Newton tolerance (1e-12 by default, the "Newton tol" field under Solver settings), not by the step h, so halving h does not change it. The momentum components that the joints allow are kept just as well, and the Newton iterations chart shows about 2 iterations a step at h = 0.01 s (3 to 8 iterations at h = 0.1 s).',
   },
   rattle: {
     title: 'Lie-group RATTLE (Störmer-Verlet)',
