@@ -4,6 +4,8 @@
 import init, * as wasm from './pkg/tumble_wasm.js';
 import { Player, LABEL, integratorNames } from './player.js';
 import { parseQuery, buildQuery, DEFAULTS } from './url.js';
+import { renderExplanation } from './explain.js';
+import { attachRecorder } from './record.js';
 
 const $ = (id) => document.getElementById(id);
 const errorEl = $('error');
@@ -138,6 +140,7 @@ function restart() {
   adviseStep();
   $('run-progress').hidden = true;
   app.summaryAt = 0;
+  renderExplanation($('explain'), { scenario: app.settings.scenario, integrators: app.player.runs.map((x) => x.name) });
   history.replaceState(null, '', buildQuery(app.settings) + (app.embed ? '&embed=1' : ''));
   return true;
 }
@@ -287,6 +290,7 @@ function wire() {
     download(exportName('json'), 'application/json', p.history.json(wasm.invariant_fields(), names(), exportSettings(), finals));
   });
   $('export-png').addEventListener('click', () => $('canvas').toBlob((b) => b && download(exportName('png'), 'image/png', b)));
+  attachRecorder({ button: $('record'), withCharts: $('record-charts'), view: $('canvas'), charts: $('charts'), fileName: exportName, download, showError });
   $('embed').addEventListener('click', () => {
     const src = location.origin + location.pathname + buildQuery(app.settings) + '&embed=1';
     const snippet = `<iframe src="${escapeAttr(src)}" width="800" height="520" style="border:0" title="${escapeAttr(`Tumble: ${description()}`)}"></iframe>`;
@@ -320,7 +324,7 @@ async function embed(error) {
     return;
   }
   const el = document.createElement('tumble-view');
-  for (const [k, v] of new URLSearchParams(location.search)) if (k !== 'embed' && k !== 'explain') el.setAttribute(k, v);
+  for (const [k, v] of new URLSearchParams(location.search)) if (k !== 'embed') el.setAttribute(k, v);
   document.body.replaceChildren(el);
   // a read-only hook for the browser tests
   window.tumble = { element: el, time: () => el.time, playing: () => el.playing, error: () => el.error, hash: () => el.stateHash, chartPoints: () => el.player?.charts?.points() ?? 0 };

@@ -12,26 +12,30 @@
 // `autoplay` is set (ignored under prefers-reduced-motion), pauses itself when scrolled out of
 // sight or when the tab is hidden, and resumes when it comes back if it was playing.
 //
+// `explain` adds the scenario's and the integrators' explanation (explain.js), closed, over the view.
 // JS API: el.play(), el.pause(), el.reset(); read-only el.time (s), el.playing, el.error,
 // el.stateHash; an `invariants` event about four times a second while running, with detail
 // { t, runs: [{ integrator, energy, energyError, momentum: [l1, l2, l3], jointViolation, error }] }.
 import init, * as wasm from './pkg/tumble_wasm.js';
 import { Player, LABEL } from './player.js';
 import { parseQuery, buildQuery } from './url.js';
+import { renderExplanation } from './explain.js';
 
 const BASE = new URL('./', import.meta.url);
 let ready = null; // one wasm module for every element on the page
 const wasmReady = () => (ready ??= init());
-const ATTRS = ['scenario', 'integrator', 'compare', 'dt', 'tol', 'alpha', 'beta', 'charts', 'autoplay'];
+const ATTRS = ['scenario', 'integrator', 'compare', 'dt', 'tol', 'alpha', 'beta', 'charts', 'autoplay', 'explain'];
 const EVENT_EVERY_MS = 250;
 
 const TEMPLATE = `
 <link rel="stylesheet" href="${new URL('vendor/uPlot.min.css', BASE)}">
 <link rel="stylesheet" href="${new URL('tumble-view.css', BASE)}">
+<link rel="stylesheet" href="${new URL('explain.css', BASE)}">
 <div class="frame">
   <div class="view">
     <canvas aria-label="3-D view of the bodies; drag to orbit, wheel or pinch to zoom"></canvas>
     <button class="start" type="button" aria-label="Play the simulation" hidden>&#9654;</button>
+    <div class="about" hidden></div>
   </div>
   <div class="charts" role="group"></div>
   <div class="bar">
@@ -51,7 +55,7 @@ export class TumbleView extends HTMLElement {
     this.root = this.attachShadow({ mode: 'open' });
     this.root.innerHTML = TEMPLATE; // a constant: no attribute text is ever parsed as HTML
     const q = (s) => this.root.querySelector(s);
-    this.ui = { frame: q('.frame'), canvas: q('canvas'), charts: q('.charts'), play: q('.play'), reset: q('.reset'), start: q('.start'), time: q('.time'), open: q('.open'), msg: q('.msg') };
+    this.ui = { about: q('.about'), frame: q('.frame'), canvas: q('canvas'), charts: q('.charts'), play: q('.play'), reset: q('.reset'), start: q('.start'), time: q('.time'), open: q('.open'), msg: q('.msg') };
     this.ui.play.addEventListener('click', () => (this.playing ? this.pause() : this.play()));
     this.ui.start.addEventListener('click', () => this.play());
     this.ui.reset.addEventListener('click', () => this.reset());
@@ -88,7 +92,7 @@ export class TumbleView extends HTMLElement {
   query() {
     const p = new URLSearchParams();
     for (const a of ATTRS) if (this.hasAttribute(a)) p.set(a, this.getAttribute(a));
-    if (p.has('autoplay') && p.get('autoplay') === '') p.set('autoplay', '1');
+    for (const flag of ['autoplay', 'explain']) if (p.get(flag) === '') p.set(flag, '1');
     return '?' + p.toString();
   }
 
@@ -132,6 +136,8 @@ export class TumbleView extends HTMLElement {
     this.ui.charts.setAttribute('aria-label', `Charts of ${charts.join(', ')}`);
     this.ui.open.href = new URL('index.html', BASE) + buildQuery(settings);
     this.ui.msg.hidden = true;
+    this.ui.about.hidden = !settings.explain;
+    if (settings.explain) renderExplanation(this.ui.about, { scenario: settings.scenario, integrators: this.player.runs.map((x) => x.name), open: false });
     this.showPlaying(false);
     const reduced = matchMedia('(prefers-reduced-motion: reduce)').matches;
     this.ui.start.hidden = false;

@@ -1,0 +1,171 @@
+// explain.js: the short texts that say what each scenario and each integrator is, which paper
+// it comes from and what to look for in the charts, and the collapsible panel that shows them.
+// Built with DOM calls and textContent only (never innerHTML), so no text can carry markup.
+//
+// Every number in these texts carries its unit (s, J, kg, m, rad, rad/s, kg m²/s, 1/s);
+// relative errors are called relative. tests/e2e/record.test.mjs checks that.
+import { INTEGRATOR_COLORS } from './charts.js';
+
+const NK = 'Nielsen & Krenk 2013, "Multibody motion in implicitly constrained director format with links via explicit constraints" (ECCOMAS Multibody Dynamics)';
+const TMZ = 'Terze, Mueller & Zlatar 2013, "Störmer-Verlet integration scheme for multibody system dynamics in Lie-group setting" (DETC2013-12308)';
+const STAR = '"Equations of Multi-Body Motion", Simcenter STAR-CCM+ theory guide (index-1 form with Baumgarte stabilisation)';
+
+/** name -> { title, text, look }: what each scenario is and what to look for in the charts. */
+export const SCENARIO_TEXT = {
+  'free-body': {
+    title: 'Free spinning body',
+    text: 'One body tumbling in empty space: no gravity, no joints, nothing pushes on it. It is the test case of Terze, Mueller & Zlatar (2013), taken from Krysl & Endres (2005): mass 1 kg, principal moments of inertia 0.9144, 1.098 and 1.66 kg m², started by default with the body angular velocity (0.45549, 0.82623, 0.03476) rad/s (the w1, w2, w3 fields change it). It is not spun about one of its principal axes, so it tumbles: seen from the body, its angular velocity keeps changing (Fig. 1 of the paper).',
+    look: 'Nothing exerts a torque, so the energy (0.471 J at the default start) and all three components of the angular momentum about the origin (l1 = 0.417, l2 = 0.907, l3 = 0.058 kg m²/s) must stay exactly constant, even though the body keeps tumbling. Any slope in the energy-error chart or in the momentum lines is the integrator\'s error, not physics. On this body, with no gravity, RATTLE keeps the energy close to round-off too (its rotation step is then the discrete Moser-Veselov map), with a slow growth from rounding; Baumgarte\'s error grows much faster.',
+  },
+  flip: {
+    title: 'Intermediate-axis flip (Dzhanibekov effect)',
+    text: 'A free box of 2 m x 1 m x 0.5 m and 12 kg, no gravity, spun at 4 rad/s about its middle axis (the 1 m edge, moment of inertia 4.25 kg m²) with a tiny nudge of 0.01 rad/s about the other two. Spin about the longest or the shortest axis is stable; spin about the middle axis is not: the nudge grows, the box turns over by half a turn, and it keeps flipping back and forth at regular intervals (the "tennis racket theorem").',
+    look: 'Watch the box flip in the view while the charts stay calm: energy (34 J) and angular momentum (l2 = 17 kg m²/s) are constant through every flip, because no torque acts. An integrator whose energy or momentum drifts changes the time between flips: compare the integrators over a long run.',
+  },
+  top: {
+    title: 'Heavy spinning top',
+    text: 'A square plate of 1 m x 1 m x 0.2 m and 1 kg on a stem: its tip is held at a fixed point 0.5 m below the centre by a ball joint, and gravity pulls on it. It spins at 30 rad/s about its symmetry axis, tilted 0.3 rad from the vertical. Instead of falling over, its axis slowly circles the vertical (precession) and nods up and down a little (nutation).',
+    look: 'Gravity\'s torque about the tip is horizontal, so it turns the horizontal momentum components l1 and l2 round and round (the precession) but never changes the vertical one: l3 and the energy are conserved. Try spin = 0 rad/s: the plate then simply falls like a pendulum.',
+  },
+  'nk-revolute': {
+    title: 'Hanging chain with hinges (Nielsen & Krenk, sec. 6.1)',
+    text: 'The first example of Nielsen & Krenk (2013): four boxes of 1 m x 0.5 m x 3 m and 12 kg (moments of inertia 9.25, 10.0 and 1.25 kg m²) hung from a fixed point and linked end to end by hinges (revolute joints) whose axes point along x1, so everything moves in the x2-x3 plane. The upper two boxes start at 0.785 rad (45 degrees) from the vertical, the lower two at a right angle to them; the chain is released from rest under gravity 9.81 m/s². The paper uses the step h = 0.01 s.',
+    look: 'Energy is conserved: the paper reports it kept to a relative 1e-12 with the director method; over 10 s at h = 0.01 s we measured largest relative energy errors of 3e-13 (director), 4e-3 (RATTLE) and 6e-2 (Baumgarte). The angular momentum l1 is the only non-zero component (l2 and l3 stay 0 kg m²/s because the motion is planar), and l1 is NOT conserved: gravity has a torque about the x1 axis through the hinge, so l1 swings up and down with the chain. The joint violation shows how well each method keeps the links together.',
+  },
+  'nk-spherical': {
+    title: 'Hanging chain with ball joints (Nielsen & Krenk, sec. 6.2)',
+    text: 'The second example of Nielsen & Krenk (2013): the same four boxes, now linked by ball joints (spherical joints) that let neighbours turn freely, and the whole start shape turned 0.785 rad (45 degrees) about the x2 axis, so the chain swings in three dimensions. The paper\'s step h = 0.1 s is large (ten steps per second of motion): the director method takes it, but RATTLE and Baumgarte fail at it, so the page gives them h = 0.02 s and h = 0.01 s on this preset unless you set the step yourself.',
+    look: 'Energy and the vertical momentum l3 are conserved (gravity is vertical, so it has no torque about the vertical axis through the fixed point); l1 and l2 change. The paper reports energy kept to a relative 1e-12 and l3 to a relative 1e-10 at h = 0.1 s with the director method. Set the step to h = 0.1 s yourself to see RATTLE and Baumgarte stop at the paper\'s step.',
+  },
+  chain: {
+    title: 'Hanging chain of N boxes',
+    text: 'A straight chain of N boxes (1 m x 0.5 m x 3 m, 12 kg each; 8 boxes by default, up to 4096 boxes) hung from a fixed point, started straight at an angle from the vertical (0.785 rad by default), from rest or with its tip pushed sideways (push, in m/s). Choose hinges (revolute joints, planar motion) or ball joints (spherical). The joint equations are solved along the chain without fill-in, so the cost of a step grows only in proportion to N: the steps per second in the readout halve when N doubles. Baumgarte\'s explicit step needs a shorter step on long chains: the page gives it at most h = 0.32/N s.',
+    look: 'Energy is conserved by the physics. With hinges, l1 changes (gravity has a torque about the hinge axis) and l2 and l3 stay 0 kg m²/s; with ball joints the chain starts in a plane and l3 is conserved. Long chains whip at the free end: watch which integrator still keeps its joints closed there.',
+  },
+  'double-pendulum': {
+    title: 'Double pendulum (coming soon)',
+    text: 'Two bodies hinged end to end and hung from a fixed point: the classic example of chaos. Tiny differences at the start, or tiny differences between integrators, grow until the two motions have nothing in common.',
+    look: 'In compare mode the ghosts separate after a while even though every integrator keeps the energy well: conserving energy does not mean following the same path. The energy-error chart still tells the methods apart.',
+  },
+  'four-bar': {
+    title: 'Four-bar linkage (coming soon)',
+    text: 'Four bars joined by hinges into a closed loop, one bar fixed to the ground: the mechanism inside car wipers and bicycle suspensions. A closed loop must stay closed, which is exactly where methods that only enforce the joints through accelerations let the loop slowly come apart.',
+    look: 'The joint violation chart: it should stay at the solver tolerance for the director method and RATTLE; for Baumgarte it grows unless the gains alpha and beta (1/s) pull it back.',
+  },
+  catenary: {
+    title: 'Catenary (coming soon)',
+    text: 'A long chain of many short links hanging between two fixed points. At rest it takes the shape of a catenary (the curve of a hanging cable); pulled aside and released, it swings about that shape.',
+    look: 'Energy and the joint violation; with many links, how the cost per step grows (in proportion to the number of links).',
+  },
+  custom: {
+    title: 'Custom system',
+    text: 'A system loaded from JSON text: your own bodies, joints and gravity. The page cannot know what your system is meant to show, but the same rules hold as for the presets. Tumble has no friction and no springs, so the total energy is conserved by the physics.',
+    look: 'The relative energy error tells how well each integrator conserves energy. A momentum component is conserved only about an axis along which nothing outside exerts a torque: all three for free bodies without gravity, the vertical one (l3) for bodies hung by ball joints from fixed points on the vertical axis through the origin. The joint violation shows how well the links stay together.',
+  },
+};
+
+/** name -> { title, paper, text, look }: what each integrator is and what to look for. */
+export const INTEGRATOR_TEXT = {
+  director: {
+    title: 'Energy-momentum director method',
+    paper: NK,
+    text: 'Each body is described by its centre and three perpendicular unit vectors (its "directors"), 12 numbers per body where 6 numbers would do. The step is written with mean values and differences so that the energy change over one step is exactly zero, and the joints are held exactly at the end of each step. The price: each step solves nonlinear equations by Newton iteration, so it is implicit and costs more per step, but it takes large steps.',
+    look: 'The relative energy error stays flat near 1e-13, at round-off: it is set by the Newton tolerance (1e-12 by default, the "Newton tol" field under Solver settings), not by the step h, so halving h does not change it. The momentum components that the joints allow are kept just as well, and the Newton iterations chart shows about 2 iterations a step at h = 0.01 s (3 to 8 iterations at h = 0.1 s).',
+  },
+  rattle: {
+    title: 'Lie-group RATTLE (Störmer-Verlet)',
+    paper: TMZ,
+    text: 'The "leapfrog" step (half a kick of momentum, a drift of the positions, another half kick) carried over to rotating bodies: the orientation is updated by turning it through an exact rotation (the exponential map), so it never stops being a rotation. It is symplectic: it does not conserve energy exactly, but it conserves a nearby energy, so its error cannot pile up. Joint forces are found so that the joints are closed at the end of every step.',
+    look: 'The relative energy error oscillates but stays bounded, with no drift over long runs; its size scales with h² (halve h and the wiggles get about four times smaller). The angular momentum the system conserves is kept to round-off, and the joints stay at the tolerance.',
+  },
+  baumgarte: {
+    title: 'Index-1 with Baumgarte stabilisation',
+    paper: STAR,
+    text: 'The textbook engineering method: the joints are enforced only on the accelerations, by solving a linear system for the joint forces, and the accelerations are then integrated step by step (here with Heun\'s method, an explicit second-order scheme). Errors in the positions are not corrected by that, so the joints slowly drift apart; Baumgarte\'s trick adds a spring (beta) and a damper (alpha) on the joint error to pull it back. Defaults alpha = beta = 10 1/s.',
+    look: 'The energy is not conserved: the relative energy error grows over time. The joint violation stays bounded when alpha and beta hold it; set alpha = 0 1/s and beta = 0 1/s and it keeps growing. It is explicit, so it is cheap per step but has a stability limit: too large a step (like h = 0.1 s on nk-spherical) makes it blow up.',
+  },
+};
+
+const COMPARE_LOOK = 'Same scenario and the same start, one colour per integrator (its lines in the charts, its ghost in the view). Read the relative energy-error chart first: flat at round-off (director), bounded wiggles (RATTLE) or growth (Baumgarte). Then the constraint chart: which one keeps its joints closed.';
+
+const PHONE_WIDTH = 600; // closed by default below this window width (px)
+
+/** The preset name of a scenario text ('chain?links=8' -> 'chain'; JSON or unknown -> 'custom'). */
+export function scenarioName(text) {
+  const t = String(text ?? '').trim();
+  if (t.startsWith('{')) return 'custom';
+  const name = t.split('?')[0];
+  return SCENARIO_TEXT[name] ? name : 'custom';
+}
+
+// one sentence about the chosen parameters of a chain (the texts above describe the defaults)
+function chainSettings(text) {
+  const q = new URLSearchParams(String(text).split('?')[1] ?? '');
+  const links = q.get('links') ?? '8';
+  const joint = q.get('joint') ?? 'revolute';
+  const angle = Number(q.get('angle') ?? Math.PI / 4);
+  const push = Number(q.get('push') ?? 0);
+  const start = push ? `with the tip pushed at ${push} m/s` : 'from rest';
+  return `This run: ${links} ${links === '1' ? 'box' : 'boxes'}, ${joint === 'spherical' ? 'ball (spherical)' : 'hinge (revolute)'} joints, started at ${+angle.toFixed(3)} rad from the vertical ${start}.`;
+}
+
+function el(tag, className, text) {
+  const e = document.createElement(tag);
+  if (className) e.className = className;
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+
+function labelled(label, text, className) {
+  const p = el('p', className);
+  p.append(el('strong', '', label + ' '), text);
+  return p;
+}
+
+/**
+ * Fill `container` with a collapsible explanation of `scenario` (its canonical text, or a preset
+ * name) run by `integrators` (names, the primary first). Keeps the panel's open / closed state
+ * across calls; open by default on wide screens, closed on phones and in embeds.
+ */
+export function renderExplanation(container, { scenario, integrators = [], open: openFirst }) {
+  if (!container) return;
+  const name = scenarioName(scenario);
+  const sc = SCENARIO_TEXT[name];
+  const names = integrators.filter((n) => INTEGRATOR_TEXT[n]);
+  const old = container.querySelector('details');
+  const open = old ? old.open : openFirst ?? (window.innerWidth >= PHONE_WIDTH && !document.body.classList.contains('embed'));
+
+  const details = el('details', 'explain-box');
+  details.open = open;
+  const summary = el('summary', 'explain-summary');
+  summary.append(el('span', 'explain-kicker', 'What am I looking at?'), ' ', el('span', 'explain-name', sc.title));
+  const with_ = names.map((n) => INTEGRATOR_TEXT[n].title.split(' (')[0]);
+  if (with_.length) summary.append(el('span', 'explain-with', ` with ${with_.join(' vs ')}`));
+
+  const body = el('div', 'explain-body');
+  const left = el('div', 'explain-scenario');
+  left.dataset.scenario = name;
+  left.append(el('h2', 'explain-h', sc.title), el('p', 'explain-text', sc.text));
+  if (name === 'chain') left.append(el('p', 'explain-text explain-settings', chainSettings(scenario)));
+  left.append(labelled('Look for:', sc.look, 'explain-look'));
+
+  const right = el('div', 'explain-methods');
+  right.append(el('h2', 'explain-h', names.length > 1 ? `Comparing ${names.length} integrators` : 'Integrator'));
+  if (names.length > 1) right.append(labelled('Compare:', COMPARE_LOOK, 'explain-compare'));
+  names.forEach((n, i) => {
+    const it = INTEGRATOR_TEXT[n];
+    const box = el('div', 'explain-method');
+    box.dataset.integrator = n;
+    box.style.setProperty('--explain-color', INTEGRATOR_COLORS[n] ?? '#5b6475');
+    const h = el('h3', 'explain-mh');
+    h.append(el('span', 'explain-swatch'), it.title);
+    if (names.length > 1) h.append(el('span', 'explain-role', i === 0 ? ' (main run)' : ' (ghost)'));
+    h.firstChild.setAttribute('aria-hidden', 'true');
+    box.append(h, el('p', 'explain-text', it.text), labelled('Look for:', it.look, 'explain-look'), el('p', 'explain-paper', 'Source: ' + it.paper));
+    right.append(box);
+  });
+
+  body.append(left, right);
+  details.append(summary, body);
+  container.replaceChildren(details);
+}
