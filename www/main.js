@@ -125,7 +125,7 @@ function restart() {
   [$('alpha').value, $('beta').value] = r.sim.gains();
   app.renderer.frame(r.poses, r.sizes, r.joints, r.nj > 0);
   app.renderer.clearTrails();
-  app.charts.reset(runs.map((x) => x.energy0), names);
+  app.charts.reset(names, runs.map((x) => x.inv), r.conserved ?? ((s) => (/^(free-body|flip)(\?|$)/.test(s) ? [true, true, true] : /^(top|nk-spherical)(\?|$)|^chain\?.*joint=spherical/.test(s) ? [false, false, true] : [false, false, false]))(app.settings.scenario)); // stopgap until the wasm module says what is conserved
   app.charts.push(runs.map((x) => x.inv));
   app.ghosts = runs.slice(1).map((x, i) => ({ poses: x.poses, color: hexColor(INTEGRATOR_COLORS[names[i + 1]]) }));
   $('compare').value = app.settings.compare;
