@@ -317,19 +317,20 @@ export class Charts {
       }
     }
     if (!Number.isFinite(t)) return false;
-    invs.forEach((v, i) => {
-      if (v) this.stoppedAt[i] = null; // (a run that resumed: its lines go on after a gap)
+    for (let i = 0; i < invs.length; i++) {
+      if (invs[i]) this.stoppedAt[i] = null; // (a run that resumed: its lines go on after a gap)
       else {
         if (this.stoppedAt[i] == null) this.stoppedAt[i] = this.lastT ?? t;
         this.lastGap[i] = this.n;
       }
-    });
+    }
     const at = this.n % WINDOW;
     this.t[at] = t;
     this.t[at + WINDOW] = t;
     k = 0;
-    let groupsChanged = [];
-    this.specs.forEach((spec, ci) => {
+    let rebuild = 0; // bit ci: chart ci shows a new group of series
+    for (let ci = 0; ci < this.specs.length; ci++) {
+      const spec = this.specs[ci];
       for (const s of spec.series) {
         const y = this.scratch[k++];
         if (!Number.isNaN(y)) {
@@ -337,17 +338,17 @@ export class Charts {
           if (Math.abs(y) > s.max) s.max = Math.abs(y);
           if (s.group && y !== 0 && !this.nonzero.has(s.group)) {
             this.nonzero.add(s.group);
-            groupsChanged.push(ci);
+            rebuild |= 1 << ci;
           }
         }
         const stored = spec.log && y < LOG_FLOOR ? LOG_FLOOR : y;
         s.buf[at] = stored;
         s.buf[at + WINDOW] = stored;
       }
-    });
+    }
     this.n++;
     this.lastT = t;
-    for (const ci of new Set(groupsChanged)) this.build(ci);
+    for (let ci = 0; rebuild; ci++, rebuild >>= 1) if (rebuild & 1) this.build(ci);
     this.dirty = true;
     return true;
   }

@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { useBrowser, skip, open, out, PHONE, IFRAME, LAPTOP } from './harness.mjs';
+import { useBrowser, skip, open, axe, out, PHONE, IFRAME, LAPTOP } from './harness.mjs';
 
 useBrowser();
 
@@ -188,6 +188,9 @@ test('charts have accessible names and a text summary that names every integrato
   const summary = await page.evaluate(() => document.getElementById('charts').tumbleCharts.summary());
   for (const word of ['RATTLE', 'director', 'Baumgarte', 't = ', 'max']) assert.ok(summary.includes(word), `summary lacks "${word}": ${summary}`);
   assert.ok(!summary.includes('\n'), 'one paragraph');
+  // axe-core: no serious or critical violation inside the charts (the rest of the page is tested elsewhere)
+  const violations = (await axe(page)).filter((v) => /#charts|uplot|\.u-/.test(v));
+  assert.deepEqual(violations, []);
   assert.deepEqual(problems, []);
   await page.close();
 });
