@@ -1,110 +1,463 @@
-// charts.js: the live invariant charts (uPlot): relative energy error (log), the three
-// angular-momentum components, the internal and joint constraint violation (log), and the
-// Newton iterations of the last step.
-// Points go into preallocated ring-free arrays; a bounded window keeps the cost flat.
+// charts.js: the live invariant charts (uPlot), made to be read in a classroom.
+//   1. energy: relative error |E - E0| / |E0| (log)
+//   2. angular momentum: the drift of each conserved component |l_i - l_i(0)| / max(|l(0)|, L_FLOOR)
+//      (log), or, when the scenario conserves no component, the non-zero components as values (linear)
+//   3. constraint drift: joints |Phi| (m, solid) and the internal violation (dashed) (log)
+//   4. Newton iterations of the last step
+// One colour per integrator (the same as its ghost in the 3-D view); dashes tell components apart,
+// and the legend swatches show them. In compare mode the runs are drawn widest first, so a line
+// that coincides with another still shows as a border around it.
+// Samples live in preallocated Float64Array rings of WINDOW points (each sample is written twice,
+// at k % W and k % W + W, so the newest W samples are always one contiguous subarray).
 import uPlot from './vendor/uPlot.esm.js';
 
-const WINDOW = 4000;   // points kept per series
-const FLOOR = 1e-16;   // log charts: values below round-off (exact zeros) are drawn at this floor
+const WINDOW = 4000;      // samples kept per series
+const LOG_FLOOR = 1e-16;  // log charts: smaller values (round-off, exact zeros) are drawn at this floor
+/** Momentum drift is divided by max(|l(0)|, L_FLOOR): relative when |l(0)| > 1 kg m^2/s, in kg m^2/s
+ * below. (nk-spherical starts from rest, l(0) = 0: with a tiny floor its 1e-11 kg m^2/s round-off
+ * drift of l3 would read as a 1e-2 "relative" drift.) */
+export const L_FLOOR = 1;
 
-/** Colour of each integrator's lines (and of its ghost in the 3-D view). */
-export const INTEGRATOR_COLORS = { director: '#2f6fde', rattle: '#2e9a4a', baumgarte: '#d0443a' };
+/** Colour of each integrator (charts, legend and its ghost in the 3-D view): Okabe-Ito blue,
+ * bluish green and vermillion, told apart with the common colour-vision deficiencies and on a projector. */
+export const INTEGRATOR_COLORS = { director: '#0072b2', rattle: '#009e73', baumgarte: '#d55e00' };
+const DISPLAY = { director: 'director', rattle: 'RATTLE', baumgarte: 'Baumgarte' };
+const COMPONENT_DASH = [[], [9, 4], [2, 3]];   // l1 solid, l2 dashed, l3 dotted
+const INTERNAL_DASH = [7, 4];                 // the internal violation, against the joints' solid line
+const RUN_WIDTH = [4, 2.5, 1.25];             // compare mode: widest first (drawn first, underneath)
+const ONE_WIDTH = 2;
+const SUB = ['\u2081', '\u2082', '\u2083'];
+const FONT = '13px system-ui, -apple-system, "Segoe UI", "DejaVu Sans", sans-serif';
+const LABEL_FONT = '12px system-ui, -apple-system, "Segoe UI", "DejaVu Sans", sans-serif';
+const CURSOR_COLOR = '#1d2330';
 
-// The charts for runs `names` (the first is the primary run): one line per run and quantity
-// (dashes tell the momentum components and the two constraint kinds apart).
-function chartsFor(names) {
-  const col = (n) => INTEGRATOR_COLORS[n] ?? '#555';
+let measureCtx = null;
+function textWidth(s, font = FONT) {
+  measureCtx ??= document.createElement('canvas').getContext('2d');
+  measureCtx.font = font;
+  return measureCtx.measureText(s).width;
+}
+
+/** 10^e as a tick label: 1, 10, 100, 1e3 ... 0.1, 0.01, 1e-3 ... */
+function pow10Label(v) {
+  const e = Math.round(Math.log10(v));
+  if (e >= 0 && e <= 2) return String(10 ** e);
+  if (e === -1) return '0.1';
+  if (e === -2) return '0.01';
+  return `1e${e}`;
+}
+
+/** Compact text for one number: at most `digits` significant digits, exponent form for large or small. */
+function compact(v, digits = 4) {
+  if (v === 0) return '0';
+  const a = Math.abs(v);
+  if (a >= 1e4 || a < 1e-3) {
+    const [m, e] = v.toExponential(digits - 1).split('e');
+    return `${m.includes('.') ? m.replace(/\.?0+$/, '') : m}e${Number(e)}`;
+  }
+  return String(+v.toPrecision(digits));
+}
+
+/** Tick labels of a linear axis: the fewest significant digits that keep every label distinct. */
+function linearLabels(splits) {
+  const vals = splits.filter((v) => v != null);
+  for (let d = 1; d <= 6; d++) {
+    const out = vals.map((v) => compact(v, d));
+    if (new Set(out).size === vals.length && vals.every((v, i) => Math.abs(Number(out[i]) - v) <= 1e-9 * Math.max(1, Math.abs(v)))) {
+      return splits.map((v) => (v == null ? '' : compact(v, d)));
+    }
+  }
+  return splits.map((v) => (v == null ? '' : compact(v, 6)));
+}
+
+/** A value in the legend or summary. */
+const show = (v, log) => (v == null || Number.isNaN(v) ? '-' : log ? v.toExponential(1) : compact(v, 4));
+
+// The series that each chart may show for runs `names` with initial invariants `v0s` and the
+// conserved-component flags `conserved`. A series with a `group` is shown only once some run has
+// drawn a non-zero value in that group (components that are zero by symmetry stay hidden).
+function chartSpecs(names, v0s, conserved) {
   const one = names.length === 1;
+  const col = (n) => INTEGRATOR_COLORS[n] ?? '#555555';
+  const width = (i) => (one ? ONE_WIDTH : RUN_WIDTH[i] ?? 1.25);
+  const who = (n, what) => (one ? what : what ? `${DISPLAY[n] ?? n} ${what}` : DISPLAY[n] ?? n);
+  const runs = names.map((n, i) => ({ n, i, color: col(n), width: width(i) }));
+  const kept = [0, 1, 2].filter((c) => conserved?.[c]);
+  const lnorm = (v0) => Math.max(Math.hypot(v0[4], v0[5], v0[6]), L_FLOOR);
+  const momentum = kept.length
+    ? {
+      key: 'momentum', log: true, short: `momentum drift (${kept.map((c) => 'l' + SUB[c]).join(', ')}), relative`,
+      title: `Angular momentum drift |l\u1d62 \u2212 l\u1d62(0)| / max(|l(0)|, ${L_FLOOR} kg m\u00b2/s) of the conserved ${kept.map((c) => 'l' + SUB[c]).join(', ')}`,
+      name: 'angular momentum drift (relative to |l(0)|)',
+      series: runs.flatMap((r) => kept.map((c) => ({
+        ...r, label: who(r.n, `l${SUB[c]}`), dash: COMPONENT_DASH[c], comp: c,
+        get: (v, v0) => Math.abs(v[4 + c] - v0[4 + c]) / lnorm(v0),
+      }))),
+    }
+    : {
+      key: 'momentum', log: false, short: 'angular momentum (kg m\u00b2/s)',
+      title: 'Angular momentum l in kg m\u00b2/s (not conserved here; components that stay zero are hidden)',
+      name: 'angular momentum in kg m\u00b2/s',
+      series: runs.flatMap((r) => [0, 1, 2].map((c) => ({
+        ...r, label: who(r.n, `l${SUB[c]}`), dash: COMPONENT_DASH[c], comp: c, group: `l${c}`, get: (v) => v[4 + c],
+      }))),
+    };
   return [
-    { title: 'relative energy error |E - E0| / |E0|', log: true, series: names.map((n) => [one ? 'energy' : n, col(n)]) },
-    { title: 'angular momentum about the origin', log: false, series: one
-      ? [['l1', '#d0443a'], ['l2', '#2e9a4a'], ['l3', '#3a6fd0']]
-      : names.flatMap((n) => [[`${n} l1`, col(n)], [`${n} l2`, col(n), [6, 3]], [`${n} l3`, col(n), [2, 3]]]) },
-    { title: 'constraint violation', log: true, series: one
-      ? [['internal (e(q), C(q)p or RᵀR - I)', '#8a4fd6'], ['joints |Phi|', '#e0862b']]
-      : names.flatMap((n) => [[`${n} internal`, col(n), [4, 3]], [`${n} joints`, col(n)]]) },
-    { title: 'Newton iterations of the last step', log: false, height: 110, range: (u, min, max) => [0, Math.max(4, max + 1)], series: names.map((n) => [one ? 'iterations' : n, col(n)]) },
+    {
+      key: 'energy', log: true, short: 'energy error |E \u2212 E\u2080| / |E\u2080|', title: 'Energy: relative error |E \u2212 E\u2080| / |E\u2080|', name: 'relative energy error',
+      series: runs.map((r) => ({ ...r, label: who(r.n, one ? 'energy' : ''), dash: [], get: (v, v0) => Math.abs(v[1] - v0[1]) / Math.max(Math.abs(v0[1]), 1e-300) })),
+    },
+    momentum,
+    {
+      key: 'constraints', log: true, short: 'constraint drift (joints in m)', title: 'Constraint drift: joints |\u03a6| in m (solid), internal (dashed, dimensionless)', name: 'constraint drift',
+      // before any joint has drifted (and always for free bodies, which have none)
+      titleWithout: 'Constraint drift: internal (dimensionless); no joint drift so far',
+      series: runs.flatMap((r) => [
+        { ...r, label: who(r.n, 'joints'), dash: [], comp: 'joints', group: 'joints', get: (v) => v[8] },
+        { ...r, label: who(r.n, 'internal'), dash: INTERNAL_DASH, comp: 'internal', get: (v) => v[7] },
+      ]),
+    },
+    {
+      key: 'iterations', log: false, height: 130, short: 'Newton iterations', incrs: [1, 2, 5, 10, 20, 50, 100], title: 'Newton iterations of the last step', name: 'Newton iterations',
+      range: (u, min, max) => [-0.3, Math.max(4, Math.ceil(max) + 1)], // a line at 0 stays off the frame
+      series: runs.map((r) => ({ ...r, label: who(r.n, one ? 'iterations' : ''), dash: [], get: (v) => v[9] })),
+    },
   ];
 }
 
-// the values each chart takes from the runs' invariant arrays [t, E, T, V, l1, l2, l3, internal, joint, its, res]
-function valuesOf(invs, e0s) {
-  const one = invs.length === 1;
-  return [
-    invs.map((v, i) => Math.abs(v[1] - e0s[i]) / Math.max(Math.abs(e0s[i]), 1e-300)),
-    invs.flatMap((v) => [v[4], v[5], v[6]]),
-    one ? [invs[0][7], invs[0][8]] : invs.flatMap((v) => [v[7], v[8]]),
-    invs.map((v) => v[9]),
-  ];
+// a swatch for the legend: a short line with the series' colour, width and dashes
+function swatch(color, width, dash) {
+  const NS = 'http://www.w3.org/2000/svg';
+  const svg = document.createElementNS(NS, 'svg');
+  svg.setAttribute('width', '30');
+  svg.setAttribute('height', '12');
+  svg.setAttribute('aria-hidden', 'true');
+  const line = document.createElementNS(NS, 'line');
+  for (const [k, v] of [['x1', 1], ['y1', 6], ['x2', 29], ['y2', 6], ['stroke', color], ['stroke-width', Math.max(width, 1.5)]]) line.setAttribute(k, v);
+  if (dash.length) line.setAttribute('stroke-dasharray', dash.join(' '));
+  svg.append(line);
+  return svg;
 }
-
-// legend values: the sample under the cursor, or the newest one when the cursor is elsewhere
-const latest = (u, v, s) => (v != null ? v : u.data[s]?.[u.data[s].length - 1]);
-const fmt = (v, f) => (v == null ? '-' : f(v));
 
 export class Charts {
-  constructor(container) {
+  /**
+   * @param container the element the charts go into
+   * @param only the charts shown, of 'energy', 'momentum', 'constraints', 'iterations' (all by default)
+   * @param fit share the container's height among the charts (embeds), instead of fixed heights
+   */
+  constructor(container, { only = null, fit = false } = {}) {
     this.container = container;
+    this.only = only;
+    this.fit = fit;
+    this.extra = [];
+    container.tumbleCharts = this; // a read-only hook for the browser tests
     this.plots = [];
-    this.reset();
+    this.specs = [];
+    this.names = [];
+    this.n = 0;
+    this.cursorT = null;
+    this.t = new Float64Array(2 * WINDOW);
+    this.dirty = false;
     new ResizeObserver(() => this.resize()).observe(container);
   }
 
-  /** Start over for runs named `names` (primary first) with initial energies `energies`. */
-  reset(names = ['energy'], invs0 = [new Float64Array(11)]) {
-    this.e0s = invs0.map((v) => v[1]);
-    this.charts = chartsFor(names);
-    const CHARTS = this.charts;
-    this.t = [];
-    this.ys = CHARTS.map((c) => c.series.map(() => []));
+  /** Start over for runs `names` (primary first) with initial invariants `invs0` and the
+   * conserved-component flags `conserved` ([l1, l2, l3]). */
+  reset(names, invs0, conserved = [false, false, false]) {
+    this.names = names.slice();
+    this.v0s = invs0.map((v) => Float64Array.from(v));
+    this.conserved = conserved.slice();
+    this.specs = chartSpecs(this.names, this.v0s, this.conserved).filter((c) => !this.only || this.only.includes(c.key));
+    this.n = 0;
+    this.stoppedAt = this.names.map(() => null); // time of a stopped run's last sample
+    this.lastGap = this.names.map(() => -Infinity); // index of a run's newest missing sample
+    this.nonzero = new Set();
+    for (const spec of this.specs) {
+      for (const s of spec.series) {
+        s.buf = new Float64Array(2 * WINDOW);
+        s.plain = null;
+        s.last = NaN;
+        s.max = -Infinity;
+      }
+    }
+    this.scratch = new Float64Array(this.specs.reduce((k, c) => k + c.series.length, 0));
     for (const p of this.plots) p.destroy();
+    this.plots = [];
     this.container.replaceChildren();
-    const width = this.width();
-    this.plots = CHARTS.map((c) => new uPlot({
-      title: c.title,
-      width,
-      height: c.height ?? 150,
-      scales: { x: { time: false }, y: c.log ? { distr: 3, log: 10 } : c.range ? { range: c.range } : { auto: true } },
-      series: [{ label: 't (s)', value: (u, v, s) => fmt(latest(u, v, s), (x) => x.toFixed(3)) },
-        ...c.series.map(([label, stroke, dash]) => ({ label, stroke, dash, width: 1.5, value: (u, v, s) => fmt(latest(u, v, s), (x) => (c.log ? x.toExponential(2) : +x.toPrecision(6))) }))],
-      axes: [{ size: 30 }, { size: 62, values: (u, vals) => vals.map((v) => (v == null ? '' : c.log ? v.toExponential(0) : +v.toPrecision(3))) }],
-      legend: { live: true },
-    }, [[], ...c.series.map(() => [])], this.container));
+    this.specs.forEach((spec, ci) => this.build(ci));
+    if (this.fit) { this.resize(); this.dirty = true; return; } // no room for the note in an embed
+    const note = document.createElement('p');
+    note.className = 'charts-note';
+    note.textContent = `Log charts draw values below ${LOG_FLOOR.toExponential(0)} (round-off, exact zeros) at ${LOG_FLOOR.toExponential(0)}. `
+      + `Momentum drift is relative to |l(0)| when |l(0)| > ${L_FLOOR} kg m\u00b2/s, in kg m\u00b2/s below. Time t in s.`;
+    this.container.append(note);
     this.dirty = true;
   }
 
+  // the series of chart `ci` that are shown now
+  active(ci) {
+    const spec = this.specs[ci];
+    const on = spec.series.filter((s) => !s.group || this.nonzero.has(s.group));
+    // nothing non-zero yet (e.g. a chain released from rest at t = 0): show every component
+    return on.length ? on : spec.series;
+  }
+
+  // (re)create chart `ci` with its active series
+  build(ci) {
+    const spec = this.specs[ci];
+    const series = this.active(ci);
+    spec.shown = series;
+    // dashes tell components (or the two constraint kinds) apart: with one shown, solid lines
+    const single = new Set(series.map((s) => s.comp)).size === 1;
+    for (const s of series) s.style = single && s.comp != null ? [] : s.dash;
+    spec.data = [null, ...series.map(() => null)];
+    const old = this.plots[ci];
+    const log = spec.log;
+    let plotHeight = 100;
+    const yAxis = {
+      font: FONT, gap: 4, ticks: { size: 4, stroke: '#c9ced8', width: 1 }, grid: { stroke: '#e3e6ec', width: 1 },
+      size: (u, values) => Math.ceil(Math.max(24, ...(values ?? []).map((s) => textWidth(s))) + 4 + 4 + 6),
+    };
+    if (log) {
+      Object.assign(yAxis, {
+        space: (u, i, min, max, dim) => { plotHeight = dim; return 20; },
+        // one label per k-th decade, k the smallest stride whose labels are >= 24 px apart
+        splits: (u, i, min, max) => {
+          const e0 = Math.ceil(Math.log10(min) - 1e-9), e1 = Math.floor(Math.log10(max) + 1e-9);
+          const fit = Math.max(2, Math.floor(plotHeight / 24) + 1);
+          let k = 1;
+          while (Math.floor(e1 / k) - Math.ceil(e0 / k) + 1 > fit) k++;
+          const out = [];
+          for (let e = Math.ceil(e0 / k) * k; e <= e1; e += k) out.push(Number(`1e${e}`));
+          return out;
+        },
+        filter: (u, splits) => splits,
+        values: (u, splits) => splits.map((v) => (v == null ? '' : pow10Label(v))),
+      });
+    } else {
+      Object.assign(yAxis, { space: 26, values: (u, splits) => linearLabels(splits) });
+      if (spec.incrs) yAxis.incrs = spec.incrs;
+    }
+    const xAxis = {
+      font: FONT, gap: 3, ticks: { size: 4, stroke: '#c9ced8', width: 1 }, grid: { stroke: '#e3e6ec', width: 1 },
+      label: 'time t (s)', labelFont: LABEL_FONT, labelSize: 16, labelGap: 0, size: 24,
+      space: (u, i, min, max) => Math.max(56, textWidth(compact(max, 4)) + 24),
+      values: (u, splits) => linearLabels(splits),
+    };
+    // embeds (fit) have room for a short title only
+    const title = this.fit ? spec.short : spec.titleWithout && !series.some((s) => s.group) ? spec.titleWithout : spec.title;
+    spec.shownTitle = title;
+    const opts = {
+      title,
+      width: this.width(),
+      height: this.heightOf(ci),
+      padding: [10, 20, 0, 2],
+      scales: { x: { time: false }, y: log ? { distr: 3, log: 10 } : spec.range ? { range: spec.range } : { auto: true } },
+      series: [
+        { label: 't (s)', value: (u, v, si, i) => show(this.legendValue(u, 0, i, v), false) },
+        ...series.map((s) => ({
+          label: s.label, stroke: s.color, dash: s.style, width: s.width, spanGaps: false, points: { show: false },
+          value: (u, v, si, i) => (this.stoppedAt[s.i] != null && i == null ? 'stopped' : show(this.legendValue(u, si, i, v), log)),
+        })),
+      ],
+      axes: [xAxis, yAxis],
+      legend: { live: true, markers: { width: 0, fill: 'transparent' } },
+      cursor: { points: { show: false } },
+      hooks: { draw: [(u) => this.drawCursor(u)] },
+    };
+    const el = document.createElement('div');
+    if (this.fit) {
+      opts.padding = [4, 10, 0, 0];
+      xAxis.label = null;
+      xAxis.labelSize = 0;
+      xAxis.size = 20;
+    }
+    const plot = new uPlot(opts, [new Float64Array(0), ...series.map(() => new Float64Array(0))], el);
+    plot.root.setAttribute('role', 'figure');
+    plot.root.setAttribute('aria-label', `${title}. Chart of ${spec.name} against time in s for ${this.names.map((n) => DISPLAY[n] ?? n).join(', ')}.`);
+    plot.root.querySelectorAll('.u-legend .u-series').forEach((row, k) => {
+      const marker = row.querySelector('.u-marker');
+      if (!marker) return;
+      if (k === 0) { marker.remove(); return; }
+      const s = series[k - 1];
+      marker.append(swatch(s.color, s.width, s.style));
+    });
+    if (old) {
+      old.root.parentElement.replaceWith(el);
+      old.destroy();
+    } else {
+      this.container.append(el);
+    }
+    this.plots[ci] = plot;
+  }
+
+  // legend values: the sample under the cursor, or the newest one when the cursor is elsewhere
+  legendValue(u, si, idx, v) {
+    if (idx != null) return v;
+    const d = u.data[si];
+    for (let j = d.length - 1; j >= 0; j--) if (d[j] != null && !Number.isNaN(d[j])) return d[j];
+    return null;
+  }
+
   width() {
-    return Math.max(240, this.container.clientWidth - 14);
+    return Math.max(this.fit ? 120 : 240, this.container.clientWidth - (this.fit ? 8 : 14));
+  }
+
+  // the plot height of chart ci (axes included; its title and legend come on top): fixed, or
+  // in fit mode an equal share of the container's height less each chart's title and legend
+  heightOf(ci) {
+    if (!this.fit) return this.specs[ci].height ?? 160;
+    const share = this.container.clientHeight / Math.max(1, this.specs.length);
+    return Math.max(60, Math.floor(share - (this.extra[ci] ?? 40) - 2));
   }
 
   resize() {
     const w = this.width();
-    this.plots.forEach((p, i) => p.setSize({ width: w, height: this.charts[i].height ?? 150 }));
+    this.plots.forEach((p, i) => {
+      if (this.fit) this.extra[i] = p.root.getBoundingClientRect().height - p.height;
+      const h = this.heightOf(i);
+      if (p.width !== w || p.height !== h) p.setSize({ width: w, height: h });
+    });
   }
 
-  /** Append one sample: the invariant arrays of the runs, at the same time, primary first. */
+  /** Append one sample: the invariant arrays of the runs at the same time (primary first), or
+   * null for a run that stopped (its lines end there). False, and nothing kept, if a live run's
+   * values are not finite. */
   push(invs) {
-    invs = invs.map((v, i) => v ?? new Float64Array(11).fill(NaN).fill(this.e0s[i], 1, 2));
-    const values = valuesOf(invs, this.e0s);
-    if (!Number.isFinite(values[0][0])) return false;
-    this.t.push(invs[0][0]);
-    values.forEach((row, i) => row.forEach((v, j) => this.ys[i][j].push(this.charts[i].log ? Math.max(v, FLOOR) : v)));
-    if (this.t.length > WINDOW) {
-      const cut = this.t.length - WINDOW;
-      this.t.splice(0, cut);
-      for (const s of this.ys) for (const y of s) y.splice(0, cut);
+    if (!this.specs.length) return true;
+    let t = NaN;
+    for (let i = 0; i < invs.length; i++) if (invs[i]) { t = invs[i][0]; break; }
+    if (Number.isNaN(t)) {
+      invs.forEach((v, i) => { if (!v && this.stoppedAt[i] == null) this.stoppedAt[i] = this.lastT ?? 0; });
+      this.dirty = true;
+      return true; // no run is live: nothing to add
     }
+    // every value first, into scratch: nothing is kept if one is not finite
+    let k = 0;
+    for (const spec of this.specs) {
+      for (const s of spec.series) {
+        const v = invs[s.i];
+        const y = v ? s.get(v, this.v0s[s.i]) : NaN;
+        if (v && !Number.isFinite(y)) return false;
+        this.scratch[k++] = y;
+      }
+    }
+    if (!Number.isFinite(t)) return false;
+    for (let i = 0; i < invs.length; i++) {
+      if (invs[i]) this.stoppedAt[i] = null; // (a run that resumed: its lines go on after a gap)
+      else {
+        if (this.stoppedAt[i] == null) this.stoppedAt[i] = this.lastT ?? t;
+        this.lastGap[i] = this.n;
+      }
+    }
+    const at = this.n % WINDOW;
+    this.t[at] = t;
+    this.t[at + WINDOW] = t;
+    k = 0;
+    let rebuild = 0; // bit ci: chart ci shows a new group of series
+    for (let ci = 0; ci < this.specs.length; ci++) {
+      const spec = this.specs[ci];
+      for (const s of spec.series) {
+        const y = this.scratch[k++];
+        if (!Number.isNaN(y)) {
+          s.last = y;
+          if (Math.abs(y) > s.max) s.max = Math.abs(y);
+          if (s.group && y !== 0 && !this.nonzero.has(s.group)) {
+            this.nonzero.add(s.group);
+            rebuild |= 1 << ci;
+          }
+        }
+        const stored = spec.log && y < LOG_FLOOR ? LOG_FLOOR : y;
+        s.buf[at] = stored;
+        s.buf[at + WINDOW] = stored;
+      }
+    }
+    this.n++;
+    this.lastT = t;
+    for (let ci = 0; rebuild; ci++, rebuild >>= 1) if (rebuild & 1) this.build(ci);
     this.dirty = true;
     return true;
   }
 
   points() {
-    return this.t.length;
+    return Math.min(this.n, WINDOW);
   }
 
+  /** Draw the newest samples; cheap when nothing changed since the last call. */
   redraw() {
     if (!this.dirty) return;
-    this.plots.forEach((p, i) => p.setData([this.t, ...this.ys[i]]));
     this.dirty = false;
+    const len = Math.min(this.n, WINDOW);
+    const start = this.n <= WINDOW ? 0 : this.n % WINDOW;
+    const x = this.t.subarray(start, start + len);
+    this.specs.forEach((spec, ci) => {
+      const data = spec.data;
+      data[0] = x;
+      spec.shown.forEach((s, j) => {
+        const view = s.buf.subarray(start, start + len);
+        if (this.n - this.lastGap[s.i] > WINDOW) {
+          data[j + 1] = view;
+          return;
+        }
+        // a run with missing samples in the window: uPlot ends a line only at null, which a
+        // Float64Array cannot hold
+        s.plain ??= [];
+        s.plain.length = len;
+        for (let m = 0; m < len; m++) s.plain[m] = Number.isNaN(view[m]) ? null : view[m];
+        data[j + 1] = s.plain;
+      });
+      this.plots[ci].setData(data);
+    });
+  }
+
+  /** A vertical marker at simulated time t (s) on every chart; null removes it. */
+  setCursor(t) {
+    this.cursorT = t == null || !Number.isFinite(t) ? null : t;
+    for (const p of this.plots) p.redraw(false);
+  }
+
+  drawCursor(u) {
+    if (this.cursorT == null) return;
+    const { left, top, width, height } = u.bbox;
+    const x = Math.round(u.valToPos(this.cursorT, 'x', true));
+    if (!(x >= left - 1 && x <= left + width + 1)) return;
+    const ctx = u.ctx;
+    const r = uPlot.pxRatio;
+    ctx.save();
+    ctx.strokeStyle = CURSOR_COLOR;
+    ctx.lineWidth = 2 * r;
+    ctx.setLineDash([]);
+    ctx.beginPath();
+    ctx.moveTo(x, top);
+    ctx.lineTo(x, top + height);
+    ctx.stroke();
+    ctx.fillStyle = CURSOR_COLOR;
+    ctx.beginPath();
+    ctx.moveTo(x - 5 * r, top);
+    ctx.lineTo(x + 5 * r, top);
+    ctx.lineTo(x, top + 6 * r);
+    ctx.fill();
+    ctx.restore();
+  }
+
+  /** One paragraph of plain text for screen readers: the time, and per chart each run's current
+   * value and the largest error so far. */
+  summary() {
+    if (!this.specs.length || this.n === 0) return 'No chart data yet.';
+    const runs = this.names.map((n) => DISPLAY[n] ?? n);
+    const list = (a) => (a.length < 3 ? a.join(' and ') : `${a.slice(0, -1).join(', ')} and ${a[a.length - 1]}`);
+    const parts = [`Charts at t = ${this.lastT.toFixed(2)} s for ${list(runs)}.`];
+    for (const spec of this.specs) {
+      const items = spec.shown.map((s) => {
+        const label = this.names.length === 1 || s.label.startsWith(DISPLAY[s.n]) ? s.label : `${DISPLAY[s.n]} ${s.label}`;
+        const name = label === 'energy' || label === 'iterations' ? runs[0] : label;
+        if (spec.key === 'iterations') return `${name} ${show(s.last, false)}`;
+        if (!spec.log) return `${name} ${show(s.last, false)} kg m\u00b2/s now, largest magnitude ${show(s.max, false)}`;
+        return `${name} ${show(s.last, true)} now, max ${show(s.max, true)}`;
+      });
+      parts.push(`${spec.shownTitle}: ${items.join('; ')}.`);
+    }
+    this.stoppedAt.forEach((t, i) => { if (t != null) parts.push(`${runs[i]} stopped at t = ${t.toFixed(2)} s.`); });
+    return parts.join(' ');
   }
 }

@@ -30,6 +30,7 @@ const EVENT_EVERY_MS = 250;
 const TEMPLATE = `
 <link rel="stylesheet" href="${new URL('vendor/uPlot.min.css', BASE)}">
 <link rel="stylesheet" href="${new URL('tumble-view.css', BASE)}">
+<link rel="stylesheet" href="${new URL('charts.css', BASE)}">
 <link rel="stylesheet" href="${new URL('explain.css', BASE)}">
 <div class="frame">
   <div class="view">
@@ -69,7 +70,7 @@ export class TumbleView extends HTMLElement {
     this.io = new IntersectionObserver((entries) => this.onVisible(entries[entries.length - 1].isIntersecting));
     this.io.observe(this);
     // charts beside the view in a wide box, below it in a tall one
-    this.ro = new ResizeObserver(([e]) => this.ui.frame.classList.toggle('wide', e.contentRect.width >= 1.25 * e.contentRect.height));
+    this.ro = new ResizeObserver(([e]) => this.ui.frame.classList.toggle('wide', e.contentRect.width >= 1.25 * e.contentRect.height && e.contentRect.width >= 480));
     this.ro.observe(this);
     this.onHidden = () => this.onVisible(!document.hidden && this.visible, true);
     document.addEventListener('visibilitychange', this.onHidden);
