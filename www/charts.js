@@ -267,7 +267,7 @@ export class Charts {
     };
     const el = document.createElement('div');
     if (this.fit) {
-      opts.padding = [4, 10, 0, 0];
+      opts.padding = [8, 10, 0, 0];
       xAxis.label = null;
       xAxis.labelSize = 0;
       xAxis.size = 20;

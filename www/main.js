@@ -293,7 +293,11 @@ function wire() {
   attachRecorder({ button: $('record'), withCharts: $('record-charts'), view: $('canvas'), charts: $('charts'), fileName: exportName, download, showError });
   $('embed').addEventListener('click', () => {
     const src = location.origin + location.pathname + buildQuery(app.settings) + '&embed=1';
-    const snippet = `<iframe src="${escapeAttr(src)}" width="800" height="520" style="border:0" title="${escapeAttr(`Tumble: ${description()}`)}"></iframe>`;
+    const title = escapeAttr(`Tumble: ${description()}`);
+    const size = $('embed-size').value;
+    const snippet = size === '100%'
+      ? `<iframe src="${escapeAttr(src)}" style="border:0;width:100%;aspect-ratio:16/10" title="${title}"></iframe>`
+      : `<iframe src="${escapeAttr(src)}" width="${size.split('x')[0]}" height="${size.split('x')[1]}" style="border:0" title="${title}"></iframe>`;
     copyText(snippet, $('embed'), 'Embed snippet copied', 'Copy this embed snippet:');
   });
   // Shortcuts work whatever control has focus, except while typing in a field (number and

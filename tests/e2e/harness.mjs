@@ -29,7 +29,8 @@ export async function serve(dir = www, prefix = '/') {
     const file = join(dir, path.endsWith('/') ? path + 'index.html' : path);
     try {
       const body = await readFile(file);
-      res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' });
+      // as GitHub Pages does: course pages on other origins may load the element's module
+      res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream', 'access-control-allow-origin': '*' });
       res.end(body);
     } catch {
       res.writeHead(404);
