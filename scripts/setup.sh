@@ -7,7 +7,7 @@
 #     in .tools/wasm-route (TUMBLE_WASM_ROUTE=debian forces that route, to test it where
 #     rustup works; delete .tools/wasm-route to choose again)
 #   - wasm-bindgen-cli at exactly the version of the wasm-bindgen crate in Cargo.lock
-#   - npm packages from package-lock.json (uPlot, binaryen's wasm-opt, playwright-core)
+#   - npm packages from package-lock.json (uPlot, binaryen's wasm-opt, playwright-core, axe-core)
 #   - Debian's Chromium for the browser tests (a clear message where it cannot be installed)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -100,7 +100,7 @@ say "wasm-bindgen-cli $wbv ... ok"
 # --- npm packages -------------------------------------------------------------------------
 command -v npm >/dev/null || die "no npm: install Node.js 20 and npm"
 if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-  say "npm ci (uPlot, binaryen's wasm-opt, playwright-core)"
+  say "npm ci (uPlot, binaryen's wasm-opt, playwright-core, axe-core)"
   npm ci --no-audit --no-fund --loglevel=error
 fi
 say "npm packages ... ok"
