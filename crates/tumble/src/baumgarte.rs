@@ -29,8 +29,8 @@
 use crate::joints::{self, InverseMass, JointEval};
 use crate::math::exp_so3;
 use crate::model::{BodyState, Model};
-use crate::simulation::{Settings, StepError, StepInfo};
 use crate::sparse::JointSpace;
+use crate::step::{Settings, StepError, StepInfo};
 use alloc::string::{String, ToString};
 use alloc::vec;
 use alloc::vec::Vec;

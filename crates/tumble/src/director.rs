@@ -39,8 +39,8 @@
 //! dPhi(q_n+1)/dq are exact.
 use crate::math::{skew, skew_vec};
 use crate::model::{BodyState, JointKind, Model};
-use crate::simulation::{Settings, StepError, StepInfo};
 use crate::sparse::JointSpace;
+use crate::step::{Settings, StepError, StepInfo};
 use alloc::string::{String, ToString};
 use alloc::vec;
 use alloc::vec::Vec;
@@ -600,7 +600,7 @@ impl Director {
                 residual = r.iter().fold(residual, |m, x| m.max(x.abs()));
                 self.r[b] = r;
             }
-            if crate::simulation::newton_converged(residual, iterations, settings)? {
+            if crate::step::newton_converged(residual, iterations, settings)? {
                 break;
             }
             // tangent blocks, factored
@@ -880,7 +880,7 @@ impl Director {
                     residual = r.iter().fold(residual, |m, x| m.max(x.abs()));
                 }
             }
-            if crate::simulation::newton_converged(residual, iterations, settings)? {
+            if crate::step::newton_converged(residual, iterations, settings)? {
                 break;
             }
             // per body: K = dRes/dOmega, inverted

@@ -201,12 +201,12 @@ pub fn assemble_and_factor(
     w: &[InverseMass],
     at_body: &[alloc::vec::Vec<(usize, bool)>],
     js: &mut crate::sparse::JointSpace,
-) -> Result<(), crate::simulation::StepError> {
+) -> Result<(), crate::step::StepError> {
     assemble(left, right, w, at_body, js);
     if js.factor() {
         Ok(())
     } else {
-        Err(crate::simulation::StepError::Singular)
+        Err(crate::step::StepError::Singular)
     }
 }
 

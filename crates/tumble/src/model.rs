@@ -121,3 +121,19 @@ impl BodyState {
         }
     }
 }
+
+/// A box of mass `m` and sides `s`: its principal moments about the centre of mass.
+pub fn box_inertia(m: f64, s: DVec3) -> DVec3 {
+    let s2 = s * s;
+    DVec3::new(s2.y + s2.z, s2.z + s2.x, s2.x + s2.y) * (m / 12.0)
+}
+
+/// The box (sides) of mass `m` with principal moments `j`.
+pub fn box_for_inertia(m: f64, j: DVec3) -> DVec3 {
+    let f = 6.0 / m;
+    DVec3::new(
+        libm::sqrt(f * (j.y + j.z - j.x)),
+        libm::sqrt(f * (j.z + j.x - j.y)),
+        libm::sqrt(f * (j.x + j.y - j.z)),
+    )
+}

@@ -51,8 +51,8 @@
 use crate::joints::{self, InverseMass, JointEval};
 use crate::math::{exp_so3_minus_identity, skew, skew_vec, solve_sylvester_diag};
 use crate::model::{BodyState, Model};
-use crate::simulation::{Settings, StepError, StepInfo};
 use crate::sparse::JointSpace;
+use crate::step::{Settings, StepError, StepInfo};
 use alloc::string::{String, ToString};
 use alloc::vec;
 use alloc::vec::Vec;
@@ -218,7 +218,7 @@ impl Rattle {
                     residual = residual.max(e.phi[r].abs());
                 }
             }
-            if crate::simulation::newton_converged(residual, iterations, settings)? {
+            if crate::step::newton_converged(residual, iterations, settings)? {
                 break;
             }
             joints::assemble_and_factor(
