@@ -332,43 +332,6 @@ fn mat(v: &[f64; 12]) -> DMat3 {
     DMat3::from_cols_slice(&v[3..12])
 }
 
-/// Solve m y = r in place (6 x 6, row-major) by Gaussian elimination with partial pivoting.
-fn solve6(m: &mut [f64; 36], y: &mut [f64; 6]) -> bool {
-    for k in 0..6 {
-        let p = (k..6).fold(k, |p, i| {
-            if m[i * 6 + k].abs() > m[p * 6 + k].abs() {
-                i
-            } else {
-                p
-            }
-        });
-        if !(m[p * 6 + k].abs() > 0.0) {
-            return false;
-        }
-        if p != k {
-            for j in 0..6 {
-                m.swap(k * 6 + j, p * 6 + j);
-            }
-            y.swap(k, p);
-        }
-        for i in k + 1..6 {
-            let f = m[i * 6 + k] / m[k * 6 + k];
-            for j in k + 1..6 {
-                m[i * 6 + j] -= f * m[k * 6 + j];
-            }
-            y[i] -= f * y[k];
-        }
-    }
-    for k in (0..6).rev() {
-        let mut s = y[k];
-        for j in k + 1..6 {
-            s -= m[k * 6 + j] * y[j];
-        }
-        y[k] = s / m[k * 6 + k];
-    }
-    y.iter().all(|x| x.is_finite())
-}
-
 /// The bodies a joint row acts on, with the side: 0 for body a (none for a ground joint),
 /// 1 for body b.
 fn sides(a: Option<usize>, b: usize) -> impl Iterator<Item = (usize, usize)> {
@@ -1062,7 +1025,7 @@ impl Director {
                 m[i * 6 + j] = col[i];
             }
         }
-        if !solve6(&mut m, &mut y) {
+        if !crate::math::lu_solve_in_place(&mut m, 6, &mut y) {
             return Err(StepError::Singular);
         }
         let ym = DMat3::from_cols_array(&[y[0], y[5], y[4], y[5], y[1], y[3], y[4], y[3], y[2]]);

@@ -84,18 +84,6 @@ pub fn max_abs(m: &DMat3) -> f64 {
         .max(a.z_axis.max_element())
 }
 
-/// A unit vector perpendicular to unit `n`, chosen deterministically.
-pub fn perpendicular(n: DVec3) -> DVec3 {
-    let t = if n.x.abs() < 0.6 {
-        DVec3::X
-    } else if n.y.abs() < 0.6 {
-        DVec3::Y
-    } else {
-        DVec3::Z
-    };
-    n.cross(t).normalize()
-}
-
 /// Dense LU with partial pivoting, in place on a row-major n x n matrix (n <= 32); solves for `b`.
 /// Returns `false` when the matrix is singular to working precision (see [`lu_factor`]).
 pub fn lu_solve_in_place(a: &mut [f64], n: usize, b: &mut [f64]) -> bool {
@@ -137,9 +125,8 @@ pub fn lu_factor(a: &mut [f64], n: usize, piv: &mut [usize]) -> bool {
                 a.swap(k * n + j, p * n + j);
             }
         }
-        let inv = 1.0 / a[k * n + k];
         for i in k + 1..n {
-            let f = a[i * n + k] * inv;
+            let f = a[i * n + k] / a[k * n + k];
             a[i * n + k] = f;
             if f != 0.0 {
                 for j in k + 1..n {
