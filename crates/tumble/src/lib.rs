@@ -13,6 +13,7 @@
 extern crate alloc;
 
 pub mod baumgarte;
+pub mod compiled;
 pub mod custom;
 pub mod director;
 pub mod invariants;

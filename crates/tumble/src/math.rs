@@ -84,6 +84,22 @@ pub fn max_abs(m: &DMat3) -> f64 {
         .max(a.z_axis.max_element())
 }
 
+/// Two unit vectors completing `axis` to a right-handed orthonormal frame (axis, e1, e2);
+/// for axis = x1 they are x2 and x3, as in eq. (37).
+pub fn perpendicular_pair(axis: DVec3) -> (DVec3, DVec3) {
+    let n = axis.normalize();
+    let a = n.abs();
+    let t = if a.x <= a.y && a.x <= a.z {
+        DVec3::X
+    } else if a.y <= a.z {
+        DVec3::Y
+    } else {
+        DVec3::Z
+    };
+    let e1 = (t - n * t.dot(n)).normalize();
+    (e1, n.cross(e1))
+}
+
 /// Dense LU with partial pivoting, in place on a row-major n x n matrix (n <= 32); solves for `b`.
 /// Returns `false` when the matrix is singular to working precision (see [`lu_factor`]).
 pub fn lu_solve_in_place(a: &mut [f64], n: usize, b: &mut [f64]) -> bool {

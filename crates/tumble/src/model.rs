@@ -137,3 +137,9 @@ pub fn box_for_inertia(m: f64, j: DVec3) -> DVec3 {
         libm::sqrt(f * (j.x + j.y - j.z)),
     )
 }
+
+/// RATTLE's D = diag(d) from the principal moments (Terze et al. eq. 2): d1 = (J2 + J3 - J1)/2
+/// etc., so that J1 = d2 + d3, J2 = d3 + d1, J3 = d1 + d2.
+pub fn d_from_inertia(j: DVec3) -> DVec3 {
+    DVec3::new(j.y + j.z - j.x, j.z + j.x - j.y, j.x + j.y - j.z) * 0.5
+}

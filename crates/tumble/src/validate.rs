@@ -52,7 +52,7 @@ pub fn check_body(name: &str, b: &Body) -> Result<(), ScenarioError> {
 /// The joints form no closed loop and the initial state satisfies them (positions and
 /// velocities to 1e-6); the message names the first joint that does not.
 pub fn check_consistent(model: &Model, states: &[BodyState]) -> Result<(), ScenarioError> {
-    crate::sparse::JointSpace::new(model).map_err(|e| ScenarioError(e.to_string()))?;
+    crate::sparse::JointPattern::new(model).map_err(|e| ScenarioError(e.to_string()))?;
     for j in 0..model.joints.len() {
         let e = crate::joints::evaluate(model, j, states);
         for r in 0..e.rows {
