@@ -268,6 +268,7 @@ fn failed_newton_leaves_the_state() {
             Err(StepError::NoConvergence {
                 iterations,
                 residual,
+                ..
             }) => {
                 // 2 by the condensed solve, then 2 by the full one (2 if the condensed one
                 // stopped on a singular or non-finite system instead)

@@ -54,7 +54,7 @@ use crate::math::{exp_so3_minus_identity, skew, skew_vec, solve_sylvester_diag};
 pub use crate::model::d_from_inertia;
 use crate::model::BodyState;
 use crate::sparse::JointMatrix;
-use crate::step::{Settings, StepError, StepInfo};
+use crate::step::{effective_tol, newton_converged, Settings, StepError, StepInfo};
 use alloc::string::{String, ToString};
 use alloc::vec;
 use alloc::vec::Vec;
@@ -222,6 +222,20 @@ fn try_step(
     // position stage: Newton on lambda with the tangent
     // dPhi(q_1)/dlambda ~ -h^2/2 C(q_1) W(q_0) C(q_0)^T (the forces act along C(q_0)^T; the
     // neglected part is the change of the rotation solve with lambda, O(h^3))
+    // the joint residuals are differences of positions x + R s: the tolerance is held above
+    // their round-off (step.rs, `effective_tol`)
+    let scale = st
+        .bodies
+        .iter()
+        .map(|b| b.x.abs().max_element())
+        .chain(c.frames.iter().map(|f| {
+            f.point_a
+                .abs()
+                .max_element()
+                .max(f.point_b.abs().max_element())
+        }))
+        .fold(0.0f64, f64::max);
+    let tol = effective_tol(settings.tol, scale);
     let mut iterations = 0;
     let mut residual;
     loop {
@@ -240,7 +254,7 @@ fn try_step(
                 residual = residual.max(e.phi[r].abs());
             }
         }
-        if crate::step::newton_converged(residual, iterations, settings)? {
+        if newton_converged(residual, iterations, tol, settings)? {
             break;
         }
         joints::assemble_and_factor(&ws.evals1, &ws.evals, &ws.inv_mass, c, &mut ws.js)?;
@@ -350,9 +364,11 @@ fn drift(c: &Compiled, st: &State, ws: &mut Workspace, h: f64) -> Result<(), Ste
         // the skew part of (9) with Lambda_0 fixed by R_1^T R_1 = I (see the module notes)
         let a = s.r.transpose() * (s.pm - grad * (0.5 * h));
         let m = (a - a.transpose()) * h;
-        let g = solve_rotation(&m, d).map_err(|residual| StepError::NoConvergence {
-            iterations: ROTATION_ITERATIONS,
+        let g = solve_rotation(&m, d).map_err(|residual| StepError::Rotation {
+            body: i,
             residual,
+            // the angle of the first-order rotation J^-1 vec(m): F D - D F^T = (J xi)^ + O(xi^2)
+            turn: (skew_vec(&m) / DVec3::new(d.y + d.z, d.z + d.x, d.x + d.y)).length(),
         })?;
         let rg = s.r * g;
         let pmh = rg * DMat3::from_diagonal(d) * (1.0 / h);

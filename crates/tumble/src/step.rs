@@ -48,22 +48,32 @@ pub struct StepInfo {
     pub residual: f64,
 }
 
+/// The tolerance an implicit method holds: `tol`, but at least 4 eps `scale`, with `scale` the
+/// largest magnitude among the terms of its residual. Below the round-off of those terms a
+/// residual cannot be brought (a 4096-link chain has positions of 1e4, so its joint residuals
+/// stall at a few 1e-12 whatever the iteration does).
+pub fn effective_tol(tol: f64, scale: f64) -> f64 {
+    tol.max(4.0 * f64::EPSILON * scale)
+}
+
 /// The Newton stopping rule shared by the implicit methods: `Ok(true)` when `residual` is
-/// within the tolerance, `Ok(false)` to iterate again, an error when it is not finite or the
-/// iteration limit is reached.
+/// within `tol` (see [`effective_tol`]), `Ok(false)` to iterate again, an error when it is not
+/// finite or the iteration limit `settings.max_iter` is reached.
 pub fn newton_converged(
     residual: f64,
     iterations: u32,
+    tol: f64,
     settings: &Settings,
 ) -> Result<bool, StepError> {
     if !residual.is_finite() {
         Err(StepError::NonFinite)
-    } else if residual <= settings.tol {
+    } else if residual <= tol {
         Ok(true)
     } else if iterations >= settings.max_iter {
         Err(StepError::NoConvergence {
             iterations,
             residual,
+            tol,
         })
     } else {
         Ok(false)
@@ -79,22 +89,65 @@ pub enum StepError {
         iterations: u32,
         /// residual reached
         residual: f64,
+        /// the tolerance held (the setting, or the round-off floor of [`effective_tol`])
+        tol: f64,
     },
     /// The new state has a NaN or infinite value.
     NonFinite,
-    /// A linear system was singular (redundant or degenerate joints).
+    /// The joint-space matrix was singular: the joints are redundant or degenerate.
     Singular,
+    /// A body's own Newton tangent was singular to working precision (no joint involved).
+    BodySingular {
+        /// the body
+        body: usize,
+        /// the angle it turns in one step, |omega| h (rad)
+        turn: f64,
+    },
+    /// RATTLE's rotation update of a body (Terze et al. eq. 9, solved by Newton in the Lie
+    /// algebra) did not converge.
+    Rotation {
+        /// the body
+        body: usize,
+        /// the residual reached
+        residual: f64,
+        /// the angle it turns in one step, |omega| h (rad)
+        turn: f64,
+    },
+}
+
+/// Advice when a body turns far in one step.
+fn turn_advice(f: &mut fmt::Formatter<'_>, turn: f64) -> fmt::Result {
+    if turn > 1.0 {
+        write!(
+            f,
+            ": it turns {turn:.1e} rad in one step; a smaller time step will help"
+        )
+    } else {
+        write!(f, " (it turns {turn:.1e} rad in one step)")
+    }
 }
 
 impl fmt::Display for StepError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            StepError::NoConvergence { iterations, residual } => write!(
-                f,
-                "the Newton solve did not converge: residual {residual:.3e} after {iterations} iterations; try a smaller time step"
-            ),
+        match *self {
+            StepError::NoConvergence { iterations, residual, tol } => {
+                write!(f, "Newton did not converge: residual {residual:.3e} after {iterations} iterations (tolerance {tol:.1e})")?;
+                if residual > 1e3 * tol {
+                    f.write_str("; try a smaller time step")
+                } else {
+                    f.write_str("; it was still converging: more iterations (max_iter) or a larger tolerance will do")
+                }
+            }
             StepError::NonFinite => f.write_str("the state became non-finite (NaN or infinity); try a smaller time step"),
-            StepError::Singular => f.write_str("a singular linear system: the joints are redundant or degenerate in this configuration"),
+            StepError::Singular => f.write_str("the joint-space system is singular: the joints are redundant or degenerate in this configuration"),
+            StepError::BodySingular { body, turn } => {
+                write!(f, "the Newton tangent of body {body} is singular to working precision")?;
+                turn_advice(f, turn)
+            }
+            StepError::Rotation { body, residual, turn } => {
+                write!(f, "the rotation update of body {body} did not converge (residual {residual:.1e})")?;
+                turn_advice(f, turn)
+            }
         }
     }
 }

@@ -121,7 +121,7 @@ impl Ctx<'_> {
                     residual = r.iter().fold(residual, |m, x| m.max(x.abs()));
                 }
             }
-            if newton_converged(residual, iterations, settings)? {
+            if newton_converged(residual, iterations, settings.tol, settings)? {
                 break;
             }
             // per body: K = dRes/dOmega, inverted
@@ -129,7 +129,10 @@ impl Ctx<'_> {
                 let k = self.omega_tangent(b, model, h);
                 let det = k.determinant();
                 if !(det.is_finite() && det.abs() > 1e-300) {
-                    return Err(StepError::Singular);
+                    return Err(StepError::BodySingular {
+                        body: b,
+                        turn: (self.w.om1[b] * h).length(),
+                    });
                 }
                 self.w.kinv[b] = k.inverse();
                 self.w.kres[b] = self.w.kinv[b] * self.w.resw[b];
@@ -310,7 +313,10 @@ impl Ctx<'_> {
             }
         }
         if !lu_solve_in_place(&mut m, 6, &mut y) {
-            return Err(StepError::Singular);
+            return Err(StepError::BodySingular {
+                body: b,
+                turn: (self.w.om1[b] * h).length(),
+            });
         }
         let ym = DMat3::from_cols_array(&[y[0], y[5], y[4], y[5], y[1], y[3], y[4], y[3], y[2]]);
         Ok(free + qbar * ym * amat * h)

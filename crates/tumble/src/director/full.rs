@@ -65,14 +65,17 @@ impl Ctx<'_> {
                 residual = r.iter().fold(residual, |m, x| m.max(x.abs()));
                 self.w.r[b] = r;
             }
-            if newton_converged(residual, iterations, settings)? {
+            if newton_converged(residual, iterations, settings.tol, settings)? {
                 break;
             }
             // tangent blocks, factored
             for b in 0..nb {
                 self.tangent(b, model, h);
                 if !lu_factor(&mut self.w.k[b], N, &mut self.w.piv[b]) {
-                    return Err(StepError::Singular);
+                    return Err(StepError::BodySingular {
+                        body: b,
+                        turn: (self.s.om[b] * h).length(),
+                    });
                 }
             }
             let mut rhs_b = core::mem::take(&mut self.w.r);

@@ -48,7 +48,7 @@ mod full;
 
 use crate::compiled::{Compiled, Incident, Row};
 use crate::model::{BodyState, Model};
-use crate::step::{Settings, StepError, StepInfo};
+use crate::step::{effective_tol, Settings, StepError, StepInfo};
 use algebra::{c_mul, g_mul, gt_mul, V9};
 use alloc::string::String;
 use alloc::vec;
@@ -391,7 +391,7 @@ impl Ctx<'_> {
             .flatten()
             .fold(0.0f64, |m, x| m.max(x.abs()));
         let settings = &Settings {
-            tol: settings.tol.max(4.0 * f64::EPSILON * scale),
+            tol: effective_tol(settings.tol, scale),
             ..*settings
         };
         let failed = match self.step_condensed(model, settings) {
@@ -407,10 +407,12 @@ impl Ctx<'_> {
             Err(StepError::NoConvergence {
                 iterations,
                 residual,
+                tol,
             }) => {
                 return Err(StepError::NoConvergence {
                     iterations: failed + iterations,
                     residual,
+                    tol,
                 })
             }
             Err(e) => return Err(e),
