@@ -92,5 +92,8 @@ fn steps_allocate_nothing() {
         }
     });
     assert!(sim.fallbacks() > 0, "no fallback step was taken");
-    assert_eq!(n, 0, "director with fallbacks: {n} allocations in 300 steps");
+    assert_eq!(
+        n, 0,
+        "director with fallbacks: {n} allocations in 300 steps"
+    );
 }
