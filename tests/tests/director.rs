@@ -121,18 +121,26 @@ fn nk_spherical_conserves_energy_and_l3() {
     assert!(r.de <= 1e-12, "{}", r.de);
     assert!(r.dl.z <= 1e-10, "{}", r.dl.z);
     internal_checks(&r, tol);
-    // how often the condensed solve hands a step of this size to the full one
-    let sc = Scenario::parse("nk-spherical").unwrap();
-    let mut st = Settings::for_scenario(&sc);
-    st.tol = tol;
-    let mut d = Director::new(&sc);
-    for _ in 0..100 {
-        d.step(&st).unwrap();
+    // how often the condensed solve hands a step of this size to the full one: never in the
+    // paper's 10 s; over 30 s a few steps, which keep the energy as well (the fallback solves
+    // the same equations)
+    let mut s = sim("nk-spherical", |st| st.tol = tol);
+    let e0 = s.invariants().energy();
+    let mut de = 0.0f64;
+    let mut after_10s = None;
+    for k in 1..=300 {
+        s.step().unwrap();
+        de = de.max(((s.invariants().energy() - e0) / e0).abs());
+        if k == 100 {
+            after_10s = Some(s.fallbacks());
+        }
     }
-    println!(
-        "nk-spherical h=0.1: {} of 100 steps by the full solve",
-        d.fallbacks()
-    );
+    let f = s.fallbacks();
+    // measured: 0 of the first 100 steps, 9 of 300, dE/E 2.0e-13
+    println!("nk-spherical h=0.1: {after_10s:?} of the first 100 steps and {f} of 300 by the full solve; dE/E {de:.2e}");
+    assert_eq!(after_10s, Some(0));
+    assert!((1..=20).contains(&f), "{f} fallbacks");
+    assert!(de <= 1e-12, "{de}");
 }
 
 /// The free body: energy and spatial angular momentum to round-off over 1e4 steps (measured
