@@ -58,7 +58,9 @@ impl Settings {
     }
 }
 
-/// Each method's state and workspace.
+/// Each method's state and workspace (one per simulation: the size of the director's variant
+/// costs nothing, so it is not boxed).
+#[allow(clippy::large_enum_variant)]
 enum Solver {
     Director(director::State, director::Workspace),
     Rattle(rattle::State, rattle::Workspace),
