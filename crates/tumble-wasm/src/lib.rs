@@ -226,10 +226,7 @@ impl Simulation {
 
     /// Poses into `out` (12 per body: x, then R column-major).
     pub fn write_poses(&self, out: &mut [f64]) {
-        for (o, s) in out.chunks_exact_mut(12).zip(self.inner.states()) {
-            o[0..3].copy_from_slice(&s.x.to_array());
-            o[3..12].copy_from_slice(&s.r.to_cols_array());
-        }
+        self.inner.write_poses(out);
     }
 
     /// Which angular-momentum components (l1, l2, l3) the model conserves, as 0 or 1 each.

@@ -26,72 +26,80 @@
 //! error): alpha = beta = 0: 9.3e-3 / 6.9e-3; 10: 3.2e-3 / 5.5e-2; 20: 3.8e-3 / 6.3e-2;
 //! 50: 4.1e-3 / 6.7e-2. The stabilisation holds the joints but does work on the system: the
 //! energy error grows with it.
+use crate::compiled::Compiled;
 use crate::joints::{self, InverseMass, JointEval};
-use crate::math::exp_so3;
-use crate::model::{BodyState, Model};
-use crate::simulation::{Settings, StepError, StepInfo};
-use crate::sparse::JointSpace;
-use alloc::string::{String, ToString};
+use crate::math::{exp_so3, orthonormality_error};
+use crate::model::BodyState;
+use crate::sparse::JointMatrix;
+use crate::step::{Settings, StepError, StepInfo};
 use alloc::vec;
 use alloc::vec::Vec;
 use glam::{DMat3, DVec3};
 
-/// Index-1 Baumgarte integrator: the body states and scratch space.
-pub struct Baumgarte {
-    states: Vec<BodyState>,
+/// The Baumgarte state: the body states themselves (n x 1).
+#[derive(Clone, Debug)]
+pub struct State {
+    /// x, R, v, w of every body
+    pub bodies: Vec<BodyState>,
+}
+
+impl State {
+    /// The initial state.
+    pub fn new(init: &[BodyState]) -> Self {
+        State {
+            bodies: init.to_vec(),
+        }
+    }
+
+    /// max |R^T R - I| over the bodies.
+    pub fn internal_violation(&self) -> f64 {
+        self.bodies
+            .iter()
+            .map(|s| orthonormality_error(&s.r))
+            .fold(0.0, f64::max)
+    }
+}
+
+/// Scratch space of a Baumgarte step, allocated once.
+pub struct Workspace {
     next: Vec<BodyState>,
     evals: Vec<JointEval>,
     inv_mass: Vec<InverseMass>,
     lambda: Vec<f64>,
     force: Vec<DVec3>,
     torque: Vec<DVec3>,
-    at_body: Vec<Vec<(usize, bool)>>,
-    js: JointSpace,
+    js: JointMatrix,
     k1: Vec<(DVec3, DVec3)>,
     k2: Vec<(DVec3, DVec3)>,
 }
 
-impl Baumgarte {
-    /// Set up from the initial body states.
-    pub fn new(model: &Model, init: &[BodyState]) -> Result<Self, String> {
-        let js = JointSpace::new(model).map_err(|e| e.to_string())?;
-        let n = init.len();
-        let nj = model.joints.len();
-        Ok(Baumgarte {
-            states: init.to_vec(),
-            next: init.to_vec(),
-            evals: vec![JointEval::default(); nj],
-            inv_mass: vec![
-                InverseMass {
-                    inv_mass: 0.0,
-                    inv_inertia: DMat3::ZERO
-                };
-                n
-            ],
-            lambda: vec![0.0; js.dim()],
+impl Workspace {
+    /// Scratch space for `c`.
+    pub fn new(c: &Compiled) -> Self {
+        let n = c.bodies();
+        Workspace {
+            next: vec![BodyState::at_rest(DVec3::ZERO, DMat3::IDENTITY); n],
+            evals: vec![JointEval::default(); c.frames.len()],
+            inv_mass: vec![InverseMass::ZERO; n],
+            lambda: vec![0.0; c.pattern.dim()],
             force: vec![DVec3::ZERO; n],
             torque: vec![DVec3::ZERO; n],
-            at_body: joints::incidence(model),
-            js,
+            js: JointMatrix::new(&c.pattern),
             k1: vec![(DVec3::ZERO, DVec3::ZERO); n],
             k2: vec![(DVec3::ZERO, DVec3::ZERO); n],
-        })
-    }
-
-    /// Write x, R, v, w of every body.
-    pub fn body_states(&self, _model: &Model, out: &mut [BodyState]) {
-        out.copy_from_slice(&self.states);
+        }
     }
 
     /// World accelerations (dv/dt, dw/dt) of every body at `states`, into `acc`
     /// (eqs. 4937-4943). Returns the largest joint residual |Phi| at `states`.
     fn accelerations(
         &mut self,
-        model: &Model,
+        c: &Compiled,
         settings: &Settings,
         states: &[BodyState],
         acc: &mut [(DVec3, DVec3)],
     ) -> Result<f64, StepError> {
+        let model = &c.model;
         let nj = model.joints.len();
         if !states.iter().all(BodyState::is_sane) {
             return Err(StepError::NonFinite);
@@ -103,24 +111,18 @@ impl Baumgarte {
             let iw = s.r * (b.inertia * s.w);
             self.force[i] = model.gravity * b.mass;
             self.torque[i] = -w.cross(iw);
-            self.inv_mass[i] = InverseMass::new(b, &s.r);
+            self.inv_mass[i] = InverseMass::new(c, i, &s.r);
         }
         let mut residual = 0.0;
         if nj > 0 {
             for j in 0..nj {
-                self.evals[j] = joints::evaluate(model, j, states);
+                self.evals[j] = joints::evaluate_frame(&c.frames[j], states);
             }
-            joints::assemble_and_factor(
-                &self.evals,
-                &self.evals,
-                &self.inv_mass,
-                &self.at_body,
-                &mut self.js,
-            )?;
+            joints::assemble_and_factor(&self.evals, &self.evals, &self.inv_mass, c, &mut self.js)?;
             // b = Q^ - J M^-1 f_ext, Q^ = -bias - 2 alpha J u - beta^2 Phi
             for j in 0..nj {
                 let e = &self.evals[j];
-                let o = self.js.offset(j);
+                let o = c.pattern.offset(j);
                 for r in 0..e.rows {
                     let mut jminvf = dot_row(
                         &e.cb[r],
@@ -140,12 +142,12 @@ impl Baumgarte {
                     residual = f64::max(residual, e.phi[r].abs());
                 }
             }
-            self.js.solve(&mut self.lambda);
+            self.js.solve(&c.pattern, &mut self.lambda);
             // f_c = J^T lambda (4936); add_constraint_forces adds -scale C^T lambda
             joints::add_constraint_forces(
                 &self.evals,
                 &self.lambda,
-                &self.js,
+                &c.pattern,
                 -1.0,
                 &mut self.force,
                 &mut self.torque,
@@ -159,65 +161,71 @@ impl Baumgarte {
         }
         Ok(residual)
     }
+}
 
-    /// One step of Heun's method (explicit, second order) on the Lie group.
-    pub fn step(&mut self, model: &Model, settings: &Settings) -> Result<StepInfo, StepError> {
-        let h = settings.dt;
-        let states = core::mem::take(&mut self.states);
-        let mut stage = core::mem::take(&mut self.next);
-        let mut k1 = core::mem::take(&mut self.k1);
-        let mut k2 = core::mem::take(&mut self.k2);
-        let result = (|| {
-            let residual = self.accelerations(model, settings, &states, &mut k1)?;
-            // predictor: Euler to the end of the step
-            for ((y, s), k) in stage.iter_mut().zip(&states).zip(&k1) {
-                let w = s.r * s.w;
-                let r = exp_so3(w * h) * s.r;
-                *y = BodyState {
-                    x: s.x + s.v * h,
-                    r,
-                    v: s.v + k.0 * h,
-                    w: r.transpose() * (w + k.1 * h),
-                };
-            }
-            self.accelerations(model, settings, &stage, &mut k2)?;
-            // corrector: the mean of the two slopes
-            for (i, s) in states.iter().enumerate() {
-                let w0 = s.r * s.w;
-                let w1 = stage[i].r * stage[i].w;
-                let v1 = stage[i].v;
-                let mut r = exp_so3((w0 + w1) * (0.5 * h)) * s.r;
-                // one Newton-Schulz step: R <- R (3 I - R^T R) / 2 removes round-off drift
-                r = r * (DMat3::IDENTITY * 3.0 - r.transpose() * r) * 0.5;
-                let w = w0 + (k1[i].1 + k2[i].1) * (0.5 * h);
-                stage[i] = BodyState {
-                    x: s.x + (s.v + v1) * (0.5 * h),
-                    r,
-                    v: s.v + (k1[i].0 + k2[i].0) * (0.5 * h),
-                    w: r.transpose() * w,
-                };
-            }
-            if !stage.iter().all(BodyState::is_sane) {
-                return Err(StepError::NonFinite);
-            }
-            Ok(residual)
-        })();
-        self.k1 = k1;
-        self.k2 = k2;
-        match result {
-            Ok(residual) => {
-                self.states = stage;
-                self.next = states;
-                Ok(StepInfo {
-                    iterations: 0,
-                    residual,
-                })
-            }
-            Err(e) => {
-                self.states = states;
-                self.next = stage;
-                Err(e)
-            }
+/// One step of Heun's method (explicit, second order) on the Lie group. On error the state is
+/// unchanged.
+pub fn step(
+    c: &Compiled,
+    state: &mut State,
+    ws: &mut Workspace,
+    settings: &Settings,
+) -> Result<StepInfo, StepError> {
+    let h = settings.dt;
+    let states = &state.bodies;
+    let mut stage = core::mem::take(&mut ws.next);
+    let mut k1 = core::mem::take(&mut ws.k1);
+    let mut k2 = core::mem::take(&mut ws.k2);
+    let result = (|| {
+        let residual = ws.accelerations(c, settings, states, &mut k1)?;
+        // predictor: Euler to the end of the step
+        for ((y, s), k) in stage.iter_mut().zip(states).zip(&k1) {
+            let w = s.r * s.w;
+            let r = exp_so3(w * h) * s.r;
+            *y = BodyState {
+                x: s.x + s.v * h,
+                r,
+                v: s.v + k.0 * h,
+                w: r.transpose() * (w + k.1 * h),
+            };
+        }
+        ws.accelerations(c, settings, &stage, &mut k2)?;
+        // corrector: the mean of the two slopes
+        for (i, s) in states.iter().enumerate() {
+            let w0 = s.r * s.w;
+            let w1 = stage[i].r * stage[i].w;
+            let v1 = stage[i].v;
+            let mut r = exp_so3((w0 + w1) * (0.5 * h)) * s.r;
+            // one Newton-Schulz step: R <- R (3 I - R^T R) / 2 removes round-off drift
+            r = r * (DMat3::IDENTITY * 3.0 - r.transpose() * r) * 0.5;
+            let w = w0 + (k1[i].1 + k2[i].1) * (0.5 * h);
+            stage[i] = BodyState {
+                x: s.x + (s.v + v1) * (0.5 * h),
+                r,
+                v: s.v + (k1[i].0 + k2[i].0) * (0.5 * h),
+                w: r.transpose() * w,
+            };
+        }
+        if !stage.iter().all(BodyState::is_sane) {
+            return Err(StepError::NonFinite);
+        }
+        Ok(residual)
+    })();
+    ws.k1 = k1;
+    ws.k2 = k2;
+    match result {
+        Ok(residual) => {
+            // the new states become the state; the old ones the next step's scratch
+            core::mem::swap(&mut state.bodies, &mut stage);
+            ws.next = stage;
+            Ok(StepInfo {
+                iterations: 0,
+                residual,
+            })
+        }
+        Err(e) => {
+            ws.next = stage;
+            Err(e)
         }
     }
 }

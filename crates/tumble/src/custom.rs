@@ -12,8 +12,9 @@
 //! `a: null` (or absent) is the ground, with `point_a` and `axis_a` global. Optional:
 //! gravity (default 0, 0, -9.81), dt (0.01), duration (10), size (a box with that inertia),
 //! rotation (identity), velocity and angular_velocity (zero), axes (revolute only).
+use crate::model::box_for_inertia;
 use crate::model::{Body, BodyState, Joint, JointKind, Model};
-use crate::scenario::{box_for_inertia, ScenarioError, MAX_LINKS};
+use crate::validate::{ScenarioError, MAX_LINKS};
 use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -146,7 +147,7 @@ pub fn parse(text: &str) -> Result<(Model, Vec<BodyState>, f64, f64, String), Sc
             inertia,
             size,
         };
-        crate::scenario::check_body(&format!("bodies[{i}]"), &body)?;
+        crate::validate::check_body(&format!("bodies[{i}]"), &body)?;
         bodies.push(body);
         states.push(BodyState {
             x: vec3(&format!("bodies[{i}].position"), b.position)?,
@@ -199,7 +200,7 @@ pub fn parse(text: &str) -> Result<(Model, Vec<BodyState>, f64, f64, String), Sc
         joints,
         gravity,
     };
-    crate::scenario::check_consistent(&model, &states)?;
+    crate::validate::check_consistent(&model, &states)?;
     let normal =
         serde_json::to_string(&js).map_err(|e| ScenarioError(format!("scenario JSON: {e}")))?;
     Ok((model, states, js.dt, js.duration, normal))

@@ -11,25 +11,12 @@
 //! spherical w_b x (w_b x r_b) - w_a x (w_a x r_a); revolute
 //! (w_a x (w_a x n)).u + 2 (w_a x n).(w_b x u) + n.(w_b x (w_b x u)).
 //! The director method has its own forms, eqs. (35) and (38), in `director.rs`.
+use crate::compiled::{Compiled, JointFrame};
 use crate::math::skew;
-use crate::model::{BodyState, JointKind, Model};
-use glam::DVec3;
-
-/// Two unit vectors completing `axis` to a right-handed orthonormal frame (axis, e1, e2);
-/// for axis = x1 they are x2 and x3, as in eq. (37).
-pub fn perpendicular_pair(axis: DVec3) -> (DVec3, DVec3) {
-    let n = axis.normalize();
-    let a = n.abs();
-    let t = if a.x <= a.y && a.x <= a.z {
-        DVec3::X
-    } else if a.y <= a.z {
-        DVec3::Y
-    } else {
-        DVec3::Z
-    };
-    let e1 = (t - n * t.dot(n)).normalize();
-    (e1, n.cross(e1))
-}
+use crate::model::{BodyState, Model};
+use crate::sparse::{JointMatrix, JointPattern};
+use crate::step::StepError;
+use glam::{DMat3, DVec3};
 
 /// One joint evaluated at a state: residual, Jacobian rows and bias.
 #[derive(Clone, Copy, Debug, Default)]
@@ -54,7 +41,7 @@ fn row(lin: DVec3, ang: DVec3) -> [f64; 6] {
     [lin.x, lin.y, lin.z, ang.x, ang.y, ang.z]
 }
 
-fn mat_row(m: &glam::DMat3, i: usize) -> DVec3 {
+fn mat_row(m: &DMat3, i: usize) -> DVec3 {
     m.row(i)
 }
 
@@ -74,9 +61,14 @@ fn dot6(c: &[f64; 6], s: &BodyState) -> f64 {
     c[0] * s.v.x + c[1] * s.v.y + c[2] * s.v.z + c[3] * w.x + c[4] * w.y + c[5] * w.z
 }
 
-/// Evaluate joint `j` at `states`.
+/// Evaluate joint `j` of `model` at `states` (for checks and reports; the integrators use
+/// [`evaluate_frame`] with the compiled frames).
 pub fn evaluate(model: &Model, j: usize, states: &[BodyState]) -> JointEval {
-    let jt = &model.joints[j];
+    evaluate_frame(&JointFrame::new(&model.joints[j]), states)
+}
+
+/// Evaluate the joint of frame `jt` at `states`.
+pub fn evaluate_frame(jt: &JointFrame, states: &[BodyState]) -> JointEval {
     let sb = &states[jt.b];
     let rb = sb.r * jt.point_b;
     let wb = sb.r * sb.w;
@@ -86,10 +78,10 @@ pub fn evaluate(model: &Model, j: usize, states: &[BodyState]) -> JointEval {
             let ra = sa.r * jt.point_a;
             (sa.x + ra, ra, sa.r * sa.w, sa.r)
         }
-        None => (jt.point_a, DVec3::ZERO, DVec3::ZERO, glam::DMat3::IDENTITY),
+        None => (jt.point_a, DVec3::ZERO, DVec3::ZERO, DMat3::IDENTITY),
     };
     let mut e = JointEval {
-        rows: jt.kind.rows(),
+        rows: jt.rows,
         a: jt.a,
         b: jt.b,
         ..Default::default()
@@ -104,10 +96,9 @@ pub fn evaluate(model: &Model, j: usize, states: &[BodyState]) -> JointEval {
         e.cb[i] = row(DVec3::AXES[i], -mat_row(&kb, i));
         e.ca[i] = row(-DVec3::AXES[i], mat_row(&ka, i));
     }
-    if let JointKind::Revolute { axis_a, axis_b } = jt.kind {
-        let n = rot_a * axis_a.normalize();
-        let (e1, e2) = perpendicular_pair(axis_b);
-        for (i, ei) in [e1, e2].into_iter().enumerate() {
+    if jt.is_revolute() {
+        let n = rot_a * jt.n_a;
+        for (i, ei) in jt.e.into_iter().enumerate() {
             let u = sb.r * ei;
             let k = 3 + i;
             e.phi[k] = n.dot(u);
@@ -127,17 +118,23 @@ pub struct InverseMass {
     /// 1 / M
     pub inv_mass: f64,
     /// R J^-1 R^T
-    pub inv_inertia: glam::DMat3,
+    pub inv_inertia: DMat3,
 }
 
 impl InverseMass {
-    /// For a body of the model at rotation `r`.
-    pub fn new(body: &crate::model::Body, r: &glam::DMat3) -> Self {
+    /// For body `b` of the compiled model at rotation `r`.
+    pub fn new(c: &Compiled, b: usize, r: &DMat3) -> Self {
         InverseMass {
-            inv_mass: 1.0 / body.mass,
-            inv_inertia: *r * glam::DMat3::from_diagonal(body.inertia.recip()) * r.transpose(),
+            inv_mass: c.inv_mass[b],
+            inv_inertia: *r * DMat3::from_diagonal(c.inv_inertia[b]) * r.transpose(),
         }
     }
+
+    /// Zero (a placeholder for scratch space).
+    pub const ZERO: InverseMass = InverseMass {
+        inv_mass: 0.0,
+        inv_inertia: DMat3::ZERO,
+    };
 
     /// W c for a Jacobian row c over (v, w).
     pub fn apply(&self, c: &[f64; 6]) -> [f64; 6] {
@@ -153,40 +150,29 @@ impl InverseMass {
     }
 }
 
-/// Joints meeting at each body: (joint, true when the body is the joint's b side).
-pub fn incidence(model: &Model) -> alloc::vec::Vec<alloc::vec::Vec<(usize, bool)>> {
-    let mut at = alloc::vec![alloc::vec::Vec::new(); model.bodies.len()];
-    for (j, jt) in model.joints.iter().enumerate() {
-        at[jt.b].push((j, true));
-        if let Some(a) = jt.a {
-            at[a].push((j, false));
-        }
-    }
-    at
-}
-
-/// S = C_left W C_right^T into `js` (cleared first), for the Jacobians `left` and `right`
+/// S = C_left W C_right^T into `s` (cleared first), for the Jacobians `left` and `right`
 /// (the same slice for the symmetric C W C^T) and inverse masses `w`.
 pub fn assemble(
     left: &[JointEval],
     right: &[JointEval],
     w: &[InverseMass],
-    at_body: &[alloc::vec::Vec<(usize, bool)>],
-    js: &mut crate::sparse::JointSpace,
+    c: &Compiled,
+    s: &mut JointMatrix,
 ) {
-    js.clear();
-    for (b, list) in at_body.iter().enumerate() {
-        for &(j, jb) in list {
-            let ej = &right[j];
+    s.clear();
+    for (b, list) in c.at_body.iter().enumerate() {
+        for (jl, ij) in list.iter().enumerate() {
+            let ej = &right[ij.joint];
             for r in 0..ej.rows {
-                let cj = if jb { &ej.cb[r] } else { &ej.ca[r] };
+                let cj = if ij.is_b { &ej.cb[r] } else { &ej.ca[r] };
                 let wc = w[b].apply(cj);
-                for &(k, kb) in list {
-                    let ek = &left[k];
-                    for c in 0..ek.rows {
-                        let ck = if kb { &ek.cb[c] } else { &ek.ca[c] };
+                for (kl, ik) in list.iter().enumerate() {
+                    let ek = &left[ik.joint];
+                    let blk = c.block(b, kl, jl);
+                    for col in 0..ek.rows {
+                        let ck = if ik.is_b { &ek.cb[col] } else { &ek.ca[col] };
                         let v: f64 = (0..6).map(|i| ck[i] * wc[i]).sum();
-                        js.add(k, c, j, r, v);
+                        s.add(blk, col, r, v);
                     }
                 }
             }
@@ -199,14 +185,14 @@ pub fn assemble_and_factor(
     left: &[JointEval],
     right: &[JointEval],
     w: &[InverseMass],
-    at_body: &[alloc::vec::Vec<(usize, bool)>],
-    js: &mut crate::sparse::JointSpace,
-) -> Result<(), crate::simulation::StepError> {
-    assemble(left, right, w, at_body, js);
-    if js.factor() {
+    c: &Compiled,
+    s: &mut JointMatrix,
+) -> Result<(), StepError> {
+    assemble(left, right, w, c, s);
+    if s.factor(&c.pattern) {
         Ok(())
     } else {
-        Err(crate::simulation::StepError::Singular)
+        Err(StepError::Singular)
     }
 }
 
@@ -214,13 +200,13 @@ pub fn assemble_and_factor(
 pub fn add_constraint_forces(
     evals: &[JointEval],
     lambda: &[f64],
-    js: &crate::sparse::JointSpace,
+    p: &JointPattern,
     scale: f64,
     force: &mut [DVec3],
     torque: &mut [DVec3],
 ) {
     for (j, e) in evals.iter().enumerate() {
-        let o = js.offset(j);
+        let o = p.offset(j);
         for r in 0..e.rows {
             let l = -scale * lambda[o + r];
             let cb = &e.cb[r];

@@ -13,6 +13,7 @@
 extern crate alloc;
 
 pub mod baumgarte;
+pub mod compiled;
 pub mod custom;
 pub mod director;
 pub mod invariants;
@@ -23,8 +24,11 @@ pub mod rattle;
 pub mod scenario;
 pub mod simulation;
 pub mod sparse;
+pub mod step;
+pub mod validate;
 
 pub use invariants::Invariants;
 pub use model::{Body, BodyState, Joint, JointKind, Model};
 pub use scenario::{Scenario, ScenarioError};
-pub use simulation::{Method, Settings, Simulation, StepError, StepInfo};
+pub use simulation::{Method, Simulation};
+pub use step::{Settings, StepError, StepInfo};

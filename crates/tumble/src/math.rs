@@ -84,16 +84,20 @@ pub fn max_abs(m: &DMat3) -> f64 {
         .max(a.z_axis.max_element())
 }
 
-/// A unit vector perpendicular to unit `n`, chosen deterministically.
-pub fn perpendicular(n: DVec3) -> DVec3 {
-    let t = if n.x.abs() < 0.6 {
+/// Two unit vectors completing `axis` to a right-handed orthonormal frame (axis, e1, e2);
+/// for axis = x1 they are x2 and x3, as in eq. (37).
+pub fn perpendicular_pair(axis: DVec3) -> (DVec3, DVec3) {
+    let n = axis.normalize();
+    let a = n.abs();
+    let t = if a.x <= a.y && a.x <= a.z {
         DVec3::X
-    } else if n.y.abs() < 0.6 {
+    } else if a.y <= a.z {
         DVec3::Y
     } else {
         DVec3::Z
     };
-    n.cross(t).normalize()
+    let e1 = (t - n * t.dot(n)).normalize();
+    (e1, n.cross(e1))
 }
 
 /// Dense LU with partial pivoting, in place on a row-major n x n matrix (n <= 32); solves for `b`.
@@ -137,9 +141,8 @@ pub fn lu_factor(a: &mut [f64], n: usize, piv: &mut [usize]) -> bool {
                 a.swap(k * n + j, p * n + j);
             }
         }
-        let inv = 1.0 / a[k * n + k];
         for i in k + 1..n {
-            let f = a[i * n + k] * inv;
+            let f = a[i * n + k] / a[k * n + k];
             a[i * n + k] = f;
             if f != 0.0 {
                 for j in k + 1..n {

@@ -48,11 +48,13 @@
 //! max |Phi| < tol, with S = C(q_1) W(q_0) C(q_0)^T (non-symmetric; it drops only the O(h^3)
 //! dependence of the rotation solve on lambda). Both are solved with the linear-time
 //! joint-space solver of `sparse.rs`.
+use crate::compiled::Compiled;
 use crate::joints::{self, InverseMass, JointEval};
 use crate::math::{exp_so3_minus_identity, skew, skew_vec, solve_sylvester_diag};
-use crate::model::{BodyState, Model};
-use crate::simulation::{Settings, StepError, StepInfo};
-use crate::sparse::JointSpace;
+pub use crate::model::d_from_inertia;
+use crate::model::BodyState;
+use crate::sparse::JointMatrix;
+use crate::step::{effective_tol, newton_converged, Settings, StepError, StepInfo};
 use alloc::string::{String, ToString};
 use alloc::vec;
 use alloc::vec::Vec;
@@ -60,57 +62,43 @@ use glam::{DMat3, DVec3};
 
 /// The RATTLE state of one body.
 #[derive(Clone, Copy, Debug)]
-struct Rb {
-    x: DVec3,
-    p: DVec3,
-    r: DMat3,
-    pm: DMat3, // P = dR/dt D
+pub struct Rb {
+    /// centre of mass
+    pub x: DVec3,
+    /// linear momentum M v
+    pub p: DVec3,
+    /// rotation
+    pub r: DMat3,
+    /// matrix momentum P = dR/dt D
+    pub pm: DMat3,
 }
 
-/// Lie-group RATTLE integrator: state and scratch space (allocated once).
-pub struct Rattle {
-    d: Vec<DVec3>,
-    bodies: Vec<Rb>,
-    next: Vec<Rb>,
-    half: Vec<(DVec3, DMat3)>, // p_1/2, P_1/2
-    lambda: Vec<f64>,          // position multipliers (m x 1), warm start for the next step
-    lambda_start: Vec<f64>,    // lambda at the start of the step, restored if it fails
-    rhs: Vec<f64>,
-    evals: Vec<JointEval>,
-    evals1: Vec<JointEval>,
-    inv_mass: Vec<InverseMass>,
-    force: Vec<DVec3>,
-    torque: Vec<DVec3>,
-    at_body: Vec<Vec<(usize, bool)>>,
-    js: JointSpace,
-    scratch: Vec<BodyState>,
+/// The RATTLE state: the bodies and the position multipliers of the last step (the warm
+/// start of the next).
+#[derive(Clone, Debug)]
+pub struct State {
+    /// per body: x, p, R, P (n x 1)
+    pub bodies: Vec<Rb>,
+    /// position multipliers (m x 1)
+    pub lambda: Vec<f64>,
 }
 
-/// D from the principal moments (eq. 2): d1 = (I2 + I3 - I1)/2 etc.
-pub fn d_from_inertia(j: DVec3) -> DVec3 {
-    DVec3::new(j.y + j.z - j.x, j.z + j.x - j.y, j.x + j.y - j.z) * 0.5
-}
-
-impl Rattle {
-    /// Set up from the initial body states.
-    pub fn new(model: &Model, init: &[BodyState]) -> Result<Self, String> {
-        let js = JointSpace::new(model).map_err(|e| e.to_string())?;
-        let d: Vec<DVec3> = model
-            .bodies
-            .iter()
-            .map(|b| d_from_inertia(b.inertia))
-            .collect();
-        if d.iter().any(|d| d.min_element() <= 0.0) {
+impl State {
+    /// From the initial body states: p = M v, P = R Omega^ D. Fails when a body's D (eq. 2)
+    /// is not positive definite.
+    pub fn new(c: &Compiled, init: &[BodyState]) -> Result<Self, String> {
+        if c.d.iter().any(|d| d.min_element() <= 0.0) {
             return Err(
                 "inertia: each principal moment must be less than the sum of the other two"
                     .to_string(),
             );
         }
-        let bodies: Vec<Rb> = model
+        let bodies = c
+            .model
             .bodies
             .iter()
             .zip(init)
-            .zip(&d)
+            .zip(&c.d)
             .map(|((b, s), d)| Rb {
                 x: s.x,
                 p: s.v * b.mass,
@@ -118,243 +106,281 @@ impl Rattle {
                 pm: s.r * skew(s.w) * DMat3::from_diagonal(*d),
             })
             .collect();
-        let n = bodies.len();
-        let m = js.dim();
-        let nj = model.joints.len();
-        Ok(Rattle {
-            d,
-            next: bodies.clone(),
+        Ok(State {
             bodies,
+            lambda: vec![0.0; c.pattern.dim()],
+        })
+    }
+
+    /// Write x, R, v, w of every body.
+    pub fn body_states(&self, c: &Compiled, out: &mut [BodyState]) {
+        fill_scratch(c, &self.bodies, out);
+    }
+
+    /// max |R^T R - I| over the bodies.
+    pub fn internal_violation(&self) -> f64 {
+        self.bodies
+            .iter()
+            .map(|s| crate::math::orthonormality_error(&s.r))
+            .fold(0.0, f64::max)
+    }
+}
+
+/// Scratch space of a RATTLE step, allocated once.
+pub struct Workspace {
+    next: Vec<Rb>,
+    half: Vec<(DVec3, DMat3)>, // p_1/2, P_1/2
+    lambda_start: Vec<f64>,    // lambda at the start of the step, restored if it fails
+    rhs: Vec<f64>,
+    evals: Vec<JointEval>,
+    evals1: Vec<JointEval>,
+    inv_mass: Vec<InverseMass>,
+    force: Vec<DVec3>,
+    torque: Vec<DVec3>,
+    js: JointMatrix,
+    scratch: Vec<BodyState>,
+}
+
+impl Workspace {
+    /// Scratch space for `c`.
+    pub fn new(c: &Compiled) -> Self {
+        let n = c.bodies();
+        let m = c.pattern.dim();
+        let nj = c.frames.len();
+        let rb = Rb {
+            x: DVec3::ZERO,
+            p: DVec3::ZERO,
+            r: DMat3::IDENTITY,
+            pm: DMat3::ZERO,
+        };
+        Workspace {
+            next: vec![rb; n],
             half: vec![(DVec3::ZERO, DMat3::ZERO); n],
-            lambda: vec![0.0; m],
             lambda_start: vec![0.0; m],
             rhs: vec![0.0; m],
             evals: vec![JointEval::default(); nj],
             evals1: vec![JointEval::default(); nj],
-            inv_mass: vec![
-                InverseMass {
-                    inv_mass: 0.0,
-                    inv_inertia: DMat3::ZERO
-                };
-                n
-            ],
+            inv_mass: vec![InverseMass::ZERO; n],
             force: vec![DVec3::ZERO; n],
             torque: vec![DVec3::ZERO; n],
-            at_body: joints::incidence(model),
-            js,
-            scratch: init.to_vec(),
-        })
-    }
-
-    /// Body angular velocity from R and P: J w = vec(A - A^T), A = R^T P.
-    fn body_w(b: &crate::model::Body, r: &DMat3, pm: &DMat3) -> DVec3 {
-        let a = r.transpose() * *pm;
-        2.0 * skew_vec(&a) / b.inertia
-    }
-
-    /// Write x, R, v, w of every body.
-    pub fn body_states(&self, model: &Model, out: &mut [BodyState]) {
-        for ((o, s), b) in out.iter_mut().zip(&self.bodies).zip(&model.bodies) {
-            *o = BodyState {
-                x: s.x,
-                r: s.r,
-                v: s.p / b.mass,
-                w: Self::body_w(b, &s.r, &s.pm),
-            };
+            js: JointMatrix::new(&c.pattern),
+            scratch: vec![BodyState::at_rest(DVec3::ZERO, DMat3::IDENTITY); n],
         }
     }
+}
 
-    fn fill_scratch(&mut self, model: &Model, which_next: bool) {
-        let src = if which_next { &self.next } else { &self.bodies };
-        for ((o, s), b) in self.scratch.iter_mut().zip(src).zip(&model.bodies) {
-            *o = BodyState {
-                x: s.x,
-                r: s.r,
-                v: s.p / b.mass,
-                w: Self::body_w(b, &s.r, &s.pm),
-            };
-        }
+/// Body angular velocity from R and P: J w = vec(A - A^T), A = R^T P.
+fn body_w(b: &crate::model::Body, r: &DMat3, pm: &DMat3) -> DVec3 {
+    let a = r.transpose() * *pm;
+    2.0 * skew_vec(&a) / b.inertia
+}
+
+/// x, R, v, w of the bodies `src` into `out`.
+fn fill_scratch(c: &Compiled, src: &[Rb], out: &mut [BodyState]) {
+    for ((o, s), b) in out.iter_mut().zip(src).zip(&c.model.bodies) {
+        *o = BodyState {
+            x: s.x,
+            r: s.r,
+            v: s.p / b.mass,
+            w: body_w(b, &s.r, &s.pm),
+        };
     }
+}
 
-    /// One step of size `settings.dt`. On error the state, the multipliers included, is as before.
-    pub fn step(&mut self, model: &Model, settings: &Settings) -> Result<StepInfo, StepError> {
-        self.lambda_start.copy_from_slice(&self.lambda);
-        let result = self.try_step(model, settings);
-        if result.is_err() {
-            self.lambda.copy_from_slice(&self.lambda_start);
-        }
-        result
+/// One step of size `settings.dt`. On error the state, the multipliers included, is as before.
+pub fn step(
+    c: &Compiled,
+    st: &mut State,
+    ws: &mut Workspace,
+    settings: &Settings,
+) -> Result<StepInfo, StepError> {
+    ws.lambda_start.copy_from_slice(&st.lambda);
+    let result = try_step(c, st, ws, settings);
+    if result.is_err() {
+        st.lambda.copy_from_slice(&ws.lambda_start);
     }
+    result
+}
 
-    fn try_step(&mut self, model: &Model, settings: &Settings) -> Result<StepInfo, StepError> {
-        let h = settings.dt;
-        let nj = model.joints.len();
-        // Jacobians (the directions of the constraint forces) at the start of the step
-        self.fill_scratch(model, false);
+fn try_step(
+    c: &Compiled,
+    st: &mut State,
+    ws: &mut Workspace,
+    settings: &Settings,
+) -> Result<StepInfo, StepError> {
+    let h = settings.dt;
+    let model = &c.model;
+    let nj = model.joints.len();
+    // Jacobians (the directions of the constraint forces) at the start of the step
+    fill_scratch(c, &st.bodies, &mut ws.scratch);
+    for j in 0..nj {
+        ws.evals[j] = joints::evaluate_frame(&c.frames[j], &ws.scratch);
+    }
+    for i in 0..model.bodies.len() {
+        ws.inv_mass[i] = InverseMass::new(c, i, &st.bodies[i].r);
+    }
+    // position stage: Newton on lambda with the tangent
+    // dPhi(q_1)/dlambda ~ -h^2/2 C(q_1) W(q_0) C(q_0)^T (the forces act along C(q_0)^T; the
+    // neglected part is the change of the rotation solve with lambda, O(h^3))
+    // the joint residuals are differences of positions x + R s: the tolerance is held above
+    // their round-off (step.rs, `effective_tol`)
+    let scale = st
+        .bodies
+        .iter()
+        .map(|b| b.x.abs().max_element())
+        .chain(c.frames.iter().map(|f| {
+            f.point_a
+                .abs()
+                .max_element()
+                .max(f.point_b.abs().max_element())
+        }))
+        .fold(0.0f64, f64::max);
+    let tol = effective_tol(settings.tol, scale);
+    let mut iterations = 0;
+    let mut residual;
+    loop {
+        drift(c, st, ws, h)?;
+        residual = 0.0f64;
+        for (o, s) in ws.scratch.iter_mut().zip(&ws.next) {
+            o.x = s.x;
+            o.r = s.r;
+        }
         for j in 0..nj {
-            self.evals[j] = joints::evaluate(model, j, &self.scratch);
-        }
-        for (i, b) in model.bodies.iter().enumerate() {
-            self.inv_mass[i] = InverseMass::new(b, &self.bodies[i].r);
-        }
-        // position stage: Newton on lambda with the tangent
-        // dPhi(q_1)/dlambda ~ -h^2/2 C(q_1) W(q_0) C(q_0)^T (the forces act along C(q_0)^T; the
-        // neglected part is the change of the rotation solve with lambda, O(h^3))
-        let mut iterations = 0;
-        let mut residual;
-        loop {
-            self.drift(model, h)?;
-            residual = 0.0f64;
-            for (o, s) in self.scratch.iter_mut().zip(&self.next) {
-                o.x = s.x;
-                o.r = s.r;
+            ws.evals1[j] = joints::evaluate_frame(&c.frames[j], &ws.scratch);
+            let e = &ws.evals1[j];
+            let o = c.pattern.offset(j);
+            for r in 0..e.rows {
+                ws.rhs[o + r] = e.phi[r];
+                residual = residual.max(e.phi[r].abs());
             }
-            for j in 0..nj {
-                self.evals1[j] = joints::evaluate(model, j, &self.scratch);
-                let e = &self.evals1[j];
-                let o = self.js.offset(j);
-                for r in 0..e.rows {
-                    self.rhs[o + r] = e.phi[r];
-                    residual = residual.max(e.phi[r].abs());
-                }
-            }
-            if crate::simulation::newton_converged(residual, iterations, settings)? {
-                break;
-            }
-            joints::assemble_and_factor(
-                &self.evals1,
-                &self.evals,
-                &self.inv_mass,
-                &self.at_body,
-                &mut self.js,
-            )?;
-            self.js.solve(&mut self.rhs);
-            let s = 2.0 / (h * h);
-            for (l, d) in self.lambda.iter_mut().zip(&self.rhs) {
-                *l += s * d;
-            }
-            iterations += 1;
         }
-        // velocity stage: kick with gravity, then solve for mu
-        for (i, b) in model.bodies.iter().enumerate() {
-            let (ph, pmh) = self.half[i];
-            let nb = &mut self.next[i];
-            nb.p = ph + model.gravity * (b.mass * 0.5 * h);
-            nb.pm = pmh; // gravity acts at the centre of mass: no R-gradient
+        if newton_converged(residual, iterations, tol, settings)? {
+            break;
         }
-        if nj > 0 {
-            self.fill_scratch(model, true);
-            for j in 0..nj {
-                self.evals1[j] = joints::evaluate(model, j, &self.scratch);
-            }
-            for (i, b) in model.bodies.iter().enumerate() {
-                self.inv_mass[i] = InverseMass::new(b, &self.next[i].r);
-            }
-            joints::assemble_and_factor(
-                &self.evals1,
-                &self.evals1,
-                &self.inv_mass,
-                &self.at_body,
-                &mut self.js,
-            )?;
-            for j in 0..nj {
-                let o = self.js.offset(j);
-                for r in 0..self.evals1[j].rows {
-                    // C u~ with u~ from the unprojected momenta: w~ = J^-1 vec(A - A^T)
-                    self.rhs[o + r] = self.evals1[j].velocity(r, &self.scratch, model) * (2.0 / h);
-                }
-            }
-            self.js.solve(&mut self.rhs);
-            self.force.iter_mut().for_each(|f| *f = DVec3::ZERO);
-            self.torque.iter_mut().for_each(|t| *t = DVec3::ZERO);
-            joints::add_constraint_forces(
-                &self.evals1,
-                &self.rhs,
-                &self.js,
-                1.0,
-                &mut self.force,
-                &mut self.torque,
-            );
+        joints::assemble_and_factor(&ws.evals1, &ws.evals, &ws.inv_mass, c, &mut ws.js)?;
+        ws.js.solve(&c.pattern, &mut ws.rhs);
+        let s = 2.0 / (h * h);
+        for (l, d) in st.lambda.iter_mut().zip(&ws.rhs) {
+            *l += s * d;
         }
-        // P_1 = P~ - h/2 F_1 - h/2 R_1 Lambda_1 with (8) at R_1
-        for i in 0..self.next.len() {
-            let d = self.d[i];
-            let nb = &mut self.next[i];
-            let (f, tau) = if nj > 0 {
-                (self.force[i], self.torque[i])
-            } else {
-                (DVec3::ZERO, DVec3::ZERO)
-            };
-            nb.p += f * (0.5 * h);
-            let grad = torque_gradient(&nb.r, tau);
-            let pt = nb.pm - grad * (0.5 * h);
-            let a = nb.r.transpose() * pt;
-            let dinv = DMat3::from_diagonal(d.recip());
-            let s = (a * dinv + dinv * a.transpose()) * (2.0 / h);
-            let lam1 = solve_sylvester_diag(&s, d);
-            nb.pm = pt - nb.r * lam1 * (0.5 * h);
-        }
-        if !self.next.iter().all(|b| {
-            crate::model::sane(&[
-                b.x,
-                b.p,
-                b.r.x_axis,
-                b.r.y_axis,
-                b.r.z_axis,
-                b.pm.x_axis,
-                b.pm.y_axis,
-                b.pm.z_axis,
-            ])
-        }) {
-            return Err(StepError::NonFinite);
-        }
-        core::mem::swap(&mut self.bodies, &mut self.next);
-        Ok(StepInfo {
-            iterations,
-            residual,
-        })
+        iterations += 1;
     }
+    // velocity stage: kick with gravity, then solve for mu
+    for (i, b) in model.bodies.iter().enumerate() {
+        let (ph, pmh) = ws.half[i];
+        let nb = &mut ws.next[i];
+        nb.p = ph + model.gravity * (b.mass * 0.5 * h);
+        nb.pm = pmh; // gravity acts at the centre of mass: no R-gradient
+    }
+    if nj > 0 {
+        fill_scratch(c, &ws.next, &mut ws.scratch);
+        for j in 0..nj {
+            ws.evals1[j] = joints::evaluate_frame(&c.frames[j], &ws.scratch);
+        }
+        for i in 0..model.bodies.len() {
+            ws.inv_mass[i] = InverseMass::new(c, i, &ws.next[i].r);
+        }
+        joints::assemble_and_factor(&ws.evals1, &ws.evals1, &ws.inv_mass, c, &mut ws.js)?;
+        for j in 0..nj {
+            let o = c.pattern.offset(j);
+            for r in 0..ws.evals1[j].rows {
+                // C u~ with u~ from the unprojected momenta: w~ = J^-1 vec(A - A^T)
+                ws.rhs[o + r] = ws.evals1[j].velocity(r, &ws.scratch, model) * (2.0 / h);
+            }
+        }
+        ws.js.solve(&c.pattern, &mut ws.rhs);
+        ws.force.iter_mut().for_each(|f| *f = DVec3::ZERO);
+        ws.torque.iter_mut().for_each(|t| *t = DVec3::ZERO);
+        joints::add_constraint_forces(
+            &ws.evals1,
+            &ws.rhs,
+            &c.pattern,
+            1.0,
+            &mut ws.force,
+            &mut ws.torque,
+        );
+    }
+    // P_1 = P~ - h/2 F_1 - h/2 R_1 Lambda_1 with (8) at R_1
+    for i in 0..ws.next.len() {
+        let d = c.d[i];
+        let nb = &mut ws.next[i];
+        let (f, tau) = if nj > 0 {
+            (ws.force[i], ws.torque[i])
+        } else {
+            (DVec3::ZERO, DVec3::ZERO)
+        };
+        nb.p += f * (0.5 * h);
+        let grad = torque_gradient(&nb.r, tau);
+        let pt = nb.pm - grad * (0.5 * h);
+        let a = nb.r.transpose() * pt;
+        let dinv = DMat3::from_diagonal(d.recip());
+        let s = (a * dinv + dinv * a.transpose()) * (2.0 / h);
+        let lam1 = solve_sylvester_diag(&s, d);
+        nb.pm = pt - nb.r * lam1 * (0.5 * h);
+    }
+    if !ws.next.iter().all(|b| {
+        crate::model::sane(&[
+            b.x,
+            b.p,
+            b.r.x_axis,
+            b.r.y_axis,
+            b.r.z_axis,
+            b.pm.x_axis,
+            b.pm.y_axis,
+            b.pm.z_axis,
+        ])
+    }) {
+        return Err(StepError::NonFinite);
+    }
+    core::mem::swap(&mut st.bodies, &mut ws.next);
+    Ok(StepInfo {
+        iterations,
+        residual,
+    })
+}
 
-    /// The half kick with the current lambda and the drift to x_1, R_1 (into `next`).
-    fn drift(&mut self, model: &Model, h: f64) -> Result<(), StepError> {
-        let nj = model.joints.len();
-        self.force.iter_mut().for_each(|f| *f = DVec3::ZERO);
-        self.torque.iter_mut().for_each(|t| *t = DVec3::ZERO);
-        if nj > 0 {
-            joints::add_constraint_forces(
-                &self.evals,
-                &self.lambda,
-                &self.js,
-                1.0,
-                &mut self.force,
-                &mut self.torque,
-            );
-        }
-        for (i, b) in model.bodies.iter().enumerate() {
-            let s = &self.bodies[i];
-            let d = self.d[i];
-            let ph = s.p + (model.gravity * b.mass + self.force[i]) * (0.5 * h);
-            let grad = torque_gradient(&s.r, self.torque[i]);
-            // R_1 = R_0 F with F = exp(xi^) solving F D - D F^T = h (A - A^T), A = R_0^T (P_0 - h/2 F_0):
-            // the skew part of (9) with Lambda_0 fixed by R_1^T R_1 = I (see the module notes)
-            let a = s.r.transpose() * (s.pm - grad * (0.5 * h));
-            let m = (a - a.transpose()) * h;
-            let g = solve_rotation(&m, d).map_err(|residual| StepError::NoConvergence {
-                iterations: ROTATION_ITERATIONS,
-                residual,
-            })?;
-            let rg = s.r * g;
-            let pmh = rg * DMat3::from_diagonal(d) * (1.0 / h);
-            self.half[i] = (ph, pmh);
-            self.next[i] = Rb {
-                x: s.x + ph * (h / b.mass),
-                p: ph,
-                r: s.r + rg,
-                pm: pmh,
-            };
-        }
-        Ok(())
+/// The half kick with the current lambda and the drift to x_1, R_1 (into `next`).
+fn drift(c: &Compiled, st: &State, ws: &mut Workspace, h: f64) -> Result<(), StepError> {
+    let model = &c.model;
+    let nj = model.joints.len();
+    ws.force.iter_mut().for_each(|f| *f = DVec3::ZERO);
+    ws.torque.iter_mut().for_each(|t| *t = DVec3::ZERO);
+    if nj > 0 {
+        joints::add_constraint_forces(
+            &ws.evals,
+            &st.lambda,
+            &c.pattern,
+            1.0,
+            &mut ws.force,
+            &mut ws.torque,
+        );
     }
+    for (i, b) in model.bodies.iter().enumerate() {
+        let s = &st.bodies[i];
+        let d = c.d[i];
+        let ph = s.p + (model.gravity * b.mass + ws.force[i]) * (0.5 * h);
+        let grad = torque_gradient(&s.r, ws.torque[i]);
+        // R_1 = R_0 F with F = exp(xi^) solving F D - D F^T = h (A - A^T), A = R_0^T (P_0 - h/2 F_0):
+        // the skew part of (9) with Lambda_0 fixed by R_1^T R_1 = I (see the module notes)
+        let a = s.r.transpose() * (s.pm - grad * (0.5 * h));
+        let m = (a - a.transpose()) * h;
+        let g = solve_rotation(&m, d).map_err(|residual| StepError::Rotation {
+            body: i,
+            residual,
+            // the angle of the first-order rotation J^-1 vec(m): F D - D F^T = (J xi)^ + O(xi^2)
+            turn: (skew_vec(&m) / DVec3::new(d.y + d.z, d.z + d.x, d.x + d.y)).length(),
+        })?;
+        let rg = s.r * g;
+        let pmh = rg * DMat3::from_diagonal(d) * (1.0 / h);
+        ws.half[i] = (ph, pmh);
+        ws.next[i] = Rb {
+            x: s.x + ph * (h / b.mass),
+            p: ph,
+            r: s.r + rg,
+            pm: pmh,
+        };
+    }
+    Ok(())
 }
 
 /// The rotation F = exp(xi^) with F D - D F^T = `m` (m skew), returned as G = F - I so that

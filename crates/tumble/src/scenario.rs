@@ -4,29 +4,18 @@
 //! `chain?links=64&joint=spherical`. [`Scenario::parse`] validates it and [`Scenario::canonical`]
 //! prints it back (defaults omitted, keys in a fixed order), so parse(canonical(s)) == s.
 use crate::math::rotation;
+pub use crate::model::{box_for_inertia, box_inertia};
 use crate::model::{Body, BodyState, Joint, JointKind, Model};
+pub use crate::validate::{check_body, check_consistent, ScenarioError, MAX_LINKS};
 use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::vec;
 use alloc::vec::Vec;
 use core::f64::consts::FRAC_PI_4;
-use core::fmt;
 use glam::{DMat3, DVec3};
 
-/// Largest chain the presets build (documented limit; the solver itself has none).
-pub const MAX_LINKS: usize = 4096;
 /// Longest scenario text accepted.
 pub const MAX_TEXT: usize = 512;
-
-/// A rejected scenario: the message names the field and the allowed values.
-#[derive(Clone, Debug, PartialEq)]
-pub struct ScenarioError(pub String);
-
-impl fmt::Display for ScenarioError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
 
 fn err<T>(msg: String) -> Result<T, ScenarioError> {
     Err(ScenarioError(msg))
@@ -304,22 +293,6 @@ fn parse_value(name: &str, q: &Param, raw: &str) -> Result<f64, ScenarioError> {
     }
 }
 
-/// A box of mass `m` and sides `s`: its principal moments about the centre of mass.
-pub fn box_inertia(m: f64, s: DVec3) -> DVec3 {
-    let s2 = s * s;
-    DVec3::new(s2.y + s2.z, s2.z + s2.x, s2.x + s2.y) * (m / 12.0)
-}
-
-/// The box (sides) of mass `m` with principal moments `j`.
-pub fn box_for_inertia(m: f64, j: DVec3) -> DVec3 {
-    let f = 6.0 / m;
-    DVec3::new(
-        libm::sqrt(f * (j.y + j.z - j.x)),
-        libm::sqrt(f * (j.z + j.x - j.y)),
-        libm::sqrt(f * (j.x + j.y - j.z)),
-    )
-}
-
 fn build(p: &'static Preset, values: Vec<f64>) -> Scenario {
     let g = DVec3::new(0.0, 0.0, -9.81);
     let (model, initial, dt, duration) = match p.name {
@@ -427,51 +400,6 @@ fn build(p: &'static Preset, values: Vec<f64>) -> Scenario {
         duration,
         json: None,
     }
-}
-
-/// A body's mass and inertia are physical: finite and positive, and each principal moment
-/// less than the sum of the other two (strictly: the RATTLE matrix D must be positive definite).
-pub fn check_body(name: &str, b: &Body) -> Result<(), ScenarioError> {
-    let j = b.inertia;
-    if !(b.mass > 0.0 && b.mass.is_finite()) {
-        return err(format!(
-            "{name}.mass must be positive and finite, not {}",
-            b.mass
-        ));
-    }
-    if !(j.min_element() > 0.0 && j.is_finite()) {
-        return err(format!(
-            "{name}.inertia must be positive and finite, not {:?}",
-            j.to_array()
-        ));
-    }
-    let margin = 1e-9 * j.max_element();
-    if j.x >= j.y + j.z - margin || j.y >= j.z + j.x - margin || j.z >= j.x + j.y - margin {
-        return err(format!(
-            "{name}.inertia {:?} breaks the triangle inequality: each principal moment must be less than the sum of the other two",
-            j.to_array()
-        ));
-    }
-    Ok(())
-}
-
-/// The joints form no closed loop and the initial state satisfies them (positions and
-/// velocities to 1e-6); the message names the first joint that does not.
-pub fn check_consistent(model: &Model, states: &[BodyState]) -> Result<(), ScenarioError> {
-    crate::sparse::JointSpace::new(model).map_err(|e| ScenarioError(e.to_string()))?;
-    for j in 0..model.joints.len() {
-        let e = crate::joints::evaluate(model, j, states);
-        for r in 0..e.rows {
-            if e.phi[r].abs() > 1e-6 {
-                return err(format!("joints[{j}] is violated by the initial positions: residual {:.3e} (at most 1e-6 is accepted)", e.phi[r]));
-            }
-            let v = e.velocity(r, states, model);
-            if v.abs() > 1e-6 {
-                return err(format!("joints[{j}] is violated by the initial velocities: rate {v:.3e} (at most 1e-6 is accepted)"));
-            }
-        }
-    }
-    Ok(())
 }
 
 /// The Nielsen & Krenk chain (section 6): boxes [1, 0.5, 3], M = 12, J = diag(9.25, 10, 1.25),

@@ -1,12 +1,14 @@
 //! One entry point for all three integrators: `Simulation::step` matches on the [`Method`].
+use crate::compiled::Compiled;
 use crate::invariants::{self, Invariants};
 use crate::model::{BodyState, Model};
 use crate::scenario::Scenario;
+use crate::step::{Settings, StepError, StepInfo};
 use crate::{baumgarte, director, rattle};
 use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
-use core::fmt;
+use glam::{DMat3, DVec3};
 
 /// The integration method.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -43,23 +45,6 @@ impl Method {
     }
 }
 
-/// Run settings. Defaults: `dt` from the scenario, `tol` = 1e-12, `max_iter` = 30,
-/// `alpha` = `beta` = 10 (Baumgarte only; see baumgarte.rs).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Settings {
-    /// time step h (s), 1e-6 ..= 1
-    pub dt: f64,
-    /// Newton tolerance on the residual max-norm, 1e-14 ..= 1e-3 (the director method holds it
-    /// above the round-off of its largest terms, 4 eps max|q, p|)
-    pub tol: f64,
-    /// Newton iteration limit per step, 1 ..= 200
-    pub max_iter: u32,
-    /// Baumgarte velocity gain alpha (1/s), 0 ..= 1e4
-    pub alpha: f64,
-    /// Baumgarte position gain beta (1/s), 0 ..= 1e4
-    pub beta: f64,
-}
-
 impl Settings {
     /// Default settings for a scenario.
     pub fn for_scenario(s: &Scenario) -> Settings {
@@ -71,100 +56,26 @@ impl Settings {
             beta: 10.0,
         }
     }
-
-    /// Check every field against its documented range; the message names the field.
-    pub fn validate(&self) -> Result<(), String> {
-        let check = |name: &str, v: f64, lo: f64, hi: f64| {
-            if v.is_finite() && v >= lo && v <= hi {
-                Ok(())
-            } else {
-                Err(format!("{name} must be between {lo:e} and {hi:e}, not {v}"))
-            }
-        };
-        check("dt", self.dt, 1e-6, 1.0)?;
-        check("tol", self.tol, 1e-14, 1e-3)?;
-        check("max_iter", self.max_iter as f64, 1.0, 200.0)?;
-        check("alpha", self.alpha, 0.0, 1e4)?;
-        check("beta", self.beta, 0.0, 1e4)
-    }
 }
 
-/// What one step cost.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct StepInfo {
-    /// Newton iterations (0 for explicit steps)
-    pub iterations: u32,
-    /// final residual max-norm
-    pub residual: f64,
-}
-
-/// The Newton stopping rule shared by the implicit methods: `Ok(true)` when `residual` is
-/// within the tolerance, `Ok(false)` to iterate again, an error when it is not finite or the
-/// iteration limit is reached.
-pub fn newton_converged(
-    residual: f64,
-    iterations: u32,
-    settings: &Settings,
-) -> Result<bool, StepError> {
-    if !residual.is_finite() {
-        Err(StepError::NonFinite)
-    } else if residual <= settings.tol {
-        Ok(true)
-    } else if iterations >= settings.max_iter {
-        Err(StepError::NoConvergence {
-            iterations,
-            residual,
-        })
-    } else {
-        Ok(false)
-    }
-}
-
-/// Why a step failed. The state is left at the last good step.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum StepError {
-    /// Newton did not reach the tolerance within the iteration limit.
-    NoConvergence {
-        /// iterations done
-        iterations: u32,
-        /// residual reached
-        residual: f64,
-    },
-    /// The new state has a NaN or infinite value.
-    NonFinite,
-    /// A linear system was singular (redundant or degenerate joints).
-    Singular,
-}
-
-impl fmt::Display for StepError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            StepError::NoConvergence { iterations, residual } => write!(
-                f,
-                "the Newton solve did not converge: residual {residual:.3e} after {iterations} iterations; try a smaller time step"
-            ),
-            StepError::NonFinite => f.write_str("the state became non-finite (NaN or infinity); try a smaller time step"),
-            StepError::Singular => f.write_str("a singular linear system: the joints are redundant or degenerate in this configuration"),
-        }
-    }
-}
-
+/// Each method's state and workspace (one per simulation: the size of the director's variant
+/// costs nothing, so it is not boxed).
+#[allow(clippy::large_enum_variant)]
 enum Solver {
-    Director(director::Director),
-    Rattle(rattle::Rattle),
-    Baumgarte(baumgarte::Baumgarte),
+    Director(director::State, director::Workspace),
+    Rattle(rattle::State, rattle::Workspace),
+    Baumgarte(baumgarte::State, baumgarte::Workspace),
 }
 
-/// A running simulation: model, settings, the method's own state, and the body states.
+/// A running simulation: the compiled model, the settings, the method's state and workspace.
 pub struct Simulation {
-    model: Model,
+    compiled: Compiled,
     settings: Settings,
     method: Method,
     solver: Solver,
     t: f64,
     steps: u64,
     last: StepInfo,
-    states: Vec<BodyState>,
 }
 
 impl Simulation {
@@ -175,46 +86,42 @@ impl Simulation {
         settings: Settings,
     ) -> Result<Simulation, String> {
         settings.validate()?;
-        let model = scenario.model.clone();
+        let c = Compiled::new(&scenario.model)?;
         let init = &scenario.initial;
         let solver = match method {
-            Method::Director => Solver::Director(director::Director::new(&model, init)?),
-            Method::Rattle => Solver::Rattle(rattle::Rattle::new(&model, init)?),
-            Method::Baumgarte => Solver::Baumgarte(baumgarte::Baumgarte::new(&model, init)?),
+            Method::Director => Solver::Director(
+                director::State::new(&c, init)?,
+                director::Workspace::new(&c),
+            ),
+            Method::Rattle => {
+                Solver::Rattle(rattle::State::new(&c, init)?, rattle::Workspace::new(&c))
+            }
+            Method::Baumgarte => {
+                Solver::Baumgarte(baumgarte::State::new(init), baumgarte::Workspace::new(&c))
+            }
         };
-        let mut sim = Simulation {
-            model,
+        Ok(Simulation {
+            compiled: c,
             settings,
             method,
             solver,
             t: 0.0,
             steps: 0,
             last: StepInfo::default(),
-            states: init.clone(),
-        };
-        sim.refresh();
-        Ok(sim)
-    }
-
-    fn refresh(&mut self) {
-        match &self.solver {
-            Solver::Director(s) => s.body_states(&self.model, &mut self.states),
-            Solver::Rattle(s) => s.body_states(&self.model, &mut self.states),
-            Solver::Baumgarte(s) => s.body_states(&self.model, &mut self.states),
-        }
+        })
     }
 
     /// Advance one step of `settings.dt`. On error nothing changes.
     pub fn step(&mut self) -> Result<StepInfo, StepError> {
+        let (c, st) = (&self.compiled, &self.settings);
         let info = match &mut self.solver {
-            Solver::Director(s) => s.step(&self.model, &self.settings),
-            Solver::Rattle(s) => s.step(&self.model, &self.settings),
-            Solver::Baumgarte(s) => s.step(&self.model, &self.settings),
+            Solver::Director(s, w) => director::step(c, s, w, st),
+            Solver::Rattle(s, w) => rattle::step(c, s, w, st),
+            Solver::Baumgarte(s, w) => baumgarte::step(c, s, w, st),
         }?;
         self.steps += 1;
         self.t += self.settings.dt;
         self.last = info;
-        self.refresh();
         Ok(info)
     }
 
@@ -244,7 +151,12 @@ impl Simulation {
 
     /// The model.
     pub fn model(&self) -> &Model {
-        &self.model
+        &self.compiled.model
+    }
+
+    /// The compiled model.
+    pub fn compiled(&self) -> &Compiled {
+        &self.compiled
     }
 
     /// The settings.
@@ -267,21 +179,60 @@ impl Simulation {
         self.steps
     }
 
-    /// Body states after the last step.
-    pub fn states(&self) -> &[BodyState] {
-        &self.states
+    /// Body states after the last step, converted from the method's own state.
+    pub fn states(&self) -> Vec<BodyState> {
+        let mut out =
+            alloc::vec![BodyState::at_rest(DVec3::ZERO, DMat3::IDENTITY); self.compiled.bodies()];
+        self.body_states(&mut out);
+        out
+    }
+
+    /// Body states after the last step into `out` (one per body).
+    pub fn body_states(&self, out: &mut [BodyState]) {
+        let c = &self.compiled;
+        match &self.solver {
+            Solver::Director(s, _) => s.body_states(&c.model, out),
+            Solver::Rattle(s, _) => s.body_states(c, out),
+            Solver::Baumgarte(s, _) => out.copy_from_slice(&s.bodies),
+        }
+    }
+
+    /// The poses into `out`, 12 numbers per body: x, then R column-major.
+    pub fn write_poses(&self, out: &mut [f64]) {
+        match &self.solver {
+            Solver::Director(s, _) => s.write_poses(out),
+            Solver::Rattle(s, _) => {
+                for (o, b) in out.chunks_exact_mut(12).zip(&s.bodies) {
+                    o[0..3].copy_from_slice(&b.x.to_array());
+                    o[3..12].copy_from_slice(&b.r.to_cols_array());
+                }
+            }
+            Solver::Baumgarte(s, _) => {
+                for (o, b) in out.chunks_exact_mut(12).zip(&s.bodies) {
+                    o[0..3].copy_from_slice(&b.x.to_array());
+                    o[3..12].copy_from_slice(&b.r.to_cols_array());
+                }
+            }
+        }
+    }
+
+    /// Steps the director took by its full Newton solve because the condensed one did not
+    /// converge (zero for the other methods).
+    pub fn fallbacks(&self) -> u64 {
+        match &self.solver {
+            Solver::Director(s, _) => s.fallbacks(),
+            _ => 0,
+        }
     }
 
     /// Energy, momentum, constraint residuals and Newton figures of the current state.
     pub fn invariants(&self) -> Invariants {
-        let mut inv = invariants::measure(&self.model, &self.states, self.t);
+        let states = self.states();
+        let mut inv = invariants::measure(self.model(), &states, self.t);
         inv.internal_violation = match &self.solver {
-            Solver::Director(s) => s.internal_violation(),
-            Solver::Rattle(_) | Solver::Baumgarte(_) => self
-                .states
-                .iter()
-                .map(|s| crate::math::orthonormality_error(&s.r))
-                .fold(0.0, f64::max),
+            Solver::Director(s, _) => s.internal_violation(),
+            Solver::Rattle(s, _) => s.internal_violation(),
+            Solver::Baumgarte(s, _) => s.internal_violation(),
         };
         inv.iterations = self.last.iterations;
         inv.residual = self.last.residual;
@@ -299,7 +250,7 @@ impl Simulation {
             }
         };
         eat(self.t);
-        for s in &self.states {
+        for s in &self.states() {
             for v in [s.x, s.v, s.w, s.r.x_axis, s.r.y_axis, s.r.z_axis] {
                 eat(v.x);
                 eat(v.y);

@@ -7,16 +7,18 @@
 //! child body. Block LU in that order makes no fill, so factor and solve cost O(number of
 //! joints). S may be non-symmetric (the director tangent is); blocks are at most 5 x 5.
 //!
-//! Closed loops among the bodies are rejected by [`JointSpace::new`].
+//! The pattern ([`JointPattern`]: rows, offsets, elimination order, block indices) is fixed by
+//! the model and built once (`compiled.rs`); the values ([`JointMatrix`]) are scratch space of
+//! each integrator. Closed loops among the bodies are rejected by [`JointPattern::new`].
 use crate::model::Model;
 use alloc::vec;
 use alloc::vec::Vec;
 
 const B: usize = 5; // largest joint: revolute, 5 rows
 
-/// Structure and storage of the block-sparse joint-space matrix.
+/// Structure of the block-sparse joint-space matrix.
 #[derive(Clone, Debug)]
-pub struct JointSpace {
+pub struct JointPattern {
     /// rows of each joint (3 or 5)
     rows: Vec<usize>,
     /// offset of each joint's rows in the stacked vector of multipliers (m x 1)
@@ -27,8 +29,8 @@ pub struct JointSpace {
     pos: Vec<usize>,
     /// for joint j: (k, index into blocks) of every joint k sharing a body with j, j itself included
     nbr: Vec<Vec<(usize, usize)>>,
-    /// dense blocks, row-major with row stride B: block (j, k) is rows[j] x rows[k]
-    blocks: Vec<[f64; B * B]>,
+    /// number of blocks
+    nblocks: usize,
     /// block index of (j, j)
     diag: Vec<usize>,
     /// for joint j: (l, block (j, l), block (l, j)) for its neighbours l later in the order
@@ -39,7 +41,7 @@ pub struct JointSpace {
     m: usize,
 }
 
-impl JointSpace {
+impl JointPattern {
     /// Build the structure for `model`. Fails when the bodies and joints form a closed loop
     /// or a joint names a body that does not exist.
     pub fn new(model: &Model) -> Result<Self, &'static str> {
@@ -139,13 +141,13 @@ impl JointSpace {
             }
             nbr[j] = list;
         }
-        let mut js = JointSpace {
+        let mut js = JointPattern {
             rows,
             offset,
             order,
             pos,
             nbr,
-            blocks: vec![[0.0; B * B]; nblocks],
+            nblocks,
             diag: vec![0; nj],
             later: vec![Vec::new(); nj],
             updates: vec![Vec::new(); nj],
@@ -182,6 +184,36 @@ impl JointSpace {
         self.offset[j]
     }
 
+    /// Rows of joint `j` (3 or 5).
+    pub fn rows(&self, j: usize) -> usize {
+        self.rows[j]
+    }
+
+    /// The block index of (j, k); joints j and k must share a body.
+    pub fn index(&self, j: usize, k: usize) -> usize {
+        self.nbr[j]
+            .iter()
+            .find(|&&(x, _)| x == k)
+            .map(|&(_, i)| i)
+            .expect("joints j and k do not share a body")
+    }
+}
+
+/// The values of a joint-space matrix on a [`JointPattern`]: dense blocks, row-major with row
+/// stride 5; block (j, k) is rows[j] x rows[k].
+#[derive(Clone, Debug)]
+pub struct JointMatrix {
+    blocks: Vec<[f64; B * B]>,
+}
+
+impl JointMatrix {
+    /// Zero blocks for `p`.
+    pub fn new(p: &JointPattern) -> Self {
+        JointMatrix {
+            blocks: vec![[0.0; B * B]; p.nblocks],
+        }
+    }
+
     /// Set every block to zero.
     pub fn clear(&mut self) {
         for b in &mut self.blocks {
@@ -189,24 +221,16 @@ impl JointSpace {
         }
     }
 
-    fn index(&self, j: usize, k: usize) -> usize {
-        self.nbr[j]
-            .iter()
-            .find(|&&(x, _)| x == k)
-            .map(|&(_, i)| i)
-            .expect("joints j and k do not share a body")
-    }
-
-    /// Add `value` to element (row r of joint j, row c of joint k). j and k must share a body.
+    /// Add `value` to element (r, c) of block `i` ([`JointPattern::index`] of (j, k): row r of
+    /// joint j, row c of joint k).
     #[inline]
-    pub fn add(&mut self, j: usize, r: usize, k: usize, c: usize, value: f64) {
-        let i = self.index(j, k);
+    pub fn add(&mut self, i: usize, r: usize, c: usize, value: f64) {
         self.blocks[i][r * B + c] += value;
     }
 
-    /// Add the block `g` (rows[j] x rows[k], row-major with stride `B` = 5) to block (j, k).
-    pub fn add_block(&mut self, j: usize, k: usize, g: &[f64; B * B]) {
-        let i = self.index(j, k);
+    /// Add the block `g` (rows[j] x rows[k], row-major with stride `B` = 5) to block `i`
+    /// ([`JointPattern::index`] of (j, k)).
+    pub fn add_block(&mut self, i: usize, g: &[f64; B * B]) {
         let blk = &mut self.blocks[i];
         for (x, y) in blk.iter_mut().zip(g.iter()) {
             *x += *y;
@@ -216,19 +240,19 @@ impl JointSpace {
     /// Factor in place (block LU in the perfect elimination order; each diagonal block is
     /// stored inverted, so that factor and solve are fixed 5 x 5 products).
     /// Returns `false` if a pivot block is singular: the joints are redundant or degenerate.
-    pub fn factor(&mut self) -> bool {
-        for &j in &self.order {
-            let dj = self.diag[j];
-            let Some(dinv) = invert(&self.blocks[dj], self.rows[j]) else {
+    pub fn factor(&mut self, p: &JointPattern) -> bool {
+        for &j in &p.order {
+            let dj = p.diag[j];
+            let Some(dinv) = invert(&self.blocks[dj], p.rows[j]) else {
                 return false;
             };
             self.blocks[dj] = dinv;
             // U_jl = D_j^-1 S_jl for later neighbours l
-            for &(_, jl, _) in &self.later[j] {
+            for &(_, jl, _) in &p.later[j] {
                 self.blocks[jl] = mul(&dinv, &self.blocks[jl]);
             }
             // S_kl -= S_kj U_jl (block rows and columns beyond a joint's size are zero)
-            for &(kj, jl, kl) in &self.updates[j] {
+            for &(kj, jl, kl) in &p.updates[j] {
                 let p = mul(&self.blocks[kj], &self.blocks[jl]);
                 for (x, y) in self.blocks[kl].iter_mut().zip(p) {
                     *x -= y;
@@ -238,21 +262,21 @@ impl JointSpace {
         true
     }
 
-    /// Solve S x = b in place with the factors of [`JointSpace::factor`].
-    pub fn solve(&self, b: &mut [f64]) {
+    /// Solve S x = b in place with the factors of [`JointMatrix::factor`].
+    pub fn solve(&self, p: &JointPattern, b: &mut [f64]) {
         let load = |b: &[f64], j: usize| {
             let mut x = [0.0; B];
-            x[..self.rows[j]].copy_from_slice(&b[self.offset[j]..self.offset[j] + self.rows[j]]);
+            x[..p.rows[j]].copy_from_slice(&b[p.offset[j]..p.offset[j] + p.rows[j]]);
             x
         };
         let store = |b: &mut [f64], j: usize, x: &[f64; B]| {
-            b[self.offset[j]..self.offset[j] + self.rows[j]].copy_from_slice(&x[..self.rows[j]]);
+            b[p.offset[j]..p.offset[j] + p.rows[j]].copy_from_slice(&x[..p.rows[j]]);
         };
         // forward: x_j = D_j^-1 b_j, then b_k -= S_kj x_j for the later neighbours k
-        for &j in &self.order {
-            let x = mul_vec(&self.blocks[self.diag[j]], &load(b, j));
+        for &j in &p.order {
+            let x = mul_vec(&self.blocks[p.diag[j]], &load(b, j));
             store(b, j, &x);
-            for &(k, _, kj) in &self.later[j] {
+            for &(k, _, kj) in &p.later[j] {
                 let mut bk = load(b, k);
                 for (y, s) in bk.iter_mut().zip(mul_vec(&self.blocks[kj], &x)) {
                     *y -= s;
@@ -261,9 +285,9 @@ impl JointSpace {
             }
         }
         // backward: x_j -= U_jl x_l
-        for &j in self.order.iter().rev() {
+        for &j in p.order.iter().rev() {
             let mut x = load(b, j);
-            for &(l, jl, _) in &self.later[j] {
+            for &(l, jl, _) in &p.later[j] {
                 for (y, s) in x.iter_mut().zip(mul_vec(&self.blocks[jl], &load(b, l))) {
                     *y -= s;
                 }
@@ -372,7 +396,8 @@ mod tests {
     /// A random-ish but deterministic matrix on the sparsity of `js`, checked against dense LU.
     fn check(text: &str) {
         let sc = Scenario::parse(text).unwrap();
-        let mut js = JointSpace::new(&sc.model).unwrap();
+        let js = JointPattern::new(&sc.model).unwrap();
+        let mut mat = JointMatrix::new(&js);
         let m = js.dim();
         let mut dense = vec![0.0; m * m];
         let mut seed = 12345u64;
@@ -388,7 +413,7 @@ mod tests {
                 for r in 0..js.rows[j] {
                     for c in 0..js.rows[k] {
                         let v = rnd() + if j == k && r == c { 4.0 } else { 0.0 };
-                        js.add(j, r, k, c, v);
+                        mat.add(js.index(j, k), r, c, v);
                         dense[(js.offset[j] + r) * m + js.offset[k] + c] = v;
                     }
                 }
@@ -396,8 +421,8 @@ mod tests {
         }
         let b: Vec<f64> = (0..m).map(|i| (i as f64 * 0.37).sin()).collect();
         let mut x = b.clone();
-        assert!(js.factor());
-        js.solve(&mut x);
+        assert!(mat.factor(&js));
+        mat.solve(&js, &mut x);
         let mut xd = b.clone();
         let mut a = dense.clone();
         if m <= 32 {

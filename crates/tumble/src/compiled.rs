@@ -1,0 +1,186 @@
+//! The model compiled once for the integrators: everything that follows from the [`Model`]
+//! and does not change during a run.
+//!
+//! - the joint frames: points, the unit axis n_a and the pair (e_1, e_2) completing axis_b to
+//!   an orthonormal frame (eq. 37), so that no row evaluation recomputes them;
+//! - the row table: joint, row and bodies of every scalar joint equation;
+//! - the incidence of joints and bodies, and for every pair of joints meeting at a body the
+//!   index of their block in the joint-space matrix (`sparse.rs`);
+//! - the inverse masses 1/M, the inverse principal moments J^-1 and RATTLE's D (eq. 2).
+use crate::math::perpendicular_pair;
+use crate::model::{d_from_inertia, Joint, JointKind, Model};
+use crate::sparse::JointPattern;
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+use glam::DVec3;
+
+/// One joint with its frame precomputed.
+#[derive(Clone, Copy, Debug)]
+pub struct JointFrame {
+    /// rows: 3 (spherical) or 5 (revolute)
+    pub rows: usize,
+    /// body a, `None` for the ground
+    pub a: Option<usize>,
+    /// body b
+    pub b: usize,
+    /// joint point in body a's frame (global if ground)
+    pub point_a: DVec3,
+    /// joint point in body b's frame
+    pub point_b: DVec3,
+    /// revolute: axis_a normalised (zero for a spherical joint)
+    pub n_a: DVec3,
+    /// revolute: e_1, e_2 completing axis_b to a right-handed orthonormal frame
+    pub e: [DVec3; 2],
+}
+
+impl JointFrame {
+    /// The frame of `joint`.
+    pub fn new(joint: &Joint) -> Self {
+        let (n_a, e) = match joint.kind {
+            JointKind::Revolute { axis_a, axis_b } => {
+                let (e1, e2) = perpendicular_pair(axis_b);
+                (axis_a.normalize(), [e1, e2])
+            }
+            JointKind::Spherical => (DVec3::ZERO, [DVec3::ZERO; 2]),
+        };
+        JointFrame {
+            rows: joint.kind.rows(),
+            a: joint.a,
+            b: joint.b,
+            point_a: joint.point_a,
+            point_b: joint.point_b,
+            n_a,
+            e,
+        }
+    }
+
+    /// Whether this is a revolute joint.
+    pub fn is_revolute(&self) -> bool {
+        self.rows == 5
+    }
+}
+
+/// One scalar joint equation.
+#[derive(Clone, Copy, Debug)]
+pub struct Row {
+    /// its joint
+    pub joint: usize,
+    /// its row within the joint (0..3 position, 3..5 revolute axis)
+    pub row: usize,
+    /// body a of the joint (`None`: ground)
+    pub a: Option<usize>,
+    /// body b of the joint
+    pub b: usize,
+}
+
+/// A joint at a body.
+#[derive(Clone, Copy, Debug)]
+pub struct Incident {
+    /// the joint
+    pub joint: usize,
+    /// true when the body is the joint's side b
+    pub is_b: bool,
+}
+
+/// The compiled model, built once by [`Compiled::new`] and shared by the integrators.
+#[derive(Clone, Debug)]
+pub struct Compiled {
+    /// the model itself
+    pub model: Model,
+    /// per joint: its frame
+    pub frames: Vec<JointFrame>,
+    /// per scalar joint equation (m x 1): joint, row, bodies
+    pub rows: Vec<Row>,
+    /// the joint-space block pattern
+    pub pattern: JointPattern,
+    /// per body: the joints meeting there
+    pub at_body: Vec<Vec<Incident>>,
+    /// per body b with n = at_body[b].len(): element k * n + l is the block index of
+    /// (at_body[b][k], at_body[b][l])
+    pub pair_block: Vec<Vec<usize>>,
+    /// per joint: its position in at_body of body a (unused for the ground) and of body b
+    pub slot: Vec<[usize; 2]>,
+    /// per body: 1 / M
+    pub inv_mass: Vec<f64>,
+    /// per body: J^-1 (inverse principal moments)
+    pub inv_inertia: Vec<DVec3>,
+    /// per body: RATTLE's D = diag(d) (Terze et al. eq. 2)
+    pub d: Vec<DVec3>,
+}
+
+impl Compiled {
+    /// Compile `model`. Fails when the joints form a closed loop or name a body that does not
+    /// exist.
+    pub fn new(model: &Model) -> Result<Compiled, String> {
+        let pattern = JointPattern::new(model).map_err(|e| e.to_string())?;
+        let frames: Vec<JointFrame> = model.joints.iter().map(JointFrame::new).collect();
+        let mut rows = Vec::with_capacity(pattern.dim());
+        for (j, f) in frames.iter().enumerate() {
+            for row in 0..f.rows {
+                rows.push(Row {
+                    joint: j,
+                    row,
+                    a: f.a,
+                    b: f.b,
+                });
+            }
+        }
+        let nb = model.bodies.len();
+        let mut at_body: Vec<Vec<Incident>> = (0..nb).map(|_| Vec::new()).collect();
+        let mut slot = alloc::vec![[0usize; 2]; frames.len()];
+        for (j, f) in frames.iter().enumerate() {
+            slot[j][1] = at_body[f.b].len();
+            at_body[f.b].push(Incident {
+                joint: j,
+                is_b: true,
+            });
+            if let Some(a) = f.a {
+                slot[j][0] = at_body[a].len();
+                at_body[a].push(Incident {
+                    joint: j,
+                    is_b: false,
+                });
+            }
+        }
+        let pair_block = at_body
+            .iter()
+            .map(|list| {
+                let mut v = Vec::with_capacity(list.len() * list.len());
+                for k in list {
+                    for l in list {
+                        v.push(pattern.index(k.joint, l.joint));
+                    }
+                }
+                v
+            })
+            .collect();
+        Ok(Compiled {
+            model: model.clone(),
+            frames,
+            rows,
+            pattern,
+            at_body,
+            pair_block,
+            slot,
+            inv_mass: model.bodies.iter().map(|b| 1.0 / b.mass).collect(),
+            inv_inertia: model.bodies.iter().map(|b| b.inertia.recip()).collect(),
+            d: model
+                .bodies
+                .iter()
+                .map(|b| d_from_inertia(b.inertia))
+                .collect(),
+        })
+    }
+
+    /// Number of bodies.
+    pub fn bodies(&self) -> usize {
+        self.model.bodies.len()
+    }
+
+    /// Block index of (joint `k`, joint `l`) where both meet body `b`; `k` and `l` are
+    /// positions in `at_body[b]`.
+    #[inline]
+    pub fn block(&self, b: usize, k: usize, l: usize) -> usize {
+        self.pair_block[b][k * self.at_body[b].len() + l]
+    }
+}

@@ -1,0 +1,348 @@
+//! The condensed Newton solve of the director step ([`super::step`]): Newton on 3 unknowns per
+//! body, the mean body angular velocity Omega (= -w of (23)), and the multipliers lambda.
+//!
+//! ```text
+//! (23)  Q_n+1 = Q_n (I + h/2 Omega^)(I - h/2 Omega^)^-1 = Q_n R,   R = 2A - I,
+//!       A = (I - h/2 Omega^)^-1;   x_n+1 = x_n + h (p0_n + p0_n+1) / 2M
+//! (27)  p0_n+1 = p0_n - h (dV*/dq0 + dPhi*/dq0^T lambda)
+//! (27)-(28)  P_n+1 = P_n R - h (F - Qbar Y) A,  Y symmetric from C(q_n+1) p_n+1 = C(q_n) p_n
+//! Newton on:  Res = 2 J Omega - pi_n - pi_n+1 = 0,  pi = 2 vec(skew(Q^T P))   (3 per body)
+//!             Phi(q_n+1) - Phi(q_0) = 0                                       ((25) summed)
+//! tangent:    K = dRes/dOmega per body (3 x 3), and the joint-space Schur complement
+//!             S_kl = -sum_b (h^2 / 2M) e0_k . g0_l - d_k . K^-1 c_l
+//! ```
+//! For given Omega and lambda the rest of the step is linear and solved exactly; a converged
+//! step is judged on the residual of (23)-(28) as written (`full.rs`, `body_residual`).
+use super::algebra::{c_mul, g_mul, V9};
+use super::{joint_row, mat, outer, rot_block, sides, Ctx};
+use crate::compiled::Row;
+use crate::math::{lu_solve_in_place, skew, skew_vec};
+use crate::model::Model;
+use crate::step::{newton_converged, Settings, StepError, StepInfo};
+use glam::{DMat3, DVec3};
+
+impl Ctx<'_> {
+    /// The condensed solve of [`super::step`] alone, without the tolerance floor and the
+    /// fallback (for tests of its convergence).
+    pub(super) fn step_condensed(
+        &mut self,
+        model: &Model,
+        settings: &Settings,
+    ) -> Result<StepInfo, StepError> {
+        let c = self.c;
+        let h = settings.dt;
+        let nb = self.s.q.len();
+        let nrows = c.rows.len();
+        // predictor: Omega and lambda (means over a step) extrapolated quadratically from the
+        // last three steps, an error of O(h^3) instead of the O(h) of the last step's values.
+        // Only while the steps are in Newton's fast range (the last one took at most 3
+        // iterations, the last three had this h): at large steps (nk-spherical at h = 0.1,
+        // 0.5 rad a step) extrapolation overshoots, and Newton needs more iterations and more
+        // fallbacks (linear extrapolation there: 8.3 iterations a step and 23 fallbacks in 300
+        // steps, against 6.6 and 9 from the last values alone). Otherwise the last values.
+        if self.s.same_h >= 3 && h == self.s.last_h && !self.s.slow {
+            let [o1, o2] = &self.s.om_prev;
+            for b in 0..nb {
+                self.w.om1[b] = 3.0 * (self.s.om[b] - o1[b]) + o2[b];
+            }
+            let [l1, l2] = &self.s.lambda_prev;
+            for k in 0..nrows {
+                self.w.lambda1[k] = 3.0 * (self.s.lambda[k] - l1[k]) + l2[k];
+            }
+        } else {
+            self.w.lambda1.copy_from_slice(&self.s.lambda);
+            self.w.om1.copy_from_slice(&self.s.om);
+        }
+        for b in 0..nb {
+            self.w.pin[b] =
+                -DVec3::from_array(g_mul(&rot_block(&self.s.q[b]), &rot_block(&self.s.p[b])));
+        }
+        let mut iterations = 0u32;
+        let mut residual;
+        loop {
+            // directors at n+1 from Omega: the Cayley transform, (23) exactly
+            for b in 0..nb {
+                let a = self.w.om1[b] * (0.5 * h);
+                let amat = (DMat3::IDENTITY + skew(a) + outer(a, a)) * (1.0 / (1.0 + a.dot(a)));
+                let q1 = mat(&self.s.q[b]) * (amat * 2.0 - DMat3::IDENTITY);
+                self.w.q1[b][3..12].copy_from_slice(&q1.to_cols_array());
+                self.w.amat[b] = amat;
+            }
+            // centres at n+1, (23) and (27): the translational gradients are constant, so the
+            // gradients of the last evaluation (or of `new`) give the translational forces
+            for b in 0..nb {
+                let f0 = self.force_translational(b, model);
+                let m = model.bodies[b].mass;
+                for i in 0..3 {
+                    self.w.p1[b][i] = self.s.p[b][i] - h * f0[i];
+                    self.w.q1[b][i] =
+                        self.s.q[b][i] + h * 0.5 * (self.s.p[b][i] + self.w.p1[b][i]) / m;
+                }
+            }
+            // joints at q_n+1: (25) summed over the steps, Phi(q_n+1) = Phi(q_0), so that the
+            // residuals the tolerance accepts do not add up from step to step; gradients at
+            // q_n+1 (Newton rows) and at the mean (forces, (42))
+            residual = 0.0f64;
+            for (
+                k,
+                &Row {
+                    joint: j, row: r, ..
+                },
+            ) in c.rows.iter().enumerate()
+            {
+                let (phi, ga, gb) = joint_row(c, &self.w.q1, j, r);
+                self.w.rj[k] = phi - self.s.phi0[k];
+                residual = residual.max(self.w.rj[k].abs());
+                self.w.gnew[k] = [ga, gb];
+                self.w.gmean[k] = [ga, gb];
+            }
+            self.mean_gradients(model);
+            // rotational momenta at n+1, (27)-(28), and the residual of the condensed
+            // equations: the joint rows and Res = 2 J Omega - pi_n - pi_n+1
+            for b in 0..nb {
+                let f = self.force_rotational(b);
+                self.w.frot[b] = DMat3::from_cols_array(&f);
+                let p1 = self.rot_momenta(b, h, &f)?;
+                self.w.p1[b][3..12].copy_from_slice(&p1.to_cols_array());
+                let pi1 = 2.0 * skew_vec(&(mat(&self.w.q1[b]).transpose() * p1));
+                self.w.resw[b] =
+                    2.0 * model.bodies[b].inertia * self.w.om1[b] - self.w.pin[b] - pi1;
+                // in the units of (23): Res / 2J is the error in Omega, times h in the directors
+                let kin = self.w.resw[b] * c.inv_inertia[b] * (0.5 * h);
+                residual = kin.abs().max_element().max(residual);
+            }
+            // once those are below the tolerance (or not finite), the step is judged on the
+            // residual of (23)-(28) as written, so that a converged step is the paper's step
+            if !(residual > settings.tol) {
+                for b in 0..nb {
+                    let f0 = self.force_translational(b, model);
+                    let f = self.w.frot[b].to_cols_array();
+                    let r = self.body_residual(b, model, h, &f0, &f);
+                    residual = r.iter().fold(residual, |m, x| m.max(x.abs()));
+                }
+            }
+            if newton_converged(residual, iterations, settings.tol, settings)? {
+                break;
+            }
+            // per body: K = dRes/dOmega, inverted
+            for b in 0..nb {
+                let k = self.omega_tangent(b, model, h);
+                let det = k.determinant();
+                if !(det.is_finite() && det.abs() > 1e-300) {
+                    return Err(StepError::BodySingular {
+                        body: b,
+                        turn: (self.w.om1[b] * h).length(),
+                    });
+                }
+                self.w.kinv[b] = k.inverse();
+                self.w.kres[b] = self.w.kinv[b] * self.w.resw[b];
+            }
+            if nrows > 0 {
+                // per row and side: y = K^-1 dRes/dlambda, d = dPhi/dOmega. Every joint
+                // gradient's rotational part is a rank-one matrix G = u w^T (world u, body w),
+                // and 2 vec(skew(a b^T)) = b x a, so
+                // dRes/dlambda = 2h vec(skew(Q_n+1^T G A)) = h (A^T w) x (Q_n+1^T u) with G
+                // at the mean, and d = 2h vec(skew(Qbar^T G A^T)) = h (A w) x (Qbar^T u) with
+                // G at q_n+1
+                for k in 0..nrows {
+                    let Row { a, b: bb, .. } = c.rows[k];
+                    for (side, b) in sides(a, bb) {
+                        let ((un, wn), (um, wm)) = self.row_factors(model, k, side);
+                        let amat = self.w.amat[b];
+                        let c =
+                            h * (amat.transpose() * wm).cross(mat(&self.w.q1[b]).transpose() * um);
+                        let qbar = mat(&self.s.q[b]) * amat;
+                        let d = h * (amat * wn).cross(qbar.transpose() * un);
+                        debug_assert!({
+                            let g = mat(&self.w.gmean[k][side]);
+                            let e = mat(&self.w.gnew[k][side]);
+                            let c2 =
+                                2.0 * h * skew_vec(&(mat(&self.w.q1[b]).transpose() * g * amat));
+                            let d2 = 2.0 * h * skew_vec(&(qbar.transpose() * e * amat.transpose()));
+                            (c - c2).length() <= 1e-12 * (1.0 + c2.length())
+                                && (d - d2).length() <= 1e-12 * (1.0 + d2.length())
+                        });
+                        self.w.cy[k][side] = self.w.kinv[b] * c;
+                        self.w.dk[k][side] = d;
+                    }
+                }
+                // S dlambda = -rho + sum_b d . K^-1 Res,
+                // S_kl = -sum_b (h^2 / 2M) e0_k . g0_l - d_k . y_l  (bodies shared by k and l)
+                for k in 0..nrows {
+                    let Row { a, b: bb, .. } = c.rows[k];
+                    let mut rhs = -self.w.rj[k];
+                    for (side, b) in sides(a, bb) {
+                        rhs += self.w.dk[k][side].dot(self.w.kres[b]);
+                    }
+                    self.w.rj[k] = rhs;
+                }
+                self.w.js.clear();
+                for (jk, jt) in c.frames.iter().enumerate() {
+                    let ok = c.pattern.offset(jk);
+                    for (side, b) in sides(jt.a, jt.b) {
+                        let t = -h * h * 0.5 / model.bodies[b].mass;
+                        let kslot = c.slot[jk][side];
+                        for (li, inc) in c.at_body[b].iter().enumerate() {
+                            let jl = inc.joint;
+                            let ol = c.pattern.offset(jl);
+                            let lside = usize::from(inc.is_b);
+                            let mut blk = [0.0; 25];
+                            for rk in 0..jt.rows {
+                                let d = self.w.dk[ok + rk][side];
+                                for rl in 0..c.frames[jl].rows {
+                                    blk[rk * 5 + rl] = -d.dot(self.w.cy[ol + rl][lside]);
+                                }
+                            }
+                            // t e0_k . g0_l: the translational gradients are +-e_r on the three
+                            // position rows of both joint kinds (35) and zero on the revolute
+                            // axis rows, so only the diagonal of the position rows is not zero
+                            for r in 0..3 {
+                                let (e0, g0) =
+                                    (&self.w.gnew[ok + r][side], &self.w.gmean[ol + r][lside]);
+                                debug_assert!((0..c.frames[jl].rows).all(|rl| {
+                                    let g = &self.w.gmean[ol + rl][lside];
+                                    let dot = e0[0] * g[0] + e0[1] * g[1] + e0[2] * g[2];
+                                    dot == if rl == r { e0[r] * g0[r] } else { 0.0 }
+                                }));
+                                blk[r * 5 + r] += t * e0[r] * g0[r];
+                            }
+                            self.w.js.add_block(c.block(b, kslot, li), &blk);
+                        }
+                    }
+                }
+                if !self.w.js.factor(&c.pattern) {
+                    return Err(StepError::Singular);
+                }
+                self.w.js.solve(&c.pattern, &mut self.w.rj); // now delta lambda
+                for k in 0..nrows {
+                    self.w.lambda1[k] += self.w.rj[k];
+                    let Row { a, b: bb, .. } = c.rows[k];
+                    for (side, b) in sides(a, bb) {
+                        self.w.kres[b] += self.w.cy[k][side] * self.w.rj[k];
+                    }
+                }
+            }
+            for b in 0..nb {
+                self.w.om1[b] -= self.w.kres[b]; // dOmega = -K^-1 (Res + dRes/dlambda dlambda)
+            }
+            iterations += 1;
+        }
+        if !self.w.q1.iter().chain(&self.w.p1).all(|v| {
+            v.iter()
+                .all(|x| x.is_finite() && x.abs() <= crate::model::MAX_MAGNITUDE)
+        }) {
+            return Err(StepError::NonFinite);
+        }
+        self.remember(h, iterations > 3);
+        core::mem::swap(&mut self.s.q, &mut self.w.q1);
+        core::mem::swap(&mut self.s.p, &mut self.w.p1);
+        core::mem::swap(&mut self.s.lambda, &mut self.w.lambda1);
+        core::mem::swap(&mut self.s.om, &mut self.w.om1);
+        Ok(StepInfo {
+            iterations,
+            residual,
+        })
+    }
+
+    /// Joint row `k`'s rotational gradient on `side` (0: body a, 1: body b) as u w^T, at q_n+1
+    /// and at the mean: the factors of `gnew` and `gmean` (see `joint_row`, `mean_gradients`).
+    pub(super) fn row_factors(
+        &self,
+        model: &Model,
+        k: usize,
+        side: usize,
+    ) -> ((DVec3, DVec3), (DVec3, DVec3)) {
+        let c = self.c;
+        let Row {
+            joint: j, row: r, ..
+        } = c.rows[k];
+        let jt = &model.joints[j];
+        if r < 3 {
+            // spherical rows: +-e_r s^T, the same at q_n+1 and at the mean
+            let f = if side == 1 {
+                (DVec3::AXES[r], jt.point_b)
+            } else {
+                (-DVec3::AXES[r], jt.point_a)
+            };
+            return (f, f);
+        }
+        let f = &c.frames[j];
+        let [na, e1, e2] = [f.n_a, f.e[0], f.e[1]];
+        let e = if r == 3 { e1 } else { e2 };
+        let mean = |b: usize| DMat3::from_cols_array(&self.mean_rot(b));
+        if side == 1 {
+            // n e^T with n = Q_a n_a (or the fixed axis)
+            match jt.a {
+                Some(a) => ((mat(&self.w.q1[a]) * na, e), (mean(a) * na, e)),
+                None => ((na, e), (na, e)),
+            }
+        } else {
+            // (Q_b e) n_a^T
+            ((mat(&self.w.q1[jt.b]) * e, na), (mean(jt.b) * e, na))
+        }
+    }
+
+    /// Rotational momenta at n+1 for the directors in `self.w.q1[b]`: (27) with gamma_0 (28),
+    /// P_n+1 = P_n R - h (F - Qbar Y) A, R = 2A - I, Y symmetric from the six linear equations
+    /// C(q_n+1) p_n+1 = C(q_n) p_n.
+    pub(super) fn rot_momenta(&self, b: usize, h: f64, f: &V9<f64>) -> Result<DMat3, StepError> {
+        let (qn, pn, q1) = (mat(&self.s.q[b]), mat(&self.s.p[b]), mat(&self.w.q1[b]));
+        let amat = self.w.amat[b];
+        let qbar = (qn + q1) * 0.5;
+        let free = pn * (amat * 2.0 - DMat3::IDENTITY) - DMat3::from_cols_array(f) * amat * h;
+        let (q1a, fa) = (q1.to_cols_array(), free.to_cols_array());
+        let cn = c_mul(&rot_block(&self.s.q[b]), &rot_block(&self.s.p[b]));
+        let cf = c_mul(&q1a, &fa);
+        let mut y = [0.0; 6];
+        for i in 0..6 {
+            y[i] = cn[i] - cf[i];
+        }
+        // column j: C(q_n+1) (h Qbar E_j A), E_j the symmetric unit matrices in the layout of
+        // C^T y (eq. 5): (0,0), (1,1), (2,2), (1,2), (0,2), (0,1)
+        const PAIRS: [(usize, usize); 6] = [(0, 0), (1, 1), (2, 2), (1, 2), (0, 2), (0, 1)];
+        let mut m = [0.0; 36];
+        let at = amat.transpose(); // rows of A as columns
+        for (j, &(r, c)) in PAIRS.iter().enumerate() {
+            let mut e = outer(qbar.col(r), at.col(c));
+            if r != c {
+                e += outer(qbar.col(c), at.col(r));
+            }
+            let col = c_mul(&q1a, &(e * h).to_cols_array());
+            for i in 0..6 {
+                m[i * 6 + j] = col[i];
+            }
+        }
+        if !lu_solve_in_place(&mut m, 6, &mut y) {
+            return Err(StepError::BodySingular {
+                body: b,
+                turn: (self.w.om1[b] * h).length(),
+            });
+        }
+        let ym = DMat3::from_cols_array(&[y[0], y[5], y[4], y[5], y[1], y[3], y[4], y[3], y[2]]);
+        Ok(free + qbar * ym * amat * h)
+    }
+
+    /// K = dRes/dOmega for body `b`, Res = 2 J Omega - pi_n - pi_n+1, pi = 2 vec(skew(Q^T P)),
+    /// at the current iterate (its rotational force `frot` from the residual evaluation). With
+    /// orthonormal Q_n (to round-off) Y drops out of pi_n+1:
+    /// pi_n+1 = R^T pi_n - 2h vec(skew(R^T Phi A)), Phi = Q_n^T F; with dA = h/2 A e^ A and
+    /// dR^T = -h A^T e^ A^T its derivative along Omega_i gives column i below.
+    pub(super) fn omega_tangent(&self, b: usize, model: &Model, h: f64) -> DMat3 {
+        let (qn, q1) = (mat(&self.s.q[b]), mat(&self.w.q1[b]));
+        let amat = self.w.amat[b];
+        let at = amat.transpose();
+        let fm = self.w.frot[b];
+        let v = at * self.w.pin[b];
+        let x = at * qn.transpose() * fm * amat;
+        let z = q1.transpose() * fm * amat;
+        let mut cols = [DVec3::ZERO; 3];
+        for (i, col) in cols.iter_mut().enumerate() {
+            let e = skew(DVec3::AXES[i]);
+            let dpi = h * (at * v.cross(DVec3::AXES[i])) + 2.0 * h * h * skew_vec(&(at * e * x))
+                - h * h * skew_vec(&(z * e * amat));
+            *col = -dpi;
+        }
+        DMat3::from_cols(cols[0], cols[1], cols[2])
+            + DMat3::from_diagonal(2.0 * model.bodies[b].inertia)
+    }
+}

@@ -1,0 +1,529 @@
+//! Energy-momentum director integrator (Nielsen & Krenk 2013, `papers/000_...`).
+//!
+//! Each body: q = [q0, q1, q2, q3] (centre of mass and the three directors, 12 numbers) and
+//! the conjugate momenta p = [p0, p1, p2, p3]. With b(q, p) = G(q) p (eq. 8, the 3 x 9 block),
+//! the kinetic energy (13) is T = p0.p0 / 2M + 1/2 b^T J^-1 b, and the body angular momentum is
+//! J Omega = -b. The step (n -> n+1, bars are means, Delta increments), eqs. (23)-(28):
+//!
+//! ```text
+//! w     = J^-1 (b(q_n, p_n) + b(q_n+1, p_n+1)) / 2                       mean of G(q) p
+//! (23)  Delta q0 = h pbar0 / M            Delta q_r = h G(qbar)^T w    (= h Qbar Omega^)
+//! (27)  Delta p0 = -h (dV*/dq0 + dPhi*/dq0^T lambda)
+//!       Delta p_r = h G(pbar)^T w - h P (dPhi*/dq_r^T lambda) + h C(qbar)^T gamma_0
+//!       P = I - C^T (C C^T)^-1 C,   C = C(qbar)  (eq. 5)
+//! (28)  gamma_0 = -(C C^T)^-1 [C(qbar) G(pbar)^T + C(pbar) G(qbar)^T] w
+//! (25)  dPhi*/dq Delta q = Phi(q_n+1) - Phi(q_n) = 0
+//! ```
+//!
+//! (The paper writes the rotational terms with the 6 x 12 matrix diag(I, -G/2) and
+//! J^-1 = diag(1/M, 4 J^-1); with b = G(q) p the factors cancel to the form above, and
+//! G(q) p = -G(p) q turns its -G(pbar)^T J0^-1 mean(G(p) q) into + G(pbar)^T w.)
+//! Gravity (39) is linear in q0, so its finite derivative is exact; the spherical joint (34)-(35)
+//! has a constant gradient; the revolute joint (37) is bilinear, and its finite derivative is
+//! the gradient at the mean configuration (41)-(42). The kinetic energy is bi-quadratic, so the
+//! discrete gradients are exact: energy and the momentum components the joints allow are kept to
+//! the Newton tolerance. The kinematic equation is a Cayley transform, so e(q) (eq. 3) stays at
+//! round-off.
+//!
+//! Newton-Raphson. [`step_full`] is Table 1 as written: u = (q_n+1, p_n+1) per body
+//! and lambda, from u = u_n; each body's 24 x 24 tangent block is exact (forward-mode dual
+//! numbers over the rotational residual), eliminated body by body, and the joint-space Schur
+//! complement is solved by the linear-time tree solver of `sparse.rs`. [`step`]
+//! solves the same equations with Newton on fewer unknowns (3 per body, the mean body angular
+//! velocity, and lambda): for given values of those, (23), the translational (27) and the
+//! rotational (27)-(28) are linear in q_n+1, p_n+1 and are solved exactly; convergence is
+//! judged on the residual of (23)-(28) as written. About 10 times faster; tested to take the
+//! same steps. In both, as in (32)-(33), the tangent leaves out one term: for a revolute joint
+//! between two bodies the gradient (42) of one body depends on the other body's mean directors
+//! (a term of size h lambda); such chains converge fast but linearly. The joint rows
+//! dPhi(q_n+1)/dq are exact.
+//!
+//! The files: this one has the state, the workspace, the joint rows (34)-(38), (41)-(42) and
+//! the forces; `algebra.rs` the director algebra of eqs. (5), (8), (23), (27)-(28) with the
+//! dual numbers of the exact tangent; `condensed.rs` the condensed Newton solve ([`step`]);
+//! `full.rs` Table 1 as written ([`step_full`]).
+mod algebra;
+mod condensed;
+mod full;
+
+use crate::compiled::{Compiled, Incident, Row};
+use crate::model::{BodyState, Model};
+use crate::step::{effective_tol, Settings, StepError, StepInfo};
+use algebra::{c_mul, g_mul, gt_mul, V9};
+use alloc::string::String;
+use alloc::vec;
+use alloc::vec::Vec;
+use glam::{DMat3, DVec3};
+
+pub use algebra::{Dual, Scalar};
+
+const N: usize = 24; // unknowns per body: q (12), p (12)
+
+/// How one joint row acts on one body: the gradient dPhi/dq of that body (12 numbers).
+type Grad = [f64; 12];
+
+/// The director state: q, p per body, the multipliers, and what the predictor of the
+/// condensed solve remembers of the last steps.
+#[derive(Clone, Debug)]
+pub struct State {
+    /// per body: q = [q0, q1, q2, q3] (centre of mass, directors) (n x 12)
+    pub q: Vec<[f64; 12]>,
+    /// per body: p = [p0, p1, p2, p3] (n x 12)
+    pub p: Vec<[f64; 12]>,
+    /// the multipliers of the last step (m x 1)
+    pub lambda: Vec<f64>,
+    /// per body: the mean body angular velocity Omega of the last step (the predictor)
+    om: Vec<DVec3>,
+    /// Omega and lambda of the two steps before the last
+    om_prev: [Vec<DVec3>; 2],
+    lambda_prev: [Vec<f64>; 2],
+    /// how many of the last steps (up to 3) had the step size `last_h`
+    same_h: u32,
+    last_h: f64,
+    /// whether the last step took more than 3 Newton iterations or the fallback
+    slow: bool,
+    /// per joint row: Phi at the initial configuration (m x 1)
+    phi0: Vec<f64>,
+    /// steps that `step` took by `step_full` because the condensed solve did not converge
+    fallbacks: u64,
+}
+
+impl State {
+    /// Set up from the initial body states: p0 = M v, p_r = -1/2 G(q)^T J Omega, so that
+    /// G(q) p_r = -J Omega and C(q) p_r = 0 (eq. 18).
+    pub fn new(c: &Compiled, init: &[BodyState]) -> Result<Self, String> {
+        let n = init.len();
+        let m = c.pattern.dim();
+        let mut q = vec![[0.0; 12]; n];
+        let mut p = vec![[0.0; 12]; n];
+        for (i, (s, b)) in init.iter().zip(&c.model.bodies).enumerate() {
+            q[i][0..3].copy_from_slice(&s.x.to_array());
+            q[i][3..12].copy_from_slice(&s.r.to_cols_array());
+            p[i][0..3].copy_from_slice(&(s.v * b.mass).to_array());
+            let jw = b.inertia * s.w;
+            let pr = gt_mul(&rot_block(&q[i]), &[jw.x, jw.y, jw.z]);
+            for k in 0..9 {
+                p[i][3 + k] = -0.5 * pr[k];
+            }
+        }
+        let phi0 = c
+            .rows
+            .iter()
+            .map(|r| joint_row(c, &q, r.joint, r.row).0)
+            .collect();
+        Ok(State {
+            q,
+            p,
+            lambda: vec![0.0; m],
+            om: init.iter().map(|s| s.w).collect(),
+            om_prev: [vec![DVec3::ZERO; n], vec![DVec3::ZERO; n]],
+            lambda_prev: [vec![0.0; m], vec![0.0; m]],
+            same_h: 0,
+            last_h: f64::NAN,
+            slow: false,
+            phi0,
+            fallbacks: 0,
+        })
+    }
+
+    /// x = q0, R = [q1 q2 q3], v = p0 / M, Omega = -J^-1 G(q) p_r.
+    pub fn body_states(&self, model: &Model, out: &mut [BodyState]) {
+        for (i, (o, b)) in out.iter_mut().zip(&model.bodies).enumerate() {
+            let (q, p) = (&self.q[i], &self.p[i]);
+            let bb = g_mul(&rot_block(q), &rot_block(p));
+            *o = BodyState {
+                x: DVec3::new(q[0], q[1], q[2]),
+                r: DMat3::from_cols_slice(&q[3..12]),
+                v: DVec3::new(p[0], p[1], p[2]) / b.mass,
+                w: -DVec3::from_array(bb) / b.inertia,
+            };
+        }
+    }
+
+    /// The poses, 12 numbers per body (x, then R column-major): q itself.
+    pub fn write_poses(&self, out: &mut [f64]) {
+        for (o, q) in out.chunks_exact_mut(12).zip(&self.q) {
+            o.copy_from_slice(q);
+        }
+    }
+
+    /// max(|e(q)|, |C(q) p|) over the bodies (eqs. 3 and 18).
+    pub fn internal_violation(&self) -> f64 {
+        let mut m = 0.0f64;
+        for (q, p) in self.q.iter().zip(&self.p) {
+            let (qr, pr) = (rot_block(q), rot_block(p));
+            let e = c_mul(&qr, &qr); // 2 e(q) + [1, 1, 1, 0, 0, 0]
+            let e = [e[0] - 1.0, e[1] - 1.0, e[2] - 1.0, e[3], e[4], e[5]].map(|x| 0.5 * x);
+            let cp = c_mul(&qr, &pr);
+            for x in e.iter().chain(&cp) {
+                m = m.max(x.abs());
+            }
+        }
+        m
+    }
+
+    /// Steps that [`step`] took by [`step_full`] because the condensed solve did not converge.
+    pub fn fallbacks(&self) -> u64 {
+        self.fallbacks
+    }
+}
+
+/// Scratch space of a director step, allocated once.
+pub struct Workspace {
+    // the iterate: q, p at n+1 and the multipliers
+    q1: Vec<[f64; 12]>,
+    p1: Vec<[f64; 12]>,
+    lambda1: Vec<f64>,
+    // per body: residual, factored tangent block, pivots (`step_full`)
+    r: Vec<[f64; N]>,
+    k: Vec<[f64; N * N]>,
+    piv: Vec<[usize; N]>,
+    // per joint row and side (a, b): finite-derivative gradient at the mean (for the forces) and
+    // the gradient at q_n+1 (for the Newton rows)
+    gmean: Vec<[Grad; 2]>,
+    gnew: Vec<[Grad; 2]>,
+    // per joint row and side: K^-1 (dr/dlambda) (24 numbers)
+    y: Vec<[[f64; N]; 2]>,
+    rj: Vec<f64>,
+    js: crate::sparse::JointMatrix,
+    // the condensed Newton solve (`step`): per body the iterate of Omega, the Cayley factor
+    // A = (I - h/2 Omega^)^-1, pi_n, the residual of (23)'s definition of w, K^-1 and K^-1
+    // times that residual
+    om1: Vec<DVec3>,
+    amat: Vec<DMat3>,
+    pin: Vec<DVec3>,
+    resw: Vec<DVec3>,
+    kinv: Vec<DMat3>,
+    kres: Vec<DVec3>,
+    // per joint row and side: K^-1 dRes/dlambda and dPhi/dOmega
+    cy: Vec<[DVec3; 2]>,
+    dk: Vec<[DVec3; 2]>,
+    frot: Vec<DMat3>, // per body: the rotational force F of the current iterate
+}
+
+impl Workspace {
+    /// Scratch space for `c`.
+    pub fn new(c: &Compiled) -> Self {
+        let n = c.bodies();
+        let m = c.pattern.dim();
+        // the gradients' translational parts are constant (+-e_r, or zero); the condensed solve
+        // reads them before its first joint evaluation of a step
+        let q0 = vec![[0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0]; n];
+        let grads: Vec<[Grad; 2]> = c
+            .rows
+            .iter()
+            .map(|r| {
+                let (_, ga, gb) = joint_row(c, &q0, r.joint, r.row);
+                [ga, gb]
+            })
+            .collect();
+        Workspace {
+            q1: vec![[0.0; 12]; n],
+            p1: vec![[0.0; 12]; n],
+            lambda1: vec![0.0; m],
+            r: vec![[0.0; N]; n],
+            k: vec![[0.0; N * N]; n],
+            piv: vec![[0; N]; n],
+            gmean: grads.clone(),
+            gnew: grads,
+            y: vec![[[0.0; N]; 2]; m],
+            rj: vec![0.0; m],
+            js: crate::sparse::JointMatrix::new(&c.pattern),
+            om1: vec![DVec3::ZERO; n],
+            amat: vec![DMat3::IDENTITY; n],
+            pin: vec![DVec3::ZERO; n],
+            resw: vec![DVec3::ZERO; n],
+            kinv: vec![DMat3::IDENTITY; n],
+            kres: vec![DVec3::ZERO; n],
+            cy: vec![[DVec3::ZERO; 2]; m],
+            dk: vec![[DVec3::ZERO; 2]; m],
+            frot: vec![DMat3::ZERO; n],
+        }
+    }
+}
+
+/// One step of size `settings.dt` (the condensed solve, `step_full` as its fallback); on error
+/// nothing changes. See [`Ctx::step`].
+pub fn step(
+    c: &Compiled,
+    s: &mut State,
+    w: &mut Workspace,
+    settings: &Settings,
+) -> Result<StepInfo, StepError> {
+    Ctx { c, s, w }.step(&c.model, settings)
+}
+
+/// One step by Newton on all unknowns, Table 1 as written (see `full.rs`); on error nothing
+/// changes.
+pub fn step_full(
+    c: &Compiled,
+    s: &mut State,
+    w: &mut Workspace,
+    settings: &Settings,
+) -> Result<StepInfo, StepError> {
+    Ctx { c, s, w }.step_full(&c.model, settings)
+}
+
+/// The condensed solve of [`step`] alone, without the tolerance floor and the fallback (for
+/// tests of its convergence); on error nothing changes.
+pub fn step_condensed(
+    c: &Compiled,
+    s: &mut State,
+    w: &mut Workspace,
+    settings: &Settings,
+) -> Result<StepInfo, StepError> {
+    Ctx { c, s, w }.step_condensed(&c.model, settings)
+}
+
+/// One step in progress: the compiled model, the state it advances and the scratch space.
+struct Ctx<'a> {
+    c: &'a Compiled,
+    s: &'a mut State,
+    w: &'a mut Workspace,
+}
+
+/// The directors (or their momenta) of a 12-vector as the columns of a matrix; takes the
+/// last 9 numbers, so it also reads a gradient's rotational part.
+pub(super) fn mat(v: &[f64; 12]) -> DMat3 {
+    DMat3::from_cols_slice(&v[3..12])
+}
+
+/// The bodies a joint row acts on, with the side: 0 for body a (none for a ground joint),
+/// 1 for body b.
+pub(super) fn sides(a: Option<usize>, b: usize) -> impl Iterator<Item = (usize, usize)> {
+    [(0usize, a), (1, Some(b))]
+        .into_iter()
+        .filter_map(|(side, body)| body.map(|x| (side, x)))
+}
+
+/// a b^T
+pub(super) fn outer(a: DVec3, b: DVec3) -> DMat3 {
+    DMat3::from_cols(a * b.x, a * b.y, a * b.z)
+}
+
+pub(super) fn rot_block(v: &[f64; 12]) -> V9<f64> {
+    let mut out = [0.0; 9];
+    out.copy_from_slice(&v[3..12]);
+    out
+}
+
+/// Joint `j` row `r` at configuration `q`: (Phi, gradient of side a, gradient of side b).
+pub(super) fn joint_row(c: &Compiled, qs: &[[f64; 12]], j: usize, r: usize) -> (f64, Grad, Grad) {
+    let jt = &c.frames[j];
+    let (mut ga, mut gb) = ([0.0; 12], [0.0; 12]);
+    let qb = &qs[jt.b];
+    let point = |q: &[f64; 12], s: DVec3| -> DVec3 {
+        DVec3::new(q[0], q[1], q[2]) + DMat3::from_cols_slice(&q[3..12]) * s
+    };
+    if r < 3 {
+        // spherical rows (34)-(35): x_b + Q_b s_b - (x_a + Q_a s_a)
+        let sb = jt.point_b.to_array();
+        gb[r] = 1.0;
+        for i in 0..3 {
+            gb[3 + 3 * i + r] = sb[i];
+        }
+        let pa = match jt.a {
+            Some(a) => {
+                let sa = jt.point_a.to_array();
+                ga[r] = -1.0;
+                for i in 0..3 {
+                    ga[3 + 3 * i + r] = -sa[i];
+                }
+                point(&qs[a], jt.point_a)
+            }
+            None => jt.point_a,
+        };
+        return ((point(qb, jt.point_b) - pa)[r], ga, gb);
+    }
+    debug_assert!(jt.is_revolute(), "spherical joints have 3 rows");
+    // revolute rows (37)-(38): n . (Q_b e_m), n = Q_a n_a (or the fixed global axis)
+    let e = jt.e[r - 3].to_array();
+    let u = DMat3::from_cols_slice(&qb[3..12]) * DVec3::from_array(e);
+    let na = jt.n_a;
+    let n = match jt.a {
+        Some(a) => {
+            let nn = na.to_array();
+            for i in 0..3 {
+                for k in 0..3 {
+                    ga[3 + 3 * i + k] = nn[i] * u[k];
+                }
+            }
+            DMat3::from_cols_slice(&qs[a][3..12]) * na
+        }
+        None => na,
+    };
+    for i in 0..3 {
+        for k in 0..3 {
+            gb[3 + 3 * i + k] = e[i] * n[k];
+        }
+    }
+    (n.dot(u), ga, gb)
+}
+
+impl Ctx<'_> {
+    /// One step of size `settings.dt`; on error nothing changes.
+    ///
+    /// Newton-Raphson on the condensed unknowns: per body the mean body angular velocity
+    /// Omega (= -w of (23)), and the multipliers. For given Omega and lambda the rest of the
+    /// step is linear and solved exactly: the kinematic equation (23) is the Cayley transform
+    /// Q_n+1 = Q_n (I + h/2 Omega^)(I - h/2 Omega^)^-1; the translational (27) is explicit; the
+    /// rotational (27) with gamma_0 of (28) is P_n+1 = P_n R - h (F - Qbar Y) A with the
+    /// symmetric Y solved from C(q_n+1) p_n+1 = C(q_n) p_n, which is what (28) expresses (see
+    /// docs/director.md). What remains for Newton: w = J^-1 mean(G(q) p) of (23), 3 equations
+    /// per body, and the joint rows, (25) summed over the steps: Phi(q_n+1) = Phi(q_0), so that
+    /// the residuals the tolerance accepts do not add up. Convergence is judged on the residual
+    /// of (23), (27), (28) as written and on those joint rows; the per-body block is 3 x 3
+    /// instead of 24 x 24. Its tangent is exact up to terms of the size of the directors'
+    /// orthonormality error (round-off) and, for revolute joints between two bodies, the
+    /// cross-body term of (42) that `step_full` leaves out too: convergence is quadratic except
+    /// for such chains, where it is fast but linear.
+    ///
+    /// The tolerance is held above 4 eps max|u_n| (u_n all positions, directors and momenta):
+    /// below the round-off of the largest terms it cannot be reached (a chain of 1024 links has
+    /// momenta of 1e4). A step whose condensed solve does not converge is taken by `step_full`
+    /// from the same start; the iterations reported are then those of both.
+    fn step(&mut self, model: &Model, settings: &Settings) -> Result<StepInfo, StepError> {
+        let scale = self
+            .s
+            .q
+            .iter()
+            .chain(&self.s.p)
+            .flatten()
+            .fold(0.0f64, |m, x| m.max(x.abs()));
+        let settings = &Settings {
+            tol: effective_tol(settings.tol, scale),
+            ..*settings
+        };
+        let failed = match self.step_condensed(model, settings) {
+            Ok(info) => return Ok(info),
+            Err(StepError::NoConvergence { iterations, .. }) => iterations,
+            Err(_) => 0,
+        };
+        // Far from the solution (a large step, a fast spin) Newton in Omega can run away
+        // through the Cayley map, where Newton in the director coordinates, whose equations are
+        // polynomial, still converges: the step is then taken by `step_full` from the same start.
+        let info = match self.step_full(model, settings) {
+            Ok(info) => info,
+            Err(StepError::NoConvergence {
+                iterations,
+                residual,
+                tol,
+            }) => {
+                return Err(StepError::NoConvergence {
+                    iterations: failed + iterations,
+                    residual,
+                    tol,
+                })
+            }
+            Err(e) => return Err(e),
+        };
+        self.s.fallbacks += 1;
+        Ok(StepInfo {
+            iterations: failed + info.iterations,
+            residual: info.residual,
+        })
+    }
+
+    /// Keep the last step's Omega and lambda (still in `om`, `lambda`) for the predictor, before
+    /// a step of size `h` replaces them.
+    pub(super) fn remember(&mut self, h: f64, slow: bool) {
+        let [o1, o2] = &mut self.s.om_prev;
+        core::mem::swap(o1, o2);
+        o1.copy_from_slice(&self.s.om);
+        let [l1, l2] = &mut self.s.lambda_prev;
+        core::mem::swap(l1, l2);
+        l1.copy_from_slice(&self.s.lambda);
+        self.s.same_h = if h == self.s.last_h {
+            (self.s.same_h + 1).min(3)
+        } else {
+            1
+        };
+        self.s.last_h = h;
+        self.s.slow = slow;
+    }
+
+    /// Mean directors of body `b` over the step.
+    pub(super) fn mean_rot(&self, b: usize) -> V9<f64> {
+        let mut out = [0.0; 9];
+        for i in 0..9 {
+            out[i] = 0.5 * (self.s.q[b][3 + i] + self.w.q1[b][3 + i]);
+        }
+        out
+    }
+
+    /// Replace the revolute rows of `gmean` by the gradients at the mean configuration (42).
+    pub(super) fn mean_gradients(&mut self, model: &Model) {
+        let c = self.c;
+        for (
+            k,
+            &Row {
+                joint: j, row: r, ..
+            },
+        ) in c.rows.iter().enumerate()
+        {
+            if r < 3 {
+                continue; // spherical rows: constant gradient (35)
+            }
+            let jt = &model.joints[j];
+            let f = &c.frames[j];
+            let [na, e1, e2] = [f.n_a, f.e[0], f.e[1]];
+            let e = if r == 3 { e1 } else { e2 }.to_array();
+            let mb = self.mean_rot(jt.b);
+            let ubar = DMat3::from_cols_slice(&mb) * DVec3::from_array(e);
+            let nbar = match jt.a {
+                Some(a) => DMat3::from_cols_slice(&self.mean_rot(a)) * na,
+                None => na,
+            };
+            let (mut ga, mut gb) = ([0.0; 12], [0.0; 12]);
+            let nn = na.to_array();
+            for i in 0..3 {
+                for c in 0..3 {
+                    if jt.a.is_some() {
+                        ga[3 + 3 * i + c] = nn[i] * ubar[c];
+                    }
+                    gb[3 + 3 * i + c] = e[i] * nbar[c];
+                }
+            }
+            self.w.gmean[k] = [ga, gb];
+        }
+    }
+
+    /// dV*/dq0 + dPhi*/dq^T lambda for body `b`: translational (3) and rotational (9) parts.
+    pub(super) fn forces(&self, b: usize, model: &Model) -> ([f64; 3], V9<f64>) {
+        (self.force_translational(b, model), self.force_rotational(b))
+    }
+
+    /// dV*/dq0 + dPhi*/dq0^T lambda for body `b`.
+    pub(super) fn force_translational(&self, b: usize, model: &Model) -> [f64; 3] {
+        let c = self.c;
+        let m = model.bodies[b].mass;
+        let g = model.gravity;
+        let mut f0 = [-m * g.x, -m * g.y, -m * g.z];
+        for &Incident { joint: j, is_b } in &c.at_body[b] {
+            let o = c.pattern.offset(j);
+            for k in o..o + c.frames[j].rows {
+                let grad = &self.w.gmean[k][usize::from(is_b)];
+                for i in 0..3 {
+                    f0[i] += grad[i] * self.w.lambda1[k];
+                }
+            }
+        }
+        f0
+    }
+
+    /// dPhi*/dq_r^T lambda for body `b` (the directors' part, 9 numbers).
+    pub(super) fn force_rotational(&self, b: usize) -> V9<f64> {
+        let c = self.c;
+        let mut f = [0.0; 9];
+        for &Incident { joint: j, is_b } in &c.at_body[b] {
+            let o = c.pattern.offset(j);
+            for k in o..o + c.frames[j].rows {
+                let grad = &self.w.gmean[k][usize::from(is_b)];
+                for i in 0..9 {
+                    f[i] += grad[3 + i] * self.w.lambda1[k];
+                }
+            }
+        }
+        f
+    }
+}

@@ -1,0 +1,99 @@
+//! Nothing is allocated inside a step (issue 12): every integrator's scratch space is allocated
+//! once, when the simulation starts. A counting global allocator (this file only: each
+//! integration-test file is its own binary) counts the allocations made during `step()`.
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+use tumble::{Method, Scenario, Settings, Simulation};
+
+struct Counting;
+
+thread_local! {
+    /// Allocations on this thread while counting is on (None: off).
+    static COUNT: Cell<Option<u64>> = const { Cell::new(None) };
+}
+
+fn note() {
+    // `try_with`: the allocator may run while the thread-local is being torn down
+    let _ = COUNT.try_with(|c| {
+        if let Some(n) = c.get() {
+            c.set(Some(n + 1));
+        }
+    });
+}
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        note();
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        note();
+        unsafe { System.alloc_zeroed(layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        note();
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        unsafe { System.dealloc(ptr, layout) }
+    }
+}
+
+#[global_allocator]
+static ALLOCATOR: Counting = Counting;
+
+/// Allocations made by `f` on this thread.
+fn allocations<T>(f: impl FnOnce() -> T) -> (T, u64) {
+    COUNT.with(|c| c.set(Some(0)));
+    let out = f();
+    let n = COUNT.with(|c| c.replace(None)).unwrap();
+    (out, n)
+}
+
+#[test]
+fn the_counter_counts() {
+    let (_, n) = allocations(|| std::hint::black_box(vec![1.0f64; 8]));
+    assert_eq!(n, 1);
+}
+
+/// Each integrator on presets with and without joints, trees and fallback steps (nk-spherical
+/// at h = 0.1 makes the director take some steps by its full Newton solve): after a warm-up
+/// step, 50 steps allocate nothing.
+#[test]
+fn steps_allocate_nothing() {
+    let cases = [
+        ("free-body", None),
+        ("top", None),
+        ("nk-revolute", None),
+        ("nk-spherical", Some(0.05)),
+        ("chain?links=64&joint=spherical", None),
+    ];
+    for m in Method::ALL {
+        for (text, dt) in cases {
+            let sc = Scenario::parse(text).unwrap();
+            let mut st = Settings::for_scenario(&sc);
+            if let Some(dt) = dt {
+                st.dt = dt;
+            }
+            let mut sim = Simulation::new(&sc, m, st).unwrap();
+            sim.step().unwrap();
+            let (ok, n) = allocations(|| (0..50).all(|_| sim.step().is_ok()));
+            assert!(ok, "{} on {text}: a step failed", m.name());
+            assert_eq!(n, 0, "{} on {text}: {n} allocations in 50 steps", m.name());
+        }
+    }
+    // the director's fallback to the full solve allocates nothing either
+    let sc = Scenario::parse("nk-spherical").unwrap();
+    let mut sim = Simulation::new(&sc, Method::Director, Settings::for_scenario(&sc)).unwrap();
+    sim.step().unwrap();
+    let (_, n) = allocations(|| {
+        for _ in 0..300 {
+            sim.step().unwrap();
+        }
+    });
+    assert!(sim.fallbacks() > 0, "no fallback step was taken");
+    assert_eq!(
+        n, 0,
+        "director with fallbacks: {n} allocations in 300 steps"
+    );
+}
