@@ -412,7 +412,9 @@ export class Charts {
 
   /** A vertical marker at simulated time t (s) on every chart; null removes it. */
   setCursor(t) {
-    this.cursorT = t == null || !Number.isFinite(t) ? null : t;
+    const c = t == null || !Number.isFinite(t) ? null : t;
+    if (c === this.cursorT) return; // the page calls this every frame: redraw only on a change
+    this.cursorT = c;
     for (const p of this.plots) p.redraw(false);
   }
 

@@ -92,17 +92,6 @@ test('bad links and failures show the error panel, never an exception', { skip }
   await page.close();
 });
 
-test('embed mode shows the view and charts without the full controls', { skip }, async () => {
-  const { page, problems } = await open('?scenario=top&integrator=director&embed=1');
-  await page.waitForFunction(() => window.tumble.chartPoints() > 5, null, { timeout: 30000 });
-  assert.equal(await page.isVisible('#canvas'), true);
-  assert.equal(await page.isVisible('#charts'), true);
-  for (const hidden of ['header', '#params', '#share', '.exports', '.help']) assert.equal(await page.isVisible(hidden), false, hidden);
-  await page.screenshot({ path: join(out, 'embed.png') });
-  assert.deepEqual(problems, []);
-  await page.close();
-});
-
 test('the invariant history exports as CSV', { skip }, async () => {
   const { page, problems } = await open('?scenario=nk-revolute&integrator=director');
   await page.waitForFunction(() => window.tumble.historyLength() > 10, null, { timeout: 30000 });

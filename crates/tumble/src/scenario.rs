@@ -213,13 +213,16 @@ impl Scenario {
     /// Newton solve fails at 1.3 s, at 0.05 after 16 s; 0.02 runs 120 s; Baumgarte's explicit
     /// step loses the chain at 0.05 and drifts 130 % in energy at 0.02, 18 % at 0.01); the
     /// explicit Baumgarte step on a chain of n > 32 links needs h <= 0.32 / n (64 links fail
-    /// at 16.8 s with 0.01 and run 30 s with 0.005; 128 at 0.0025, 256 at 0.00125 run).
+    /// at 16.8 s with 0.01 and run 30 s with 0.005; 128 at 0.0025, 256 at 0.00125 run); RATTLE's
+    /// Newton solve on a chain of n > 1024 links needs h <= 10.24 / n (2048 links fail at step 8
+    /// with 0.01 and run 10 s with 0.005; 4096 fail at step 4 and run 3 s with 0.0025).
     pub fn suitable_dt(&self, method: crate::Method) -> f64 {
         use crate::Method::{Baumgarte, Rattle};
         match (self.preset().map(|p| p.name), method) {
             (Some("nk-spherical"), Rattle) => 0.02,
             (Some("nk-spherical"), Baumgarte) => 0.01,
             (Some("chain"), Baumgarte) => self.dt.min(0.32 / self.values[0]),
+            (Some("chain"), Rattle) => self.dt.min(10.24 / self.values[0]),
             _ => self.dt,
         }
     }
