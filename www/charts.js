@@ -308,7 +308,9 @@ export class Charts {
   heightOf(ci) {
     if (!this.fit) return this.specs[ci].height ?? 160;
     const share = this.container.clientHeight / Math.max(1, this.specs.length);
-    return Math.max(60, Math.floor(share - (this.extra[ci] ?? 40) - 2));
+    // a title and legend measured while hidden (0 px) or unlaid read as 40 px
+    const extra = this.extra[ci] > 0 && this.extra[ci] < share ? this.extra[ci] : 40;
+    return Math.max(40, Math.floor(share - extra - 2));
   }
 
   resize() {

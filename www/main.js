@@ -1,8 +1,9 @@
 // main.js: the full page: wires the controls, the keyboard, the error panel and step advice,
 // the scrubber and "run to", share links and exports to the Player (player.js), which runs
 // the simulation loop shared with the <tumble-view> element.
-import init, * as wasm from './pkg/tumble_wasm.js';
-import { Player, LABEL, integratorNames } from './player.js';
+import * as wasm from './pkg/tumble_wasm.js';
+import { loadSolver } from './engine.js';
+import { Player, LABEL } from './player.js';
 import { parseQuery, buildQuery, DEFAULTS } from './url.js';
 import { renderExplanation } from './explain.js';
 import { attachRecorder } from './record.js';
@@ -113,7 +114,7 @@ function adviseStep() {
   const { beyond, suits } = app.player.stepAdvice();
   const notice = $('notice');
   if (!beyond.length) { notice.hidden = true; return; }
-  const h = app.player.run.sim.dt();
+  const h = app.player.run.dt;
   const who = beyond.map(([n, s]) => `${LABEL[n]} (${s} s suits it)`).join(' and ');
   $('notice-text').textContent = `The step h = ${h} s is beyond what ${who} handle${beyond.length > 1 ? '' : 's'} on this scenario: expect ${beyond.length > 1 ? 'them' : 'it'} to stop within seconds.`;
   $('notice-use').textContent = `Use h = ${suits} s`;
@@ -122,20 +123,20 @@ function adviseStep() {
 }
 
 /** Load the current settings into the player (paused at t = 0); false with the message shown if they fail. */
-function restart() {
+async function restart() {
   try {
-    app.player.load(app.settings);
+    await app.player.load(app.settings);
   } catch (e) {
-    showError(e.message);
+    if (!/superseded/.test(e.message)) showError(e.message);
     return false;
   }
   clearError();
   const r = app.player.run;
   $('scenario').value = splitScenario(app.settings.scenario).name;
   $('integrator').value = app.settings.integrator;
-  $('dt').value = r.sim.dt();
+  $('dt').value = r.dt;
   $('tol').value = app.settings.tol || '';
-  [$('alpha').value, $('beta').value] = r.sim.gains();
+  [$('alpha').value, $('beta').value] = r.gains;
   $('compare').value = app.settings.compare;
   adviseStep();
   $('run-progress').hidden = true;
@@ -146,8 +147,8 @@ function restart() {
 }
 
 /** After a change of scenario, integrator, step or settings: start over and play. */
-function restartAndPlay() {
-  if (restart()) app.player.setPlaying(true);
+async function restartAndPlay() {
+  if (await restart()) app.player.setPlaying(true);
 }
 
 function onPlaying(on) {
@@ -180,15 +181,11 @@ function onFrame(now) {
       : p.playing ? `${s.rate.toFixed(0)} steps/s, ${s.rt.toFixed(2)} x real time`
         : r.error ? 'stopped (see the message above)' : 'paused: press Play or space to run';
   $('readout').textContent =
-    `t = ${inv[0].toFixed(3)} s   h = ${r.sim.dt()} s   ${LABEL[r.name]}\n` +
+    `t = ${inv[0].toFixed(3)} s   h = ${r.dt} s   ${LABEL[r.name]}\n` +
     `E = T + V = ${fmtE(inv[1])} J   (T = ${fmtE(inv[2])} J, V = ${fmtE(inv[3])} J)\n` +
     `Newton: ${inv[9]} iterations, residual ${inv[10].toExponential(1)}\n` + state;
-  // the hash of the state shown (hashing every frame while playing would cost; twice a second is enough)
-  if (hash || !p.playing || now - (app.hashAt ?? 0) > 500) {
-    const h = hash ?? r.sim.state_hash();
-    app.hashAt = now;
-    if ($('hash').textContent !== h) $('hash').textContent = h;
-  }
+  const h = hash ?? r.hash; // the hash of the state shown
+  if ($('hash').textContent !== h) $('hash').textContent = h;
   updateScrubber(inv[0]);
   if (now - app.summaryAt > (p.playing ? SUMMARY_EVERY_MS : 1e12) || app.summaryAt === 0) {
     app.summaryAt = now;
@@ -210,8 +207,8 @@ function updateScrubber(t) {
 function exportSettings() {
   const p = app.player, r = p.run;
   return {
-    scenario: app.settings.scenario, integrators: p.runs.map((x) => x.name), dt: r.sim.dt(), tol: r.sim.tol(),
-    alpha: r.sim.gains()[0], beta: r.sim.gains()[1], link: location.origin + location.pathname + buildQuery(app.settings),
+    scenario: app.settings.scenario, integrators: p.runs.map((x) => x.name), dt: r.dt, tol: r.tol,
+    alpha: r.gains[0], beta: r.gains[1], link: location.origin + location.pathname + buildQuery(app.settings),
   };
 }
 
@@ -225,8 +222,10 @@ function wire() {
     app.settings.integrator = $('integrator').value;
     app.settings.dt = 0; // the step that suits the new integrator
     if (app.settings.compare === app.settings.integrator) app.settings.compare = '';
-    if (restart()) play(true);
-    else { app.settings.integrator = prev; $('integrator').value = prev; }
+    restart().then((ok) => {
+      if (ok) play(true);
+      else { app.settings.integrator = prev; $('integrator').value = prev; }
+    });
   });
   onChange('dt', () => {
     const v = Number($('dt').value);
@@ -249,10 +248,10 @@ function wire() {
   onChange('speed', () => { p.speed = Number($('speed').value); p.acc = 0; });
   $('notice-use').addEventListener('click', () => { app.settings.dt = Number($('notice-use').dataset.dt); restartAndPlay(); });
   $('error-reset').addEventListener('click', () => restart());
-  $('error-halve').addEventListener('click', () => {
-    const h = p.run.sim.dt() / 2;
+  $('error-halve').addEventListener('click', async () => {
+    const h = p.run.dt / 2;
     try {
-      for (const x of p.runs) x.resume(h);
+      await p.resume(h);
     } catch (e) {
       showError(e.message);
       return;
@@ -281,14 +280,9 @@ function wire() {
     $('run-progress').value = t / goal;
     $('run-progress').hidden = false;
   });
-  const names = () => p.runs.map((x) => x.name);
-  $('export-csv').addEventListener('click', () => {
-    download(exportName('csv'), 'text/csv', p.history.csv(wasm.invariant_fields(), names()));
-  });
-  $('export-json').addEventListener('click', () => {
-    const finals = p.runs.map((x) => ({ t: x.inv[0], steps: x.steps, state_hash: x.sim.state_hash(), error: x.error }));
-    download(exportName('json'), 'application/json', p.history.json(wasm.invariant_fields(), names(), exportSettings(), finals));
-  });
+  const exportAs = (format, type) => p.export(format, exportSettings()).then((text) => download(exportName(format), type, text), (e) => showError(e.message));
+  $('export-csv').addEventListener('click', () => exportAs('csv', 'text/csv'));
+  $('export-json').addEventListener('click', () => exportAs('json', 'application/json'));
   $('export-png').addEventListener('click', () => $('canvas').toBlob((b) => b && download(exportName('png'), 'image/png', b)));
   attachRecorder({ button: $('record'), withCharts: $('record-charts'), view: $('canvas'), charts: $('charts'), fileName: exportName, download, showError });
   $('embed').addEventListener('click', () => {
@@ -335,11 +329,11 @@ async function embed(error) {
 }
 
 async function main() {
-  await init();
+  await loadSolver();
   const { settings, error } = parseQuery(location.search);
   app.embed = new URLSearchParams(location.search).get('embed') === '1';
   if (app.embed) { await embed(error); return; }
-  app.player = new Player(wasm, { canvas: $('canvas'), charts: $('charts') }, { failure: onFailure, frame: onFrame, playing: onPlaying });
+  app.player = new Player({ canvas: $('canvas'), charts: $('charts') }, { failure: onFailure, frame: onFrame, playing: onPlaying });
   app.presets = wasm.presets();
   for (const p of app.presets) {
     const o = new Option(p.name, p.name);
@@ -357,11 +351,11 @@ async function main() {
   }
   if (linkError) app.settings = { ...DEFAULTS };
   buildParams();
-  if (!restart()) {
+  if (!(await restart())) {
     const why = $('error-text').textContent;
     app.settings = { ...DEFAULTS };
     buildParams();
-    restart();
+    await restart();
     showError(why + ' The default scene is shown instead.');
   }
   if (linkError) showError(linkError + ' The default scene is shown instead.');
@@ -372,12 +366,13 @@ async function main() {
     chartPoints: () => p.charts.points(),
     time: () => p.run.inv[0],
     energy: () => p.run.inv[1],
-    hash: () => p.run.sim.state_hash(),
+    hash: () => p.run.hash,
+    settled: () => p.settled(),
+    engine: () => p.engine.then((e) => e.constructor.name),
     shownHash: () => $('hash').textContent,
     error: () => (errorEl.hidden ? null : $('error-text').textContent),
     notice: () => ($('notice').hidden ? null : $('notice-text').textContent),
     playing: () => p.playing,
-    historyLength: () => p.history.count,
     runs: () => p.runs.map((x) => [x.name, x.inv[0], x.inv[1], x.error]),
   };
   p.setPlaying(true);

@@ -1,14 +1,19 @@
 // player.js: the simulation loop shared by the full page (main.js) and the <tumble-view>
-// element: the runs on the page (one per integrator, primary first), their stored history,
-// the 3-D view and the charts, playing, stepping, "run to t" and the scrubber.
+// element. The stepping happens in a Web Worker (engine.js, stepper.js): each animation frame
+// asks for the steps real time (or "run to t", or the single steps pressed) calls for, and draws
+// the newest state it has; the main thread only draws, so the page answers a click at once
+// however long a step takes. The player keeps a mirror of each run's newest state (poses,
+// joints, invariants, hash, error), the 3-D view and the charts, play, step, run to and scrub.
 // It knows no page controls: what happens is reported through the callbacks.
+import * as wasm from './pkg/tumble_wasm.js';
 import { Renderer } from './render.js';
 import { Charts, INTEGRATOR_COLORS } from './charts.js';
-import { Run } from './sim.js';
-import { History } from './history.js';
+import { createEngine } from './engine.js';
 import { INTEGRATORS } from './url.js';
 
-const FRAME_BUDGET_MS = 12; // stepping per animation frame stays below this: the page stays responsive
+const BUDGET_MS = 20; // the worker steps at most this long per request, so a pause takes effect within it
+const NINV = 11;
+const SAMPLE_CAP = 4096; // as stepper.js
 export const LABEL = { director: 'director', rattle: 'RATTLE', baumgarte: 'Baumgarte' };
 const hexColor = (h) => [1, 3, 5].map((i) => parseInt(h.slice(i, i + 2), 16) / 255);
 
@@ -23,27 +28,31 @@ export function integratorNames(settings) {
 
 export class Player {
   /**
-   * @param wasm the initialised wasm module
    * @param canvas the 3-D view's canvas; `charts` the charts' container (or null for none),
    *   `chartsOptions` what the Charts take (which charts, fitted to the container's height)
    * @param on callbacks: failure(failed, live) when runs stop, frame(now) after each drawn
    *   frame, playing(on) when play or pause changes
    */
-  constructor(wasm, { canvas, charts, chartsOptions }, on = {}) {
-    this.wasm = wasm;
+  constructor({ canvas, charts, chartsOptions }, on = {}) {
     this.on = on;
     this.renderer = new Renderer(canvas);
     this.charts = charts ? new Charts(charts, chartsOptions) : null;
-    this.history = new History();
+    this.engine = createEngine();
     this.runs = [];
     this.run = null;
+    this.gen = 0; // bumped by every load: replies to older requests are dropped
     this.playing = false;
     this.speed = 1; // simulated seconds per second (0: as fast as possible)
     this.trails = false;
-    this.scrub = -1; // history sample shown, or -1 for the live state
+    this.scrub = null; // the stored moment shown ({ t, runs: [{ poses, joints, inv, hash }] }), or null for the live state
     this.target = null; // "run to t" goal (s)
+    this.pending = 0; // single steps asked for and not yet sent
+    this.inflight = false;
+    this.give = null; // reply arrays to hand back to the worker
     this.acc = 0;
     this.last = 0;
+    this.endT = 0;
+    this.idle = [];
     this.stats = { steps: 0, since: 0, rate: 0, rt: 0 };
     this.stopped = false;
     this.tick = (now) => this.frame(now);
@@ -51,45 +60,84 @@ export class Player {
   }
 
   /** Start `settings` ({ scenario, integrator, compare, dt, tol, alpha, beta }) from its
-   * initial state, paused. Throws an Error with the solver's message; then nothing changes. */
-  load(settings) {
+   * initial state, paused. Rejects with an Error carrying the solver's message; then nothing changes. */
+  async load(settings) {
     const names = integratorNames(settings);
-    const runs = [];
-    try {
-      const h = settings.dt || this.wasm.suitable_dt(settings.scenario, names[0]);
-      for (const integrator of names) runs.push(new Run(this.wasm, { ...settings, dt: h, integrator }));
-    } catch (e) {
-      for (const r of runs) r.free();
-      throw e;
-    }
-    for (const r of this.runs) r.free();
+    const dt = settings.dt || wasm.suitable_dt(settings.scenario, names[0]);
+    // from here on, steps asked for belong to the new runs (the worker answers in order); a
+    // reply to a request sent before is dropped
+    const gen = ++this.gen;
+    this.pending = 0;
+    this.inflight = false;
+    this.give = null;
+    const engine = await this.engine;
+    const reply = await engine.request({ type: 'load', settings: { ...settings, dt, integrators: names } });
+    if (reply.type === 'error') throw new Error(reply.message);
+    if (gen !== this.gen) throw new Error('superseded by a newer load');
     this.settings = { ...settings };
-    this.runs = runs;
-    this.run = runs[0];
+    this.runs = reply.info.map((info) => ({
+      ...info, energy0: info.inv0[1], poses: new Float64Array(12 * info.n), joints: new Float64Array(3 * info.nj),
+      inv: new Float64Array(NINV), row: new Float64Array(NINV), steps: 0, error: null, hash: '',
+    }));
+    this.run = this.runs[0];
+    this.invs = this.runs.map(() => null);
+    this.apply(reply);
     const r = this.run;
     this.renderer.frame(r.poses, r.sizes, r.joints, r.nj > 0);
     this.renderer.clearTrails();
-    this.charts?.reset(names, runs.map((x) => x.inv0), r.conserved);
-    this.charts?.push(runs.map((x) => x.inv));
-    this.ghosts = runs.slice(1).map((x) => ({ poses: x.poses, color: hexColor(INTEGRATOR_COLORS[x.name]) }));
-    this.scrubGhosts = runs.slice(1).map((x) => ({ poses: x.poses, color: hexColor(INTEGRATOR_COLORS[x.name]) }));
-    this.history.reset(runs.length, r.n, r.nj, r.sim.dt());
-    runs.forEach((x, i) => this.history.record(i, 0, x.inv, x.poses, x.joints, x.sim.state_hash()));
-    this.scrub = -1;
+    this.charts?.reset(names, this.runs.map((x) => x.inv0), r.conserved);
+    this.charts?.push(this.runs.map((x) => x.inv));
+    this.ghosts = this.runs.slice(1).map((x) => ({ poses: x.poses, color: hexColor(INTEGRATOR_COLORS[x.name]) }));
+    this.scrubGhosts = this.runs.slice(1).map((x) => ({ poses: x.poses, color: hexColor(INTEGRATOR_COLORS[x.name]) }));
+    this.scrub = null;
     this.target = null;
     this.acc = 0;
     this.setPlaying(false);
     return names;
   }
 
+  // take a 'state' (or 'loaded') reply: the mirrors, the chart samples, failures
+  apply(reply) {
+    const b = reply.buf;
+    this.runs.forEach((x, i) => {
+      x.poses.set(b.poses[i]);
+      x.joints.set(b.joints[i]);
+      x.inv.set(b.inv[i]);
+      x.steps = reply.runs[i].steps;
+      x.error = reply.runs[i].error;
+      x.hash = reply.runs[i].hash;
+    });
+    this.endT = reply.end;
+    const width = this.runs.length * NINV;
+    for (let j = 0; j < reply.samples; j++) {
+      const at = ((reply.sampleStart + j) % SAMPLE_CAP) * width;
+      this.runs.forEach((x, i) => {
+        const o = at + i * NINV;
+        if (Number.isNaN(b.samples[o])) { this.invs[i] = null; return; }
+        for (let m = 0; m < NINV; m++) x.row[m] = b.samples[o + m];
+        this.invs[i] = x.row;
+      });
+      this.charts?.push(this.invs);
+    }
+    if (reply.samples && this.trails && !this.run.error) this.renderer.recordTrails(this.run.poses);
+    this.give = b;
+    this.stats.steps += reply.taken;
+    if (reply.failed.length) {
+      const failed = this.runs.filter((x) => reply.failed.some((f) => f.name === x.name));
+      const live = this.runs.filter((x) => !x.error);
+      if (!live.length) this.setPlaying(false);
+      this.on.failure?.(failed, live);
+    }
+  }
+
   /** The integrators for which step h is beyond what they handle on this scenario, and the
    * largest step that suits all of them: { beyond: [[name, suitable]], suits }. */
   stepAdvice() {
-    const h = this.run.sim.dt();
+    const h = this.run.dt;
     let suits = h;
     const beyond = [];
     for (const x of this.runs) {
-      const s = this.wasm.suitable_dt(this.settings.scenario, x.name);
+      const s = wasm.suitable_dt(this.settings.scenario, x.name);
       suits = Math.min(suits, s);
       if (h > s * (1 + 1e-9)) beyond.push([x.name, s]);
     }
@@ -98,7 +146,7 @@ export class Player {
 
   setPlaying(on) {
     if (on && this.runs.every((x) => x.error)) on = false;
-    if (on) this.scrub = -1; // back to the live state
+    if (on) this.scrub = null; // back to the live state
     else this.target = null;
     const changed = on !== this.playing;
     this.playing = on;
@@ -107,35 +155,11 @@ export class Player {
     if (changed) this.on.playing?.(on);
   }
 
-  /** Take n steps with every live run, in lockstep (so the charts compare them at equal
-   * times). The history and the charts get a sample every `history.stride` steps: a fixed
-   * interval of simulated time, however many steps a frame takes. */
+  /** Take n more steps with every live run (in the worker, in lockstep). */
   step(n) {
-    if (!this.run) return;
-    this.scrub = -1;
-    const failed = [];
-    let left = n;
-    while (left > 0) {
-      const lead = this.runs.find((x) => !x.error);
-      if (!lead) break;
-      const m = Math.min(left, this.history.due(lead.steps));
-      this.runs.forEach((x, i) => {
-        if (x.error) return;
-        x.advance(m, this.history, i);
-        if (x.error) failed.push(x);
-      });
-      left -= m;
-      this.stats.steps += m;
-      if (lead.steps % this.history.stride === 0) {
-        this.charts?.push(this.runs.map((x) => (x.error ? null : x.inv)));
-        if (this.trails && !this.run.error) this.renderer.recordTrails(this.run.poses);
-      }
-      if (failed.length) break;
-    }
-    if (!failed.length) return;
-    const live = this.runs.filter((x) => !x.error);
-    if (!live.length) this.setPlaying(false);
-    this.on.failure?.(failed, live);
+    this.scrub = null;
+    this.pending += n;
+    this.send();
   }
 
   /** Run as fast as possible to simulated time `goal` (s) and pause there. */
@@ -144,45 +168,93 @@ export class Player {
     this.target = goal;
   }
 
-  /** Show the stored state nearest to time t (s) (pauses). */
-  scrubTo(t) {
-    if (this.playing) this.setPlaying(false);
-    this.scrub = Math.max(0, this.history.nearest(t));
+  /** Stopped runs go on from their last good state with step h (s). */
+  async resume(h) {
+    const engine = await this.engine, gen = this.gen;
+    const reply = await engine.request({ type: 'resume', h }); // after any step under way (one queue)
+    if (reply.type === 'error') throw new Error(reply.message);
+    if (gen !== this.gen) return;
+    for (const x of this.runs) x.dt = h;
+    this.apply(reply);
   }
 
-  /** What to show: the live state, or the scrubbed sample: { inv, hash (null when live), live }. */
-  shown() {
-    if (this.scrub >= 0) {
-      const s = this.history.sample(0, Math.min(this.scrub, this.history.last[0]));
-      if (s) return { inv: s.inv, hash: s.hash, live: false };
+  /** Show the stored moment nearest to time t (s) (pauses). */
+  async scrubTo(t) {
+    if (this.playing) this.setPlaying(false);
+    const engine = await this.engine, gen = this.gen;
+    const reply = await engine.request({ type: 'sample', t });
+    if (gen !== this.gen || reply.type !== 'sample' || this.playing) return;
+    this.scrub = { t: reply.runs[0].inv[0], runs: reply.runs };
+    this.scrubGhosts.forEach((g, i) => { g.poses = reply.runs[i + 1]?.poses ?? this.runs[i + 1].poses; });
+  }
+
+  /** The stored history as CSV or JSON text (stepper.js, history.js). */
+  async export(format, settings) {
+    const engine = await this.engine; // after any step under way (one queue)
+    const reply = await engine.request({ type: 'export', format, fields: wasm.invariant_fields(), settings });
+    if (reply.type === 'error') throw new Error(reply.message);
+    return reply.text;
+  }
+
+  /** Resolves once no steps are asked for or under way (for tests and exports). */
+  settled() {
+    if (!this.inflight && !this.pending) return Promise.resolve();
+    return new Promise((r) => this.idle.push(r));
+  }
+
+  take() {
+    const g = this.give;
+    this.give = null;
+    return g;
+  }
+
+  // ask the worker for the steps due (one request at a time)
+  async send() {
+    if (this.inflight || !this.run) return;
+    const r = this.run, h = r.dt;
+    let n = this.pending;
+    if (this.playing && !n) {
+      let want = Math.floor(this.acc / h + 1e-9);
+      if (this.target !== null) want = Math.min(want, Math.max(0, Math.round((this.target - r.inv[0]) / h)));
+      n = want;
     }
+    if (n <= 0) { for (const f of this.idle.splice(0)) f(); return; }
+    const single = this.pending > 0;
+    this.pending = 0;
+    this.inflight = true;
+    const engine = await this.engine, gen = this.gen;
+    const give = this.take();
+    const reply = await engine.request({ type: 'step', n, budget: single ? Infinity : BUDGET_MS, give }, give ? [...give.poses, ...give.joints, ...give.inv, give.samples].map((a) => a.buffer) : []);
+    if (gen !== this.gen) return; // a load came in between: its own state holds (and it reset inflight)
+    this.inflight = false;
+    if (reply.type === 'error') { this.on.failure?.([{ ...this.run, error: reply.message }], []); this.setPlaying(false); return; }
+    if (!single) this.acc = reply.taken < n ? 0 : Math.max(0, this.acc - reply.taken * h);
+    this.apply(reply);
+    if (this.target !== null && (r.inv[0] >= this.target - 0.5 * h || r.error)) this.setPlaying(false);
+    if (!this.pending && !(this.playing && this.acc >= h)) for (const f of this.idle.splice(0)) f();
+    else if (this.pending) this.send();
+  }
+
+  /** What to show: the live state, or the scrubbed moment: { inv, hash (null when live), live }. */
+  shown() {
+    if (this.scrub) return { inv: this.scrub.runs[0].inv, hash: this.scrub.runs[0].hash, live: false };
     return { inv: this.run.inv, hash: null, live: true };
   }
 
   /** Time of the newest stored sample (s). */
   end() {
-    const k = this.history.count - 1;
-    return k >= 0 ? this.history.time(k) : 0;
+    return this.endT;
   }
 
   frame(now) {
     if (this.stopped) return;
-    const r = this.run;
-    if (r && this.playing) {
-      const h = r.sim.dt();
+    if (this.run && this.playing) {
       const speed = this.target !== null ? 1e9 : this.speed || 1e9;
-      this.acc += Math.min((now - this.last) / 1000, 0.1) * speed;
-      let want = Math.floor(this.acc / h + 1e-9);
-      if (this.target !== null) want = Math.min(want, Math.max(0, Math.round((this.target - r.inv[0]) / h)));
-      const ms = this.runs.reduce((sum, x) => sum + (x.error ? 0 : x.msPerStep), 0);
-      const cap = ms > 0 ? Math.max(1, Math.floor(FRAME_BUDGET_MS / ms)) : 4;
-      const n = Math.min(want, cap);
-      if (n > 0) this.step(n);
-      this.acc = want > cap ? 0 : this.acc - n * h;
-      if (this.target !== null && (r.inv[0] >= this.target - 0.5 * h || r.error)) this.setPlaying(false);
+      this.acc = Math.min(this.acc + Math.min((now - this.last) / 1000, 0.1) * speed, 1e9);
+      this.send();
     }
     this.last = now;
-    if (r) {
+    if (this.run) {
       this.draw();
       this.charts?.redraw();
       this.measure(now);
@@ -197,32 +269,24 @@ export class Player {
     const dt = (now - s.since) / 1000;
     if (dt > 0.5) {
       s.rate = s.steps / dt;
-      s.rt = s.rate * this.run.sim.dt();
+      s.rt = s.rate * this.run.dt;
       s.steps = 0;
       s.since = now;
     }
   }
 
-  /** Draw the live state, or the stored sample the scrubber points at. */
+  /** Draw the live state, or the stored moment the scrubber points at. */
   draw() {
     const r = this.run;
-    if (this.scrub < 0) {
-      this.renderer.draw(r.poses, r.sizes, r.joints, this.ghosts);
-      return;
-    }
-    const s = this.history.sample(0, this.scrub) ?? this.history.sample(0, this.history.last[0]);
-    this.scrubGhosts.forEach((g, i) => {
-      const x = this.history.sample(i + 1, Math.min(this.scrub, this.history.last[i + 1]));
-      g.poses = x ? x.poses : this.runs[i + 1].poses;
-    });
-    this.renderer.draw(s.poses, r.sizes, s.joints, this.scrubGhosts);
+    if (!this.scrub) this.renderer.draw(r.poses, r.sizes, r.joints, this.ghosts);
+    else this.renderer.draw(this.scrub.runs[0].poses, r.sizes, this.scrub.runs[0].joints, this.scrubGhosts);
   }
 
-  /** Stop the loop and free the runs (an element removed from its page). */
+  /** Stop the loop and the worker (an element removed from its page). */
   destroy() {
     this.stopped = true;
     cancelAnimationFrame(this.raf);
-    for (const r of this.runs) r.free();
+    this.engine.then((e) => e.close());
     this.runs = [];
   }
 }

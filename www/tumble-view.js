@@ -16,14 +16,13 @@
 // JS API: el.play(), el.pause(), el.reset(); read-only el.time (s), el.playing, el.error,
 // el.stateHash; an `invariants` event about four times a second while running, with detail
 // { t, runs: [{ integrator, energy, energyError, momentum: [l1, l2, l3], jointViolation, error }] }.
-import init, * as wasm from './pkg/tumble_wasm.js';
+import * as wasm from './pkg/tumble_wasm.js';
+import { loadSolver } from './engine.js';
 import { Player, LABEL } from './player.js';
 import { parseQuery, buildQuery } from './url.js';
 import { renderExplanation } from './explain.js';
 
 const BASE = new URL('./', import.meta.url);
-let ready = null; // one wasm module for every element on the page
-const wasmReady = () => (ready ??= init());
 const ATTRS = ['scenario', 'integrator', 'compare', 'dt', 'tol', 'alpha', 'beta', 'charts', 'autoplay', 'explain'];
 const EVENT_EVERY_MS = 250;
 
@@ -101,7 +100,7 @@ export class TumbleView extends HTMLElement {
     this.loaded = true;
     const token = (this.token = {});
     try {
-      await wasmReady();
+      await loadSolver(); // once per page, shared by every element
     } catch (e) {
       this.fail(`Tumble could not load its solver module: ${e.message}`);
       return;
@@ -120,16 +119,17 @@ export class TumbleView extends HTMLElement {
     this.ui.frame.classList.toggle('no-charts', charts.length === 0);
     try {
       this.player?.destroy();
-      this.player = new Player(wasm, { canvas: this.ui.canvas, charts: charts.length ? this.ui.charts : null, chartsOptions: { only: charts, fit: true } }, {
+      this.player = new Player({ canvas: this.ui.canvas, charts: charts.length ? this.ui.charts : null, chartsOptions: { only: charts, fit: true } }, {
         failure: (failed, live) => this.say(failed.map((x) => `${LABEL[x.name]} stopped ${x.error}.`).join(' ') + (live.length ? ' The others keep running.' : '')),
         playing: (on) => this.showPlaying(on),
         frame: (now) => this.onFrame(now),
       });
-      this.player.load(settings);
+      await this.player.load(settings);
     } catch (e) {
-      this.fail(e.message);
+      if (token === this.token) this.fail(e.message);
       return;
     }
+    if (token !== this.token) return;
     this.settings = settings;
     const label = `Tumble: ${this.describe(settings.scenario)}, ${this.player.runs.map((x) => LABEL[x.name]).join(' vs ')}`;
     this.setAttribute('role', 'figure');
@@ -196,11 +196,11 @@ export class TumbleView extends HTMLElement {
 
   play() { this.autoPaused = false; this.player?.setPlaying(true); }
   pause() { this.autoPaused = false; this.player?.setPlaying(false); }
-  reset() { if (this.settings && this.player) { this.player.load(this.settings); this.ui.msg.hidden = true; } }
+  reset() { if (this.settings && this.player) { this.player.load(this.settings).catch((e) => this.say(e.message)); this.ui.msg.hidden = true; } }
   get time() { return this.player?.run?.inv[0] ?? NaN; }
   get playing() { return this.player?.playing ?? false; }
   get error() { return this.ui.msg.hidden ? null : this.ui.msg.textContent; }
-  get stateHash() { return this.player?.run?.sim.state_hash() ?? null; }
+  get stateHash() { return this.player?.run?.hash ?? null; }
 }
 
 if (!customElements.get('tumble-view')) customElements.define('tumble-view', TumbleView);

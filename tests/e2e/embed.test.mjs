@@ -177,6 +177,7 @@ test('the site works under a sub-path: it plays, and its share link reopens the 
     await p.click('#play');
     await p.click('#reset');
     for (let i = 0; i < 30; i++) await p.keyboard.press('ArrowRight');
+    await p.evaluate(() => window.tumble.settled()); // the steps run in a worker
     const h = await p.evaluate(() => [window.tumble.time(), window.tumble.hash()]);
     await p.close();
     return h;

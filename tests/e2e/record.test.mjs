@@ -56,8 +56,9 @@ const panel = (page) => page.evaluate(() => {
 
 // wait until the panel explains `scenario` with `integrators` (primary first)
 async function expectPanel(page, t, scenario, integrators) {
-  await page.waitForFunction(([s, n]) => document.querySelector('#explain .explain-scenario')?.dataset.scenario === s
-    && document.querySelectorAll('#explain .explain-method').length === n, [scenario, integrators.length], { timeout: 10000 });
+  // (the page loads a new run asynchronously: wait for the panel of exactly these integrators)
+  await page.waitForFunction(([s, names]) => document.querySelector('#explain .explain-scenario')?.dataset.scenario === s
+    && [...document.querySelectorAll('#explain .explain-method')].map((m) => m.dataset.integrator).join() === names.join(), [scenario, integrators], { timeout: 10000 });
   const p = await panel(page);
   const sc = t.scenarios[scenario];
   assert.ok(p.text.includes(sc.text), `${scenario}: scenario text missing`);

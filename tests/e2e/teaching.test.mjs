@@ -49,6 +49,7 @@ test('keyboard shortcuts work after picking from a menu or pressing a button', {
   await page.focus('#scenario');
   await page.keyboard.press('ArrowRight');
   await page.keyboard.press('ArrowRight');
+  await page.evaluate(() => window.tumble.settled()); // the steps run in a worker
   assert.equal(await page.inputValue('#scenario'), 'nk-revolute', 'the right arrow changed the scenario');
   assert.ok(Math.abs((await page.evaluate(() => window.tumble.time())) - t0 - 0.02) < 1e-12, 'right arrow did not step');
   await page.focus('#compare');
@@ -91,6 +92,7 @@ test('compare mode: the step is flagged before the failure, and one failure leav
   assert.equal(await page.evaluate(() => window.tumble.playing()), true);
   // the notice's button gives every integrator a step that suits it
   await page.click('#notice-use');
+  await page.waitForFunction(() => window.tumble.runs()[0][1] < 0.5, null, { timeout: 5000 }); // restarted
   assert.equal(await page.inputValue('#dt'), '0.01');
   assert.equal(await page.evaluate(() => window.tumble.notice()), null);
   await page.screenshot({ path: join(out, 'compare-failure.png') });

@@ -1,0 +1,155 @@
+// stepper.js: the simulation side of the page, message in, message out. It runs in a Web Worker
+// (worker.js), so the page's main thread only draws; where no worker can be made it runs on the
+// main thread through the same messages (engine.js). It owns the runs (sim.js) and their stored
+// history (history.js).
+//
+// Messages (each answered by one reply):
+//   { type: 'load', settings }        -> 'loaded' { info: [{ name, n, nj, sizes, conserved, inv0, dt, tol, gains }] } + state
+//   { type: 'step', n, budget, give } -> 'state': up to n steps of every live run in lockstep, for
+//                                        at most `budget` ms
+//   { type: 'resume', h }             -> 'state': stopped runs go on from their last good state with step h
+//   { type: 'sample', t }             -> 'sample': the stored moment nearest to t (poses, joints, inv, hash per run)
+//   { type: 'export', format, fields, settings } -> 'export' { text }
+// A 'state' reply holds each run's poses, joints, invariants, step count, hash and error, the
+// chart samples taken since the last reply (`samples`: k x runs x 11, NaN where a run had
+// stopped; at most SAMPLE_CAP of the newest), and the runs that failed in it. Its typed arrays
+// are transferred; the page hands them back with its next request (`give`), so nothing is
+// allocated per frame once both sides hold a set.
+import { Run } from './sim.js';
+import { History } from './history.js';
+
+const NINV = 11;
+const SAMPLE_CAP = 4096; // chart samples per reply (the charts keep 4000)
+
+export class Stepper {
+  constructor(wasm) {
+    this.wasm = wasm;
+    this.runs = [];
+    this.history = new History();
+    this.pool = [];
+  }
+
+  /** Answer one message: { reply, transfer } (transfer: the ArrayBuffers the reply hands over). */
+  handle(msg) {
+    try {
+      if (msg.give) this.pool.push(msg.give);
+      switch (msg.type) {
+        case 'load': return this.load(msg.settings);
+        case 'step': return this.step(msg.n, msg.budget ?? Infinity);
+        case 'resume': for (const x of this.runs) x.resume(msg.h); this.history.dt = msg.h; return this.state('state', 0, []);
+        case 'sample': return this.sample(msg.t);
+        case 'export': return { reply: { type: 'export', text: this.export(msg) }, transfer: [] };
+        default: throw new Error(`unknown message '${msg.type}'`);
+      }
+    } catch (e) {
+      return { reply: { type: 'error', message: e.message }, transfer: [] };
+    }
+  }
+
+  load(settings) {
+    const runs = [];
+    try {
+      for (const integrator of settings.integrators) runs.push(new Run(this.wasm, { ...settings, integrator }));
+    } catch (e) {
+      for (const r of runs) r.free();
+      throw e;
+    }
+    for (const r of this.runs) r.free();
+    this.runs = runs;
+    this.pool = [];
+    const r = runs[0];
+    this.history.reset(runs.length, r.n, r.nj, r.sim.dt());
+    runs.forEach((x, i) => this.history.record(i, 0, x.inv, x.poses, x.joints, x.sim.state_hash()));
+    const info = runs.map((x) => ({
+      name: x.name, n: x.n, nj: x.nj, sizes: x.sizes, conserved: x.conserved, inv0: x.inv0,
+      dt: x.sim.dt(), tol: x.sim.tol(), gains: Array.from(x.sim.gains()),
+    }));
+    const out = this.state('loaded', 0, []);
+    out.reply.info = info;
+    return out;
+  }
+
+  // a set of reply arrays: one handed back by the page, or new ones
+  buffers() {
+    const r = this.runs;
+    const fits = (b) => b.poses.length === r.length && b.poses[0].length === 12 * r[0].n && b.joints[0].length === 3 * r[0].nj;
+    while (this.pool.length) {
+      const b = this.pool.pop();
+      if (fits(b)) return b;
+    }
+    return {
+      poses: r.map((x) => new Float64Array(12 * x.n)),
+      joints: r.map((x) => new Float64Array(3 * x.nj)),
+      inv: r.map(() => new Float64Array(NINV)),
+      samples: new Float64Array(SAMPLE_CAP * r.length * NINV),
+    };
+  }
+
+  step(n, budget) {
+    const t0 = performance.now();
+    const failed = [];
+    const buf = this.buffers();
+    const width = this.runs.length * NINV;
+    let taken = 0, k = 0, left = n;
+    while (left > 0 && performance.now() - t0 < budget) {
+      const lead = this.runs.find((x) => !x.error);
+      if (!lead) break;
+      // at most to the next history sample: the charts get the same samples as the history
+      const m = Math.min(left, this.history.due(lead.steps));
+      this.runs.forEach((x, i) => {
+        if (x.error) return;
+        x.advance(m, this.history, i);
+        if (x.error) failed.push({ name: x.name, error: x.error });
+      });
+      left -= m;
+      taken += m;
+      if (lead.steps % this.history.stride === 0) {
+        const at = (k % SAMPLE_CAP) * width;
+        this.runs.forEach((x, i) => {
+          if (x.error) buf.samples.fill(NaN, at + i * NINV, at + (i + 1) * NINV);
+          else buf.samples.set(x.inv, at + i * NINV);
+        });
+        k++;
+      }
+      if (failed.length) break;
+    }
+    return this.state('state', taken, failed, buf, k);
+  }
+
+  state(type, taken, failed, buf = this.buffers(), k = 0) {
+    this.runs.forEach((x, i) => {
+      buf.poses[i].set(x.poses);
+      buf.joints[i].set(x.joints);
+      buf.inv[i].set(x.inv);
+    });
+    const reply = {
+      type, taken, failed, buf,
+      samples: Math.min(k, SAMPLE_CAP), sampleStart: k > SAMPLE_CAP ? k % SAMPLE_CAP : 0,
+      runs: this.runs.map((x) => ({ steps: x.steps, error: x.error, hash: x.sim.state_hash(), ms: x.msPerStep })),
+      end: this.end(),
+    };
+    return { reply, transfer: [...buf.poses, ...buf.joints, ...buf.inv, buf.samples].map((a) => a.buffer) };
+  }
+
+  // time of the newest stored sample (s)
+  end() {
+    const k = this.history.count - 1;
+    return k >= 0 ? this.history.time(k) : 0;
+  }
+
+  sample(t) {
+    const k = Math.max(0, this.history.nearest(t));
+    const runs = this.runs.map((x, i) => {
+      const s = this.history.sample(i, Math.min(k, this.history.last[i]));
+      return s ? { poses: s.poses.slice(), joints: s.joints.slice(), inv: s.inv.slice(), hash: s.hash } : null;
+    });
+    return { reply: { type: 'sample', k, runs }, transfer: [] };
+  }
+
+  export({ format, fields, settings }) {
+    const names = this.runs.map((x) => x.name);
+    if (format === 'csv') return this.history.csv(fields, names);
+    const finals = this.runs.map((x) => ({ t: x.inv[0], steps: x.steps, state_hash: x.sim.state_hash(), error: x.error }));
+    return this.history.json(fields, names, settings, finals);
+  }
+}
