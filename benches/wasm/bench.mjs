@@ -21,7 +21,7 @@ import { pathToFileURL } from 'node:url';
 
 const root = new URL('../../', import.meta.url).pathname;
 const opts = { scenarios: 'nk-revolute,nk-spherical,chain?links=16,chain?links=64,chain?links=256',
-  integrators: 'director,rattle,baumgarte', rounds: '5', steps: '', tumble: process.env.TUMBLE ?? `${root}target/release/tumble`,
+  integrators: 'director,rattle,baumgarte', rounds: '9', steps: '', tumble: process.env.TUMBLE ?? `${root}target/release/tumble`,
   pkg: `${root}www/pkg` };
 let wasmOnly = false;
 const argv = process.argv.slice(2);
