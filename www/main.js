@@ -171,8 +171,12 @@ function onFailure(failed, live) {
 
 const fmtE = (v) => (Math.abs(v) >= 1e5 || (Math.abs(v) < 1e-3 && v !== 0) ? v.toExponential(6) : v.toFixed(6));
 
+const READOUT_EVERY_MS = 100; // the readout's text is rebuilt ten times a second, not every frame
+
 function onFrame(now) {
   const p = app.player, r = p.run, s = p.stats;
+  if (p.playing && now - (app.readoutAt ?? 0) < READOUT_EVERY_MS) return;
+  app.readoutAt = now;
   if (p.target !== null) $('run-progress').value = Math.min(1, r.inv[0] / p.target);
   else if (!$('run-progress').hidden) $('run-progress').hidden = true;
   const { inv, hash, live } = p.shown();

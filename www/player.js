@@ -223,8 +223,19 @@ export class Player {
     this.pending = 0;
     this.inflight = true;
     const engine = await this.engine, gen = this.gen;
-    const give = this.take();
-    const reply = await engine.request({ type: 'step', n, budget: single ? Infinity : BUDGET_MS, give }, give ? [...give.poses, ...give.joints, ...give.inv, give.samples].map((a) => a.buffer) : []);
+    // one request object and transfer list, refilled (postMessage copies the message)
+    const msg = (this.msg ??= { type: 'step', n: 0, budget: 0, give: null });
+    const transfer = (this.transfer ??= []);
+    msg.n = n;
+    msg.budget = single ? Infinity : BUDGET_MS;
+    msg.give = this.take();
+    transfer.length = 0;
+    if (msg.give) {
+      for (const k of ['poses', 'joints', 'inv']) for (const a of msg.give[k]) transfer.push(a.buffer);
+      transfer.push(msg.give.samples.buffer);
+    }
+    const reply = await engine.request(msg, transfer);
+    msg.give = null;
     if (gen !== this.gen) return; // a load came in between: its own state holds (and it reset inflight)
     this.inflight = false;
     if (reply.type === 'error') { this.on.failure?.([{ ...this.run, error: reply.message }], []); this.setPlaying(false); return; }

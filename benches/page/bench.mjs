@@ -1,0 +1,54 @@
+// benches/page/bench.mjs: the page's own speed in headless Chromium (issue 12): for each chain,
+// the real-time factor of the simulation, the frame rate of the view, and how long a click on
+// Pause takes to take effect while it runs. A benchmark, not a test: it prints figures.
+//   node benches/page/bench.mjs [--seconds 8] [--scenarios 'chain?links=256,chain?links=1024']
+// Uses Debian's /usr/bin/chromium with SwiftShader (software WebGL) as the browser tests do, so
+// the frame rate here is a floor: a laptop's GPU draws faster.
+import { serve } from '../../tests/e2e/harness.mjs';
+import { chromium } from 'playwright-core';
+
+const arg = (name, dflt) => { const i = process.argv.indexOf(`--${name}`); return i > 0 ? process.argv[i + 1] : dflt; };
+const seconds = Number(arg('seconds', 8));
+const scenarios = arg('scenarios', 'chain?links=256,chain?links=1024').split(',');
+const integrator = arg('integrator', 'director');
+
+const srv = await serve();
+const browser = await chromium.launch({
+  executablePath: '/usr/bin/chromium',
+  args: ['--headless', '--no-sandbox', '--enable-unsafe-swiftshader', '--use-angle=swiftshader', '--disable-background-timer-throttling', '--disable-renderer-backgrounding'],
+});
+console.log(`scenario                      integrator  engine        x real time   view fps   click -> handler   click -> paused frame`);
+for (const sc of scenarios) {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
+  await page.goto(`${srv.base}?scenario=${encodeURIComponent(sc)}&integrator=${integrator}`);
+  await page.waitForFunction(() => window.tumble?.time() > 0, null, { timeout: 60000 });
+  const engine = await page.evaluate(() => window.tumble.engine());
+  await page.waitForTimeout(1500); // warm up
+  const r = await page.evaluate((ms) => new Promise((done) => {
+    let frames = 0;
+    const t0 = performance.now(), s0 = window.tumble.time();
+    const count = () => { frames++; if (performance.now() - t0 < ms) requestAnimationFrame(count); else done({ rt: (window.tumble.time() - s0) / ((performance.now() - t0) / 1000), fps: frames / ((performance.now() - t0) / 1000) }); };
+    requestAnimationFrame(count);
+  }), seconds * 1000);
+  // a click on Pause while it runs: input -> handler, and input -> the first frame drawn paused
+  const lat = [];
+  for (let k = 0; k < 5; k++) {
+    await page.evaluate(() => {
+      window.__lat = null;
+      document.getElementById('play').addEventListener('click', (e) => {
+        const handler = performance.now() - e.timeStamp;
+        requestAnimationFrame(() => { window.__lat = [handler, performance.now() - e.timeStamp]; });
+      }, { once: true, capture: true });
+    });
+    await page.click('#play');
+    await page.waitForFunction(() => window.__lat !== null);
+    lat.push(await page.evaluate(() => window.__lat));
+    await page.click('#play'); // play again
+    await page.waitForTimeout(700);
+  }
+  const med = (a) => a.slice().sort((x, y) => x - y)[a.length >> 1];
+  console.log(`${sc.padEnd(30)}${integrator.padEnd(12)}${engine.padEnd(14)}${r.rt.toFixed(2).padStart(11)}${r.fps.toFixed(1).padStart(11)}${(med(lat.map((l) => l[0])).toFixed(1) + ' ms').padStart(19)}${(med(lat.map((l) => l[1])).toFixed(1) + ' ms').padStart(24)}`);
+  await page.close();
+}
+await browser.close();
+srv.close();
