@@ -2,21 +2,47 @@
 // grid and the world axes with WebGL2, from the pose array the wasm module fills.
 // World z is up. The orbit camera is driven by mouse and touch.
 
+// Bodies are instanced: one draw call per run (the primary, then each ghost) over a unit cube,
+// with per-instance attributes read straight from the pose layout (centre, then the three
+// columns of the rotation, 12 floats a body) plus the body's size and palette colour. The
+// principal axes are one instanced line draw over the same attributes. Per frame the poses of
+// every run go into one preallocated Float32Array and one bufferSubData; nothing is allocated.
+const INSTANCE_ATTRIBS = `
+layout(location=2) in vec3 iPos; layout(location=3) in vec3 iC0; layout(location=4) in vec3 iC1;
+layout(location=5) in vec3 iC2; layout(location=6) in vec3 iSize;`;
 const MESH_VS = `#version 300 es
-layout(location=0) in vec3 pos; layout(location=1) in vec3 nrm;
-uniform mat4 uProj, uView, uModel; out vec3 vN;
-void main() { vN = mat3(uModel) * nrm; gl_Position = uProj * uView * uModel * vec4(pos, 1.0); }`;
+layout(location=0) in vec3 pos; layout(location=1) in vec3 nrm;${INSTANCE_ATTRIBS}
+layout(location=7) in vec3 iColor;
+uniform mat4 uProj, uView; uniform vec4 uTint; out vec3 vN; out vec3 vC;
+void main() { mat3 r = mat3(iC0, iC1, iC2); vN = r * (nrm * iSize); vC = uTint.a > 0.0 ? uTint.rgb : iColor;
+  gl_Position = uProj * uView * vec4(iPos + r * (pos * iSize), 1.0); }`;
 const MESH_FS = `#version 300 es
-precision mediump float; in vec3 vN; uniform vec3 uColor; uniform float uAlpha; out vec4 o;
+precision mediump float; in vec3 vN; in vec3 vC; uniform float uAlpha; out vec4 o;
 void main() { vec3 n = normalize(vN); float d = max(dot(n, normalize(vec3(0.45, -0.55, 0.7))), 0.0);
   float back = max(dot(n, normalize(vec3(-0.5, 0.6, -0.2))), 0.0);
-  o = vec4(uColor * (0.32 + 0.62 * d + 0.12 * back), uAlpha); }`;
+  o = vec4(vC * (0.32 + 0.62 * d + 0.12 * back), uAlpha); }`;
+// a body's principal axes: segment a runs from the centre along rotation column a, over half
+// the box's extent along it plus 0.3 of its largest extent (so the axes reach out of the box)
+const AXIS_VS = `#version 300 es
+layout(location=0) in vec3 tip; layout(location=1) in vec3 col;${INSTANCE_ATTRIBS}
+uniform mat4 uProj, uView; out vec3 vC;
+void main() { vec3 len = 0.5 * iSize + 0.3 * max(iSize.x, max(iSize.y, iSize.z)); vC = col;
+  gl_Position = uProj * uView * vec4(iPos + mat3(iC0, iC1, iC2) * (tip * len), 1.0); }`;
 const LINE_VS = `#version 300 es
 layout(location=0) in vec3 pos; layout(location=1) in vec3 col;
 uniform mat4 uProj, uView; uniform float uPoint; out vec3 vC;
 void main() { vC = col; gl_Position = uProj * uView * vec4(pos, 1.0); gl_PointSize = uPoint; }`;
 const LINE_FS = `#version 300 es
 precision mediump float; in vec3 vC; out vec4 o; void main() { o = vec4(vC, 1.0); }`;
+// the axes' segments: (tip, colour) per vertex, red x1, green x2, blue x3
+const AXIS_VERTS = new Float32Array([
+  0, 0, 0, 1, 0.35, 0.3, 1, 0, 0, 1, 0.35, 0.3,
+  0, 0, 0, 0.35, 0.9, 0.35, 0, 1, 0, 0.35, 0.9, 0.35,
+  0, 0, 0, 0.4, 0.6, 1, 0, 0, 1, 0.4, 0.6, 1,
+]);
+const POSE = 12; // floats per body in the pose array
+const NO_GHOSTS = Object.freeze([]);
+const UP = [0, 0, 1];
 
 function compile(gl, vs, fs) {
   const prog = gl.createProgram();
@@ -53,21 +79,31 @@ function cube() {
   return new Float32Array(out);
 }
 
+// The camera's matrices, written in place. Only objects and integers are passed between
+// functions each frame: a fractional number passed to a function the engine did not inline is
+// allocated (boxed), and that is garbage every frame.
 const mat = {
-  perspective(out, fovy, aspect, near, far) {
-    const f = 1 / Math.tan(fovy / 2);
+  // perspective of vertical field `fovy` for a w x h view, near and far planes at 0.01 and 10 `dist`
+  perspective(out, fovy, w, h, cam) {
+    const f = 1 / Math.tan(fovy / 2), near = cam.dist * 0.01, far = cam.dist * 10;
     out.fill(0);
-    out[0] = f / aspect; out[5] = f; out[10] = (far + near) / (near - far); out[11] = -1; out[14] = 2 * far * near / (near - far);
+    out[0] = f / (w / h); out[5] = f; out[10] = (far + near) / (near - far); out[11] = -1; out[14] = 2 * far * near / (near - far);
     return out;
   },
+  // written element by element and with sqrt rather than Math.hypot: no allocation per frame
   lookAt(out, eye, target, up) {
     let zx = eye[0] - target[0], zy = eye[1] - target[1], zz = eye[2] - target[2];
-    let l = Math.hypot(zx, zy, zz); zx /= l; zy /= l; zz /= l;
+    let l = Math.sqrt(zx * zx + zy * zy + zz * zz); zx /= l; zy /= l; zz /= l;
     let xx = up[1] * zz - up[2] * zy, xy = up[2] * zx - up[0] * zz, xz = up[0] * zy - up[1] * zx;
-    l = Math.hypot(xx, xy, xz); xx /= l; xy /= l; xz /= l;
+    l = Math.sqrt(xx * xx + xy * xy + xz * xz); xx /= l; xy /= l; xz /= l;
     const yx = zy * xz - zz * xy, yy = zz * xx - zx * xz, yz = zx * xy - zy * xx;
-    out.set([xx, yx, zx, 0, xy, yy, zy, 0, xz, yz, zz, 0,
-      -(xx * eye[0] + xy * eye[1] + xz * eye[2]), -(yx * eye[0] + yy * eye[1] + yz * eye[2]), -(zx * eye[0] + zy * eye[1] + zz * eye[2]), 1]);
+    out[0] = xx; out[1] = yx; out[2] = zx; out[3] = 0;
+    out[4] = xy; out[5] = yy; out[6] = zy; out[7] = 0;
+    out[8] = xz; out[9] = yz; out[10] = zz; out[11] = 0;
+    out[12] = -(xx * eye[0] + xy * eye[1] + xz * eye[2]);
+    out[13] = -(yx * eye[0] + yy * eye[1] + yz * eye[2]);
+    out[14] = -(zx * eye[0] + zy * eye[1] + zz * eye[2]);
+    out[15] = 1;
     return out;
   },
 };
@@ -79,6 +115,12 @@ export function bodyColor(i) {
   return PALETTE[i % PALETTE.length];
 }
 
+// dst[at .. at + count) = src[0 .. count) as 32-bit floats, without making a view
+function copyInto(dst, at, src, count) {
+  if (src.length === count) dst.set(src, at);
+  else for (let i = 0; i < count; i++) dst[at + i] = src[i];
+}
+
 export class Renderer {
   constructor(canvas) {
     this.canvas = canvas;
@@ -86,14 +128,21 @@ export class Renderer {
     if (!gl) throw new Error('This browser has no WebGL2, which the 3-D view needs.');
     this.gl = gl;
     this.mesh = compile(gl, MESH_VS, MESH_FS);
+    this.axis = compile(gl, AXIS_VS, LINE_FS);
     this.line = compile(gl, LINE_VS, LINE_FS);
-    this.cubeVao = gl.createVertexArray();
-    gl.bindVertexArray(this.cubeVao);
-    const vb = gl.createBuffer();
-    gl.bindBuffer(gl.ARRAY_BUFFER, vb);
-    gl.bufferData(gl.ARRAY_BUFFER, cube(), gl.STATIC_DRAW);
-    gl.enableVertexAttribArray(0); gl.vertexAttribPointer(0, 3, gl.FLOAT, false, 24, 0);
-    gl.enableVertexAttribArray(1); gl.vertexAttribPointer(1, 3, gl.FLOAT, false, 24, 12);
+    // per-instance buffers: the poses of every run drawn (slot 0 the primary, then the ghosts),
+    // the sizes and the palette colours; grown with the number of bodies and runs
+    this.poseBuf = gl.createBuffer();
+    this.sizeBuf = gl.createBuffer();
+    this.colorBuf = gl.createBuffer();
+    this.poseData = new Float32Array(0);
+    this.sizeData = new Float32Array(0);
+    this.colorCap = 0;
+    this.sizesOf = null; // the sizes array the GPU holds, and for how many bodies
+    this.sizeCount = -1;
+    this.cubeVao = this.instancedVao(cube(), true);
+    this.axisVao = this.instancedVao(AXIS_VERTS, false);
+    // lines and points: the grid and world axes, then the trails, then the joints
     this.lineVao = gl.createVertexArray();
     gl.bindVertexArray(this.lineVao);
     this.lineBuf = gl.createBuffer();
@@ -101,11 +150,42 @@ export class Renderer {
     gl.enableVertexAttribArray(0); gl.vertexAttribPointer(0, 3, gl.FLOAT, false, 24, 0);
     gl.enableVertexAttribArray(1); gl.vertexAttribPointer(1, 3, gl.FLOAT, false, 24, 12);
     gl.bindVertexArray(null);
-    this.proj = new Float32Array(16); this.view = new Float32Array(16); this.model = new Float32Array(16);
-    this.cam = { target: [0, 0, 0], dist: 10, yaw: -1.1, pitch: 0.35 };
     this.lines = new Float32Array(0);
-    this.grid = [];
+    this.gridLen = 0; // floats of grid at the start of `lines`
+    this.linesValid = 0; // floats at the start of `lines` the GPU holds as they are: the grid, then the trails until they change
+    this.trailEnd = 0; // end of the trails in `lines`, when valid
+    this.proj = new Float32Array(16); this.view = new Float32Array(16);
+    this.eye = new Float64Array(3);
+    this.tint = new Float32Array(4); // a ghost's colour, alpha 1; alpha 0 for the palette
+    this.cam = { target: [0, 0, 0], dist: 10, yaw: -1.1, pitch: 0.35 };
+    this.grid = new Float32Array(0);
+    this.trail = null;
     this.attachControls();
+  }
+
+  // a vertex array over a static mesh (position or tip, normal or colour: 6 floats a vertex)
+  // and the per-instance attributes: pose (locations 2-5), size (6) and, for boxes, colour (7)
+  instancedVao(verts, withColor) {
+    const gl = this.gl, vao = gl.createVertexArray();
+    gl.bindVertexArray(vao);
+    gl.bindBuffer(gl.ARRAY_BUFFER, gl.createBuffer());
+    gl.bufferData(gl.ARRAY_BUFFER, verts, gl.STATIC_DRAW);
+    gl.enableVertexAttribArray(0); gl.vertexAttribPointer(0, 3, gl.FLOAT, false, 24, 0);
+    gl.enableVertexAttribArray(1); gl.vertexAttribPointer(1, 3, gl.FLOAT, false, 24, 12);
+    gl.bindBuffer(gl.ARRAY_BUFFER, this.poseBuf);
+    for (let a = 0; a < 4; a++) {
+      gl.enableVertexAttribArray(2 + a);
+      gl.vertexAttribPointer(2 + a, 3, gl.FLOAT, false, 4 * POSE, 12 * a);
+      gl.vertexAttribDivisor(2 + a, 1);
+    }
+    gl.bindBuffer(gl.ARRAY_BUFFER, this.sizeBuf);
+    gl.enableVertexAttribArray(6); gl.vertexAttribPointer(6, 3, gl.FLOAT, false, 12, 0); gl.vertexAttribDivisor(6, 1);
+    if (withColor) {
+      gl.bindBuffer(gl.ARRAY_BUFFER, this.colorBuf);
+      gl.enableVertexAttribArray(7); gl.vertexAttribPointer(7, 3, gl.FLOAT, false, 12, 0); gl.vertexAttribDivisor(7, 1);
+    }
+    gl.bindVertexArray(null);
+    return vao;
   }
 
   // frame the camera on the scene: around the ground joints if there are any
@@ -147,29 +227,37 @@ export class Renderer {
     }
     const a = 0.35 * reach; // world axes at the origin
     g.push(0, 0, 0, 0.9, 0.3, 0.3, a, 0, 0, 0.9, 0.3, 0.3, 0, 0, 0, 0.3, 0.8, 0.3, 0, a, 0, 0.3, 0.8, 0.3, 0, 0, 0, 0.35, 0.5, 1, 0, 0, a, 0.35, 0.5, 1);
-    this.grid = g;
+    this.grid = new Float32Array(g);
+    this.linesValid = 0; // the grid goes to the GPU with the next frame
   }
 
   /** Forget the trails (a new run). */
   clearTrails() {
     this.trail = null;
+    this.linesValid = Math.min(this.linesValid, this.gridLen);
   }
 
   // trails of chosen points: the centres of up to TRAIL_BODIES bodies, evenly spread (the last
   // included), over the last TRAIL_LEN frames, kept in a ring
   recordTrails(poses) {
-    const n = poses.length / 12, TRAIL_BODIES = 8, TRAIL_LEN = 400;
+    const n = poses.length / POSE, TRAIL_BODIES = 8, TRAIL_LEN = 400;
     if (!this.trail) {
       const k = Math.min(n, TRAIL_BODIES);
-      const bodies = Array.from({ length: k }, (_, j) => Math.round(((j + 1) * n) / k) - 1);
+      const bodies = new Int32Array(k);
+      for (let j = 0; j < k; j++) bodies[j] = Math.round(((j + 1) * n) / k) - 1;
       this.trail = { bodies, len: 0, head: 0, pts: new Float32Array(k * TRAIL_LEN * 3), cap: TRAIL_LEN };
     }
     const t = this.trail;
-    t.bodies.forEach((b, j) => t.pts.set([poses[12 * b], poses[12 * b + 1], poses[12 * b + 2]], 3 * (j * t.cap + t.head)));
+    for (let j = 0; j < t.bodies.length; j++) {
+      const p = POSE * t.bodies[j], o = 3 * (j * t.cap + t.head);
+      t.pts[o] = poses[p]; t.pts[o + 1] = poses[p + 1]; t.pts[o + 2] = poses[p + 2];
+    }
     t.head = (t.head + 1) % t.cap;
     t.len = Math.min(t.len + 1, t.cap);
+    this.linesValid = Math.min(this.linesValid, this.gridLen);
   }
 
+  // write the trails' segments into L from k (fading towards the oldest); returns the end
   trailLines(L, k) {
     const t = this.trail;
     if (!t || t.len < 2) return k;
@@ -177,8 +265,8 @@ export class Renderer {
       for (let i = 1; i < t.len; i++) {
         const a = (t.head - t.len + i - 1 + 2 * t.cap) % t.cap, b = (a + 1) % t.cap;
         const fade = 0.25 + 0.75 * i / t.len;
-        for (const q of [a, b]) {
-          const o = 3 * (j * t.cap + q);
+        for (let e = 0; e < 2; e++) {
+          const o = 3 * (j * t.cap + (e ? b : a));
           L[k++] = t.pts[o]; L[k++] = t.pts[o + 1]; L[k++] = t.pts[o + 2];
           L[k++] = 0.95 * fade; L[k++] = 0.8 * fade; L[k++] = 0.3 * fade;
         }
@@ -188,8 +276,8 @@ export class Renderer {
   }
 
   /** Draw the primary run solid, then `ghosts` ([{ poses, color }], same bodies) translucent. */
-  draw(poses, sizes, joints, ghosts = []) {
-    const gl = this.gl, cv = this.canvas;
+  draw(poses, sizes, joints, ghosts = NO_GHOSTS) {
+    const gl = this.gl, cv = this.canvas, n = sizes.length / 3;
     const dpr = Math.min(window.devicePixelRatio || 1, 2);
     const w = Math.max(1, Math.round(cv.clientWidth * dpr)), h = Math.max(1, Math.round(cv.clientHeight * dpr));
     if (cv.width !== w || cv.height !== h) { cv.width = w; cv.height = h; }
@@ -197,75 +285,114 @@ export class Renderer {
     gl.clearColor(0.06, 0.08, 0.125, 1);
     gl.clear(gl.COLOR_BUFFER_BIT | gl.DEPTH_BUFFER_BIT);
     gl.enable(gl.DEPTH_TEST);
-    const c = this.cam, cp = Math.cos(c.pitch);
-    const eye = [c.target[0] + c.dist * cp * Math.cos(c.yaw), c.target[1] + c.dist * cp * Math.sin(c.yaw), c.target[2] + c.dist * Math.sin(c.pitch)];
-    mat.perspective(this.proj, 0.8, w / h, c.dist * 0.01, c.dist * 10);
-    mat.lookAt(this.view, eye, c.target, [0, 0, 1]);
+    const c = this.cam, cp = Math.cos(c.pitch), eye = this.eye;
+    eye[0] = c.target[0] + c.dist * cp * Math.cos(c.yaw);
+    eye[1] = c.target[1] + c.dist * cp * Math.sin(c.yaw);
+    eye[2] = c.target[2] + c.dist * Math.sin(c.pitch);
+    mat.perspective(this.proj, 0.8, w, h, c);
+    mat.lookAt(this.view, eye, c.target, UP);
+    this.upload(poses, sizes, ghosts, n);
+    const u = this.mesh.u;
     gl.useProgram(this.mesh.prog);
-    gl.uniformMatrix4fv(this.mesh.u.uProj, false, this.proj);
-    gl.uniformMatrix4fv(this.mesh.u.uView, false, this.view);
+    gl.uniformMatrix4fv(u.uProj, false, this.proj);
+    gl.uniformMatrix4fv(u.uView, false, this.view);
     gl.bindVertexArray(this.cubeVao);
-    gl.uniform1f(this.mesh.u.uAlpha, 1);
-    this.boxes(poses, sizes, (i) => bodyColor(i));
+    gl.bindBuffer(gl.ARRAY_BUFFER, this.poseBuf);
+    gl.uniform1f(u.uAlpha, 1);
+    const tint = this.tint;
+    tint[3] = 0; // the palette, per body
+    gl.uniform4fv(u.uTint, tint);
+    this.boxes(0, n);
     if (ghosts.length) {
       gl.enable(gl.BLEND);
       gl.blendFunc(gl.SRC_ALPHA, gl.ONE_MINUS_SRC_ALPHA);
       gl.depthMask(false);
-      gl.uniform1f(this.mesh.u.uAlpha, 0.35);
-      for (const g of ghosts) this.boxes(g.poses, sizes, () => g.color);
+      gl.uniform1f(u.uAlpha, 0.35);
+      for (let i = 0; i < ghosts.length; i++) {
+        const col = ghosts[i].color; // copied, not passed as numbers: those would be boxed
+        tint[0] = col[0]; tint[1] = col[1]; tint[2] = col[2]; tint[3] = 1;
+        gl.uniform4fv(u.uTint, tint);
+        this.boxes(i + 1, n);
+      }
       gl.depthMask(true);
       gl.disable(gl.BLEND);
     }
-    this.lineOverlay(poses, sizes, joints);
+    this.lineOverlay(joints, n);
   }
 
-  boxes(poses, sizes, color) {
-    const gl = this.gl, n = sizes.length / 3, m = this.model;
-    for (let i = 0; i < n; i++) {
-      const p = 12 * i;
-      for (let col = 0; col < 3; col++) {
-        const s = sizes[3 * i + col];
-        m[4 * col] = poses[p + 3 + 3 * col] * s; m[4 * col + 1] = poses[p + 4 + 3 * col] * s; m[4 * col + 2] = poses[p + 5 + 3 * col] * s; m[4 * col + 3] = 0;
-      }
-      m[12] = poses[p]; m[13] = poses[p + 1]; m[14] = poses[p + 2]; m[15] = 1;
-      gl.uniformMatrix4fv(this.mesh.u.uModel, false, m);
-      gl.uniform3fv(this.mesh.u.uColor, color(i));
-      gl.drawArrays(gl.TRIANGLES, 0, 36);
+  // copy the poses of every run into one Float32Array and send it in one call; the sizes and
+  // the palette only when they change
+  upload(poses, sizes, ghosts, n) {
+    const gl = this.gl, per = POSE * n, need = per * (1 + ghosts.length);
+    if (this.poseData.length < need) {
+      this.poseData = new Float32Array(need);
+      gl.bindBuffer(gl.ARRAY_BUFFER, this.poseBuf);
+      gl.bufferData(gl.ARRAY_BUFFER, this.poseData.byteLength, gl.DYNAMIC_DRAW);
+    }
+    const P = this.poseData;
+    copyInto(P, 0, poses, per);
+    for (let i = 0; i < ghosts.length; i++) copyInto(P, per * (i + 1), ghosts[i].poses, per);
+    gl.bindBuffer(gl.ARRAY_BUFFER, this.poseBuf);
+    gl.bufferSubData(gl.ARRAY_BUFFER, 0, P, 0, need);
+    if (sizes !== this.sizesOf || n !== this.sizeCount) { // a run's sizes never change
+      if (this.sizeData.length < 3 * n) this.sizeData = new Float32Array(3 * n);
+      copyInto(this.sizeData, 0, sizes, 3 * n);
+      gl.bindBuffer(gl.ARRAY_BUFFER, this.sizeBuf);
+      gl.bufferData(gl.ARRAY_BUFFER, this.sizeData, gl.STATIC_DRAW);
+      this.sizesOf = sizes;
+      this.sizeCount = n;
+    }
+    if (this.colorCap < n) {
+      const cols = new Float32Array(3 * n);
+      for (let i = 0; i < n; i++) cols.set(bodyColor(i), 3 * i);
+      gl.bindBuffer(gl.ARRAY_BUFFER, this.colorBuf);
+      gl.bufferData(gl.ARRAY_BUFFER, cols, gl.STATIC_DRAW);
+      this.colorCap = n;
     }
   }
 
-  lineOverlay(poses, sizes, joints) {
-    const gl = this.gl, n = sizes.length / 3;
+  // one instanced draw of `count` boxes whose poses are in slot `slot` of the pose buffer (the
+  // cube's vertex array and the pose buffer are bound; the axes' vertex array keeps slot 0)
+  boxes(slot, count) {
+    const gl = this.gl, base = 4 * POSE * count * slot;
+    for (let a = 0; a < 4; a++) gl.vertexAttribPointer(2 + a, 3, gl.FLOAT, false, 4 * POSE, base + 12 * a);
+    gl.drawArraysInstanced(gl.TRIANGLES, 0, 36, count);
+  }
+
+  // the grid with the world axes and the trails (one draw of lines), the principal axes of
+  // every body (one instanced draw of lines), the joints (one draw of points, on top)
+  lineOverlay(joints, n) {
+    const gl = this.gl;
     const dpr = Math.min(window.devicePixelRatio || 1, 2);
-    // lines: grid, then each body's principal axes (red x1, green x2, blue x3), then joints
-    const trailVerts = this.trail ? 2 * this.trail.bodies.length * this.trail.cap : 0;
-    const nl = this.grid.length / 6 + 6 * n + trailVerts;
-    const need = 6 * (nl + joints.length / 3);
-    if (this.lines.length < need) this.lines = new Float32Array(need);
-    const L = this.lines;
-    L.set(this.grid);
-    let k = this.grid.length;
-    const axc = [[1, 0.35, 0.3], [0.35, 0.9, 0.35], [0.4, 0.6, 1]];
-    for (let i = 0; i < n; i++) {
-      const p = 12 * i;
-      for (let a = 0; a < 3; a++) {
-        const len = 0.5 * sizes[3 * i + a] + 0.3 * Math.max(sizes[3 * i], sizes[3 * i + 1], sizes[3 * i + 2]);
-        L[k++] = poses[p]; L[k++] = poses[p + 1]; L[k++] = poses[p + 2]; L[k++] = axc[a][0]; L[k++] = axc[a][1]; L[k++] = axc[a][2];
-        L[k++] = poses[p] + len * poses[p + 3 + 3 * a]; L[k++] = poses[p + 1] + len * poses[p + 4 + 3 * a]; L[k++] = poses[p + 2] + len * poses[p + 5 + 3 * a];
-        L[k++] = axc[a][0]; L[k++] = axc[a][1]; L[k++] = axc[a][2];
-      }
+    const trailFloats = this.trail ? 12 * this.trail.bodies.length * this.trail.cap : 0;
+    const need = this.grid.length + trailFloats + 2 * joints.length;
+    gl.bindBuffer(gl.ARRAY_BUFFER, this.lineBuf);
+    if (this.lines.length < need) {
+      this.lines = new Float32Array(need);
+      gl.bufferData(gl.ARRAY_BUFFER, this.lines.byteLength, gl.DYNAMIC_DRAW);
+      this.linesValid = 0;
     }
-    k = this.trailLines(L, k);
-    const lineVerts = k / 6;
+    const L = this.lines, from = this.linesValid;
+    if (from === 0) { L.set(this.grid); this.gridLen = this.grid.length; }
+    if (from <= this.gridLen) this.trailEnd = this.trailLines(L, this.gridLen);
+    let k = this.trailEnd;
     for (let j = 0; j < joints.length; j += 3) { L[k++] = joints[j]; L[k++] = joints[j + 1]; L[k++] = joints[j + 2]; L[k++] = 1; L[k++] = 0.85; L[k++] = 0.25; }
+    gl.bufferSubData(gl.ARRAY_BUFFER, 4 * from, L, from, k - from);
+    this.linesValid = this.trailEnd; // the joints move: sent again every frame
+    const lineVerts = this.trailEnd / 6;
     gl.useProgram(this.line.prog);
     gl.uniformMatrix4fv(this.line.u.uProj, false, this.proj);
     gl.uniformMatrix4fv(this.line.u.uView, false, this.view);
     gl.uniform1f(this.line.u.uPoint, 7 * dpr);
     gl.bindVertexArray(this.lineVao);
-    gl.bindBuffer(gl.ARRAY_BUFFER, this.lineBuf);
-    gl.bufferData(gl.ARRAY_BUFFER, L.subarray(0, k), gl.DYNAMIC_DRAW);
     gl.drawArrays(gl.LINES, 0, lineVerts);
+    gl.useProgram(this.axis.prog);
+    gl.uniformMatrix4fv(this.axis.u.uProj, false, this.proj);
+    gl.uniformMatrix4fv(this.axis.u.uView, false, this.view);
+    gl.bindVertexArray(this.axisVao);
+    gl.drawArraysInstanced(gl.LINES, 0, 6, n);
+    gl.useProgram(this.line.prog);
+    gl.bindVertexArray(this.lineVao);
     gl.disable(gl.DEPTH_TEST);
     gl.drawArrays(gl.POINTS, lineVerts, k / 6 - lineVerts);
     gl.bindVertexArray(null);
