@@ -151,6 +151,7 @@ export class Player {
     const changed = on !== this.playing;
     this.playing = on;
     this.last = performance.now();
+    this.lastAcc = this.last;
     this.stats = { steps: 0, since: performance.now(), rate: 0, rt: 0 };
     if (changed) this.on.playing?.(on);
   }
@@ -213,6 +214,12 @@ export class Player {
     if (this.inflight || !this.run) return;
     const r = this.run, h = r.dt;
     let n = this.pending;
+    if (this.playing) { // the simulated time due by now, however often frames come
+      const now = performance.now();
+      const speed = this.target !== null ? 1e9 : this.speed || 1e9;
+      this.acc = Math.min(this.acc + Math.min((now - this.lastAcc) / 1000, 0.25) * speed, 1e9);
+      this.lastAcc = now;
+    }
     if (this.playing && !n) {
       let want = Math.floor(this.acc / h + 1e-9);
       if (this.target !== null) want = Math.min(want, Math.max(0, Math.round((this.target - r.inv[0]) / h)));
@@ -242,8 +249,9 @@ export class Player {
     if (!single) this.acc = reply.taken < n ? 0 : Math.max(0, this.acc - reply.taken * h);
     this.apply(reply);
     if (this.target !== null && (r.inv[0] >= this.target - 0.5 * h || r.error)) this.setPlaying(false);
-    if (!this.pending && !(this.playing && this.acc >= h)) for (const f of this.idle.splice(0)) f();
-    else if (this.pending) this.send();
+    if (!this.pending && !this.playing) for (const f of this.idle.splice(0)) f();
+    // ask again at once: the worker keeps stepping while this thread draws (a frame may take longer than a request)
+    if (this.pending || this.playing) queueMicrotask(() => this.send());
   }
 
   /** What to show: the live state, or the scrubbed moment: { inv, hash (null when live), live }. */
@@ -259,11 +267,7 @@ export class Player {
 
   frame(now) {
     if (this.stopped) return;
-    if (this.run && this.playing) {
-      const speed = this.target !== null ? 1e9 : this.speed || 1e9;
-      this.acc = Math.min(this.acc + Math.min((now - this.last) / 1000, 0.1) * speed, 1e9);
-      this.send();
-    }
+    if (this.run && this.playing) this.send();
     this.last = now;
     if (this.run) {
       this.draw();
