@@ -200,12 +200,12 @@ function onFrame(now) {
 
 function updateScrubber(t) {
   const el = $('scrub'), p = app.player, end = p.end();
-  if (document.activeElement !== el || p.scrub < 0) {
+  if (document.activeElement !== el || !p.scrub) {
     el.max = String(end);
-    el.value = String(p.scrub >= 0 ? t : end);
+    el.value = String(p.scrub ? t : end);
   }
   el.setAttribute('aria-valuetext', `${t.toFixed(2)} seconds of ${end.toFixed(2)}`);
-  p.charts.setCursor?.(p.scrub >= 0 ? t : null);
+  p.charts.setCursor?.(p.scrub ? t : null);
 }
 
 function exportSettings() {

@@ -102,7 +102,7 @@ pub const PRESETS: &[Preset] = &[
             Param { key: "links", help: "number of bodies (1 to 4096)", kind: ParamKind::Number { default: 8.0, min: 1.0, max: MAX_LINKS as f64, integer: true } },
             Param { key: "joint", help: "joint type: revolute or spherical", kind: ParamKind::Choice(&["revolute", "spherical"]) },
             Param { key: "angle", help: "initial angle from the vertical (rad)", kind: ParamKind::Number { default: FRAC_PI_4, min: -3.2, max: 3.2, integer: false } },
-            Param { key: "push", help: "initial speed of the tip (m/s): the straight chain starts turning about the ground point, about x1", kind: ParamKind::Number { default: 0.0, min: -50.0, max: 50.0, integer: false } },
+            Param { key: "push", help: "initial speed of the tip: the straight chain starts turning rigidly about the ground point, about x1 (m/s)", kind: ParamKind::Number { default: 0.0, min: -50.0, max: 50.0, integer: false } },
         ],
     },
 ];
