@@ -168,11 +168,14 @@ test('the scrubber shows a stored moment: its hash equals a fresh run\'s at that
   assert.ok(Math.abs((await page.evaluate(() => window.tumble.time())) - 2.5) < 1e-9);
   assert.equal(await page.isVisible('#run-progress'), false);
   const live = await page.evaluate(() => window.tumble.hash());
+  const cursor = () => page.evaluate(() => document.getElementById('charts').tumbleCharts.cursorT);
+  assert.equal(await cursor(), null, 'a chart cursor on the live state');
   // drag the time bar to t = 1
   await page.evaluate(() => { const s = document.getElementById('scrub'); s.value = '1'; s.dispatchEvent(new Event('input', { bubbles: true })); });
   await page.waitForFunction((h) => window.tumble.shownHash() === h, want, { timeout: 5000 }).catch(() => {});
   assert.equal(await page.evaluate(() => window.tumble.shownHash()), want);
   assert.match(await page.textContent('#readout'), /t = 1\.000 s[\s\S]*history/);
+  assert.ok(Math.abs((await cursor()) - 1) < 1e-9, 'the chart cursor is not at the scrubbed time');
   await page.screenshot({ path: join(out, 'scrub.png') });
   // Live returns to the running state
   await page.click('#live');
