@@ -70,6 +70,12 @@ export class Player {
     this.pending = 0;
     this.inflight = false;
     this.give = null;
+    // paused from the request on: a play, step or run-to asked for while the worker loads
+    // applies to the new runs
+    this.scrub = null;
+    this.target = null;
+    this.acc = 0;
+    this.setPlaying(false);
     const engine = await this.engine;
     const reply = await engine.request({ type: 'load', settings: { ...settings, dt, integrators: names } });
     if (reply.type === 'error') throw new Error(reply.message);
@@ -89,10 +95,6 @@ export class Player {
     this.charts?.push(this.runs.map((x) => x.inv));
     this.ghosts = this.runs.slice(1).map((x) => ({ poses: x.poses, color: hexColor(INTEGRATOR_COLORS[x.name]) }));
     this.scrubGhosts = this.runs.slice(1).map((x) => ({ poses: x.poses, color: hexColor(INTEGRATOR_COLORS[x.name]) }));
-    this.scrub = null;
-    this.target = null;
-    this.acc = 0;
-    this.setPlaying(false);
     return names;
   }
 

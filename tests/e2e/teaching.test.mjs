@@ -45,6 +45,7 @@ test('keyboard shortcuts work after picking from a menu or pressing a button', {
   await page.keyboard.press(' '); // pause, with the menu focused
   assert.equal(await page.evaluate(() => window.tumble.playing()), false);
   await page.evaluate(() => document.getElementById('reset').click());
+  await page.waitForFunction(() => window.tumble.time() === 0); // the reset loads in the worker
   const t0 = await page.evaluate(() => window.tumble.time());
   await page.focus('#scenario');
   await page.keyboard.press('ArrowRight');
