@@ -86,17 +86,18 @@ export async function open(query = '', options = { viewport: LAPTOP }) {
   return { page, problems };
 }
 
-/** Fraction of canvas pixels that differ from the background colour. */
-export async function inked(page, selector = '#canvas') {
-  return page.evaluate((sel) => {
-    const c = document.querySelector(sel);
+/** Fraction of canvas pixels that differ from the background colour (the canvas `selector`,
+ * inside the shadow root of the element `host` when one is named). */
+export async function inked(page, selector = '#canvas', host = null) {
+  return page.evaluate(([sel, h]) => {
+    const c = (h ? document.querySelector(h).shadowRoot : document).querySelector(sel);
     const gl = c.getContext('webgl2');
     const px = new Uint8Array(c.width * c.height * 4);
     gl.readPixels(0, 0, c.width, c.height, gl.RGBA, gl.UNSIGNED_BYTE, px);
     let n = 0;
     for (let i = 0; i < px.length; i += 4) if (Math.abs(px[i] - px[0]) + Math.abs(px[i + 1] - px[1]) + Math.abs(px[i + 2] - px[2]) > 30) n++;
     return n / (px.length / 4);
-  }, selector);
+  }, [selector, host]);
 }
 
 /** Run axe-core (from node_modules, pinned in package-lock.json) on the page; returns the
