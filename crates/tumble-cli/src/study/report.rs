@@ -118,6 +118,9 @@ pub(crate) fn report(s: &Study, records: &[Record]) -> Result<(), String> {
         .filter(|e| e.is_finite())
         .fold(f64::NAN, f64::min);
     let ratio = estimate.map(|e| finest / e);
+    if let Some(r) = ratio.filter(|r| *r < 100.0) {
+        eprintln!("tumble study: warning: the reference is only {r:.1} times more accurate than the finest level (estimated); a larger --levels makes the reference finer too");
+    }
     let longs: Vec<&Record> = (0..s.methods.len())
         .filter_map(|i| find(Role::Long(i)))
         .collect();
