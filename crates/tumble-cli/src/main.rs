@@ -5,6 +5,7 @@
 //! tumble run SCENARIO [--integrator director|rattle|baumgarte] [--dt H] [--duration T]
 //!            [--every S] [--tol EPS] [--max-iter N] [--alpha A] [--beta B] [--format json|csv]
 //! tumble bench [--scenarios A,B,..] [--integrators X,Y,..] [--steps N] [--repeats R] [--dt H] [--tol EPS]
+//! tumble study SCENARIO [options]   (study.rs)
 //! ```
 //! Errors go to stderr with a non-zero exit status.
 use std::fmt::Write as _;
@@ -12,11 +13,18 @@ use std::process::ExitCode;
 use std::time::Instant;
 use tumble::{Invariants, Method, Scenario, Settings, Simulation};
 
+mod json;
+mod study;
+
 const USAGE: &str = "usage:
   tumble scenarios
   tumble run SCENARIO [--integrator director|rattle|baumgarte] [--dt H] [--duration T]
-             [--every S] [--tol EPS] [--max-iter N] [--alpha A] [--beta B] [--format json|csv]
+             [--every S] [--tol EPS] [--max-iter N] [--alpha A] [--beta B] [--format json|csv|study]
   tumble bench [--scenarios A,B,..] [--integrators X,Y,..] [--steps N] [--repeats R] [--dt H] [--tol EPS]
+  tumble study SCENARIO [--integrators X,Y,..] [--dt H0] [--levels K] [--duration T] [--long T_LONG]
+               [--jobs N] [--format json|csv] [--reference FILE] [--plan DIR]
+               [--tol EPS] [--max-iter N] [--alpha A] [--beta B]
+  tumble study --collect DIR [--format json|csv]
 SCENARIO is a preset, a scenario text such as 'chain?links=64&joint=spherical'
 (quote it in the shell) or the path of a JSON scenario file (format: docs/scenarios.md);
 'tumble scenarios' lists the presets and their parameters.";
@@ -27,6 +35,7 @@ fn main() -> ExitCode {
         Some("scenarios") => scenarios(),
         Some("run") => run(&args[1..]),
         Some("bench") => bench(&args[1..]),
+        Some("study") => study::study(&args[1..]),
         Some("-h") | Some("--help") | Some("help") => {
             println!("{USAGE}");
             Ok(())
@@ -258,7 +267,8 @@ fn run(args: &[String]) -> Result<(), String> {
     let csv = match o.get("format").unwrap_or("json") {
         "json" => false,
         "csv" => true,
-        f => return Err(format!("--format must be json or csv, not '{f}'")),
+        "study" => return study::print_record(&sc, method, settings, duration),
+        f => return Err(format!("--format must be json, csv or study, not '{f}'")),
     };
     let mut sim = Simulation::new(&sc, method, settings)?;
     let start = Instant::now();

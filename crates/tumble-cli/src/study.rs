@@ -1,0 +1,326 @@
+//! `tumble study`: convergence order, reference error, invariants and long-time behaviour of
+//! the integrators on one scenario (issue 15). See the README section "Convergence studies".
+mod record;
+mod report;
+
+pub use record::print_record;
+use record::{simulate, whole_steps, Record};
+use report::report;
+
+use crate::{load_scenario, settings_from, Opts, USAGE};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+use tumble::{Method, Scenario, Settings};
+
+/// Newton tolerance of the computed reference and its check run.
+const REFERENCE_TOL: f64 = 1e-14;
+/// The reference step is the smallest H0 divided by 2^(K + REFERENCE_HALVINGS).
+const REFERENCE_HALVINGS: i32 = 3;
+
+const OPTIONS: &[&str] = &[
+    "integrators",
+    "dt",
+    "levels",
+    "duration",
+    "long",
+    "jobs",
+    "format",
+    "reference",
+    "plan",
+    "collect",
+    "tol",
+    "max-iter",
+    "alpha",
+    "beta",
+];
+
+/// The role of one run.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum Role {
+    Reference,
+    /// the reference method at twice the reference step: its difference estimates the
+    /// reference's own error (Richardson, order 2)
+    ReferenceCheck,
+    Level(usize, usize),
+    Long(usize),
+}
+
+pub(crate) struct Spec {
+    pub(crate) role: Role,
+    pub(crate) method: Method,
+    pub(crate) settings: Settings,
+    pub(crate) duration: f64,
+}
+
+impl Spec {
+    /// The name of the run's output file (without .json).
+    fn name(&self) -> String {
+        match self.role {
+            Role::Reference => "reference".into(),
+            Role::ReferenceCheck => "reference-check".into(),
+            Role::Level(_, l) => format!("level-{}-{l}", self.method.name()),
+            Role::Long(_) => format!("long-{}", self.method.name()),
+        }
+    }
+}
+
+pub(crate) struct Study {
+    pub(crate) text: String,
+    pub(crate) scenario: Scenario,
+    pub(crate) methods: Vec<Method>,
+    pub(crate) h0: Vec<f64>,
+    pub(crate) levels: usize,
+    pub(crate) duration: f64,
+    pub(crate) long: f64,
+    pub(crate) jobs: usize,
+    pub(crate) csv: bool,
+    pub(crate) reference_file: Option<String>,
+    pub(crate) specs: Vec<Spec>,
+}
+
+fn parse(args: &[String]) -> Result<(Study, Opts), String> {
+    let (pos, o) = Opts::parse(args, OPTIONS)?;
+    let text = match pos.as_slice() {
+        [t] => t.clone(),
+        [] => {
+            return Err(format!(
+                "study needs a SCENARIO (or --collect DIR)\n{USAGE}"
+            ))
+        }
+        _ => return Err(format!("study takes one SCENARIO, got {}", pos.len())),
+    };
+    let scenario = load_scenario(&text)?;
+    let methods: Vec<Method> = o
+        .get("integrators")
+        .unwrap_or("director,rattle,baumgarte")
+        .split(',')
+        .map(Method::parse)
+        .collect::<Result<_, _>>()?;
+    let whole = |key: &str, default: f64, lo: f64, hi: f64| -> Result<usize, String> {
+        let v = o.number(key)?.unwrap_or(default);
+        if v != v.floor() || v < lo || v > hi {
+            return Err(format!(
+                "--{key} must be a whole number from {lo} to {hi}, not {v}"
+            ));
+        }
+        Ok(v as usize)
+    };
+    let levels = whole("levels", 4.0, 1.0, 16.0)?;
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let jobs = whole("jobs", cores as f64, 1.0, 1024.0)?;
+    let duration = o.number("duration")?.unwrap_or(1.0);
+    if !(duration > 0.0 && duration <= 1e6) {
+        return Err(format!(
+            "--duration must be above 0 and at most 1e6 s, not {duration}"
+        ));
+    }
+    let long = o.number("long")?.unwrap_or(0.0);
+    if !(0.0..=1e6).contains(&long) {
+        return Err(format!(
+            "--long must be between 0 (none) and 1e6 s, not {long}"
+        ));
+    }
+    let csv = match o.get("format").unwrap_or("json") {
+        "json" => false,
+        "csv" => true,
+        f => return Err(format!("--format must be json or csv, not '{f}'")),
+    };
+    let mut specs = vec![];
+    let mut h0 = vec![];
+    for (i, &m) in methods.iter().enumerate() {
+        let base = settings_from(&scenario, m, &o)?;
+        h0.push(base.dt);
+        for l in 0..levels {
+            let settings = Settings {
+                dt: base.dt / 2f64.powi(l as i32),
+                ..base
+            };
+            settings
+                .validate()
+                .map_err(|e| format!("{} level {l}: {e}", m.name()))?;
+            whole_steps(duration, settings.dt)?;
+            specs.push(Spec {
+                role: Role::Level(i, l),
+                method: m,
+                settings,
+                duration,
+            });
+        }
+        if long > 0.0 {
+            whole_steps(long, base.dt)?;
+            specs.push(Spec {
+                role: Role::Long(i),
+                method: m,
+                settings: base,
+                duration: long,
+            });
+        }
+    }
+    let reference_file = o.get("reference").map(str::to_string);
+    if reference_file.is_none() {
+        let base = settings_from(&scenario, Method::Director, &o)?;
+        let h = h0.iter().copied().fold(f64::INFINITY, f64::min)
+            / 2f64.powi(levels as i32 + REFERENCE_HALVINGS);
+        for (role, dt) in [(Role::Reference, h), (Role::ReferenceCheck, 2.0 * h)] {
+            let settings = Settings {
+                dt,
+                tol: REFERENCE_TOL,
+                ..base
+            };
+            settings
+                .validate()
+                .map_err(|e| format!("the reference step H0/2^(K+3) is too small: {e}"))?;
+            whole_steps(duration, dt)?;
+            specs.push(Spec {
+                role,
+                method: Method::Director,
+                settings,
+                duration,
+            });
+        }
+    }
+    let study = Study {
+        text,
+        scenario,
+        methods,
+        h0,
+        levels,
+        duration,
+        long,
+        jobs,
+        csv,
+        reference_file,
+        specs,
+    };
+    Ok((study, o))
+}
+
+/// `tumble study ...`
+pub fn study(args: &[String]) -> Result<(), String> {
+    // --collect DIR: the study's arguments come from DIR/study-args.txt (written by --plan)
+    let (_, o) = Opts::parse(args, OPTIONS)?;
+    if let Some(dir) = o.get("collect") {
+        let saved = std::fs::read_to_string(format!("{dir}/study-args.txt"))
+            .map_err(|e| format!("cannot read {dir}/study-args.txt (written by --plan): {e}"))?;
+        let mut all: Vec<String> = saved.lines().map(str::to_string).collect();
+        // options given with --collect (e.g. --format) override the saved ones
+        let mut it = args.iter();
+        while let Some(a) = it.next() {
+            if a == "--collect" || a == "--plan" {
+                it.next();
+            } else {
+                all.push(a.clone());
+            }
+        }
+        let (s, _) = parse(&all)?;
+        let mut records = vec![];
+        for spec in &s.specs {
+            let path = format!("{dir}/{}.json", spec.name());
+            let text =
+                std::fs::read_to_string(&path).map_err(|e| format!("cannot read {path}: {e}"))?;
+            let r = Record::from_json(text.trim()).map_err(|e| format!("{path}: {e}"))?;
+            if r.integrator != spec.method.name()
+                || r.settings.dt.to_bits() != spec.settings.dt.to_bits()
+                || r.duration.to_bits() != spec.duration.to_bits()
+            {
+                return Err(format!(
+                    "{path} is not the run the plan asked for ({} at h = {:e})",
+                    spec.method.name(),
+                    spec.settings.dt
+                ));
+            }
+            records.push(r);
+        }
+        return report(&s, &records);
+    }
+    let (s, o) = parse(args)?;
+    if let Some(dir) = o.get("plan") {
+        return plan(&s, args, dir);
+    }
+    let records = execute(&s);
+    report(&s, &records)
+}
+
+/// Quote for a POSIX shell.
+fn shell_quote(s: &str) -> String {
+    if !s.is_empty()
+        && s.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"-_./=:,".contains(&b))
+    {
+        s.to_string()
+    } else {
+        format!("'{}'", s.replace('\'', "'\\''"))
+    }
+}
+
+/// `--plan DIR`: one `tumble run` line per run, each writing DIR/<run>.json; the study's
+/// arguments go to DIR/study-args.txt for `--collect DIR`.
+fn plan(s: &Study, args: &[String], dir: &str) -> Result<(), String> {
+    std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {dir}: {e}"))?;
+    let mut saved = String::new();
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        if a == "--plan" {
+            it.next();
+        } else {
+            saved.push_str(a);
+            saved.push('\n');
+        }
+    }
+    std::fs::write(format!("{dir}/study-args.txt"), saved)
+        .map_err(|e| format!("cannot write {dir}/study-args.txt: {e}"))?;
+    let exe = std::env::current_exe()
+        .map(|p| p.display().to_string())
+        .unwrap_or_else(|_| "tumble".into());
+    for spec in &s.specs {
+        let st = &spec.settings;
+        println!(
+            "{} run {} --integrator {} --dt {:?} --duration {:?} --tol {:?} --max-iter {} --alpha {:?} --beta {:?} --format study > {}",
+            shell_quote(&exe),
+            shell_quote(&s.text),
+            spec.method.name(),
+            st.dt,
+            spec.duration,
+            st.tol,
+            st.max_iter,
+            st.alpha,
+            st.beta,
+            shell_quote(&format!("{dir}/{}.json", spec.name()))
+        );
+    }
+    Ok(())
+}
+
+/// Run every spec on `s.jobs` threads, longest first; a progress line on stderr.
+fn execute(s: &Study) -> Vec<Record> {
+    let n = s.specs.len();
+    let mut order: Vec<usize> = (0..n).collect();
+    let cost = |i: usize| s.specs[i].duration / s.specs[i].settings.dt;
+    order.sort_by(|&a, &b| cost(b).total_cmp(&cost(a)));
+    let next = AtomicUsize::new(0);
+    let done = AtomicUsize::new(0);
+    let results: Mutex<Vec<Option<Record>>> = Mutex::new(vec![None; n]);
+    std::thread::scope(|scope| {
+        for _ in 0..s.jobs.min(n) {
+            scope.spawn(|| loop {
+                let k = next.fetch_add(1, Ordering::SeqCst);
+                let Some(&i) = order.get(k) else { break };
+                let spec = &s.specs[i];
+                let r = simulate(&s.scenario, spec.method, spec.settings, spec.duration);
+                results.lock().unwrap()[i] = Some(r);
+                let d = done.fetch_add(1, Ordering::SeqCst) + 1;
+                eprint!(
+                    "\rtumble study: {d}/{n} runs done ({} finished) ",
+                    spec.name()
+                );
+            });
+        }
+    });
+    eprintln!();
+    results
+        .into_inner()
+        .unwrap()
+        .into_iter()
+        .map(Option::unwrap)
+        .collect()
+}
