@@ -158,11 +158,12 @@ fn compact(v: &Value) -> String {
 }
 
 /// A number as serde_json writes it (shortest text that reads back to the same bits), without
-/// the ".0" of a whole non-zero number (12.0 -> 12; -0.0 keeps its sign and its ".0": "-0" would
-/// be read as the integer 0).
+/// the ".0" of a whole number (12.0 -> 12, 0.0 -> 0; -0.0 keeps its sign and its ".0": "-0"
+/// would be read as the integer 0, that is +0.0).
 fn number(n: &serde_json::Number) -> String {
     let s = n.to_string();
     match n.as_f64() {
+        Some(f) if n.is_f64() && f == 0.0 && f.is_sign_positive() => "0".to_string(),
         Some(f) if n.is_f64() && f != 0.0 && f.fract() == 0.0 && f.abs() < 1e15 => {
             s.strip_suffix(".0").map(str::to_string).unwrap_or(s)
         }
