@@ -38,6 +38,19 @@ echo "build: www/pkg/tumble_wasm_bg.wasm $before -> $after bytes (wasm-opt -O3),
 
 mkdir -p www/vendor
 cp node_modules/uplot/dist/uPlot.esm.js node_modules/uplot/dist/uPlot.min.css www/vendor/
+# CodeMirror 6 for the scenario editor (www/editor.js), from package-lock.json: each package's
+# ES module copied as it is; their bare imports ('@codemirror/state', 'crelt', ...) resolve
+# through the import map in www/index.html (tests/js/importmap.test.mjs checks the two agree)
+mkdir -p www/vendor/cm
+for pair in state:@codemirror/state/dist/index.js view:@codemirror/view/dist/index.js \
+    language:@codemirror/language/dist/index.js commands:@codemirror/commands/dist/index.js \
+    lint:@codemirror/lint/dist/index.js lang-json:@codemirror/lang-json/dist/index.js \
+    streamparser:@codemirror/streamparser/dist/index.js lezer-common:@lezer/common/dist/index.js \
+    lezer-highlight:@lezer/highlight/dist/index.js lezer-lr:@lezer/lr/dist/index.js \
+    lezer-json:@lezer/json/dist/index.js find-cluster-break:@marijn/find-cluster-break/src/index.js \
+    crelt:crelt/index.js style-mod:style-mod/src/style-mod.js w3c-keyname:w3c-keyname/index.js; do
+  cp "node_modules/${pair#*:}" "www/vendor/cm/${pair%%:*}.js"
+done
 
 echo "build: native command line"
 cargo build --release -q -p tumble-cli

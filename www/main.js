@@ -4,7 +4,7 @@
 import * as wasm from './pkg/tumble_wasm.js';
 import { loadSolver } from './engine.js';
 import { Player, LABEL } from './player.js';
-import { parseQuery, buildQuery, DEFAULTS } from './url.js';
+import { parseQuery, buildQuery, DEFAULTS, encodeSystem, decodeSystem } from './url.js';
 import { renderExplanation } from './explain.js';
 import { attachRecorder } from './record.js';
 
@@ -65,6 +65,64 @@ function splitScenario(text) {
 function description() {
   const { name } = splitScenario(app.settings.scenario);
   return app.presets.find((p) => p.name === name)?.description ?? 'a custom system';
+}
+
+const isCustom = (text) => text.trimStart().startsWith('{');
+
+/** The scenario menu shows the preset, or "custom system" (an option made when first needed). */
+function showScenarioName() {
+  const custom = isCustom(app.settings.scenario);
+  if (custom && !$('scenario').querySelector('option[value=custom]')) $('scenario').append(new Option('custom system', 'custom'));
+  $('scenario').value = custom ? 'custom' : splitScenario(app.settings.scenario).name;
+}
+
+/** The joint frames the view draws ("joint axes"), from the scenario's definition. */
+function updateJointFrames() {
+  app.player.renderer.jointFrames = $('joint-axes').checked ? new Float64Array(wasm.joint_frames(app.settings.scenario)) : null;
+}
+
+/** The editor (editor.js, CodeMirror: loaded on first use) opened on the current scenario's JSON. */
+async function toggleEditor(open = $('editor').hidden) {
+  $('edit-json').setAttribute('aria-expanded', String(open));
+  if (!open) { $('editor').hidden = true; return; }
+  let text;
+  try {
+    text = isCustom(app.settings.scenario) && app.customText ? app.customText : wasm.scenario_json(app.settings.scenario);
+  } catch (e) {
+    showError(`This scenario cannot be edited as JSON: ${e.message}`);
+    $('edit-json').setAttribute('aria-expanded', 'false');
+    return;
+  }
+  if (!app.editor) {
+    const { ScenarioEditor } = await import('./editor.js');
+    app.editor = new ScenarioEditor($('editor'), { check: wasm.check_scenario, apply: applyCustom, close: () => { toggleEditor(false); $('edit-json').focus(); } });
+  }
+  $('editor').hidden = false;
+  app.editor.load(text);
+  app.editorScenario = app.settings.scenario;
+  app.editor.focus();
+}
+
+/** Run a system from the editor (already checked): its link value is made now (Copy link
+ * cannot wait); a failure leaves the last system running and returns why. */
+async function applyCustom(text, canonical) {
+  const prev = { ...app.settings };
+  app.settings = { ...app.settings, scenario: canonical, dt: 0 };
+  delete app.settings.system;
+  app.linkProblem = null;
+  try {
+    app.settings.system = await encodeSystem(canonical);
+  } catch (e) {
+    app.linkProblem = e.message;
+  }
+  app.editorScenario = canonical;
+  if (await restartAndPlay()) {
+    app.customText = text;
+    return app.linkProblem ? `Applied; but Copy link cannot carry it: ${app.linkProblem}` : null;
+  }
+  const why = $('error-text').textContent;
+  app.settings = prev;
+  return `Not applied: ${why} The last valid system keeps running.`;
 }
 
 function buildParams() {
@@ -132,7 +190,9 @@ async function restart() {
   }
   clearError();
   const r = app.player.run;
-  $('scenario').value = splitScenario(app.settings.scenario).name;
+  showScenarioName();
+  updateJointFrames();
+  if (app.editor && !$('editor').hidden && app.editorScenario !== app.settings.scenario) toggleEditor(true); // a preset chosen while it is open
   $('integrator').value = app.settings.integrator;
   $('dt').value = r.dt;
   $('tol').value = app.settings.tol || '';
@@ -142,13 +202,16 @@ async function restart() {
   $('run-progress').hidden = true;
   app.summaryAt = 0;
   renderExplanation($('explain'), { scenario: app.settings.scenario, integrators: app.player.runs.map((x) => x.name) });
-  history.replaceState(null, '', buildQuery(app.settings) + (app.embed ? '&embed=1' : ''));
+  // a custom system too large for a link keeps the address it had
+  if (!isCustom(app.settings.scenario) || app.settings.system) history.replaceState(null, '', buildQuery(app.settings) + (app.embed ? '&embed=1' : ''));
   return true;
 }
 
 /** After a change of scenario, integrator, step or settings: start over and play. */
 async function restartAndPlay() {
-  if (await restart()) app.player.setPlaying(true);
+  if (!(await restart())) return false;
+  app.player.setPlaying(true);
+  return true;
 }
 
 function onPlaying(on) {
@@ -220,7 +283,12 @@ function wire() {
   const p = app.player;
   const play = (on) => p.setPlaying(on);
   const onChange = (id, f) => $(id).addEventListener('change', f);
-  onChange('scenario', () => { app.settings.scenario = $('scenario').value; app.settings.dt = 0; buildParams(); restartAndPlay(); });
+  onChange('scenario', () => {
+    if ($('scenario').value === 'custom') { showScenarioName(); return; } // only ever shown for the system running
+    app.settings.scenario = $('scenario').value; app.settings.dt = 0; delete app.settings.system; buildParams(); restartAndPlay();
+  });
+  onChange('joint-axes', updateJointFrames);
+  $('edit-json').addEventListener('click', () => toggleEditor());
   onChange('integrator', () => {
     const prev = app.settings.integrator;
     app.settings.integrator = $('integrator').value;
@@ -270,6 +338,7 @@ function wire() {
   $('step').addEventListener('click', () => { play(false); p.step(1); });
   $('reset').addEventListener('click', () => restart());
   $('share').addEventListener('click', () => {
+    if (isCustom(app.settings.scenario) && !app.settings.system) { showError(app.linkProblem ?? 'This custom system has no link.'); return; }
     copyText(location.origin + location.pathname + buildQuery(app.settings), $('share'), 'Copied', 'Copy this link:');
   });
   $('scrub').addEventListener('input', () => p.scrubTo(Number($('scrub').value)));
@@ -346,7 +415,17 @@ async function main() {
   }
   app.settings = settings;
   let linkError = error;
-  if (!linkError) {
+  if (!linkError && settings.system) {
+    // a custom system: inflated with a cap, then validated exactly as typed JSON
+    try {
+      const text = await decodeSystem(settings.system);
+      const r = wasm.check_scenario(text);
+      if (!r.ok) throw new Error(`The custom system in this link is not valid: ${r.message}.`);
+      settings.scenario = r.canonical;
+    } catch (e) {
+      linkError = e.message;
+    }
+  } else if (!linkError) {
     try {
       app.settings.scenario = wasm.canonical_scenario(settings.scenario);
     } catch (e) {
@@ -378,6 +457,8 @@ async function main() {
     notice: () => ($('notice').hidden ? null : $('notice-text').textContent),
     playing: () => p.playing,
     runs: () => p.runs.map((x) => [x.name, x.inv[0], x.inv[1], x.error]),
+    scenario: () => app.settings.scenario,
+    link: () => location.origin + location.pathname + buildQuery(app.settings),
   };
   p.setPlaying(true);
 }

@@ -154,6 +154,7 @@ export class Renderer {
     this.gridLen = 0; // floats of grid at the start of `lines`
     this.linesValid = 0; // floats at the start of `lines` the GPU holds as they are: the grid, then the trails until they change
     this.trailEnd = 0; // end of the trails in `lines`, when valid
+    this.jointFrames = null; // "joint axes": 14 numbers a joint (jointFrame below), or null
     this.proj = new Float32Array(16); this.view = new Float32Array(16);
     this.eye = new Float64Array(3);
     this.tint = new Float32Array(4); // a ghost's colour, alpha 1; alpha 0 for the palette
@@ -317,7 +318,7 @@ export class Renderer {
       gl.depthMask(true);
       gl.disable(gl.BLEND);
     }
-    this.lineOverlay(joints, n);
+    this.lineOverlay(joints, n, poses, sizes);
   }
 
   // copy the poses of every run into one Float32Array and send it in one call; the sizes and
@@ -361,11 +362,12 @@ export class Renderer {
 
   // the grid with the world axes and the trails (one draw of lines), the principal axes of
   // every body (one instanced draw of lines), the joints (one draw of points, on top)
-  lineOverlay(joints, n) {
+  lineOverlay(joints, n, poses, sizes) {
     const gl = this.gl;
     const dpr = Math.min(window.devicePixelRatio || 1, 2);
     const trailFloats = this.trail ? 12 * this.trail.bodies.length * this.trail.cap : 0;
-    const need = this.grid.length + trailFloats + 2 * joints.length;
+    const F = this.jointFrames, nf = F && F.length === 14 * (joints.length / 3) ? F.length / 14 : 0;
+    const need = this.grid.length + trailFloats + 48 * nf + 2 * joints.length;
     gl.bindBuffer(gl.ARRAY_BUFFER, this.lineBuf);
     if (this.lines.length < need) {
       this.lines = new Float32Array(need);
@@ -376,10 +378,12 @@ export class Renderer {
     if (from === 0) { L.set(this.grid); this.gridLen = this.grid.length; }
     if (from <= this.gridLen) this.trailEnd = this.trailLines(L, this.gridLen);
     let k = this.trailEnd;
+    for (let j = 0; j < nf; j++) k = this.jointFrame(L, k, F, 14 * j, poses, sizes);
+    const framesEnd = k;
     for (let j = 0; j < joints.length; j += 3) { L[k++] = joints[j]; L[k++] = joints[j + 1]; L[k++] = joints[j + 2]; L[k++] = 1; L[k++] = 0.85; L[k++] = 0.25; }
     gl.bufferSubData(gl.ARRAY_BUFFER, 4 * from, L, from, k - from);
     this.linesValid = this.trailEnd; // the joints move: sent again every frame
-    const lineVerts = this.trailEnd / 6;
+    const lineVerts = framesEnd / 6; // the grid, trails and joint frames are lines, the joints points
     gl.useProgram(this.line.prog);
     gl.uniformMatrix4fv(this.line.u.uProj, false, this.proj);
     gl.uniformMatrix4fv(this.line.u.uView, false, this.view);
@@ -396,6 +400,38 @@ export class Renderer {
     gl.disable(gl.DEPTH_TEST);
     gl.drawArrays(gl.POINTS, lineVerts, k / 6 - lineVerts);
     gl.bindVertexArray(null);
+  }
+
+  // "joint axes": joint k as its scenario defines it (jointFrames, 14 numbers a joint:
+  // a, point_a, axis_a, b, point_b, axis_b; see joint_frames in the wasm module): from each
+  // body's centre (or the ground's origin) a grey arm to its joint point, and there the revolute
+  // axis of each side, cyan for a, magenta for b (a wrong point shows as arms that do not meet,
+  // a wrong axis as two lines that are not parallel). 8 vertices, written into L from k.
+  jointFrame(L, k, F, o, P, S) {
+    const b = F[o + 7], len = 0.35 * Math.max(S[3 * b], S[3 * b + 1], S[3 * b + 2]);
+    for (let side = 0; side < 2; side++) {
+      const at = o + 7 * side, body = F[at];
+      let cx = 0, cy = 0, cz = 0, px = F[at + 1], py = F[at + 2], pz = F[at + 3], ax = F[at + 4], ay = F[at + 5], az = F[at + 6];
+      if (body >= 0) { // body frame to global: x + R p, R column-major after x in the pose
+        const q = 12 * body;
+        cx = P[q]; cy = P[q + 1]; cz = P[q + 2];
+        const x = px, y = py, z = pz;
+        px = cx + P[q + 3] * x + P[q + 6] * y + P[q + 9] * z;
+        py = cy + P[q + 4] * x + P[q + 7] * y + P[q + 10] * z;
+        pz = cz + P[q + 5] * x + P[q + 8] * y + P[q + 11] * z;
+        const u = ax, v = ay, w = az;
+        ax = P[q + 3] * u + P[q + 6] * v + P[q + 9] * w;
+        ay = P[q + 4] * u + P[q + 7] * v + P[q + 10] * w;
+        az = P[q + 5] * u + P[q + 8] * v + P[q + 11] * w;
+      } else { cx = px; cy = py; cz = pz; } // the ground: no arm
+      const r = side ? 1 : 0.2, g = side ? 0.35 : 0.85, bl = side ? 0.9 : 1;
+      L[k++] = cx; L[k++] = cy; L[k++] = cz; L[k++] = 0.75; L[k++] = 0.78; L[k++] = 0.82;
+      L[k++] = px; L[k++] = py; L[k++] = pz; L[k++] = 0.75; L[k++] = 0.78; L[k++] = 0.82;
+      const s = len * (side ? 1 : 0.8); // a's line a little shorter: both show where they overlap
+      L[k++] = px - s * ax; L[k++] = py - s * ay; L[k++] = pz - s * az; L[k++] = r; L[k++] = g; L[k++] = bl;
+      L[k++] = px + s * ax; L[k++] = py + s * ay; L[k++] = pz + s * az; L[k++] = r; L[k++] = g; L[k++] = bl;
+    }
+    return k;
   }
 
   // orbit by drag, zoom by wheel; one-finger drag and two-finger pinch on touch screens

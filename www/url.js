@@ -2,10 +2,18 @@
 // A link holds the canonical scenario text, the integrator, the step, the solver settings and
 // what to compare with ('all', or one other integrator):
 //   ?scenario=chain%3Flinks%3D64%26joint%3Dspherical&integrator=rattle&dt=0.005
+// A custom system travels instead as `system=`: its JSON compressed (deflate-raw) and
+// base64url-encoded (encodeSystem / decodeSystem below; at most MAX_SYSTEM_BYTES compressed and
+// MAX_SYSTEM_JSON inflated).
 // Nothing read here is trusted: the scenario text is validated by the wasm module before use.
 
 export const INTEGRATORS = ['director', 'rattle', 'baumgarte'];
-export const MAX_QUERY = 2048;
+export const MAX_QUERY = 2048; // everything but the system= value
+/** Largest compressed custom system a link carries (bytes), and its base64url length. */
+export const MAX_SYSTEM_BYTES = 16384;
+export const MAX_SYSTEM_PARAM = Math.ceil(MAX_SYSTEM_BYTES / 3) * 4;
+/** Largest custom system JSON a link inflates to (bytes; the solver's own limit, custom.rs MAX_JSON). */
+export const MAX_SYSTEM_JSON = 1 << 20;
 export const DEFAULTS = { scenario: 'free-body', integrator: 'rattle', dt: 0, tol: 0, alpha: 10, beta: 10, compare: '' };
 /** The charts a link or an element can ask for (`charts=energy,momentum`; `none` for none). */
 export const CHARTS = ['energy', 'momentum', 'constraints', 'iterations'];
@@ -15,14 +23,21 @@ export function parseQuery(search) {
   const settings = { ...DEFAULTS };
   const fail = (error) => ({ settings: { ...DEFAULTS }, error });
   if (!search || search === '?') return { settings, error: null };
-  if (search.length > MAX_QUERY) return fail(`This link is ${search.length} characters long; at most ${MAX_QUERY} are accepted.`);
+  // a link with a system= may be longer; either way far longer links are not read at all
+  if (search.length > MAX_QUERY + 4 * MAX_SYSTEM_PARAM) return fail(`This link is ${search.length} characters long; at most ${MAX_QUERY + MAX_SYSTEM_PARAM} are accepted.`);
   let params;
   try {
     params = new URLSearchParams(search);
   } catch (e) {
     return fail('This link could not be read.');
   }
-  const known = new Set(['scenario', 'integrator', 'dt', 'tol', 'alpha', 'beta', 'embed', 'compare', 'charts', 'autoplay', 'explain']);
+  const system = params.get('system');
+  if (system !== null && system.length > MAX_SYSTEM_PARAM) {
+    return fail(`The custom system in this link is about ${Math.floor(system.length * 3 / 4)} bytes compressed; links carry at most ${MAX_SYSTEM_BYTES} bytes (16 KB). Share the JSON as a file instead (tumble run FILE.json).`);
+  }
+  const rest = search.length - (system?.length ?? 0);
+  if (rest > MAX_QUERY) return fail(`This link is ${search.length} characters long; at most ${MAX_QUERY} are accepted${system !== null ? ' besides the system' : ''}.`);
+  const known = new Set(['scenario', 'system', 'integrator', 'dt', 'tol', 'alpha', 'beta', 'embed', 'compare', 'charts', 'autoplay', 'explain']);
   for (const key of params.keys()) {
     if (known.has(key)) continue;
     // most likely a hand-written link whose scenario text was not encoded: its '&' split it
@@ -33,6 +48,11 @@ export function parseQuery(search) {
   if (scenario !== null) {
     if (scenario.length === 0 || scenario.length > 512) return fail('The scenario in this link is empty or too long.');
     settings.scenario = scenario;
+  }
+  if (system !== null) {
+    if (scenario !== null) return fail('This link has both a scenario and a system; a link carries one of them.');
+    if (!/^[A-Za-z0-9_-]+$/.test(system) || system.length % 4 === 1) return fail('The custom system in this link is damaged: it is not base64url text (A-Z, a-z, 0-9, - and _).');
+    settings.system = system; // decoded and validated by decodeSystem and the wasm module
   }
   const integrator = params.get('integrator');
   if (integrator !== null) {
@@ -74,9 +94,10 @@ export function parseQuery(search) {
 }
 
 /** The query string for settings (scenario text encoded, dt omitted when it is the default). */
-export function buildQuery({ scenario, integrator, dt, tol, alpha, beta, compare }) {
+export function buildQuery({ scenario, system, integrator, dt, tol, alpha, beta, compare }) {
   const p = new URLSearchParams();
-  p.set('scenario', scenario);
+  if (system) p.set('system', system);
+  else p.set('scenario', scenario);
   p.set('integrator', integrator);
   if (dt) p.set('dt', String(dt));
   if (tol) p.set('tol', String(tol));
@@ -84,4 +105,66 @@ export function buildQuery({ scenario, integrator, dt, tol, alpha, beta, compare
   if (beta !== undefined && beta !== DEFAULTS.beta) p.set('beta', String(beta));
   if (compare) p.set('compare', compare);
   return '?' + p.toString();
+}
+
+const toBase64url = (bytes) => {
+  let bin = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) bin += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(bin).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+};
+
+/** Read a stream into one Uint8Array, giving up (with an Error saying so) beyond `cap` bytes. */
+async function readCapped(stream, cap, tooBig) {
+  const reader = stream.getReader();
+  const parts = [];
+  let n = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    n += value.length;
+    if (n > cap) {
+      reader.cancel().catch(() => {});
+      throw new Error(tooBig(n));
+    }
+    parts.push(value);
+  }
+  const out = new Uint8Array(n);
+  let at = 0;
+  for (const p of parts) { out.set(p, at); at += p.length; }
+  return out;
+}
+
+/** The `system=` value for a custom system's JSON text: deflate-raw (CompressionStream), then
+ * base64url without padding. Throws an Error (with the size) beyond MAX_SYSTEM_BYTES compressed. */
+export async function encodeSystem(json) {
+  const raw = new TextEncoder().encode(json);
+  if (raw.length > MAX_SYSTEM_JSON) throw new Error(`This system is ${raw.length} bytes of JSON; links carry at most ${MAX_SYSTEM_JSON}.`);
+  const stream = new Blob([raw]).stream().pipeThrough(new CompressionStream('deflate-raw'));
+  const packed = await readCapped(stream, Infinity, () => '');
+  if (packed.length > MAX_SYSTEM_BYTES) throw new Error(`This system compresses to ${packed.length} bytes; links carry at most ${MAX_SYSTEM_BYTES} bytes (16 KB). It runs here, but share its JSON as a file instead (tumble run FILE.json).`);
+  return toBase64url(packed);
+}
+
+/** The JSON text of a `system=` value. Throws an Error with a message for the user on bad
+ * base64url, a damaged deflate stream, text that is not UTF-8, or more than MAX_SYSTEM_JSON
+ * bytes inflated (a compression bomb stops there). The JSON itself is validated by the caller. */
+export async function decodeSystem(param) {
+  if (typeof param !== 'string' || !param.length) throw new Error('The custom system in this link is empty.');
+  if (param.length > MAX_SYSTEM_PARAM) throw new Error(`The custom system in this link is about ${Math.floor(param.length * 3 / 4)} bytes compressed; links carry at most ${MAX_SYSTEM_BYTES} bytes (16 KB).`);
+  if (!/^[A-Za-z0-9_-]+$/.test(param) || param.length % 4 === 1) throw new Error('The custom system in this link is damaged: it is not base64url text (A-Z, a-z, 0-9, - and _).');
+  const bin = atob(param.replace(/-/g, '+').replace(/_/g, '/') + '='.repeat((4 - (param.length % 4)) % 4));
+  const packed = Uint8Array.from(bin, (c) => c.charCodeAt(0));
+  let raw;
+  try {
+    const stream = new Blob([packed]).stream().pipeThrough(new DecompressionStream('deflate-raw'));
+    raw = await readCapped(stream, MAX_SYSTEM_JSON, () => `The custom system in this link inflates to more than ${MAX_SYSTEM_JSON} bytes (1 MiB); it is not accepted.`);
+  } catch (e) {
+    if (/inflates to more/.test(e.message)) throw e;
+    throw new Error('The custom system in this link is damaged: its compressed data does not inflate (deflate-raw). Was the link cut short?');
+  }
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(raw);
+  } catch {
+    throw new Error('The custom system in this link is damaged: it is not UTF-8 text.');
+  }
 }

@@ -15,6 +15,7 @@ use tumble::{Invariants, Method, Scenario, Settings, Simulation};
 
 mod json;
 mod study;
+mod link;
 
 const USAGE: &str = "usage:
   tumble scenarios
@@ -26,7 +27,9 @@ const USAGE: &str = "usage:
                [--tol EPS] [--max-iter N] [--alpha A] [--beta B]
   tumble study --collect DIR [--format json|csv]
 SCENARIO is a preset, a scenario text such as 'chain?links=64&joint=spherical'
-(quote it in the shell) or the path of a JSON scenario file (format: docs/scenarios.md);
+(quote it in the shell), the path of a JSON scenario file (format: docs/scenarios.md),
+or a page's share link (quoted; its integrator, dt, tol, alpha, beta are the defaults) or its
+system= value;
 'tumble scenarios' lists the presets and their parameters.";
 
 fn main() -> ExitCode {
@@ -230,7 +233,7 @@ fn sample_csv(out: &mut String, inv: &Invariants) {
 }
 
 fn run(args: &[String]) -> Result<(), String> {
-    let (pos, o) = Opts::parse(
+    let (pos, mut o) = Opts::parse(
         args,
         &[
             "integrator",
@@ -249,7 +252,16 @@ fn run(args: &[String]) -> Result<(), String> {
         [] => return Err(format!("run needs a SCENARIO\n{USAGE}")),
         _ => return Err(format!("run takes one SCENARIO, got {}", pos.len())),
     };
-    let sc = load_scenario(text)?;
+    // a page's share link (or its system= value): its scenario, and its settings as options
+    // that the command line's own options override
+    let sc = match link::parse(text) {
+        Some(l) => {
+            let l = l.map_err(|e| format!("{e}\n{USAGE}"))?;
+            o.0.splice(0..0, l.settings);
+            Scenario::parse(&l.scenario).map_err(|e| format!("the link's scenario: {}", e.0))?
+        }
+        None => load_scenario(text)?,
+    };
     let method = Method::parse(o.get("integrator").unwrap_or("director"))?;
     let settings = settings_from(&sc, method, &o)?;
     let duration = o.number("duration")?.unwrap_or(sc.duration);

@@ -9,6 +9,8 @@
 use tumble::{Method, Scenario, Settings};
 use wasm_bindgen::prelude::*;
 
+pub mod editor;
+
 /// Names of the numbers `invariants()` writes, in order.
 pub const INVARIANT_FIELDS: [&str; 11] = [
     "t",
@@ -104,6 +106,72 @@ pub fn canonical_scenario(text: &str) -> Result<String, JsError> {
         .map_err(|e| JsError::new(&e.0))
 }
 
+/// The scenario (preset or custom) as JSON in the documented format (docs/scenarios.md), one
+/// body or joint a line: what the page's editor opens. Throws on a bad text or a scenario too
+/// large for the JSON form (over 1 MiB).
+#[wasm_bindgen]
+pub fn scenario_json(text: &str) -> Result<String, JsError> {
+    let sc = editor::check(text).map_err(|p| JsError::new(&p.message))?;
+    editor::export(&sc).map_err(|e| JsError::new(&e))
+}
+
+/// Check a scenario text for the editor: `{ ok: true, canonical }` or `{ ok: false, message,
+/// path, line, column }` (the field's JSON path, 1-based line and column in characters; 0 when
+/// the message is about no one place). Never throws.
+#[wasm_bindgen]
+pub fn check_scenario(text: &str) -> JsValue {
+    #[derive(serde::Serialize)]
+    struct Ok {
+        ok: bool,
+        canonical: String,
+    }
+    #[derive(serde::Serialize)]
+    struct Bad {
+        ok: bool,
+        message: String,
+        path: String,
+        line: usize,
+        column: usize,
+    }
+    let r = match editor::check(text) {
+        Ok(sc) => serde_wasm_bindgen::to_value(&Ok {
+            ok: true,
+            canonical: sc.canonical(),
+        }),
+        Err(p) => serde_wasm_bindgen::to_value(&Bad {
+            ok: false,
+            message: p.message,
+            path: p.path,
+            line: p.line,
+            column: p.column,
+        }),
+    };
+    r.unwrap_or(JsValue::NULL)
+}
+
+/// The joints as the scenario defines them, 14 numbers each: body a (-1 for the ground),
+/// point_a (3), axis_a (3), body b, point_b (3), axis_b (3); points and axes in the body's
+/// frame (global for the ground); axes are zero for a spherical joint. For the view's joint
+/// frames. Throws on a bad text.
+#[wasm_bindgen]
+pub fn joint_frames(text: &str) -> Result<Vec<f64>, JsError> {
+    let sc = Scenario::parse(text).map_err(|e| JsError::new(&e.0))?;
+    let mut out = Vec::with_capacity(14 * sc.model.joints.len());
+    for j in &sc.model.joints {
+        let (aa, ab) = match j.kind {
+            tumble::JointKind::Revolute { axis_a, axis_b } => (axis_a, axis_b),
+            tumble::JointKind::Spherical => (glam::DVec3::ZERO, glam::DVec3::ZERO),
+        };
+        out.push(j.a.map_or(-1.0, |a| a as f64));
+        out.extend_from_slice(&j.point_a.to_array());
+        out.extend_from_slice(&aa.to_array());
+        out.push(j.b as f64);
+        out.extend_from_slice(&j.point_b.to_array());
+        out.extend_from_slice(&ab.to_array());
+    }
+    Ok(out)
+}
+
 /// A time step (s) that suits `integrator` on `scenario` (canonical text): the scenario's
 /// own step unless that is beyond what the integrator handles (`Scenario::suitable_dt`).
 #[wasm_bindgen]
@@ -130,7 +198,11 @@ impl Simulation {
         let sc = Scenario::parse(scenario).map_err(|e| JsError::new(&e.0))?;
         let method = Method::parse(integrator).map_err(|e| JsError::new(&e))?;
         let mut settings = Settings::for_scenario(&sc);
-        settings.dt = if dt != 0.0 { dt } else { sc.suitable_dt(method) };
+        settings.dt = if dt != 0.0 {
+            dt
+        } else {
+            sc.suitable_dt(method)
+        };
         if tol != 0.0 {
             settings.tol = tol;
         }
