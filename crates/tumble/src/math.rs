@@ -1,6 +1,33 @@
 //! Small 3x3 helpers shared by the integrators (all through libm for bitwise determinism).
 use glam::{DMat3, DVec3};
 
+/// The square root: std's `f64::sqrt` where the crate has `std` (one instruction: `f64.sqrt`
+/// on wasm32, `sqrtsd` on x86-64), `libm::sqrt` without it (software on wasm32 with stable
+/// Rust). IEEE sqrt is correctly rounded, so both give the same bits.
+#[inline]
+pub fn sqrt(x: f64) -> f64 {
+    #[cfg(feature = "std")]
+    {
+        x.sqrt()
+    }
+    #[cfg(not(feature = "std"))]
+    {
+        libm::sqrt(x)
+    }
+}
+
+/// |v|, the same bits as glam's `length()` but through [`sqrt`] (glam without std uses libm).
+#[inline]
+pub fn length(v: DVec3) -> f64 {
+    sqrt(v.length_squared())
+}
+
+/// v / |v|, the same bits as glam's `normalize()` but through [`sqrt`].
+#[inline]
+pub fn normalize(v: DVec3) -> DVec3 {
+    v * (1.0 / length(v))
+}
+
 /// The skew matrix a^ with a^ b = a x b.
 pub fn skew(a: DVec3) -> DMat3 {
     DMat3::from_cols(
@@ -43,7 +70,7 @@ pub fn exp_so3_minus_identity(a: DVec3) -> DMat3 {
     } else {
         // 1 - cos t = 2 sin^2(t/2): no cancellation, so exp stays orthogonal to round-off
         // without a bias that would accumulate over many equal steps
-        let th = libm::sqrt(th2);
+        let th = sqrt(th2);
         let sh = libm::sin(0.5 * th) / (0.5 * th);
         (libm::sin(th) / th, 0.5 * sh * sh)
     };
@@ -87,7 +114,7 @@ pub fn max_abs(m: &DMat3) -> f64 {
 /// Two unit vectors completing `axis` to a right-handed orthonormal frame (axis, e1, e2);
 /// for axis = x1 they are x2 and x3, as in eq. (37).
 pub fn perpendicular_pair(axis: DVec3) -> (DVec3, DVec3) {
-    let n = axis.normalize();
+    let n = normalize(axis);
     let a = n.abs();
     let t = if a.x <= a.y && a.x <= a.z {
         DVec3::X
@@ -96,7 +123,7 @@ pub fn perpendicular_pair(axis: DVec3) -> (DVec3, DVec3) {
     } else {
         DVec3::Z
     };
-    let e1 = (t - n * t.dot(n)).normalize();
+    let e1 = normalize(t - n * t.dot(n));
     (e1, n.cross(e1))
 }
 

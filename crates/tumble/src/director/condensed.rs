@@ -131,7 +131,7 @@ impl Ctx<'_> {
                 if !(det.is_finite() && det.abs() > 1e-300) {
                     return Err(StepError::BodySingular {
                         body: b,
-                        turn: (self.w.om1[b] * h).length(),
+                        turn: crate::math::length(self.w.om1[b] * h),
                     });
                 }
                 self.w.kinv[b] = k.inverse();
@@ -315,7 +315,7 @@ impl Ctx<'_> {
         if !lu_solve_in_place(&mut m, 6, &mut y) {
             return Err(StepError::BodySingular {
                 body: b,
-                turn: (self.w.om1[b] * h).length(),
+                turn: crate::math::length(self.w.om1[b] * h),
             });
         }
         let ym = DMat3::from_cols_array(&[y[0], y[5], y[4], y[5], y[1], y[3], y[4], y[3], y[2]]);

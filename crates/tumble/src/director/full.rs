@@ -74,7 +74,7 @@ impl Ctx<'_> {
                 if !lu_factor(&mut self.w.k[b], N, &mut self.w.piv[b]) {
                     return Err(StepError::BodySingular {
                         body: b,
-                        turn: (self.s.om[b] * h).length(),
+                        turn: crate::math::length(self.s.om[b] * h),
                     });
                 }
             }
