@@ -138,10 +138,35 @@ pub fn lu_solve_in_place(a: &mut [f64], n: usize, b: &mut [f64]) -> bool {
     true
 }
 
+/// [`lu_solve_in_place`] for a size `N` known at compile time: the same operations in the same
+/// order (the same bits), unrolled and without bounds checks.
+#[inline]
+pub fn lu_solve_fixed<const N: usize>(a: &mut [f64], b: &mut [f64]) -> bool {
+    let (a, b) = (&mut a[..N * N], &mut b[..N]);
+    let mut piv = [0usize; N];
+    if !lu_factor_body(a, N, &mut piv) {
+        return false;
+    }
+    lu_back_body(a, N, &piv, b);
+    true
+}
+
 /// LU factorisation with partial pivoting (row-major, in place). `piv` records row swaps.
 /// Returns `false` when a pivot falls below 1e-14 times the largest element, or the
 /// matrix holds a non-finite value.
 pub fn lu_factor(a: &mut [f64], n: usize, piv: &mut [usize]) -> bool {
+    lu_factor_body(a, n, piv)
+}
+
+/// Solve A x = b in place with the factors and pivots of [`lu_factor`].
+pub fn lu_back(a: &[f64], n: usize, piv: &[usize], b: &mut [f64]) {
+    lu_back_body(a, n, piv, b)
+}
+
+// The bodies of `lu_factor` and `lu_back`, inlined into the fixed-size solve so that a constant
+// n specialises them.
+#[inline(always)]
+fn lu_factor_body(a: &mut [f64], n: usize, piv: &mut [usize]) -> bool {
     if a[..n * n].iter().any(|x| !x.is_finite()) {
         return false;
     }
@@ -181,8 +206,8 @@ pub fn lu_factor(a: &mut [f64], n: usize, piv: &mut [usize]) -> bool {
     true
 }
 
-/// Solve A x = b in place with the factors and pivots of [`lu_factor`].
-pub fn lu_back(a: &[f64], n: usize, piv: &[usize], b: &mut [f64]) {
+#[inline(always)]
+fn lu_back_body(a: &[f64], n: usize, piv: &[usize], b: &mut [f64]) {
     for k in 0..n {
         b.swap(k, piv[k]);
     }

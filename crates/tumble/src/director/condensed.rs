@@ -14,9 +14,9 @@
 //! For given Omega and lambda the rest of the step is linear and solved exactly; a converged
 //! step is judged on the residual of (23)-(28) as written (`full.rs`, `body_residual`).
 use super::algebra::{c_mul, g_mul, V9};
-use super::{joint_row, mat, outer, rot_block, sides, Ctx};
+use super::{joint_row_into, mat, outer, rot_block, sides, Ctx};
 use crate::compiled::Row;
-use crate::math::{lu_solve_in_place, skew, skew_vec};
+use crate::math::{lu_solve_fixed, skew, skew_vec};
 use crate::model::Model;
 use crate::step::{newton_converged, Settings, StepError, StepInfo};
 use glam::{DMat3, DVec3};
@@ -90,12 +90,12 @@ impl Ctx<'_> {
                 },
             ) in c.rows.iter().enumerate()
             {
-                let (phi, ga, gb) = joint_row(c, &self.w.q1, j, r);
+                let phi = joint_row_into(c, &self.w.q1, j, r, &mut self.w.gnew[k]);
                 self.w.rj[k] = phi - self.s.phi0[k];
                 residual = residual.max(self.w.rj[k].abs());
-                self.w.gnew[k] = [ga, gb];
-                self.w.gmean[k] = [ga, gb];
             }
+            // gmean: the spherical rows' gradients are constant (set by `Workspace::new`), the
+            // revolute rows' are those at the mean
             self.mean_gradients(model);
             // rotational momenta at n+1, (27)-(28), and the residual of the condensed
             // equations: the joint rows and Res = 2 J Omega - pi_n - pi_n+1
@@ -269,7 +269,7 @@ impl Ctx<'_> {
         let f = &c.frames[j];
         let [na, e1, e2] = [f.n_a, f.e[0], f.e[1]];
         let e = if r == 3 { e1 } else { e2 };
-        let mean = |b: usize| DMat3::from_cols_array(&self.mean_rot(b));
+        let mean = |b: usize| self.mean_rot(b);
         if side == 1 {
             // n e^T with n = Q_a n_a (or the fixed axis)
             match jt.a {
@@ -286,9 +286,9 @@ impl Ctx<'_> {
     /// P_n+1 = P_n R - h (F - Qbar Y) A, R = 2A - I, Y symmetric from the six linear equations
     /// C(q_n+1) p_n+1 = C(q_n) p_n.
     pub(super) fn rot_momenta(&self, b: usize, h: f64, f: &V9<f64>) -> Result<DMat3, StepError> {
-        let (qn, pn, q1) = (mat(&self.s.q[b]), mat(&self.s.p[b]), mat(&self.w.q1[b]));
+        let (pn, q1) = (mat(&self.s.p[b]), mat(&self.w.q1[b]));
         let amat = self.w.amat[b];
-        let qbar = (qn + q1) * 0.5;
+        let qbar = self.mean_rot(b); // (qn + q1) / 2
         let free = pn * (amat * 2.0 - DMat3::IDENTITY) - DMat3::from_cols_array(f) * amat * h;
         let (q1a, fa) = (q1.to_cols_array(), free.to_cols_array());
         let cn = c_mul(&rot_block(&self.s.q[b]), &rot_block(&self.s.p[b]));
@@ -312,7 +312,7 @@ impl Ctx<'_> {
                 m[i * 6 + j] = col[i];
             }
         }
-        if !lu_solve_in_place(&mut m, 6, &mut y) {
+        if !lu_solve_fixed::<6>(&mut m, &mut y) {
             return Err(StepError::BodySingular {
                 body: b,
                 turn: crate::math::length(self.w.om1[b] * h),
