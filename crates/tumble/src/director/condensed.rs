@@ -65,7 +65,7 @@ impl Ctx<'_> {
                 let a = self.w.om1[b] * (0.5 * h);
                 let amat = (DMat3::IDENTITY + skew(a) + outer(a, a)) * (1.0 / (1.0 + a.dot(a)));
                 let q1 = mat(&self.s.q[b]) * (amat * 2.0 - DMat3::IDENTITY);
-                self.w.q1[b][3..12].copy_from_slice(&q1.to_cols_array());
+                q1.write_cols_to_slice(&mut self.w.q1[b][3..12]);
                 self.w.amat[b] = amat;
             }
             // centres at n+1, (23) and (27): the translational gradients are constant, so the
@@ -103,7 +103,7 @@ impl Ctx<'_> {
                 let f = self.force_rotational(b);
                 self.w.frot[b] = DMat3::from_cols_array(&f);
                 let p1 = self.rot_momenta(b, h, &f)?;
-                self.w.p1[b][3..12].copy_from_slice(&p1.to_cols_array());
+                p1.write_cols_to_slice(&mut self.w.p1[b][3..12]);
                 let pi1 = 2.0 * skew_vec(&(mat(&self.w.q1[b]).transpose() * p1));
                 self.w.resw[b] =
                     2.0 * model.bodies[b].inertia * self.w.om1[b] - self.w.pin[b] - pi1;
@@ -187,10 +187,10 @@ impl Ctx<'_> {
                             let ol = c.pattern.offset(jl);
                             let lside = usize::from(inc.is_b);
                             let mut blk = [0.0; 25];
-                            for rk in 0..jt.rows {
-                                let d = self.w.dk[ok + rk][side];
-                                for rl in 0..c.frames[jl].rows {
-                                    blk[rk * 5 + rl] = -d.dot(self.w.cy[ol + rl][lside]);
+                            let cy = &self.w.cy[ol..ol + c.frames[jl].rows];
+                            for (row, d) in blk.chunks_exact_mut(5).zip(&self.w.dk[ok..ok + jt.rows]) {
+                                for (x, y) in row.iter_mut().zip(cy) {
+                                    *x = -d[side].dot(y[lside]);
                                 }
                             }
                             // t e0_k . g0_l: the translational gradients are +-e_r on the three
