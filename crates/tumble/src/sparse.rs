@@ -297,14 +297,26 @@ impl JointMatrix {
     }
 }
 
-/// The inverse of the leading n x n part of a block, by Gauss-Jordan elimination with partial
-/// pivoting (the pivots of LU with partial pivoting); the rows and columns beyond n stay
-/// zero. None when a pivot is below 1e-14 of the largest entry or an entry is not finite.
+/// The inverse of the leading n x n part of a block (n = 3 or 5), by Gauss-Jordan elimination
+/// with partial pivoting (the pivots of LU with partial pivoting); the rows and columns beyond
+/// n stay zero. None when a pivot is below 1e-14 of the largest entry or an entry is not finite.
 fn invert(a: &[f64; B * B], n: usize) -> Option<[f64; B * B]> {
+    if n == 3 {
+        invert_n::<3>(a)
+    } else {
+        debug_assert_eq!(n, B);
+        invert_n::<B>(a)
+    }
+}
+
+/// [`invert`] for n = `N` known at compile time. Elimination k works on the columns of `m`
+/// beyond k only: the pivot column and those before it are never read again (only `inv` is
+/// returned), so skipping them leaves every value that is read as it was.
+fn invert_n<const N: usize>(a: &[f64; B * B]) -> Option<[f64; B * B]> {
     let mut m = [0.0; B * B];
     let mut scale = 0.0f64;
-    for r in 0..n {
-        for c in 0..n {
+    for r in 0..N {
+        for c in 0..N {
             let x = a[r * B + c];
             if !x.is_finite() {
                 return None;
@@ -316,16 +328,12 @@ fn invert(a: &[f64; B * B], n: usize) -> Option<[f64; B * B]> {
     if scale == 0.0 {
         return None;
     }
-    // the unused rows: an identity of the block's scale, inverted apart from the rest
-    for r in n..B {
-        m[r * B + r] = scale;
-    }
     let mut inv = [0.0; B * B];
-    for r in 0..B {
+    for r in 0..N {
         inv[r * B + r] = 1.0;
     }
-    for k in 0..B {
-        let p = (k + 1..B).fold(k, |p, i| {
+    for k in 0..N {
+        let p = (k + 1..N).fold(k, |p, i| {
             if m[i * B + k].abs() > m[p * B + k].abs() {
                 i
             } else {
@@ -336,28 +344,31 @@ fn invert(a: &[f64; B * B], n: usize) -> Option<[f64; B * B]> {
             return None;
         }
         if p != k {
-            for c in 0..B {
+            for c in k..N {
                 m.swap(k * B + c, p * B + c);
+            }
+            for c in 0..N {
                 inv.swap(k * B + c, p * B + c);
             }
         }
         let d = 1.0 / m[k * B + k];
-        for c in 0..B {
+        for c in k + 1..N {
             m[k * B + c] *= d;
+        }
+        for c in 0..N {
             inv[k * B + c] *= d;
         }
-        for i in 0..B {
+        for i in 0..N {
             let f = m[i * B + k];
             if i != k && f != 0.0 {
-                for c in 0..B {
+                for c in k + 1..N {
                     m[i * B + c] -= f * m[k * B + c];
+                }
+                for c in 0..N {
                     inv[i * B + c] -= f * inv[k * B + c];
                 }
             }
         }
-    }
-    for r in n..B {
-        inv[r * B + r] = 0.0;
     }
     Some(inv)
 }
