@@ -138,16 +138,60 @@ pub fn lu_solve_in_place(a: &mut [f64], n: usize, b: &mut [f64]) -> bool {
     true
 }
 
-/// [`lu_solve_in_place`] for a size `N` known at compile time: the same operations in the same
-/// order (the same bits), unrolled and without bounds checks.
-#[inline]
-pub fn lu_solve_fixed<const N: usize>(a: &mut [f64], b: &mut [f64]) -> bool {
-    let (a, b) = (&mut a[..N * N], &mut b[..N]);
-    let mut piv = [0usize; N];
-    if !lu_factor_body(a, N, &mut piv) {
+/// [`lu_solve_in_place`] for a size `N` known at compile time, on an array of rows: the same
+/// operations in the same order (the same bits; the row swaps of `b` are made during the
+/// factorisation instead of before the substitution, the same permutation), unrolled and
+/// without bounds checks. Destroys `a`.
+pub fn lu_solve_fixed<const N: usize>(a: &mut [[f64; N]; N], b: &mut [f64; N]) -> bool {
+    if a.iter().flatten().any(|x| !x.is_finite()) {
         return false;
     }
-    lu_back_body(a, N, &piv, b);
+    let scale = a.iter().flatten().fold(0.0f64, |m, x| m.max(x.abs()));
+    if scale == 0.0 {
+        return false;
+    }
+    for k in 0..N {
+        let mut p = k;
+        let mut best = a[k][k].abs();
+        for i in k + 1..N {
+            let v = a[i][k].abs();
+            if v > best {
+                best = v;
+                p = i;
+            }
+        }
+        if best <= 1e-14 * scale {
+            return false;
+        }
+        if p != k {
+            a.swap(k, p);
+            b.swap(k, p);
+        }
+        let pivot = a[k];
+        for i in k + 1..N {
+            let f = a[i][k] / pivot[k];
+            a[i][k] = f;
+            if f != 0.0 {
+                for j in k + 1..N {
+                    a[i][j] -= f * pivot[j];
+                }
+            }
+        }
+    }
+    for i in 0..N {
+        let mut s = b[i];
+        for j in 0..i {
+            s -= a[i][j] * b[j];
+        }
+        b[i] = s;
+    }
+    for i in (0..N).rev() {
+        let mut s = b[i];
+        for j in i + 1..N {
+            s -= a[i][j] * b[j];
+        }
+        b[i] = s / a[i][i];
+    }
     true
 }
 
@@ -155,18 +199,6 @@ pub fn lu_solve_fixed<const N: usize>(a: &mut [f64], b: &mut [f64]) -> bool {
 /// Returns `false` when a pivot falls below 1e-14 times the largest element, or the
 /// matrix holds a non-finite value.
 pub fn lu_factor(a: &mut [f64], n: usize, piv: &mut [usize]) -> bool {
-    lu_factor_body(a, n, piv)
-}
-
-/// Solve A x = b in place with the factors and pivots of [`lu_factor`].
-pub fn lu_back(a: &[f64], n: usize, piv: &[usize], b: &mut [f64]) {
-    lu_back_body(a, n, piv, b)
-}
-
-// The bodies of `lu_factor` and `lu_back`, inlined into the fixed-size solve so that a constant
-// n specialises them.
-#[inline(always)]
-fn lu_factor_body(a: &mut [f64], n: usize, piv: &mut [usize]) -> bool {
     if a[..n * n].iter().any(|x| !x.is_finite()) {
         return false;
     }
@@ -206,8 +238,8 @@ fn lu_factor_body(a: &mut [f64], n: usize, piv: &mut [usize]) -> bool {
     true
 }
 
-#[inline(always)]
-fn lu_back_body(a: &[f64], n: usize, piv: &[usize], b: &mut [f64]) {
+/// Solve A x = b in place with the factors and pivots of [`lu_factor`].
+pub fn lu_back(a: &[f64], n: usize, piv: &[usize], b: &mut [f64]) {
     for k in 0..n {
         b.swap(k, piv[k]);
     }
@@ -258,6 +290,29 @@ mod tests {
         let l = solve_sylvester_diag(&s, d);
         let dinv = DMat3::from_diagonal(d.recip());
         assert!(max_abs(&(l * dinv + dinv * l - s)) < 1e-14);
+    }
+
+    #[test]
+    fn fixed_size_lu_gives_the_same_bits() {
+        let mut seed = 7u64;
+        let mut rnd = || {
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            ((seed >> 11) as f64 / (1u64 << 53) as f64) - 0.5
+        };
+        for _ in 0..200 {
+            let mut a = [[0.0; 6]; 6];
+            let mut b = [0.0; 6];
+            for (row, x) in a.iter_mut().zip(&mut b) {
+                row.iter_mut().for_each(|v| *v = rnd());
+                *x = rnd();
+            }
+            let (mut flat, mut b1) = (a.concat(), b);
+            assert!(lu_solve_in_place(&mut flat, 6, &mut b1));
+            assert!(lu_solve_fixed(&mut a, &mut b));
+            assert_eq!(b.map(f64::to_bits), b1.map(f64::to_bits));
+        }
+        let mut s = [[1.0, 2.0], [2.0, 4.0]];
+        assert!(!lu_solve_fixed(&mut s, &mut [1.0, 1.0]));
     }
 
     #[test]

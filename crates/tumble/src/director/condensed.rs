@@ -136,6 +136,7 @@ impl Ctx<'_> {
                 }
                 self.w.kinv[b] = k.inverse();
                 self.w.kres[b] = self.w.kinv[b] * self.w.resw[b];
+                self.w.qna[b] = mat(&self.s.q[b]) * self.w.amat[b];
             }
             if nrows > 0 {
                 // per row and side: y = K^-1 dRes/dlambda, d = dPhi/dOmega. Every joint
@@ -151,7 +152,7 @@ impl Ctx<'_> {
                         let amat = self.w.amat[b];
                         let c =
                             h * (amat.transpose() * wm).cross(mat(&self.w.q1[b]).transpose() * um);
-                        let qbar = mat(&self.s.q[b]) * amat;
+                        let qbar = self.w.qna[b]; // Q_n A
                         let d = h * (amat * wn).cross(qbar.transpose() * un);
                         debug_assert!({
                             let g = mat(&self.w.gmean[k][side]);
@@ -300,7 +301,7 @@ impl Ctx<'_> {
         // column j: C(q_n+1) (h Qbar E_j A), E_j the symmetric unit matrices in the layout of
         // C^T y (eq. 5): (0,0), (1,1), (2,2), (1,2), (0,2), (0,1)
         const PAIRS: [(usize, usize); 6] = [(0, 0), (1, 1), (2, 2), (1, 2), (0, 2), (0, 1)];
-        let mut m = [0.0; 36];
+        let mut m = [[0.0; 6]; 6];
         let at = amat.transpose(); // rows of A as columns
         for (j, &(r, c)) in PAIRS.iter().enumerate() {
             let mut e = outer(qbar.col(r), at.col(c));
@@ -308,11 +309,11 @@ impl Ctx<'_> {
                 e += outer(qbar.col(c), at.col(r));
             }
             let col = c_mul(&q1a, &(e * h).to_cols_array());
-            for i in 0..6 {
-                m[i * 6 + j] = col[i];
+            for (row, x) in m.iter_mut().zip(col) {
+                row[j] = x;
             }
         }
-        if !lu_solve_fixed::<6>(&mut m, &mut y) {
+        if !lu_solve_fixed(&mut m, &mut y) {
             return Err(StepError::BodySingular {
                 body: b,
                 turn: crate::math::length(self.w.om1[b] * h),

@@ -200,6 +200,7 @@ pub struct Workspace {
     dk: Vec<[DVec3; 2]>,
     frot: Vec<DMat3>, // per body: the rotational force F of the current iterate
     qbar: Vec<DMat3>, // per body: the mean directors (Q_n + Q_n+1) / 2 of the current iterate
+    qna: Vec<DMat3>,  // per body: Q_n A of the current iterate
 }
 
 impl Workspace {
@@ -240,6 +241,7 @@ impl Workspace {
             dk: vec![[DVec3::ZERO; 2]; m],
             frot: vec![DMat3::ZERO; n],
             qbar: vec![DMat3::IDENTITY; n],
+            qna: vec![DMat3::IDENTITY; n],
         }
     }
 }
