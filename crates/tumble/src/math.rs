@@ -143,10 +143,9 @@ pub fn lu_solve_in_place(a: &mut [f64], n: usize, b: &mut [f64]) -> bool {
 /// factorisation instead of before the substitution, the same permutation), unrolled and
 /// without bounds checks. Destroys `a`.
 pub fn lu_solve_fixed<const N: usize>(a: &mut [[f64; N]; N], b: &mut [f64; N]) -> bool {
-    if a.iter().flatten().any(|x| !x.is_finite()) {
+    let Some(scale) = max_abs_rows(a) else {
         return false;
-    }
-    let scale = a.iter().flatten().fold(0.0f64, |m, x| m.max(x.abs()));
+    };
     if scale == 0.0 {
         return false;
     }
@@ -193,6 +192,24 @@ pub fn lu_solve_fixed<const N: usize>(a: &mut [[f64; N]; N], b: &mut [f64; N]) -
         b[i] = s / a[i][i];
     }
     true
+}
+
+/// The largest |element| of the rows `a`, or None when one is not finite. The maximum of
+/// finite non-negative numbers does not depend on the order, so it is taken per column (N
+/// independent chains instead of one serial chain of N^2 `f64::max`): the same value as a fold
+/// over all elements.
+#[inline]
+pub fn max_abs_rows<const N: usize>(a: &[[f64; N]]) -> Option<f64> {
+    let mut finite = true;
+    let mut col = [0.0f64; N];
+    for row in a {
+        for (m, x) in col.iter_mut().zip(row) {
+            let v = x.abs();
+            finite &= v < f64::INFINITY; // false for inf and NaN
+            *m = if v > *m { v } else { *m };
+        }
+    }
+    finite.then(|| col.iter().fold(0.0f64, |m, &v| if v > m { v } else { m }))
 }
 
 /// LU factorisation with partial pivoting (row-major, in place). `piv` records row swaps.

@@ -313,21 +313,15 @@ fn invert(a: &[f64; B * B], n: usize) -> Option<[f64; B * B]> {
 /// beyond k only: the pivot column and those before it are never read again (only `inv` is
 /// returned), so skipping them leaves every value that is read as it was.
 fn invert_n<const N: usize>(a: &[f64; B * B]) -> Option<[f64; B * B]> {
-    let mut m = [0.0; B * B];
-    let mut scale = 0.0f64;
-    for r in 0..N {
-        for c in 0..N {
-            let x = a[r * B + c];
-            if !x.is_finite() {
-                return None;
-            }
-            scale = scale.max(x.abs());
-            m[r * B + c] = x;
-        }
+    let mut rows = [[0.0; N]; N];
+    for (r, row) in rows.iter_mut().enumerate() {
+        row.copy_from_slice(&a[r * B..r * B + N]);
     }
+    let scale = crate::math::max_abs_rows(&rows)?;
     if scale == 0.0 {
         return None;
     }
+    let mut m = *a;
     let mut inv = [0.0; B * B];
     for r in 0..N {
         inv[r * B + r] = 1.0;
