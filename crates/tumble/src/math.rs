@@ -194,12 +194,12 @@ pub fn lu_solve_fixed<const N: usize>(a: &mut [[f64; N]; N], b: &mut [f64; N]) -
     true
 }
 
-/// The largest |element| of the rows `a`, or None when one is not finite. The maximum of
-/// finite non-negative numbers does not depend on the order, so it is taken per column (N
-/// independent chains instead of one serial chain of N^2 `f64::max`): the same value as a fold
-/// over all elements.
+/// The largest |element| of the rows `a` (NaN ignored, as `f64::max` does), taken per column:
+/// N independent chains of compares instead of one serial chain of `f64::max` over every
+/// element. The maximum of non-negative numbers does not depend on the order, so the value is
+/// that of the serial fold. Also whether every element is finite.
 #[inline]
-pub fn max_abs_rows<const N: usize>(a: &[[f64; N]]) -> Option<f64> {
+fn col_max<const N: usize>(a: &[[f64; N]]) -> (f64, bool) {
     let mut finite = true;
     let mut col = [0.0f64; N];
     for row in a {
@@ -209,7 +209,19 @@ pub fn max_abs_rows<const N: usize>(a: &[[f64; N]]) -> Option<f64> {
             *m = if v > *m { v } else { *m };
         }
     }
-    finite.then(|| col.iter().fold(0.0f64, |m, &v| if v > m { v } else { m }))
+    (col.iter().fold(0.0f64, |m, &v| if v > m { v } else { m }), finite)
+}
+
+/// The largest |element| of the rows `a` (see [`col_max`]); NaN ignored.
+pub fn max_abs_cols<const N: usize>(a: &[[f64; N]]) -> f64 {
+    col_max(a).0
+}
+
+/// The largest |element| of the rows `a`, or None when one is not finite.
+#[inline]
+pub fn max_abs_rows<const N: usize>(a: &[[f64; N]]) -> Option<f64> {
+    let (m, finite) = col_max(a);
+    finite.then_some(m)
 }
 
 /// LU factorisation with partial pivoting (row-major, in place). `piv` records row swaps.

@@ -47,6 +47,7 @@ mod condensed;
 mod full;
 
 use crate::compiled::{Compiled, Incident, Row};
+use crate::math::max_abs_cols;
 use crate::model::{BodyState, Model};
 use crate::step::{effective_tol, Settings, StepError, StepInfo};
 use algebra::{c_mul, g_mul, gt_mul, V9};
@@ -403,13 +404,7 @@ impl Ctx<'_> {
     /// momenta of 1e4). A step whose condensed solve does not converge is taken by `step_full`
     /// from the same start; the iterations reported are then those of both.
     fn step(&mut self, model: &Model, settings: &Settings) -> Result<StepInfo, StepError> {
-        let scale = self
-            .s
-            .q
-            .iter()
-            .chain(&self.s.p)
-            .flatten()
-            .fold(0.0f64, |m, x| m.max(x.abs()));
+        let scale = max_abs_cols(&self.s.q).max(max_abs_cols(&self.s.p));
         let settings = &Settings {
             tol: effective_tol(settings.tol, scale),
             ..*settings
