@@ -229,9 +229,13 @@ impl JointMatrix {
     }
 
     /// Add the block `g` (rows[j] x rows[k], row-major with stride `B` = 5) to block `i`
-    /// ([`JointPattern::index`] of (j, k)).
-    pub fn add_block(&mut self, i: usize, g: &[f64; B * B]) {
+    /// ([`JointPattern::index`] of (j, k)); with `first`, to zero instead of the block's value
+    /// (as after [`JointMatrix::clear`], without clearing every block first).
+    pub fn add_block(&mut self, i: usize, g: &[f64; B * B], first: bool) {
         let blk = &mut self.blocks[i];
+        if first {
+            *blk = [0.0; B * B];
+        }
         for (x, y) in blk.iter_mut().zip(g.iter()) {
             *x += *y;
         }
@@ -264,13 +268,24 @@ impl JointMatrix {
 
     /// Solve S x = b in place with the factors of [`JointMatrix::factor`].
     pub fn solve(&self, p: &JointPattern, b: &mut [f64]) {
+        // copies of a joint's rows, of the constant length 3 or 5 (no call to memcpy)
         let load = |b: &[f64], j: usize| {
             let mut x = [0.0; B];
-            x[..p.rows[j]].copy_from_slice(&b[p.offset[j]..p.offset[j] + p.rows[j]]);
+            let o = p.offset[j];
+            if p.rows[j] == B {
+                x.copy_from_slice(&b[o..o + B]);
+            } else {
+                x[..3].copy_from_slice(&b[o..o + 3]);
+            }
             x
         };
         let store = |b: &mut [f64], j: usize, x: &[f64; B]| {
-            b[p.offset[j]..p.offset[j] + p.rows[j]].copy_from_slice(&x[..p.rows[j]]);
+            let o = p.offset[j];
+            if p.rows[j] == B {
+                b[o..o + B].copy_from_slice(x);
+            } else {
+                b[o..o + 3].copy_from_slice(&x[..3]);
+            }
         };
         // forward: x_j = D_j^-1 b_j, then b_k -= S_kj x_j for the later neighbours k
         for &j in &p.order {

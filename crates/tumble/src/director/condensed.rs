@@ -177,7 +177,9 @@ impl Ctx<'_> {
                     }
                     self.w.rj[k] = rhs;
                 }
-                self.w.js.clear();
+                // every block gets one contribution per body its two joints share: one, or two
+                // for a diagonal block of a joint between two bodies (side a first); the first
+                // is stored as 0 + value, the same bits as adding it to a cleared matrix
                 for (jk, jt) in c.frames.iter().enumerate() {
                     let ok = c.pattern.offset(jk);
                     for (side, b) in sides(jt.a, jt.b) {
@@ -207,7 +209,8 @@ impl Ctx<'_> {
                                 }));
                                 blk[r * 5 + r] += t * e0[r] * g0[r];
                             }
-                            self.w.js.add_block(c.block(b, kslot, li), &blk);
+                            let first = jl != jk || side == 0 || jt.a.is_none();
+                            self.w.js.add_block(c.block(b, kslot, li), &blk, first);
                         }
                     }
                 }
