@@ -209,7 +209,10 @@ fn col_max<const N: usize>(a: &[[f64; N]]) -> (f64, bool) {
             *m = if v > *m { v } else { *m };
         }
     }
-    (col.iter().fold(0.0f64, |m, &v| if v > m { v } else { m }), finite)
+    (
+        col.iter().fold(0.0f64, |m, &v| if v > m { v } else { m }),
+        finite,
+    )
 }
 
 /// The largest |element| of the rows `a` (see [`col_max`]); NaN ignored.
@@ -325,7 +328,9 @@ mod tests {
     fn fixed_size_lu_gives_the_same_bits() {
         let mut seed = 7u64;
         let mut rnd = || {
-            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
             ((seed >> 11) as f64 / (1u64 << 53) as f64) - 0.5
         };
         for _ in 0..200 {

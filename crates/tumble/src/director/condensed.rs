@@ -191,7 +191,9 @@ impl Ctx<'_> {
                             let lside = usize::from(inc.is_b);
                             let mut blk = [0.0; 25];
                             let cy = &self.w.cy[ol..ol + c.frames[jl].rows];
-                            for (row, d) in blk.chunks_exact_mut(5).zip(&self.w.dk[ok..ok + jt.rows]) {
+                            for (row, d) in
+                                blk.chunks_exact_mut(5).zip(&self.w.dk[ok..ok + jt.rows])
+                            {
                                 for (x, y) in row.iter_mut().zip(cy) {
                                     *x = -d[side].dot(y[lside]);
                                 }
