@@ -13,18 +13,22 @@ wasm="target/wasm/wasm32-unknown-unknown/release/tumble_wasm.wasm"
 "$tools/wasm-bindgen/bin/wasm-bindgen" --target web --out-dir www/pkg "$wasm"
 before=$(stat -c %s www/pkg/tumble_wasm_bg.wasm)
 # binaryen from npm (package-lock.json), never Debian's: its 108 breaks wasm-bindgen output.
-# The features are the ones rustc enables by default for wasm32-unknown-unknown. The result
-# is kept in target/wasm/opt and reused while wasm-bindgen's output stays the same.
+# The features are the ones rustc enables by default for wasm32-unknown-unknown, and simd128
+# (wasm_rustflags in wasm-env.sh). The result
+# is kept in target/wasm/opt and reused while wasm-bindgen's output and the flags stay the same.
 opt=target/wasm/opt
 mkdir -p "$opt"
-if [ -f "$opt/out.wasm" ] && cmp -s www/pkg/tumble_wasm_bg.wasm "$opt/in.wasm"; then
+opt_flags="-O3 --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext
+  --enable-mutable-globals --enable-reference-types --enable-multivalue --enable-simd"
+if [ -f "$opt/out.wasm" ] && cmp -s www/pkg/tumble_wasm_bg.wasm "$opt/in.wasm" &&
+  [ "$(cat "$opt/flags" 2>/dev/null)" = "$opt_flags" ]; then
   cp "$opt/out.wasm" www/pkg/tumble_wasm_bg.wasm
 else
   rm -f "$opt/in.wasm"
-  node_modules/.bin/wasm-opt -O3 --enable-bulk-memory --enable-nontrapping-float-to-int \
-    --enable-sign-ext --enable-mutable-globals --enable-reference-types --enable-multivalue \
-    www/pkg/tumble_wasm_bg.wasm -o "$opt/out.wasm"
+  # shellcheck disable=SC2086
+  node_modules/.bin/wasm-opt $opt_flags www/pkg/tumble_wasm_bg.wasm -o "$opt/out.wasm"
   cp www/pkg/tumble_wasm_bg.wasm "$opt/in.wasm"
+  echo "$opt_flags" > "$opt/flags"
   cp "$opt/out.wasm" www/pkg/tumble_wasm_bg.wasm
 fi
 after=$(stat -c %s www/pkg/tumble_wasm_bg.wasm)

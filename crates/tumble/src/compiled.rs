@@ -7,7 +7,7 @@
 //! - the incidence of joints and bodies, and for every pair of joints meeting at a body the
 //!   index of their block in the joint-space matrix (`sparse.rs`);
 //! - the inverse masses 1/M, the inverse principal moments J^-1 and RATTLE's D (eq. 2).
-use crate::math::perpendicular_pair;
+use crate::math::{normalize, perpendicular_pair};
 use crate::model::{d_from_inertia, Joint, JointKind, Model};
 use crate::sparse::JointPattern;
 use alloc::string::{String, ToString};
@@ -39,7 +39,7 @@ impl JointFrame {
         let (n_a, e) = match joint.kind {
             JointKind::Revolute { axis_a, axis_b } => {
                 let (e1, e2) = perpendicular_pair(axis_b);
-                (axis_a.normalize(), [e1, e2])
+                (normalize(axis_a), [e1, e2])
             }
             JointKind::Spherical => (DVec3::ZERO, [DVec3::ZERO; 2]),
         };

@@ -6,7 +6,8 @@
 //! - [`Method::Baumgarte`]: the classic index-1 formulation with Baumgarte stabilisation.
 //!
 //! The crate is `no_std` with `alloc`; all transcendental math goes through `libm`
-//! so native and wasm builds compute the same bits.
+//! so native and wasm builds compute the same bits (the square root through `math::sqrt`:
+//! std's instruction with the `std` feature, libm without; correctly rounded either way).
 #![cfg_attr(not(feature = "std"), no_std)]
 #![warn(missing_docs)]
 

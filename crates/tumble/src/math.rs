@@ -1,6 +1,33 @@
 //! Small 3x3 helpers shared by the integrators (all through libm for bitwise determinism).
 use glam::{DMat3, DVec3};
 
+/// The square root: std's `f64::sqrt` where the crate has `std` (one instruction: `f64.sqrt`
+/// on wasm32, `sqrtsd` on x86-64), `libm::sqrt` without it (software on wasm32 with stable
+/// Rust). IEEE sqrt is correctly rounded, so both give the same bits.
+#[inline]
+pub fn sqrt(x: f64) -> f64 {
+    #[cfg(feature = "std")]
+    {
+        x.sqrt()
+    }
+    #[cfg(not(feature = "std"))]
+    {
+        libm::sqrt(x)
+    }
+}
+
+/// |v|, the same bits as glam's `length()` but through [`sqrt`] (glam without std uses libm).
+#[inline]
+pub fn length(v: DVec3) -> f64 {
+    sqrt(v.length_squared())
+}
+
+/// v / |v|, the same bits as glam's `normalize()` but through [`sqrt`].
+#[inline]
+pub fn normalize(v: DVec3) -> DVec3 {
+    v * (1.0 / length(v))
+}
+
 /// The skew matrix a^ with a^ b = a x b.
 pub fn skew(a: DVec3) -> DMat3 {
     DMat3::from_cols(
@@ -43,7 +70,7 @@ pub fn exp_so3_minus_identity(a: DVec3) -> DMat3 {
     } else {
         // 1 - cos t = 2 sin^2(t/2): no cancellation, so exp stays orthogonal to round-off
         // without a bias that would accumulate over many equal steps
-        let th = libm::sqrt(th2);
+        let th = sqrt(th2);
         let sh = libm::sin(0.5 * th) / (0.5 * th);
         (libm::sin(th) / th, 0.5 * sh * sh)
     };
@@ -87,7 +114,7 @@ pub fn max_abs(m: &DMat3) -> f64 {
 /// Two unit vectors completing `axis` to a right-handed orthonormal frame (axis, e1, e2);
 /// for axis = x1 they are x2 and x3, as in eq. (37).
 pub fn perpendicular_pair(axis: DVec3) -> (DVec3, DVec3) {
-    let n = axis.normalize();
+    let n = normalize(axis);
     let a = n.abs();
     let t = if a.x <= a.y && a.x <= a.z {
         DVec3::X
@@ -96,7 +123,7 @@ pub fn perpendicular_pair(axis: DVec3) -> (DVec3, DVec3) {
     } else {
         DVec3::Z
     };
-    let e1 = (t - n * t.dot(n)).normalize();
+    let e1 = normalize(t - n * t.dot(n));
     (e1, n.cross(e1))
 }
 
@@ -109,6 +136,95 @@ pub fn lu_solve_in_place(a: &mut [f64], n: usize, b: &mut [f64]) -> bool {
     }
     lu_back(a, n, &piv[..n], b);
     true
+}
+
+/// [`lu_solve_in_place`] for a size `N` known at compile time, on an array of rows: the same
+/// operations in the same order (the same bits; the row swaps of `b` are made during the
+/// factorisation instead of before the substitution, the same permutation), unrolled and
+/// without bounds checks. Destroys `a`.
+pub fn lu_solve_fixed<const N: usize>(a: &mut [[f64; N]; N], b: &mut [f64; N]) -> bool {
+    let Some(scale) = max_abs_rows(a) else {
+        return false;
+    };
+    if scale == 0.0 {
+        return false;
+    }
+    for k in 0..N {
+        let mut p = k;
+        let mut best = a[k][k].abs();
+        for i in k + 1..N {
+            let v = a[i][k].abs();
+            if v > best {
+                best = v;
+                p = i;
+            }
+        }
+        if best <= 1e-14 * scale {
+            return false;
+        }
+        if p != k {
+            a.swap(k, p);
+            b.swap(k, p);
+        }
+        let pivot = a[k];
+        for i in k + 1..N {
+            let f = a[i][k] / pivot[k];
+            a[i][k] = f;
+            if f != 0.0 {
+                for j in k + 1..N {
+                    a[i][j] -= f * pivot[j];
+                }
+            }
+        }
+    }
+    for i in 0..N {
+        let mut s = b[i];
+        for j in 0..i {
+            s -= a[i][j] * b[j];
+        }
+        b[i] = s;
+    }
+    for i in (0..N).rev() {
+        let mut s = b[i];
+        for j in i + 1..N {
+            s -= a[i][j] * b[j];
+        }
+        b[i] = s / a[i][i];
+    }
+    true
+}
+
+/// The largest |element| of the rows `a` (NaN ignored, as `f64::max` does), taken per column:
+/// N independent chains of compares instead of one serial chain of `f64::max` over every
+/// element. The maximum of non-negative numbers does not depend on the order, so the value is
+/// that of the serial fold. Also whether every element is finite.
+#[inline]
+fn col_max<const N: usize>(a: &[[f64; N]]) -> (f64, bool) {
+    let mut finite = true;
+    let mut col = [0.0f64; N];
+    for row in a {
+        for (m, x) in col.iter_mut().zip(row) {
+            let v = x.abs();
+            finite &= v < f64::INFINITY; // false for inf and NaN
+            *m = if v > *m { v } else { *m };
+        }
+    }
+    (
+        col.iter().fold(0.0f64, |m, &v| if v > m { v } else { m }),
+        finite,
+    )
+}
+
+/// The largest |element| of the rows `a` (see [`col_max`]); NaN ignored.
+pub fn max_abs_cols<const N: usize>(a: &[[f64; N]]) -> f64 {
+    col_max(a).0
+}
+
+/// The largest |element| of the rows `a`, or None when one is not finite.
+#[inline]
+pub fn max_abs_rows<const N: usize>(a: &[[f64; N]]) -> Option<f64> {
+    let (m, finite) = col_max(a);
+    finite.then_some(m)
 }
 
 /// LU factorisation with partial pivoting (row-major, in place). `piv` records row swaps.
@@ -206,6 +322,31 @@ mod tests {
         let l = solve_sylvester_diag(&s, d);
         let dinv = DMat3::from_diagonal(d.recip());
         assert!(max_abs(&(l * dinv + dinv * l - s)) < 1e-14);
+    }
+
+    #[test]
+    fn fixed_size_lu_gives_the_same_bits() {
+        let mut seed = 7u64;
+        let mut rnd = || {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            ((seed >> 11) as f64 / (1u64 << 53) as f64) - 0.5
+        };
+        for _ in 0..200 {
+            let mut a = [[0.0; 6]; 6];
+            let mut b = [0.0; 6];
+            for (row, x) in a.iter_mut().zip(&mut b) {
+                row.iter_mut().for_each(|v| *v = rnd());
+                *x = rnd();
+            }
+            let (mut flat, mut b1) = (a.concat(), b);
+            assert!(lu_solve_in_place(&mut flat, 6, &mut b1));
+            assert!(lu_solve_fixed(&mut a, &mut b));
+            assert_eq!(b.map(f64::to_bits), b1.map(f64::to_bits));
+        }
+        let mut s = [[1.0, 2.0], [2.0, 4.0]];
+        assert!(!lu_solve_fixed(&mut s, &mut [1.0, 1.0]));
     }
 
     #[test]

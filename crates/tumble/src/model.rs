@@ -132,9 +132,9 @@ pub fn box_inertia(m: f64, s: DVec3) -> DVec3 {
 pub fn box_for_inertia(m: f64, j: DVec3) -> DVec3 {
     let f = 6.0 / m;
     DVec3::new(
-        libm::sqrt(f * (j.y + j.z - j.x)),
-        libm::sqrt(f * (j.z + j.x - j.y)),
-        libm::sqrt(f * (j.x + j.y - j.z)),
+        crate::math::sqrt(f * (j.y + j.z - j.x)),
+        crate::math::sqrt(f * (j.z + j.x - j.y)),
+        crate::math::sqrt(f * (j.x + j.y - j.z)),
     )
 }
 

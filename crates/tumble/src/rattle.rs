@@ -50,7 +50,7 @@
 //! joint-space solver of `sparse.rs`.
 use crate::compiled::Compiled;
 use crate::joints::{self, InverseMass, JointEval};
-use crate::math::{exp_so3_minus_identity, skew, skew_vec, solve_sylvester_diag};
+use crate::math::{exp_so3_minus_identity, length, skew, skew_vec, solve_sylvester_diag};
 pub use crate::model::d_from_inertia;
 use crate::model::BodyState;
 use crate::sparse::JointMatrix;
@@ -368,7 +368,7 @@ fn drift(c: &Compiled, st: &State, ws: &mut Workspace, h: f64) -> Result<(), Ste
             body: i,
             residual,
             // the angle of the first-order rotation J^-1 vec(m): F D - D F^T = (J xi)^ + O(xi^2)
-            turn: (skew_vec(&m) / DVec3::new(d.y + d.z, d.z + d.x, d.x + d.y)).length(),
+            turn: length(skew_vec(&m) / DVec3::new(d.y + d.z, d.z + d.x, d.x + d.y)),
         })?;
         let rg = s.r * g;
         let pmh = rg * DMat3::from_diagonal(d) * (1.0 / h);
@@ -400,11 +400,11 @@ pub fn solve_rotation(m: &DMat3, d: DVec3) -> Result<DMat3, f64> {
     let mut res = f64::INFINITY;
     for _ in 0..ROTATION_ITERATIONS {
         let r = 2.0 * skew_vec(&(g * dm - dm * g.transpose())) - target;
-        res = r.length();
+        res = length(r);
         if !r.is_finite() {
             return Err(res);
         }
-        if res <= 2.0 * f64::EPSILON * target.length() {
+        if res <= 2.0 * f64::EPSILON * length(target) {
             return Ok(g);
         }
         let f = DMat3::IDENTITY + g;
@@ -418,7 +418,7 @@ pub fn solve_rotation(m: &DMat3, d: DVec3) -> Result<DMat3, f64> {
         }
         let delta = jac.inverse() * r;
         g += f * exp_so3_minus_identity(-delta);
-        if delta.length() <= 2.0 * f64::EPSILON * xi0.length() {
+        if length(delta) <= 2.0 * f64::EPSILON * length(xi0) {
             return Ok(g);
         }
     }

@@ -229,9 +229,13 @@ impl JointMatrix {
     }
 
     /// Add the block `g` (rows[j] x rows[k], row-major with stride `B` = 5) to block `i`
-    /// ([`JointPattern::index`] of (j, k)).
-    pub fn add_block(&mut self, i: usize, g: &[f64; B * B]) {
+    /// ([`JointPattern::index`] of (j, k)); with `first`, to zero instead of the block's value
+    /// (as after [`JointMatrix::clear`], without clearing every block first).
+    pub fn add_block(&mut self, i: usize, g: &[f64; B * B], first: bool) {
         let blk = &mut self.blocks[i];
+        if first {
+            *blk = [0.0; B * B];
+        }
         for (x, y) in blk.iter_mut().zip(g.iter()) {
             *x += *y;
         }
@@ -264,13 +268,24 @@ impl JointMatrix {
 
     /// Solve S x = b in place with the factors of [`JointMatrix::factor`].
     pub fn solve(&self, p: &JointPattern, b: &mut [f64]) {
+        // copies of a joint's rows, of the constant length 3 or 5 (no call to memcpy)
         let load = |b: &[f64], j: usize| {
             let mut x = [0.0; B];
-            x[..p.rows[j]].copy_from_slice(&b[p.offset[j]..p.offset[j] + p.rows[j]]);
+            let o = p.offset[j];
+            if p.rows[j] == B {
+                x.copy_from_slice(&b[o..o + B]);
+            } else {
+                x[..3].copy_from_slice(&b[o..o + 3]);
+            }
             x
         };
         let store = |b: &mut [f64], j: usize, x: &[f64; B]| {
-            b[p.offset[j]..p.offset[j] + p.rows[j]].copy_from_slice(&x[..p.rows[j]]);
+            let o = p.offset[j];
+            if p.rows[j] == B {
+                b[o..o + B].copy_from_slice(x);
+            } else {
+                b[o..o + 3].copy_from_slice(&x[..3]);
+            }
         };
         // forward: x_j = D_j^-1 b_j, then b_k -= S_kj x_j for the later neighbours k
         for &j in &p.order {
@@ -297,35 +312,37 @@ impl JointMatrix {
     }
 }
 
-/// The inverse of the leading n x n part of a block, by Gauss-Jordan elimination with partial
-/// pivoting (the pivots of LU with partial pivoting); the rows and columns beyond n stay
-/// zero. None when a pivot is below 1e-14 of the largest entry or an entry is not finite.
+/// The inverse of the leading n x n part of a block (n = 3 or 5), by Gauss-Jordan elimination
+/// with partial pivoting (the pivots of LU with partial pivoting); the rows and columns beyond
+/// n stay zero. None when a pivot is below 1e-14 of the largest entry or an entry is not finite.
 fn invert(a: &[f64; B * B], n: usize) -> Option<[f64; B * B]> {
-    let mut m = [0.0; B * B];
-    let mut scale = 0.0f64;
-    for r in 0..n {
-        for c in 0..n {
-            let x = a[r * B + c];
-            if !x.is_finite() {
-                return None;
-            }
-            scale = scale.max(x.abs());
-            m[r * B + c] = x;
-        }
+    if n == 3 {
+        invert_n::<3>(a)
+    } else {
+        debug_assert_eq!(n, B);
+        invert_n::<B>(a)
     }
+}
+
+/// [`invert`] for n = `N` known at compile time. Elimination k works on the columns of `m`
+/// beyond k only: the pivot column and those before it are never read again (only `inv` is
+/// returned), so skipping them leaves every value that is read as it was.
+fn invert_n<const N: usize>(a: &[f64; B * B]) -> Option<[f64; B * B]> {
+    let mut rows = [[0.0; N]; N];
+    for (r, row) in rows.iter_mut().enumerate() {
+        row.copy_from_slice(&a[r * B..r * B + N]);
+    }
+    let scale = crate::math::max_abs_rows(&rows)?;
     if scale == 0.0 {
         return None;
     }
-    // the unused rows: an identity of the block's scale, inverted apart from the rest
-    for r in n..B {
-        m[r * B + r] = scale;
-    }
+    let mut m = *a;
     let mut inv = [0.0; B * B];
-    for r in 0..B {
+    for r in 0..N {
         inv[r * B + r] = 1.0;
     }
-    for k in 0..B {
-        let p = (k + 1..B).fold(k, |p, i| {
+    for k in 0..N {
+        let p = (k + 1..N).fold(k, |p, i| {
             if m[i * B + k].abs() > m[p * B + k].abs() {
                 i
             } else {
@@ -336,28 +353,31 @@ fn invert(a: &[f64; B * B], n: usize) -> Option<[f64; B * B]> {
             return None;
         }
         if p != k {
-            for c in 0..B {
+            for c in k..N {
                 m.swap(k * B + c, p * B + c);
+            }
+            for c in 0..N {
                 inv.swap(k * B + c, p * B + c);
             }
         }
         let d = 1.0 / m[k * B + k];
-        for c in 0..B {
+        for c in k + 1..N {
             m[k * B + c] *= d;
+        }
+        for c in 0..N {
             inv[k * B + c] *= d;
         }
-        for i in 0..B {
+        for i in 0..N {
             let f = m[i * B + k];
             if i != k && f != 0.0 {
-                for c in 0..B {
+                for c in k + 1..N {
                     m[i * B + c] -= f * m[k * B + c];
+                }
+                for c in 0..N {
                     inv[i * B + c] -= f * inv[k * B + c];
                 }
             }
         }
-    }
-    for r in n..B {
-        inv[r * B + r] = 0.0;
     }
     Some(inv)
 }

@@ -14,9 +14,9 @@
 //! For given Omega and lambda the rest of the step is linear and solved exactly; a converged
 //! step is judged on the residual of (23)-(28) as written (`full.rs`, `body_residual`).
 use super::algebra::{c_mul, g_mul, V9};
-use super::{joint_row, mat, outer, rot_block, sides, Ctx};
+use super::{joint_row_into, mat, outer, rot_block, sides, Ctx};
 use crate::compiled::Row;
-use crate::math::{lu_solve_in_place, skew, skew_vec};
+use crate::math::{lu_solve_fixed, skew, skew_vec};
 use crate::model::Model;
 use crate::step::{newton_converged, Settings, StepError, StepInfo};
 use glam::{DMat3, DVec3};
@@ -65,7 +65,7 @@ impl Ctx<'_> {
                 let a = self.w.om1[b] * (0.5 * h);
                 let amat = (DMat3::IDENTITY + skew(a) + outer(a, a)) * (1.0 / (1.0 + a.dot(a)));
                 let q1 = mat(&self.s.q[b]) * (amat * 2.0 - DMat3::IDENTITY);
-                self.w.q1[b][3..12].copy_from_slice(&q1.to_cols_array());
+                q1.write_cols_to_slice(&mut self.w.q1[b][3..12]);
                 self.w.amat[b] = amat;
             }
             // centres at n+1, (23) and (27): the translational gradients are constant, so the
@@ -90,12 +90,12 @@ impl Ctx<'_> {
                 },
             ) in c.rows.iter().enumerate()
             {
-                let (phi, ga, gb) = joint_row(c, &self.w.q1, j, r);
+                let phi = joint_row_into(c, &self.w.q1, j, r, &mut self.w.gnew[k]);
                 self.w.rj[k] = phi - self.s.phi0[k];
                 residual = residual.max(self.w.rj[k].abs());
-                self.w.gnew[k] = [ga, gb];
-                self.w.gmean[k] = [ga, gb];
             }
+            // gmean: the spherical rows' gradients are constant (set by `Workspace::new`), the
+            // revolute rows' are those at the mean
             self.mean_gradients(model);
             // rotational momenta at n+1, (27)-(28), and the residual of the condensed
             // equations: the joint rows and Res = 2 J Omega - pi_n - pi_n+1
@@ -103,7 +103,7 @@ impl Ctx<'_> {
                 let f = self.force_rotational(b);
                 self.w.frot[b] = DMat3::from_cols_array(&f);
                 let p1 = self.rot_momenta(b, h, &f)?;
-                self.w.p1[b][3..12].copy_from_slice(&p1.to_cols_array());
+                p1.write_cols_to_slice(&mut self.w.p1[b][3..12]);
                 let pi1 = 2.0 * skew_vec(&(mat(&self.w.q1[b]).transpose() * p1));
                 self.w.resw[b] =
                     2.0 * model.bodies[b].inertia * self.w.om1[b] - self.w.pin[b] - pi1;
@@ -131,11 +131,12 @@ impl Ctx<'_> {
                 if !(det.is_finite() && det.abs() > 1e-300) {
                     return Err(StepError::BodySingular {
                         body: b,
-                        turn: (self.w.om1[b] * h).length(),
+                        turn: crate::math::length(self.w.om1[b] * h),
                     });
                 }
                 self.w.kinv[b] = k.inverse();
                 self.w.kres[b] = self.w.kinv[b] * self.w.resw[b];
+                self.w.qna[b] = mat(&self.s.q[b]) * self.w.amat[b];
             }
             if nrows > 0 {
                 // per row and side: y = K^-1 dRes/dlambda, d = dPhi/dOmega. Every joint
@@ -151,7 +152,7 @@ impl Ctx<'_> {
                         let amat = self.w.amat[b];
                         let c =
                             h * (amat.transpose() * wm).cross(mat(&self.w.q1[b]).transpose() * um);
-                        let qbar = mat(&self.s.q[b]) * amat;
+                        let qbar = self.w.qna[b]; // Q_n A
                         let d = h * (amat * wn).cross(qbar.transpose() * un);
                         debug_assert!({
                             let g = mat(&self.w.gmean[k][side]);
@@ -176,7 +177,9 @@ impl Ctx<'_> {
                     }
                     self.w.rj[k] = rhs;
                 }
-                self.w.js.clear();
+                // every block gets one contribution per body its two joints share: one, or two
+                // for a diagonal block of a joint between two bodies (side a first); the first
+                // is stored as 0 + value, the same bits as adding it to a cleared matrix
                 for (jk, jt) in c.frames.iter().enumerate() {
                     let ok = c.pattern.offset(jk);
                     for (side, b) in sides(jt.a, jt.b) {
@@ -187,10 +190,12 @@ impl Ctx<'_> {
                             let ol = c.pattern.offset(jl);
                             let lside = usize::from(inc.is_b);
                             let mut blk = [0.0; 25];
-                            for rk in 0..jt.rows {
-                                let d = self.w.dk[ok + rk][side];
-                                for rl in 0..c.frames[jl].rows {
-                                    blk[rk * 5 + rl] = -d.dot(self.w.cy[ol + rl][lside]);
+                            let cy = &self.w.cy[ol..ol + c.frames[jl].rows];
+                            for (row, d) in
+                                blk.chunks_exact_mut(5).zip(&self.w.dk[ok..ok + jt.rows])
+                            {
+                                for (x, y) in row.iter_mut().zip(cy) {
+                                    *x = -d[side].dot(y[lside]);
                                 }
                             }
                             // t e0_k . g0_l: the translational gradients are +-e_r on the three
@@ -206,7 +211,8 @@ impl Ctx<'_> {
                                 }));
                                 blk[r * 5 + r] += t * e0[r] * g0[r];
                             }
-                            self.w.js.add_block(c.block(b, kslot, li), &blk);
+                            let first = jl != jk || side == 0 || jt.a.is_none();
+                            self.w.js.add_block(c.block(b, kslot, li), &blk, first);
                         }
                     }
                 }
@@ -269,7 +275,7 @@ impl Ctx<'_> {
         let f = &c.frames[j];
         let [na, e1, e2] = [f.n_a, f.e[0], f.e[1]];
         let e = if r == 3 { e1 } else { e2 };
-        let mean = |b: usize| DMat3::from_cols_array(&self.mean_rot(b));
+        let mean = |b: usize| self.mean_rot(b);
         if side == 1 {
             // n e^T with n = Q_a n_a (or the fixed axis)
             match jt.a {
@@ -286,9 +292,9 @@ impl Ctx<'_> {
     /// P_n+1 = P_n R - h (F - Qbar Y) A, R = 2A - I, Y symmetric from the six linear equations
     /// C(q_n+1) p_n+1 = C(q_n) p_n.
     pub(super) fn rot_momenta(&self, b: usize, h: f64, f: &V9<f64>) -> Result<DMat3, StepError> {
-        let (qn, pn, q1) = (mat(&self.s.q[b]), mat(&self.s.p[b]), mat(&self.w.q1[b]));
+        let (pn, q1) = (mat(&self.s.p[b]), mat(&self.w.q1[b]));
         let amat = self.w.amat[b];
-        let qbar = (qn + q1) * 0.5;
+        let qbar = self.mean_rot(b); // (qn + q1) / 2
         let free = pn * (amat * 2.0 - DMat3::IDENTITY) - DMat3::from_cols_array(f) * amat * h;
         let (q1a, fa) = (q1.to_cols_array(), free.to_cols_array());
         let cn = c_mul(&rot_block(&self.s.q[b]), &rot_block(&self.s.p[b]));
@@ -300,7 +306,7 @@ impl Ctx<'_> {
         // column j: C(q_n+1) (h Qbar E_j A), E_j the symmetric unit matrices in the layout of
         // C^T y (eq. 5): (0,0), (1,1), (2,2), (1,2), (0,2), (0,1)
         const PAIRS: [(usize, usize); 6] = [(0, 0), (1, 1), (2, 2), (1, 2), (0, 2), (0, 1)];
-        let mut m = [0.0; 36];
+        let mut m = [[0.0; 6]; 6];
         let at = amat.transpose(); // rows of A as columns
         for (j, &(r, c)) in PAIRS.iter().enumerate() {
             let mut e = outer(qbar.col(r), at.col(c));
@@ -308,14 +314,14 @@ impl Ctx<'_> {
                 e += outer(qbar.col(c), at.col(r));
             }
             let col = c_mul(&q1a, &(e * h).to_cols_array());
-            for i in 0..6 {
-                m[i * 6 + j] = col[i];
+            for (row, x) in m.iter_mut().zip(col) {
+                row[j] = x;
             }
         }
-        if !lu_solve_in_place(&mut m, 6, &mut y) {
+        if !lu_solve_fixed(&mut m, &mut y) {
             return Err(StepError::BodySingular {
                 body: b,
-                turn: (self.w.om1[b] * h).length(),
+                turn: crate::math::length(self.w.om1[b] * h),
             });
         }
         let ym = DMat3::from_cols_array(&[y[0], y[5], y[4], y[5], y[1], y[3], y[4], y[3], y[2]]);

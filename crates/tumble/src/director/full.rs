@@ -74,7 +74,7 @@ impl Ctx<'_> {
                 if !lu_factor(&mut self.w.k[b], N, &mut self.w.piv[b]) {
                     return Err(StepError::BodySingular {
                         body: b,
-                        turn: (self.s.om[b] * h).length(),
+                        turn: crate::math::length(self.s.om[b] * h),
                     });
                 }
             }
@@ -90,7 +90,7 @@ impl Ctx<'_> {
                     for (side, body) in sides(a, bb) {
                         let g = self.w.gmean[k][side];
                         let mut col = [0.0; N];
-                        let qb = self.mean_rot(body);
+                        let qb = self.mean_rot(body).to_cols_array();
                         let mut gr = [0.0; 9];
                         gr.copy_from_slice(&g[3..12]);
                         let pg = project(&qb, &gr);

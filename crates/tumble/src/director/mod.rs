@@ -47,6 +47,7 @@ mod condensed;
 mod full;
 
 use crate::compiled::{Compiled, Incident, Row};
+use crate::math::max_abs_cols;
 use crate::model::{BodyState, Model};
 use crate::step::{effective_tol, Settings, StepError, StepInfo};
 use algebra::{c_mul, g_mul, gt_mul, V9};
@@ -199,6 +200,8 @@ pub struct Workspace {
     cy: Vec<[DVec3; 2]>,
     dk: Vec<[DVec3; 2]>,
     frot: Vec<DMat3>, // per body: the rotational force F of the current iterate
+    qbar: Vec<DMat3>, // per body: the mean directors (Q_n + Q_n+1) / 2 of the current iterate
+    qna: Vec<DMat3>,  // per body: Q_n A of the current iterate
 }
 
 impl Workspace {
@@ -238,6 +241,8 @@ impl Workspace {
             cy: vec![[DVec3::ZERO; 2]; m],
             dk: vec![[DVec3::ZERO; 2]; m],
             frot: vec![DMat3::ZERO; n],
+            qbar: vec![DMat3::IDENTITY; n],
+            qna: vec![DMat3::IDENTITY; n],
         }
     }
 }
@@ -309,8 +314,24 @@ pub(super) fn rot_block(v: &[f64; 12]) -> V9<f64> {
 
 /// Joint `j` row `r` at configuration `q`: (Phi, gradient of side a, gradient of side b).
 pub(super) fn joint_row(c: &Compiled, qs: &[[f64; 12]], j: usize, r: usize) -> (f64, Grad, Grad) {
+    let mut g = [[0.0; 12]; 2];
+    let phi = joint_row_into(c, qs, j, r, &mut g);
+    let [ga, gb] = g;
+    (phi, ga, gb)
+}
+
+/// Joint `j` row `r` at configuration `q`: Phi, and its gradients written into `g` (side a,
+/// side b). Writes only the elements that can be non-zero for this row (the others keep their
+/// zeros), so the workspace's gradients are updated in place.
+pub(super) fn joint_row_into(
+    c: &Compiled,
+    qs: &[[f64; 12]],
+    j: usize,
+    r: usize,
+    g: &mut [Grad; 2],
+) -> f64 {
     let jt = &c.frames[j];
-    let (mut ga, mut gb) = ([0.0; 12], [0.0; 12]);
+    let [ga, gb] = g;
     let qb = &qs[jt.b];
     let point = |q: &[f64; 12], s: DVec3| -> DVec3 {
         DVec3::new(q[0], q[1], q[2]) + DMat3::from_cols_slice(&q[3..12]) * s
@@ -333,7 +354,7 @@ pub(super) fn joint_row(c: &Compiled, qs: &[[f64; 12]], j: usize, r: usize) -> (
             }
             None => jt.point_a,
         };
-        return ((point(qb, jt.point_b) - pa)[r], ga, gb);
+        return (point(qb, jt.point_b) - pa)[r];
     }
     debug_assert!(jt.is_revolute(), "spherical joints have 3 rows");
     // revolute rows (37)-(38): n . (Q_b e_m), n = Q_a n_a (or the fixed global axis)
@@ -357,7 +378,7 @@ pub(super) fn joint_row(c: &Compiled, qs: &[[f64; 12]], j: usize, r: usize) -> (
             gb[3 + 3 * i + k] = e[i] * n[k];
         }
     }
-    (n.dot(u), ga, gb)
+    n.dot(u)
 }
 
 impl Ctx<'_> {
@@ -383,13 +404,7 @@ impl Ctx<'_> {
     /// momenta of 1e4). A step whose condensed solve does not converge is taken by `step_full`
     /// from the same start; the iterations reported are then those of both.
     fn step(&mut self, model: &Model, settings: &Settings) -> Result<StepInfo, StepError> {
-        let scale = self
-            .s
-            .q
-            .iter()
-            .chain(&self.s.p)
-            .flatten()
-            .fold(0.0f64, |m, x| m.max(x.abs()));
+        let scale = max_abs_cols(&self.s.q).max(max_abs_cols(&self.s.p));
         let settings = &Settings {
             tol: effective_tol(settings.tol, scale),
             ..*settings
@@ -442,18 +457,23 @@ impl Ctx<'_> {
         self.s.slow = slow;
     }
 
-    /// Mean directors of body `b` over the step.
-    pub(super) fn mean_rot(&self, b: usize) -> V9<f64> {
-        let mut out = [0.0; 9];
-        for i in 0..9 {
-            out[i] = 0.5 * (self.s.q[b][3 + i] + self.w.q1[b][3 + i]);
-        }
-        out
+    /// Mean directors of body `b` over the step (as of the last [`Ctx::mean_gradients`]).
+    pub(super) fn mean_rot(&self, b: usize) -> DMat3 {
+        self.w.qbar[b]
     }
 
-    /// Replace the revolute rows of `gmean` by the gradients at the mean configuration (42).
+    /// The mean directors of every body, `qbar` (for the current `q1`), and the revolute rows
+    /// of `gmean` replaced by the gradients at the mean configuration (42), in place (the
+    /// elements that stay zero are zero from `Workspace::new`).
     pub(super) fn mean_gradients(&mut self, model: &Model) {
         let c = self.c;
+        for ((m, q), q1) in self.w.qbar.iter_mut().zip(&self.s.q).zip(&self.w.q1) {
+            let mut out = [0.0; 9];
+            for i in 0..9 {
+                out[i] = 0.5 * (q[3 + i] + q1[3 + i]);
+            }
+            *m = DMat3::from_cols_array(&out);
+        }
         for (
             k,
             &Row {
@@ -468,13 +488,12 @@ impl Ctx<'_> {
             let f = &c.frames[j];
             let [na, e1, e2] = [f.n_a, f.e[0], f.e[1]];
             let e = if r == 3 { e1 } else { e2 }.to_array();
-            let mb = self.mean_rot(jt.b);
-            let ubar = DMat3::from_cols_slice(&mb) * DVec3::from_array(e);
+            let ubar = self.w.qbar[jt.b] * DVec3::from_array(e);
             let nbar = match jt.a {
-                Some(a) => DMat3::from_cols_slice(&self.mean_rot(a)) * na,
+                Some(a) => self.w.qbar[a] * na,
                 None => na,
             };
-            let (mut ga, mut gb) = ([0.0; 12], [0.0; 12]);
+            let [ga, gb] = &mut self.w.gmean[k];
             let nn = na.to_array();
             for i in 0..3 {
                 for c in 0..3 {
@@ -484,7 +503,6 @@ impl Ctx<'_> {
                     gb[3 + 3 * i + c] = e[i] * nbar[c];
                 }
             }
-            self.w.gmean[k] = [ga, gb];
         }
     }
 
