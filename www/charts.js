@@ -21,7 +21,8 @@ export const L_FLOOR = 1;
 /** Colour of each integrator (charts, legend and its ghost in the 3-D view): Okabe-Ito blue,
  * bluish green and vermillion, told apart with the common colour-vision deficiencies and on a projector. */
 export const INTEGRATOR_COLORS = { director: '#0072b2', rattle: '#009e73', baumgarte: '#d55e00' };
-const DISPLAY = { director: 'director', rattle: 'RATTLE', baumgarte: 'Baumgarte' };
+/** How each integrator is named on the page (charts, legends, messages, readout). */
+export const LABEL = { director: 'director', rattle: 'RATTLE', baumgarte: 'Baumgarte' };
 const COMPONENT_DASH = [[], [9, 4], [2, 3]];   // l1 solid, l2 dashed, l3 dotted
 const INTERNAL_DASH = [7, 4];                 // the internal violation, against the joints' solid line
 const RUN_WIDTH = [4, 2.5, 1.25];             // compare mode: widest first (drawn first, underneath)
@@ -80,7 +81,7 @@ function chartSpecs(names, v0s, conserved) {
   const one = names.length === 1;
   const col = (n) => INTEGRATOR_COLORS[n] ?? '#555555';
   const width = (i) => (one ? ONE_WIDTH : RUN_WIDTH[i] ?? 1.25);
-  const who = (n, what) => (one ? what : what ? `${DISPLAY[n] ?? n} ${what}` : DISPLAY[n] ?? n);
+  const who = (n, what) => (one ? what : what ? `${LABEL[n] ?? n} ${what}` : LABEL[n] ?? n);
   const runs = names.map((n, i) => ({ n, i, color: col(n), width: width(i) }));
   const kept = [0, 1, 2].filter((c) => conserved?.[c]);
   const lnorm = (v0) => Math.max(Math.hypot(v0[4], v0[5], v0[6]), L_FLOOR);
@@ -274,7 +275,7 @@ export class Charts {
     }
     const plot = new uPlot(opts, [new Float64Array(0), ...series.map(() => new Float64Array(0))], el);
     plot.root.setAttribute('role', 'figure');
-    plot.root.setAttribute('aria-label', `${title}. Chart of ${spec.name} against time in s for ${this.names.map((n) => DISPLAY[n] ?? n).join(', ')}.`);
+    plot.root.setAttribute('aria-label', `${title}. Chart of ${spec.name} against time in s for ${this.names.map((n) => LABEL[n] ?? n).join(', ')}.`);
     plot.root.querySelectorAll('.u-legend .u-series').forEach((row, k) => {
       const marker = row.querySelector('.u-marker');
       if (!marker) return;
@@ -448,12 +449,12 @@ export class Charts {
    * value and the largest error so far. */
   summary() {
     if (!this.specs.length || this.n === 0) return 'No chart data yet.';
-    const runs = this.names.map((n) => DISPLAY[n] ?? n);
+    const runs = this.names.map((n) => LABEL[n] ?? n);
     const list = (a) => (a.length < 3 ? a.join(' and ') : `${a.slice(0, -1).join(', ')} and ${a[a.length - 1]}`);
     const parts = [`Charts at t = ${this.lastT.toFixed(2)} s for ${list(runs)}.`];
     for (const spec of this.specs) {
       const items = spec.shown.map((s) => {
-        const label = this.names.length === 1 || s.label.startsWith(DISPLAY[s.n]) ? s.label : `${DISPLAY[s.n]} ${s.label}`;
+        const label = this.names.length === 1 || s.label.startsWith(LABEL[s.n]) ? s.label : `${LABEL[s.n]} ${s.label}`;
         const name = label === 'energy' || label === 'iterations' ? runs[0] : label;
         if (spec.key === 'iterations') return `${name} ${show(s.last, false)}`;
         if (!spec.log) return `${name} ${show(s.last, false)} kg m\u00b2/s now, largest magnitude ${show(s.max, false)}`;

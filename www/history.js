@@ -14,7 +14,8 @@
 
 export const MAX_SAMPLES = 20000;
 export const MEMORY_BUDGET = 96 * 1024 * 1024;
-const NINV = 11;
+/** Numbers per invariant sample (`invariant_fields()`: t, energy, kinetic, potential, l1..l3, internal, joint, iterations, residual). */
+export const NINV = 11;
 
 export class History {
   /** Start over for `runs` runs of `bodies` bodies and `joints` joints each, step `dt` (s). */

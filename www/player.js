@@ -7,14 +7,14 @@
 // It knows no page controls: what happens is reported through the callbacks.
 import * as wasm from './pkg/tumble_wasm.js';
 import { Renderer } from './render.js';
-import { Charts, INTEGRATOR_COLORS } from './charts.js';
+import { Charts, INTEGRATOR_COLORS, LABEL } from './charts.js';
 import { createEngine } from './engine.js';
+import { NINV } from './history.js';
+import { SAMPLE_CAP } from './stepper.js';
 import { INTEGRATORS } from './url.js';
 
 const BUDGET_MS = 20; // the worker steps at most this long per request, so a pause takes effect within it
-const NINV = 11;
-const SAMPLE_CAP = 4096; // as stepper.js
-export const LABEL = { director: 'director', rattle: 'RATTLE', baumgarte: 'Baumgarte' };
+export { LABEL };
 const hexColor = (h) => [1, 3, 5].map((i) => parseInt(h.slice(i, i + 2), 16) / 255);
 
 /** The integrators a settings object puts on the page, primary first. */

@@ -1,6 +1,8 @@
 // sim.js: one running simulation: the wasm Simulation plus the typed arrays it fills
 // (poses, joints, invariants), allocated once. Few calls cross the wasm boundary.
 
+import { NINV } from './history.js';
+
 export class Run {
   constructor(wasm, { scenario, integrator, dt, tol, alpha, beta }) {
     this.sim = new wasm.Simulation(scenario, integrator, dt || 0, tol || 0); // throws Error with a message
@@ -11,7 +13,7 @@ export class Run {
     this.poses = new Float64Array(12 * this.n);
     this.sizes = new Float64Array(3 * this.n);
     this.joints = new Float64Array(3 * this.nj);
-    this.inv = new Float64Array(11);
+    this.inv = new Float64Array(NINV);
     this.conserved = Array.from(this.sim.conserved(), (c) => c === 1);
     this.sim.write_sizes(this.sizes);
     this.msPerStep = 0;

@@ -16,10 +16,10 @@
 // are transferred; the page hands them back with its next request (`give`), so nothing is
 // allocated per frame once both sides hold a set.
 import { Run } from './sim.js';
-import { History } from './history.js';
+import { History, NINV } from './history.js';
 
-const NINV = 11;
-const SAMPLE_CAP = 4096; // chart samples per reply (the charts keep 4000)
+/** Chart samples per reply at most (the charts keep 4000). */
+export const SAMPLE_CAP = 4096;
 
 export class Stepper {
   constructor(wasm) {
