@@ -59,6 +59,7 @@ class WorkerEngine {
 class LocalEngine {
   constructor() {
     this.stepper = new Stepper(wasm);
+    this.local = true; // steps on the page's own thread: ask once a frame, never back to back
   }
 
   request(msg) {

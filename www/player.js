@@ -252,8 +252,9 @@ export class Player {
     this.apply(reply);
     if (this.target !== null && (r.inv[0] >= this.target - 0.5 * h || r.error)) this.setPlaying(false);
     if (!this.pending && !this.playing) for (const f of this.idle.splice(0)) f();
-    // ask again at once: the worker keeps stepping while this thread draws (a frame may take longer than a request)
-    if (this.pending || this.playing) queueMicrotask(() => this.send());
+    // ask again at once: the worker keeps stepping while this thread draws (a frame may take
+    // longer than a request); stepping on this thread (no worker) waits for the next frame instead
+    if (this.pending || (this.playing && !engine.local)) queueMicrotask(() => this.send());
   }
 
   /** What to show: the live state, or the scrubbed moment: { inv, hash (null when live), live }. */

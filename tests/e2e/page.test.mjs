@@ -148,3 +148,23 @@ test('readable on a phone: no sideways scrolling, view and charts stacked', { sk
   assert.deepEqual(problems, []);
   await page.close();
 });
+
+test('without Web Workers the page steps on its own thread and still answers', { skip, timeout: 60000 }, async () => {
+  const page = await ctx.browser.newPage({ viewport: { width: 1280, height: 860 } });
+  const problems = [];
+  page.on('pageerror', (e) => problems.push(e.message));
+  await page.addInitScript(() => { delete window.Worker; });
+  await page.goto(ctx.base + '?scenario=' + encodeURIComponent('chain?links=64') + '&integrator=director');
+  await page.waitForFunction(() => window.tumble !== undefined, null, { timeout: 20000 });
+  assert.equal(await page.evaluate(() => window.tumble.engine()), 'LocalEngine');
+  await page.waitForFunction(() => window.tumble.time() > 0.3, null, { timeout: 20000 });
+  // frames keep coming while it steps as fast as it can (no back-to-back stepping that starves the page)
+  await page.selectOption('#speed', '0');
+  await page.waitForTimeout(300);
+  const frames = await page.evaluate(() => new Promise((done) => { let n = 0; const t0 = performance.now(); const f = () => (++n, performance.now() - t0 < 1000 ? requestAnimationFrame(f) : done(n)); requestAnimationFrame(f); }));
+  assert.ok(frames >= 3, `${frames} frames in a second`);
+  await page.click('#play');
+  assert.equal(await page.evaluate(() => window.tumble.playing()), false);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
