@@ -14,8 +14,8 @@ use std::time::Instant;
 use tumble::{Invariants, Method, Scenario, Settings, Simulation};
 
 mod json;
-mod study;
 mod link;
+mod study;
 
 const USAGE: &str = "usage:
   tumble scenarios
@@ -117,6 +117,15 @@ impl Opts {
             },
         }
     }
+}
+
+/// The integrators named by `--integrators X,Y,..` (all three by default).
+fn methods_from(o: &Opts) -> Result<Vec<Method>, String> {
+    o.get("integrators")
+        .unwrap_or("director,rattle,baumgarte")
+        .split(',')
+        .map(Method::parse)
+        .collect()
 }
 
 fn settings_from(sc: &Scenario, method: Method, o: &Opts) -> Result<Settings, String> {
@@ -367,12 +376,7 @@ fn bench(args: &[String]) -> Result<(), String> {
         .split(',')
         .map(str::to_string)
         .collect();
-    let methods: Vec<Method> = o
-        .get("integrators")
-        .unwrap_or("director,rattle,baumgarte")
-        .split(',')
-        .map(Method::parse)
-        .collect::<Result<_, _>>()?;
+    let methods = methods_from(&o)?;
     let steps = o.number("steps")?.unwrap_or(200.0) as usize;
     let repeats = o.number("repeats")?.unwrap_or(5.0) as usize;
     if steps == 0 || repeats == 0 {

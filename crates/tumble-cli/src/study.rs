@@ -90,12 +90,7 @@ fn parse(args: &[String]) -> Result<(Study, Opts), String> {
         _ => return Err(format!("study takes one SCENARIO, got {}", pos.len())),
     };
     let scenario = load_scenario(&text)?;
-    let methods: Vec<Method> = o
-        .get("integrators")
-        .unwrap_or("director,rattle,baumgarte")
-        .split(',')
-        .map(Method::parse)
-        .collect::<Result<_, _>>()?;
+    let methods = crate::methods_from(&o)?;
     let whole = |key: &str, default: f64, lo: f64, hi: f64| -> Result<usize, String> {
         let v = o.number(key)?.unwrap_or(default);
         if v != v.floor() || v < lo || v > hi {
