@@ -163,9 +163,12 @@ test('axe-core while recording: no serious or critical violations from the recor
   const others = found.filter((v) => !isMine(v));
   if (others.length) console.log('axe (recording), not from the recording controls or the explanation:\n  ' + others.join('\n  '));
   assert.deepEqual(found.filter(isMine), []);
+  await page.waitForTimeout(1000); // a second of video after the axe run (which can hold the page)
   const download = page.waitForEvent('download');
   await page.click('#record'); // the Record button stops as well
-  await download;
+  const failed = page.waitForFunction(() => window.tumble.error(), null, { timeout: 30000 }).then((h) => h.jsonValue());
+  const outcome = await Promise.race([download.then(() => null), failed]);
+  assert.equal(outcome, null, 'no download: the page says why');
   assert.deepEqual(problems, []);
   await page.close();
 });
