@@ -100,25 +100,27 @@ export class Player {
 
   // take a 'state' (or 'loaded') reply: the mirrors, the chart samples, failures
   apply(reply) {
-    const b = reply.buf;
-    this.runs.forEach((x, i) => {
+    // plain loops: this runs for every reply and every chart sample, and makes no closures
+    const b = reply.buf, runs = this.runs;
+    for (let i = 0; i < runs.length; i++) {
+      const x = runs[i], r = reply.runs[i];
       x.poses.set(b.poses[i]);
       x.joints.set(b.joints[i]);
       x.inv.set(b.inv[i]);
-      x.steps = reply.runs[i].steps;
-      x.error = reply.runs[i].error;
-      x.hash = reply.runs[i].hash;
-    });
+      x.steps = r.steps;
+      x.error = r.error;
+      x.hash = r.hash;
+    }
     this.endT = reply.end;
-    const width = this.runs.length * NINV;
+    const width = runs.length * NINV;
     for (let j = 0; j < reply.samples; j++) {
       const at = ((reply.sampleStart + j) % SAMPLE_CAP) * width;
-      this.runs.forEach((x, i) => {
+      for (let i = 0; i < runs.length; i++) {
         const o = at + i * NINV;
-        if (Number.isNaN(b.samples[o])) { this.invs[i] = null; return; }
-        for (let m = 0; m < NINV; m++) x.row[m] = b.samples[o + m];
-        this.invs[i] = x.row;
-      });
+        if (Number.isNaN(b.samples[o])) { this.invs[i] = null; continue; }
+        for (let m = 0; m < NINV; m++) runs[i].row[m] = b.samples[o + m];
+        this.invs[i] = runs[i].row;
+      }
       this.charts?.push(this.invs);
     }
     if (reply.samples && this.trails && !this.run.error) this.renderer.recordTrails(this.run.poses);

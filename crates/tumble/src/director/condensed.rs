@@ -233,16 +233,7 @@ impl Ctx<'_> {
             }
             iterations += 1;
         }
-        if !self.w.q1.iter().chain(&self.w.p1).all(|v| {
-            v.iter()
-                .all(|x| x.is_finite() && x.abs() <= crate::model::MAX_MAGNITUDE)
-        }) {
-            return Err(StepError::NonFinite);
-        }
-        self.remember(h, iterations > 3);
-        core::mem::swap(&mut self.s.q, &mut self.w.q1);
-        core::mem::swap(&mut self.s.p, &mut self.w.p1);
-        core::mem::swap(&mut self.s.lambda, &mut self.w.lambda1);
+        self.accept(h, iterations > 3)?;
         core::mem::swap(&mut self.s.om, &mut self.w.om1);
         Ok(StepInfo {
             iterations,

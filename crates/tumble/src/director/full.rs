@@ -158,24 +158,16 @@ impl Ctx<'_> {
             self.w.r = rhs_b;
             iterations += 1;
         }
-        if !self.w.q1.iter().chain(&self.w.p1).all(|v| {
-            v.iter()
-                .all(|x| x.is_finite() && x.abs() <= crate::model::MAX_MAGNITUDE)
-        }) {
-            return Err(StepError::NonFinite);
-        }
-        self.remember(h, true);
+        // the step's mean body angular velocity J^-1 (pi_n + pi_n+1) / 2, the predictor of the
+        // condensed solve: into the workspace, taken after `accept` has kept the old one
         for b in 0..nb {
-            // the step's mean body angular velocity J^-1 (pi_n + pi_n+1) / 2: the predictor of
-            // the condensed solve
             let pi0 = -DVec3::from_array(g_mul(&rot_block(&self.s.q[b]), &rot_block(&self.s.p[b])));
             let pi1 =
                 -DVec3::from_array(g_mul(&rot_block(&self.w.q1[b]), &rot_block(&self.w.p1[b])));
-            self.s.om[b] = (pi0 + pi1) * 0.5 * c.inv_inertia[b];
+            self.w.om1[b] = (pi0 + pi1) * 0.5 * c.inv_inertia[b];
         }
-        core::mem::swap(&mut self.s.q, &mut self.w.q1);
-        core::mem::swap(&mut self.s.p, &mut self.w.p1);
-        core::mem::swap(&mut self.s.lambda, &mut self.w.lambda1);
+        self.accept(h, true)?;
+        core::mem::swap(&mut self.s.om, &mut self.w.om1);
         Ok(StepInfo {
             iterations,
             residual,

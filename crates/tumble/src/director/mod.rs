@@ -439,6 +439,22 @@ impl Ctx<'_> {
         })
     }
 
+    /// End of a converged step (either solve): reject a non-finite or overflowing new state,
+    /// keep the predictor history (`remember`), then take q_n+1, p_n+1 and lambda as the state.
+    pub(super) fn accept(&mut self, h: f64, slow: bool) -> Result<(), StepError> {
+        if !self.w.q1.iter().chain(&self.w.p1).all(|v| {
+            v.iter()
+                .all(|x| x.is_finite() && x.abs() <= crate::model::MAX_MAGNITUDE)
+        }) {
+            return Err(StepError::NonFinite);
+        }
+        self.remember(h, slow);
+        core::mem::swap(&mut self.s.q, &mut self.w.q1);
+        core::mem::swap(&mut self.s.p, &mut self.w.p1);
+        core::mem::swap(&mut self.s.lambda, &mut self.w.lambda1);
+        Ok(())
+    }
+
     /// Keep the last step's Omega and lambda (still in `om`, `lambda`) for the predictor, before
     /// a step of size `h` replaces them.
     pub(super) fn remember(&mut self, h: f64, slow: bool) {
