@@ -79,12 +79,19 @@ pub fn analyse(c: &mut Compiled, init: &[BodyState]) -> Result<Mechanism, String
 }
 
 impl Mechanism {
-    /// One line for people: "1 degree of freedom; 3 of 20 joint rows redundant (1 loop)".
+    /// One line for people: "1 degree of freedom; 3 of 20 joint rows redundant (1 loop)", or
+    /// for a tree "4 degrees of freedom (20 joint rows, no loop)".
     pub fn describe(&self) -> String {
-        format!(
-            "{} degree{} of freedom; {} of {} joint rows redundant ({} loop{})",
+        let dof = format!(
+            "{} degree{} of freedom",
             self.dof,
-            if self.dof == 1 { "" } else { "s" },
+            if self.dof == 1 { "" } else { "s" }
+        );
+        if self.loop_joints == 0 {
+            return format!("{dof} ({} joint rows, no loop)", self.rows);
+        }
+        format!(
+            "{dof}; {} of {} joint rows redundant ({} loop{})",
             self.redundant.len(),
             self.rows,
             self.loop_joints,
