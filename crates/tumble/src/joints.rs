@@ -171,7 +171,13 @@ pub fn assemble(
                     let blk = c.block(b, kl, jl);
                     for col in 0..ek.rows {
                         let ck = if ik.is_b { &ek.cb[col] } else { &ek.ca[col] };
-                        let v: f64 = (0..6).map(|i| ck[i] * wc[i]).sum();
+                        // row `col`'s translational part is +-e_col (col < 3) or zero (the rows
+                        // of `evaluate_frame`), so of its first three products only
+                        // ck[col] wc[col] can be non-zero: the same sum, bit for bit, in half
+                        // the multiplications
+                        debug_assert!((0..3).all(|i| ck[i] == 0.0 || i == col));
+                        let lin = if col < 3 { ck[col] * wc[col] } else { 0.0 };
+                        let v = lin + ck[3] * wc[3] + ck[4] * wc[4] + ck[5] * wc[5];
                         s.add(blk, col, r, v);
                     }
                 }
