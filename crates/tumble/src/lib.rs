@@ -21,6 +21,7 @@ pub mod invariants;
 pub mod joints;
 pub mod math;
 pub mod model;
+pub mod presets_course;
 pub mod rattle;
 pub mod scenario;
 pub mod simulation;
