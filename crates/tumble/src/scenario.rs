@@ -131,9 +131,9 @@ pub const PRESETS: &[Preset] = &[
         name: "catenary",
         description: "catenary: a 10 m chain of N rods (1 kg/m) on ball joints hung between two ground points, released from rest as a circular arc tilted about the line between them",
         params: &[
-            Param { key: "links", help: "number of rods (2 to 1024)", kind: ParamKind::Number { default: 8.0, min: 2.0, max: 1024.0, integer: true } },
-            Param { key: "span", help: "distance between the two ground points (m)", kind: ParamKind::Number { default: 7.0, min: 1.0, max: 9.5, integer: false } },
-            Param { key: "tilt", help: "initial turn of the arc about the line through the ground points (rad)", kind: ParamKind::Number { default: 0.5, min: -3.2, max: 3.2, integer: false } },
+            Param { key: "links", help: "number of rods (2 to 256)", kind: ParamKind::Number { default: 8.0, min: 2.0, max: 256.0, integer: true } },
+            Param { key: "span", help: "distance between the two ground points of the 10 m chain; from 6.5 m the start arc hangs below them (m)", kind: ParamKind::Number { default: 8.0, min: 6.5, max: 9.5, integer: false } },
+            Param { key: "tilt", help: "initial turn of the arc about the line through the ground points (rad)", kind: ParamKind::Number { default: 0.5, min: -1.0, max: 1.0, integer: false } },
         ],
     },
 ];
@@ -257,6 +257,9 @@ impl Scenario {
             (Some("nk-spherical"), Baumgarte) => 0.01,
             (Some("chain"), Baumgarte) => self.dt.min(0.32 / self.values[0]),
             (Some("chain"), Rattle) => self.dt.min(10.24 / self.values[0]),
+            (Some("double-pendulum"), Baumgarte) => 0.5 * self.dt,
+            (Some("catenary"), Rattle) => self.dt.min(0.16 / self.values[0]),
+            (Some("catenary"), Baumgarte) => self.dt.min(0.04 / self.values[0]),
             _ => self.dt,
         }
     }
@@ -429,7 +432,12 @@ fn build(p: &'static Preset, values: Vec<f64>) -> Scenario {
         }
         "double-pendulum" => {
             let (m, s) = crate::presets_course::double_pendulum(&values);
-            (m, s, 0.01, 10.0)
+            (
+                m,
+                s,
+                crate::presets_course::double_pendulum_step(&values),
+                10.0,
+            )
         }
         "four-bar" => {
             let (m, s) = crate::presets_course::four_bar(&values);
