@@ -25,7 +25,7 @@ const SCHEMA = [
   ['bodies[i].velocity', 'm/s', 'velocity of the centre of mass, global', 'default zero'],
   ['bodies[i].angular_velocity', 'rad/s', 'angular velocity, body components', 'default zero'],
   ['joints[k].type', '', '"spherical" (3 equations) or "revolute" (5)', ''],
-  ['joints[k].a, .b', '', 'the two bodies by index; a null or absent: the ground', 'a ≠ b; no closed loops'],
+  ['joints[k].a, .b', '', 'the two bodies by index; a null or absent: the ground', 'a ≠ b; loops allowed (at most 64 loop-closing joints), and each must close at the initial positions'],
   ['joints[k].point_a, .point_b', 'm', 'the joint point relative to each centre of mass, in body axes (global for the ground)', 'must coincide at the start (1e-6)'],
   ['joints[k].axis_a, .axis_b', '', 'revolute axis in each body\'s axes (global for the ground)', 'non-zero; default [1, 0, 0]; parallel at the start'],
 ];

@@ -190,6 +190,11 @@ async function restart() {
   }
   clearError();
   const r = app.player.run;
+  try {
+    app.mechanism = `mechanism: ${wasm.mechanism(app.settings.scenario)}`;
+  } catch (e) {
+    app.mechanism = `mechanism: ${e.message}`;
+  }
   showScenarioName();
   updateJointFrames();
   if (app.editor && !$('editor').hidden && app.editorScenario !== app.settings.scenario) toggleEditor(true); // a preset chosen while it is open
@@ -249,6 +254,7 @@ function onFrame(now) {
         : r.error ? 'stopped (see the message above)' : 'paused: press Play or space to run';
   $('readout').textContent =
     `t = ${inv[0].toFixed(3)} s   h = ${r.dt} s   ${LABEL[r.name]}\n` +
+    `${app.mechanism}\n` +
     `E = T + V = ${fmtE(inv[1])} J   (T = ${fmtE(inv[2])} J, V = ${fmtE(inv[3])} J)\n` +
     `Newton: ${inv[9]} iterations, residual ${inv[10].toExponential(1)}\n` + state;
   const h = hash ?? r.hash; // the hash of the state shown

@@ -3,6 +3,9 @@
 //   <script type="module" src="https://host/tumble/tumble-view.js"></script>
 //   <tumble-view scenario="flip" integrator="director" compare="rattle" charts="energy" autoplay></tumble-view>
 //
+// `system="..."` instead of `scenario` carries a custom system: a share link's system= value
+// (the JSON deflate-raw compressed and base64url-encoded, docs/scenarios.md).
+//
 // One module, no bundler. It loads the wasm module relative to its own URL (import.meta.url),
 // so it works when the course page lives on another origin (the host must send CORS headers
 // for module scripts, as GitHub Pages does); every element on a page shares that one module.
@@ -19,11 +22,11 @@
 import * as wasm from './pkg/tumble_wasm.js';
 import { loadSolver } from './engine.js';
 import { Player, LABEL } from './player.js';
-import { parseQuery, buildQuery } from './url.js';
+import { parseQuery, buildQuery, decodeSystem } from './url.js';
 import { renderExplanation } from './explain.js';
 
 const BASE = new URL('./', import.meta.url);
-const ATTRS = ['scenario', 'integrator', 'compare', 'dt', 'tol', 'alpha', 'beta', 'charts', 'autoplay', 'explain'];
+const ATTRS = ['scenario', 'system', 'integrator', 'compare', 'dt', 'tol', 'alpha', 'beta', 'charts', 'autoplay', 'explain'];
 const EVENT_EVERY_MS = 250;
 
 const TEMPLATE = `
@@ -108,11 +111,26 @@ export class TumbleView extends HTMLElement {
     if (token !== this.token || !this.isConnected) return;
     const { settings, error } = parseQuery(this.query());
     if (error) { this.fail(error.replace(/this link('s)?/g, "this element's attributes")); return; }
-    try {
-      settings.scenario = wasm.canonical_scenario(settings.scenario);
-    } catch (e) {
-      this.fail(`The scenario attribute is not valid: ${e.message}`);
-      return;
+    if (settings.system) {
+      // a custom system (a share link's system= value): inflated with a cap, then validated
+      // exactly as typed JSON
+      try {
+        const text = await decodeSystem(settings.system);
+        const r = wasm.check_scenario(text);
+        if (!r.ok) throw new Error(`The custom system in this link is not valid: ${r.message}.`);
+        settings.scenario = r.canonical;
+      } catch (e) {
+        if (token === this.token) this.fail(e.message.replace(/this link/g, 'the system attribute'));
+        return;
+      }
+      if (token !== this.token) return;
+    } else {
+      try {
+        settings.scenario = wasm.canonical_scenario(settings.scenario);
+      } catch (e) {
+        this.fail(`The scenario attribute is not valid: ${e.message}`);
+        return;
+      }
     }
     const charts = settings.charts ?? ['energy'];
     this.ui.charts.hidden = charts.length === 0;

@@ -208,3 +208,39 @@ test('docs/embedding.md examples: an iframe in a learning platform, a notebook c
     await page.close();
   }
 });
+
+// issue 14: a custom system in an embed (`&system=`, the share link's value): a body hinged to
+// the ground twice (a closed loop). The embed runs it; the command line, given the same value,
+// reaches the same state hash at the same time; a damaged value is explained inside the frame.
+const HINGED_TWICE = '{"bodies": [{"mass": 12, "inertia": [9.25, 10, 1.25], "position": [0, 0, -1.5], "velocity": [0, 1.5, 0], "angular_velocity": [1, 0, 0]}], "joints": [{"type": "revolute", "point_a": [-0.5, 0, 0], "b": 0, "point_b": [-0.5, 0, 1.5]}, {"type": "revolute", "point_a": [0.5, 0, 0], "b": 0, "point_b": [0.5, 0, 1.5]}]}';
+
+test('a custom system with a loop in an embed: runs, and the command line reaches its state hash', { skip }, async () => {
+  const { deflateRawSync } = await import('node:zlib');
+  const { execFileSync } = await import('node:child_process');
+  const { existsSync } = await import('node:fs');
+  const value = deflateRawSync(HINGED_TWICE).toString('base64url');
+  const { page, problems } = await open(`?embed=1&system=${value}&integrator=director`, { viewport: { width: 640, height: 400 } });
+  await page.waitForFunction(() => window.tumble.element.getAttribute('role') === 'figure' || window.tumble.error(), null, { timeout: 20000 });
+  assert.equal(await page.evaluate(() => window.tumble.error()), null);
+  const label = await page.evaluate(() => window.tumble.element.getAttribute('aria-label'));
+  assert.match(label, /a custom system, director/);
+  await page.evaluate(() => window.tumble.element.play());
+  await page.waitForFunction(() => window.tumble.time() > 0.3, null, { timeout: 20000 });
+  await page.evaluate(() => window.tumble.element.pause());
+  await page.evaluate(() => window.tumble.element.player.settled());
+  const [t, hash] = await page.evaluate(() => [window.tumble.time(), window.tumble.hash()]);
+  assert.ok(await inked(page, 'canvas', 'tumble-view') > 0.01, 'the view is blank');
+  await page.screenshot({ path: join(out, 'embed-custom-loop.png') });
+  const cli = join(www, '..', 'target', 'release', 'tumble');
+  assert.ok(existsSync(cli), 'target/release/tumble is not built (scripts/build.sh builds it)');
+  const run = JSON.parse(execFileSync(cli, ['run', value, '--duration', String(t), '--every', '1000'], { encoding: 'utf8' }));
+  assert.deepEqual(run.mechanism, { dof: 1, joint_rows: 10, redundant_rows: [5, 6, 7, 8, 9], loop_joints: 1 });
+  assert.equal(run.state_hash, hash, `the command line at t = ${t} s reached another state`);
+  assert.deepEqual(problems, []);
+  await page.close();
+  // a damaged value: the message inside the frame, naming the attribute
+  const bad = await open(`?embed=1&system=${value.slice(0, 40)}`, { viewport: { width: 640, height: 400 } });
+  await bad.page.waitForFunction(() => window.tumble.error(), null, { timeout: 10000 });
+  assert.match(await bad.page.evaluate(() => window.tumble.error()), /The custom system in the system attribute is damaged/);
+  await bad.page.close();
+});

@@ -176,3 +176,80 @@ test('drawing a frame allocates nothing in render.js', { skip }, async () => {
   assert.deepEqual(problems, []);
   await page.close();
 });
+
+// "joint axes" (issue 14): each joint drawn as the scenario defines it, so that a mistake in a
+// point or an axis is visible. Two boxes and one joint, its point on each side given in that
+// body's frame: the cyan line (side a) and the magenta line (side b) are centred on where each
+// side puts the joint point, seen through the renderer's own camera; moving side b's point by
+// 1 m moves the magenta line there, and turning its axis turns the line. Without frames no
+// pixel has either colour.
+test('joint axes: each side\'s point and axis drawn where the scenario puts them', { skip }, async () => {
+  const { page, problems } = await scenePage();
+  const result = await page.evaluate(() => {
+    const s = window.scene(2, []);
+    const c = document.getElementById('c'), gl = c.getContext('webgl2');
+    const CYAN = [0.2, 0.85, 1].map((v) => 255 * v), MAGENTA = [1, 0.35, 0.9].map((v) => 255 * v);
+    const BG = [0.06, 0.08, 0.125].map((v) => 255 * v);
+    // centroid (canvas pixels from the top left) and count of the pixels of each colour
+    const measure = (frames) => {
+      s.r.jointFrames = frames;
+      s.r.draw(s.poses, s.sizes, s.joints);
+      const px = new Uint8Array(c.width * c.height * 4);
+      gl.readPixels(0, 0, c.width, c.height, gl.RGBA, gl.UNSIGNED_BYTE, px);
+      return [CYAN, MAGENTA].map((col) => {
+        let n = 0, sx = 0, sy = 0, sxx = 0, syy = 0, sxy = 0;
+        for (let i = 0; i < px.length; i += 4) {
+          // the colour, or (antialiased edges) a blend of it with the background of at least 35 %
+          const q = [px[i] - BG[0], px[i + 1] - BG[1], px[i + 2] - BG[2]], d = [col[0] - BG[0], col[1] - BG[1], col[2] - BG[2]];
+          const k = (q[0] * d[0] + q[1] * d[1] + q[2] * d[2]) / (d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+          if (k < 0.35 || k > 1.05 || Math.hypot(q[0] - k * d[0], q[1] - k * d[1], q[2] - k * d[2]) > 10) continue;
+          const x = (i / 4) % c.width, y = c.height - 1 - Math.floor(i / 4 / c.width);
+          n++; sx += x; sy += y; sxx += x * x; syy += y * y; sxy += x * y;
+        }
+        const mx = sx / n, my = sy / n, cxx = sxx / n - mx * mx, cyy = syy / n - my * my, cxy = sxy / n - mx * my;
+        // direction of the line on screen: the principal axis of the pixels (radians)
+        return { n, x: mx, y: my, dir: 0.5 * Math.atan2(2 * cxy, cxx - cyy) };
+      });
+    };
+    // a global point through the renderer's camera to canvas pixels from the top left
+    const project = (p) => {
+      const m = (M, v) => [0, 1, 2, 3].map((r) => M[r] * v[0] + M[4 + r] * v[1] + M[8 + r] * v[2] + M[12 + r] * v[3]);
+      const q = m(s.r.proj, m(s.r.view, [...p, 1]));
+      return [(q[0] / q[3] + 1) / 2 * c.width, (1 - q[1] / q[3]) / 2 * c.height];
+    };
+    const global = (body, p) => {
+      const P = s.poses, q = 12 * body;
+      return [0, 1, 2].map((i) => P[q + i] + P[q + 3 + i] * p[0] + P[q + 6 + i] * p[1] + P[q + 9 + i] * p[2]);
+    };
+    const frames = (pb, axisB) => new Float64Array([0, 1.4, 0, 0.6, 0, 0, 1, 1, ...pb, ...axisB]);
+    const none = measure(null);
+    const right = measure(frames([-1.4, 0, 0.6], [0, 0, 1]));
+    const moved = measure(frames([-1.4, 0, 1.6], [0, 0, 1]));
+    const turned = measure(frames([-1.4, 0, 0.6], [1, 0, 0]));
+    return {
+      none, right, moved, turned,
+      a: project(global(0, [1.4, 0, 0.6])), b: project(global(1, [-1.4, 0, 0.6])), bMoved: project(global(1, [-1.4, 0, 1.6])),
+    };
+  });
+  await (await page.$('#c')).screenshot({ path: join(out, 'render-joint-axes.png') });
+  const { none, right, moved, turned } = result;
+  // the point lies on the drawn line (within 2.5 px across it) and near its middle (12 px along
+  // it: the line's ends are not symmetric about the point on screen under perspective)
+  const near = (m, p, what) => {
+    const dx = p[0] - m.x, dy = p[1] - m.y, across = Math.abs(-Math.sin(m.dir) * dx + Math.cos(m.dir) * dy);
+    assert.ok(across < 2.5 && Math.hypot(dx, dy) < 12, `${what}: drawn through (${m.x.toFixed(1)}, ${m.y.toFixed(1)}), ${across.toFixed(1)} px across from the expected (${p[0].toFixed(1)}, ${p[1].toFixed(1)})`);
+  };
+  assert.equal(none[0].n + none[1].n, 0, 'no joint frames, yet cyan or magenta pixels');
+  assert.ok(right[0].n > 20 && right[1].n > 20, `frames drawn: ${right[0].n} cyan, ${right[1].n} magenta pixels`);
+  near(right[0], result.a, 'side a (cyan)');
+  near(right[1], result.b, 'side b (magenta)');
+  near(moved[1], result.bMoved, 'side b with its point moved 1 m (magenta)');
+  assert.ok(Math.hypot(moved[1].x - right[1].x, moved[1].y - right[1].y) > 30, 'the moved point did not move the line');
+  near(moved[0], result.a, 'side a unchanged (cyan)');
+  // both axes along z at first (parallel on screen); side b's axis turned to its x: its line turns
+  const turn = (u, v) => { const d = Math.abs(u - v) % Math.PI; return Math.min(d, Math.PI - d); };
+  assert.ok(turn(right[0].dir, right[1].dir) < 0.15, `parallel axes drawn ${turn(right[0].dir, right[1].dir).toFixed(2)} rad apart`);
+  assert.ok(turn(turned[1].dir, right[1].dir) > 0.5, `the turned axis still drawn in the same direction (${turn(turned[1].dir, right[1].dir).toFixed(2)} rad)`);
+  assert.deepEqual(problems, []);
+  await page.close();
+});

@@ -156,6 +156,32 @@ test('hostile editor texts: a located message, never a throw or a hang', () => {
   assert.equal(check_scenario(scenario_json('top')).ok, true);
 });
 
+test('closed loops in the editor: one that cannot close is located at its joint with the gap; too many loops are refused; one that closes is accepted', () => {
+  const body = (y) => ({ mass: 1, inertia: [1, 1, 1], position: [0, y, 0] });
+  const sph = (a, b, pa, pb) => ({ type: 'spherical', a, b, point_a: pa, point_b: pb });
+  // two bodies 1 m apart, jointed to each other and each to the ground
+  const loop = (gap) => JSON.stringify({ bodies: [body(0), body(1)], joints: [sph(null, 0, [0, 0, 0], [0, 0, 0]), sph(0, 1, [0, 1, 0], [0, 0, 0]), sph(null, 1, [0, 1 + gap, 0], [0, 0, 0])] }, null, 1);
+  const ok = check_scenario(loop(0));
+  assert.equal(ok.ok, true, ok.message);
+  const r = check_scenario(loop(0.25));
+  assert.equal(r.ok, false);
+  assert.match(r.message, /^joints\[2\] closes a loop between the ground and body 1, and the loop cannot close at the initial positions: its two points are 2\.500e-1 m apart/);
+  const text = loop(0.25);
+  assert.equal(text.split('\n')[r.line - 1].trim(), '{', 'the message is located at the joint');
+  // 4096 bodies in a chain, each also jointed to the ground where it is: 4096 loops
+  const many = { bodies: [], joints: [] };
+  for (let i = 0; i < 4096; i++) {
+    many.bodies.push(body(i));
+    many.joints.push(i ? sph(i - 1, i, [0, 1, 0], [0, 0, 0]) : sph(null, 0, [0, 0, 0], [0, 0, 0]));
+    if (i) many.joints.push(sph(null, i, [0, i, 0], [0, 0, 0]));
+  }
+  const t0 = performance.now();
+  const m = check_scenario(JSON.stringify(many));
+  assert.equal(m.ok, false);
+  assert.match(m.message, /the joints close 4095 loops .* at most 64 are supported/);
+  assert.ok(performance.now() - t0 < 5000, `took ${performance.now() - t0} ms`);
+});
+
 test('the command line runs a link (or its system= value) to the same state hash', { skip: !existsSync(CLI) && 'target/release/tumble not built (scripts/build.sh)' }, async () => {
   const json = scenario_json('chain?links=3&joint=spherical&push=2').replace('"mass": 12', '"mass": 7');
   const system = await encodeSystem(canonical_scenario(json));

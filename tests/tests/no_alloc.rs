@@ -67,6 +67,14 @@ fn steps_allocate_nothing() {
         ("nk-revolute", None),
         ("nk-spherical", Some(0.05)),
         ("chain?links=64&joint=spherical", None),
+        // a closed loop: a body hinged to the ground twice (the loop rows' Schur complement,
+        // 5 redundant rows)
+        (
+            r#"{"bodies": [{"mass": 12, "inertia": [9.25, 10, 1.25], "position": [0, 0, -1.5], "velocity": [0, 1.5, 0], "angular_velocity": [1, 0, 0]}],
+                "joints": [{"type": "revolute", "point_a": [-0.5, 0, 0], "b": 0, "point_b": [-0.5, 0, 1.5]},
+                           {"type": "revolute", "point_a": [0.5, 0, 0], "b": 0, "point_b": [0.5, 0, 1.5]}]}"#,
+            None,
+        ),
     ];
     for m in Method::ALL {
         for (text, dt) in cases {

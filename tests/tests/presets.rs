@@ -37,7 +37,12 @@ fn conserved_components_by_preset() {
 /// (the pushed spherical chain swings in its plane: there l2 and l3 stay zero by symmetry).
 #[test]
 fn flagged_components_are_the_ones_that_stay() {
-    for (text, three_d) in [("top", true), ("nk-spherical", true), ("chain?joint=spherical&links=3&push=2", false), ("free-body", true)] {
+    for (text, three_d) in [
+        ("top", true),
+        ("nk-spherical", true),
+        ("chain?joint=spherical&links=3&push=2", false),
+        ("free-body", true),
+    ] {
         let mut s = sim(text, Method::Director, 0.01);
         let flags = conserved_momentum(s.model());
         let l0 = s.invariants().momentum;
@@ -49,9 +54,19 @@ fn flagged_components_are_the_ones_that_stay() {
         let scale = l0.length().max(1.0);
         for k in 0..3 {
             if flags[k] {
-                assert!(moved[k] < 1e-10 * scale, "{text}: l{} moved {:e}", k + 1, moved[k]);
+                assert!(
+                    moved[k] < 1e-10 * scale,
+                    "{text}: l{} moved {:e}",
+                    k + 1,
+                    moved[k]
+                );
             } else if three_d {
-                assert!(moved[k] > 1e-3 * scale, "{text}: l{} unflagged but stayed ({:e})", k + 1, moved[k]);
+                assert!(
+                    moved[k] > 1e-3 * scale,
+                    "{text}: l{} unflagged but stayed ({:e})",
+                    k + 1,
+                    moved[k]
+                );
             }
         }
     }
@@ -83,10 +98,15 @@ fn chain_push_is_a_rigid_turn_about_the_ground_point() {
     assert!((tip.length() - 3.0 * n as f64).abs() < 1e-12);
     assert!((tip_speed - push).abs() < 1e-12, "tip speed {tip_speed}");
     let omega = push / (3.0 * n as f64);
-    let inertia: f64 = (0..n).map(|k| 9.25 + 12.0 * (1.5 + 3.0 * k as f64).powi(2)).sum();
+    let inertia: f64 = (0..n)
+        .map(|k| 9.25 + 12.0 * (1.5 + 3.0 * k as f64).powi(2))
+        .sum();
     let s = Simulation::new(&sc, Method::Director, Settings::for_scenario(&sc)).unwrap();
     let t = s.invariants().kinetic;
-    assert!((t - 0.5 * omega * omega * inertia).abs() < 1e-12 * t, "T = {t}");
+    assert!(
+        (t - 0.5 * omega * omega * inertia).abs() < 1e-12 * t,
+        "T = {t}"
+    );
     assert!(s.invariants().joint_violation < 1e-12);
 }
 
@@ -100,21 +120,33 @@ fn pushed_revolute_chain_converges_to_the_minimal_coordinate_reference() {
     let reference = planar_chain_centres(&th);
     let mut errors = vec![];
     for h in [0.02, 0.01, 0.005] {
-        let mut s = sim(&format!("chain?links={n}&joint=revolute&angle={angle}&push={push}"), Method::Director, h);
+        let mut s = sim(
+            &format!("chain?links={n}&joint=revolute&angle={angle}&push={push}"),
+            Method::Director,
+            h,
+        );
         for _ in 0..(t_end / h).round() as usize {
             s.step().unwrap();
         }
         let st = s.states();
         let mut e = 0.0f64;
         for k in 0..n {
-            e = e.max((st[k].x.y - reference[k][0]).abs()).max((st[k].x.z - reference[k][1]).abs());
+            e = e
+                .max((st[k].x.y - reference[k][0]).abs())
+                .max((st[k].x.z - reference[k][1]).abs());
             e = e.max(3.0 * (planar_angle(&st[k].r) - th[k]).abs());
         }
         errors.push(e);
     }
     let orders = observed_orders(&errors);
-    assert!(errors[0] > 1e-6, "errors {errors:?} too small to show an order");
-    assert!(orders.iter().all(|p| (p - 2.0).abs() < 0.1), "errors {errors:?}, orders {orders:?}");
+    assert!(
+        errors[0] > 1e-6,
+        "errors {errors:?} too small to show an order"
+    );
+    assert!(
+        orders.iter().all(|p| (p - 2.0).abs() < 0.1),
+        "errors {errors:?}, orders {orders:?}"
+    );
 }
 
 /// Every preset runs for its whole default duration with every integrator at the step the
@@ -122,7 +154,15 @@ fn pushed_revolute_chain_converges_to_the_minimal_coordinate_reference() {
 /// with RATTLE at t = 1.3 s.
 #[test]
 fn every_preset_runs_with_every_integrator_at_its_suitable_step() {
-    for text in ["free-body", "flip", "top", "nk-revolute", "nk-spherical", "chain", "chain?links=64"] {
+    for text in [
+        "free-body",
+        "flip",
+        "top",
+        "nk-revolute",
+        "nk-spherical",
+        "chain",
+        "chain?links=64",
+    ] {
         let sc = Scenario::parse(text).unwrap();
         for m in Method::ALL {
             let dt = sc.suitable_dt(m);
@@ -137,7 +177,14 @@ fn every_preset_runs_with_every_integrator_at_its_suitable_step() {
         }
     }
     let sc = Scenario::parse("nk-spherical").unwrap();
-    assert_eq!(sc.suitable_dt(Method::Director), 0.1, "the paper's step stays the director's");
+    assert_eq!(
+        sc.suitable_dt(Method::Director),
+        0.1,
+        "the paper's step stays the director's"
+    );
     let mut s = sim("nk-spherical", Method::Rattle, 0.1);
-    assert!((0..100).any(|_| s.step().is_err()), "RATTLE now runs nk-spherical at h = 0.1: suitable_dt can be relaxed");
+    assert!(
+        (0..100).any(|_| s.step().is_err()),
+        "RATTLE now runs nk-spherical at h = 0.1: suitable_dt can be relaxed"
+    );
 }

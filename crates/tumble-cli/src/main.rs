@@ -298,12 +298,17 @@ fn run(args: &[String]) -> Result<(), String> {
         out.push_str("t,energy,kinetic,potential,l1,l2,l3,internal_violation,joint_violation,iterations,residual\n");
         sample_csv(&mut out, &sim.invariants());
     } else {
+        let mech = sim.mechanism();
         let _ = write!(
             out,
-            "{{\"scenario\":{},\"integrator\":\"{}\",\"dt\":{},\"samples\":[",
+            "{{\"scenario\":{},\"integrator\":\"{}\",\"dt\":{},\"mechanism\":{{\"dof\":{},\"joint_rows\":{},\"redundant_rows\":{:?},\"loop_joints\":{}}},\"samples\":[",
             json_str(&sc.canonical()),
             method.name(),
-            json_num(settings.dt)
+            json_num(settings.dt),
+            mech.dof,
+            mech.rows,
+            mech.redundant,
+            mech.loop_joints
         );
         sample_json(&mut out, &sim.invariants(), &sim);
     }

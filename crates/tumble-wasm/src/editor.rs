@@ -211,7 +211,7 @@ pub fn locate(text: &str, msg: &str) -> Problem {
         };
     }
     let mut path = leading_path(msg);
-    if path.is_empty() && msg.contains("closed loop") {
+    if path.is_empty() && msg.starts_with("the joints") {
         path = "joints".to_string();
     }
     // the field itself, or the nearest enclosing one that is written (defaults are not)

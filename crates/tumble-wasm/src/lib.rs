@@ -172,6 +172,17 @@ pub fn joint_frames(text: &str) -> Result<Vec<f64>, JsError> {
     Ok(out)
 }
 
+/// The mechanism of `text` at its initial state, for the page's readout: "1 degree of
+/// freedom; 3 of 20 joint rows redundant (1 loop)" (`tumble::mechanism`). Throws on a bad text
+/// or joints that are degenerate at the initial state.
+#[wasm_bindgen]
+pub fn mechanism(text: &str) -> Result<String, JsError> {
+    let sc = Scenario::parse(text).map_err(|e| JsError::new(&e.0))?;
+    let mut c = tumble::compiled::Compiled::new(&sc.model).map_err(|e| JsError::new(&e))?;
+    let m = tumble::mechanism::analyse(&mut c, &sc.initial).map_err(|e| JsError::new(&e))?;
+    Ok(m.describe())
+}
+
 /// A time step (s) that suits `integrator` on `scenario` (canonical text): the scenario's
 /// own step unless that is beyond what the integrator handles (`Scenario::suitable_dt`).
 #[wasm_bindgen]
@@ -307,6 +318,19 @@ impl Simulation {
             .iter()
             .map(|&c| c as u8)
             .collect()
+    }
+
+    /// The mechanism at its initial state: [degrees of freedom, joint rows, redundant rows,
+    /// loop-closing joints].
+    pub fn mechanism(&self) -> Vec<f64> {
+        let m = self.inner.mechanism();
+        [
+            m.dof as f64,
+            m.rows as f64,
+            m.redundant.len() as f64,
+            m.loop_joints as f64,
+        ]
+        .to_vec()
     }
 
     /// Number of joints.

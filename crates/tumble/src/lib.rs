@@ -20,6 +20,7 @@ pub mod director;
 pub mod invariants;
 pub mod joints;
 pub mod math;
+pub mod mechanism;
 pub mod model;
 pub mod presets_course;
 pub mod rattle;

@@ -600,9 +600,10 @@ mod tests {
                 "dt",
             ),
             (
-                r#"{"bodies": [{"mass": 1, "inertia": [1, 1, 1]}, {"mass": 1, "inertia": [1, 1, 1]}],
-                "joints": [{"type": "spherical", "a": 0, "b": 1}, {"type": "spherical", "a": 1, "b": 0}]}"#,
-                "closed loop",
+                r#"{"bodies": [{"mass": 1, "inertia": [1, 1, 1]}, {"mass": 1, "inertia": [1, 1, 1], "position": [1, 0, 0]}],
+                "joints": [{"type": "spherical", "b": 0}, {"type": "spherical", "a": 0, "b": 1, "point_a": [1, 0, 0]},
+                           {"type": "spherical", "b": 1, "point_a": [2, 0, 0]}]}"#,
+                "joints[2] closes a loop between the ground and body 1, and the loop cannot close at the initial positions: its two points are 1.000e0 m apart",
             ),
         ] {
             let e = Scenario::parse(text).unwrap_err();

@@ -1,6 +1,7 @@
 //! One entry point for all three integrators: `Simulation::step` matches on the [`Method`].
 use crate::compiled::Compiled;
 use crate::invariants::{self, Invariants};
+use crate::mechanism::{self, Mechanism};
 use crate::model::{BodyState, Model};
 use crate::scenario::Scenario;
 use crate::step::{Settings, StepError, StepInfo};
@@ -70,6 +71,7 @@ enum Solver {
 /// A running simulation: the compiled model, the settings, the method's state and workspace.
 pub struct Simulation {
     compiled: Compiled,
+    mechanism: Mechanism,
     settings: Settings,
     method: Method,
     solver: Solver,
@@ -86,8 +88,9 @@ impl Simulation {
         settings: Settings,
     ) -> Result<Simulation, String> {
         settings.validate()?;
-        let c = Compiled::new(&scenario.model)?;
+        let mut c = Compiled::new(&scenario.model)?;
         let init = &scenario.initial;
+        let mechanism = mechanism::analyse(&mut c, init)?;
         let solver = match method {
             Method::Director => Solver::Director(
                 director::State::new(&c, init)?,
@@ -102,6 +105,7 @@ impl Simulation {
         };
         Ok(Simulation {
             compiled: c,
+            mechanism,
             settings,
             method,
             solver,
@@ -157,6 +161,11 @@ impl Simulation {
     /// The compiled model.
     pub fn compiled(&self) -> &Compiled {
         &self.compiled
+    }
+
+    /// Loops, redundant joint rows and degrees of freedom, found at the initial state.
+    pub fn mechanism(&self) -> &Mechanism {
+        &self.mechanism
     }
 
     /// The settings.

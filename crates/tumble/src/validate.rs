@@ -1,5 +1,5 @@
 //! The validation every scenario passes, preset or custom: physical bodies, joints that form
-//! no closed loop and an initial state that satisfies them.
+//! well-formed joints and an initial state that satisfies them (loops included).
 use crate::model::{Body, BodyState, Model};
 use alloc::format;
 use alloc::string::{String, ToString};
@@ -49,19 +49,46 @@ pub fn check_body(name: &str, b: &Body) -> Result<(), ScenarioError> {
     Ok(())
 }
 
-/// The joints form no closed loop and the initial state satisfies them (positions and
-/// velocities to 1e-6); the message names the first joint that does not.
+/// The joints are well formed (no body jointed to itself, at most
+/// [`MAX_LOOP_JOINTS`](crate::sparse::MAX_LOOP_JOINTS) loops) and the initial state satisfies
+/// them: the two points of every joint coincide to 1e-6 m, revolute axes agree to 1e-6 rad,
+/// and the velocities satisfy the joints to 1e-6. The message names the first joint that does
+/// not, its bodies and the gap; for a joint that closes a loop it says so.
 pub fn check_consistent(model: &Model, states: &[BodyState]) -> Result<(), ScenarioError> {
-    crate::sparse::JointPattern::new(model).map_err(|e| ScenarioError(e.to_string()))?;
-    for j in 0..model.joints.len() {
+    let pattern = crate::sparse::JointPattern::new(model).map_err(ScenarioError)?;
+    for (j, jt) in model.joints.iter().enumerate() {
         let e = crate::joints::evaluate(model, j, states);
-        for r in 0..e.rows {
-            if e.phi[r].abs() > 1e-6 {
-                return err(format!("joints[{j}] is violated by the initial positions: residual {:.3e} (at most 1e-6 is accepted)", e.phi[r]));
+        let a = match jt.a {
+            Some(a) => format!("body {a}"),
+            None => "the ground".to_string(),
+        };
+        let what = if pattern.loop_joints().contains(&j) {
+            format!("joints[{j}] closes a loop between {a} and body {}, and the loop cannot close at the initial positions", jt.b)
+        } else {
+            format!(
+                "joints[{j}] (between {a} and body {}) is not satisfied by the initial positions",
+                jt.b
+            )
+        };
+        let gap = crate::math::sqrt(e.phi[..3].iter().map(|x| x * x).sum());
+        if !(gap <= 1e-6) {
+            return err(format!(
+                "{what}: its two points are {gap:.3e} m apart (at most 1e-6 m is accepted)"
+            ));
+        }
+        if e.rows == 5 {
+            let s = crate::math::sqrt(e.phi[3] * e.phi[3] + e.phi[4] * e.phi[4]);
+            if !(s <= 1e-6) {
+                let angle = libm::asin(s.min(1.0));
+                return err(format!(
+                    "{what}: its axes are {angle:.3e} rad apart (at most 1e-6 rad is accepted)"
+                ));
             }
+        }
+        for r in 0..e.rows {
             let v = e.velocity(r, states, model);
             if v.abs() > 1e-6 {
-                return err(format!("joints[{j}] is violated by the initial velocities: rate {v:.3e} (at most 1e-6 is accepted)"));
+                return err(format!("joints[{j}] (between {a} and body {}) is violated by the initial velocities: rate {v:.3e} (at most 1e-6 is accepted)", jt.b));
             }
         }
     }

@@ -1,0 +1,101 @@
+//! Fixed-size kernels on the 5 x 5 blocks of the joint-space matrix (row-major, stride 5):
+//! inverse by Gauss-Jordan elimination with partial pivoting, product, matrix-vector product.
+//! A joint of 3 rows uses the leading 3 x 3 part; the rest stays zero.
+
+/// Largest joint: revolute, 5 rows.
+pub const B: usize = 5;
+
+/// The inverse of the leading n x n part of a block (n = 3 or 5), by Gauss-Jordan elimination
+/// with partial pivoting (the pivots of LU with partial pivoting); the rows and columns beyond
+/// n stay zero. None when a pivot is below 1e-14 of the largest entry or an entry is not finite.
+pub fn invert(a: &[f64; B * B], n: usize) -> Option<[f64; B * B]> {
+    if n == 3 {
+        invert_n::<3>(a)
+    } else {
+        debug_assert_eq!(n, B);
+        invert_n::<B>(a)
+    }
+}
+
+/// [`invert`] for n = `N` known at compile time. Elimination k works on the columns of `m`
+/// beyond k only: the pivot column and those before it are never read again (only `inv` is
+/// returned), so skipping them leaves every value that is read as it was.
+fn invert_n<const N: usize>(a: &[f64; B * B]) -> Option<[f64; B * B]> {
+    let mut rows = [[0.0; N]; N];
+    for (r, row) in rows.iter_mut().enumerate() {
+        row.copy_from_slice(&a[r * B..r * B + N]);
+    }
+    let scale = crate::math::max_abs_rows(&rows)?;
+    if scale == 0.0 {
+        return None;
+    }
+    let mut m = *a;
+    let mut inv = [0.0; B * B];
+    for r in 0..N {
+        inv[r * B + r] = 1.0;
+    }
+    for k in 0..N {
+        let p = (k + 1..N).fold(k, |p, i| {
+            if m[i * B + k].abs() > m[p * B + k].abs() {
+                i
+            } else {
+                p
+            }
+        });
+        if m[p * B + k].abs() <= 1e-14 * scale {
+            return None;
+        }
+        if p != k {
+            for c in k..N {
+                m.swap(k * B + c, p * B + c);
+            }
+            for c in 0..N {
+                inv.swap(k * B + c, p * B + c);
+            }
+        }
+        let d = 1.0 / m[k * B + k];
+        for c in k + 1..N {
+            m[k * B + c] *= d;
+        }
+        for c in 0..N {
+            inv[k * B + c] *= d;
+        }
+        for i in 0..N {
+            let f = m[i * B + k];
+            if i != k && f != 0.0 {
+                for c in k + 1..N {
+                    m[i * B + c] -= f * m[k * B + c];
+                }
+                for c in 0..N {
+                    inv[i * B + c] -= f * inv[k * B + c];
+                }
+            }
+        }
+    }
+    Some(inv)
+}
+
+/// a b for 5 x 5 blocks (row-major).
+pub fn mul(a: &[f64; B * B], b: &[f64; B * B]) -> [f64; B * B] {
+    let mut out = [0.0; B * B];
+    for r in 0..B {
+        for t in 0..B {
+            let x = a[r * B + t];
+            for c in 0..B {
+                out[r * B + c] += x * b[t * B + c];
+            }
+        }
+    }
+    out
+}
+
+/// a x for a 5 x 5 block.
+pub fn mul_vec(a: &[f64; B * B], x: &[f64; B]) -> [f64; B] {
+    let mut out = [0.0; B];
+    for r in 0..B {
+        for t in 0..B {
+            out[r] += a[r * B + t] * x[t];
+        }
+    }
+    out
+}

@@ -1,0 +1,258 @@
+//! The loop-closing joints: their border with the tree and the dense Schur complement of
+//! their rows (equations in `mod.rs`):
+//!
+//!   D' = D - C A^-1 B,  x_l = D'^-1 (b_l - C A^-1 b_t),  x_t = A^-1 (b_t - B x_l),
+//!
+//! with a redundant row r replaced by x_r = 0 (row and column r of D' set to e_r, b_r = 0).
+//! Factorisation: one tree solve per loop row that is not redundant, then dense LU with
+//! partial pivoting (`math::lu_factor`). Solve: two tree solves and the dense back
+//! substitution. Everything is preallocated: nothing is allocated in a step.
+use super::block::B;
+use super::{solve_tree, JointMatrix, JointPattern};
+use crate::math::{lu_back, lu_factor};
+use alloc::vec;
+use alloc::vec::Vec;
+
+/// The structure of the loop rows, part of [`JointPattern`].
+#[derive(Clone, Debug, Default)]
+pub(super) struct Loops {
+    /// the loop-closing joints, in index order
+    pub(super) joints: Vec<usize>,
+    /// offset of each loop joint's rows among the loop rows
+    off: Vec<usize>,
+    /// number of loop rows
+    ml: usize,
+    /// per loop joint: (tree joint t, block (t, l), block (l, t)) for every tree joint sharing
+    /// a body with it
+    border: Vec<Vec<(usize, usize, usize)>>,
+    /// per pair (i, k) of loop joints, at i * n + k: block (loops[i], loops[k]) if they share a body
+    pair: Vec<Option<usize>>,
+    /// per loop row: held at zero multiplier
+    redundant: Vec<bool>,
+}
+
+impl Loops {
+    pub(super) fn new(p: &JointPattern, joints: Vec<usize>) -> Loops {
+        let n = joints.len();
+        let mut off = Vec::with_capacity(n);
+        let mut ml = 0;
+        for &l in &joints {
+            off.push(ml);
+            ml += p.rows[l];
+        }
+        let border = joints
+            .iter()
+            .map(|&l| {
+                p.nbr[l]
+                    .iter()
+                    .filter(|&&(t, _)| p.pos[t] != usize::MAX)
+                    .map(|&(t, lt)| (t, p.index(t, l), lt))
+                    .collect()
+            })
+            .collect();
+        let mut pair = Vec::with_capacity(n * n);
+        for &li in &joints {
+            for &lk in &joints {
+                pair.push(p.try_index(li, lk));
+            }
+        }
+        Loops {
+            joints,
+            off,
+            ml,
+            border,
+            pair,
+            redundant: vec![false; ml],
+        }
+    }
+
+    pub(super) fn set_redundant(&mut self, offset: &[usize], rows: &[usize], marks: &[usize]) {
+        self.redundant.iter_mut().for_each(|r| *r = false);
+        for &row in marks {
+            let i = self
+                .joints
+                .iter()
+                .position(|&l| (offset[l]..offset[l] + rows[l]).contains(&row))
+                .expect("a redundant row must belong to a loop-closing joint");
+            let l = self.joints[i];
+            self.redundant[self.off[i] + row - offset[l]] = true;
+        }
+    }
+
+    pub(super) fn redundant_rows(&self, offset: &[usize]) -> Vec<usize> {
+        let mut out = Vec::new();
+        for (i, &l) in self.joints.iter().enumerate() {
+            for r in 0..self.rows_of(i) {
+                if self.redundant[self.off[i] + r] {
+                    out.push(offset[l] + r);
+                }
+            }
+        }
+        out
+    }
+
+    fn rows_of(&self, i: usize) -> usize {
+        self.off.get(i + 1).copied().unwrap_or(self.ml) - self.off[i]
+    }
+}
+
+/// The values of the loop part, part of [`JointMatrix`]: D' (row-major, LU-factored in
+/// place), its pivots, and scratch for a tree column and the loop right-hand side.
+#[derive(Clone, Debug)]
+pub(super) struct Dense {
+    schur: Vec<f64>,
+    piv: Vec<usize>,
+    col: Vec<f64>,
+    y: Vec<f64>,
+}
+
+impl Dense {
+    pub(super) fn new(p: &JointPattern) -> Dense {
+        let ml = p.loops.ml;
+        Dense {
+            schur: vec![0.0; ml * ml],
+            piv: vec![0; ml],
+            col: vec![0.0; if ml > 0 { p.m } else { 0 }],
+            y: vec![0.0; ml],
+        }
+    }
+
+    /// D' = D - C A^-1 B into `schur` (A factored), the rows marked redundant replaced by the
+    /// identity when `masked`.
+    fn fill(&mut self, blocks: &[[f64; B * B]], p: &JointPattern, masked: bool) {
+        let lp = &p.loops;
+        let (n, ml) = (lp.joints.len(), lp.ml);
+        for i in 0..n {
+            for r in 0..lp.rows_of(i) {
+                let c = lp.off[i] + r;
+                if masked && lp.redundant[c] {
+                    for c2 in 0..ml {
+                        self.schur[c2 * ml + c] = if c2 == c { 1.0 } else { 0.0 };
+                    }
+                    continue;
+                }
+                // col = A^-1 (column c of B)
+                self.col.fill(0.0);
+                for &(t, tl, _) in &lp.border[i] {
+                    let o = p.offset[t];
+                    for rr in 0..p.rows[t] {
+                        self.col[o + rr] = blocks[tl][rr * B + r];
+                    }
+                }
+                solve_tree(blocks, p, &mut self.col);
+                for k in 0..n {
+                    for r2 in 0..lp.rows_of(k) {
+                        let c2 = lp.off[k] + r2;
+                        let mut s = match lp.pair[k * n + i] {
+                            Some(blk) => blocks[blk][r2 * B + r],
+                            None => 0.0,
+                        };
+                        for &(t, _, lt) in &lp.border[k] {
+                            let o = p.offset[t];
+                            for rr in 0..p.rows[t] {
+                                s -= blocks[lt][r2 * B + rr] * self.col[o + rr];
+                            }
+                        }
+                        self.schur[c2 * ml + c] = if masked && lp.redundant[c2] { 0.0 } else { s };
+                    }
+                }
+            }
+        }
+    }
+
+    /// Form and factor D' (the tree in `blocks` already factored).
+    pub(super) fn factor(&mut self, blocks: &[[f64; B * B]], p: &JointPattern) -> bool {
+        if p.loops.ml == 0 {
+            return true;
+        }
+        self.fill(blocks, p, true);
+        lu_factor(&mut self.schur, p.loops.ml, &mut self.piv)
+    }
+
+    /// Solve S x = b in place (module docs).
+    pub(super) fn solve(&mut self, blocks: &[[f64; B * B]], p: &JointPattern, b: &mut [f64]) {
+        let lp = &p.loops;
+        // x0 = A^-1 b_t
+        self.col.copy_from_slice(b);
+        solve_tree(blocks, p, &mut self.col);
+        // y = D'^-1 (b_l - C x0)
+        for (k, &l) in lp.joints.iter().enumerate() {
+            for r2 in 0..p.rows[l] {
+                let c2 = lp.off[k] + r2;
+                let mut s = b[p.offset[l] + r2];
+                for &(t, _, lt) in &lp.border[k] {
+                    let o = p.offset[t];
+                    for rr in 0..p.rows[t] {
+                        s -= blocks[lt][r2 * B + rr] * self.col[o + rr];
+                    }
+                }
+                self.y[c2] = if lp.redundant[c2] { 0.0 } else { s };
+            }
+        }
+        lu_back(&self.schur, lp.ml, &self.piv, &mut self.y);
+        // x_t = A^-1 (b_t - B y)
+        for (i, &l) in lp.joints.iter().enumerate() {
+            for &(t, tl, _) in &lp.border[i] {
+                let o = p.offset[t];
+                for rr in 0..p.rows[t] {
+                    let mut s = 0.0;
+                    for r in 0..p.rows[l] {
+                        s += blocks[tl][rr * B + r] * self.y[lp.off[i] + r];
+                    }
+                    b[o + rr] -= s;
+                }
+            }
+        }
+        solve_tree(blocks, p, b);
+        for (i, &l) in lp.joints.iter().enumerate() {
+            let o = p.offset[l];
+            b[o..o + p.rows[l]].copy_from_slice(&self.y[lp.off[i]..lp.off[i] + p.rows[l]]);
+        }
+    }
+}
+
+impl JointMatrix {
+    /// The loop rows that are redundant: S must be symmetric positive semi-definite (a Gram
+    /// matrix C W C^T, W positive definite). Factors the tree (`None` if its pivots are
+    /// singular), forms D' without marks (the Gram matrix of the loop rows projected off the
+    /// tree rows), then eliminates the loop rows in order, Cholesky-style: a row whose pivot
+    /// (its squared length independent of the tree rows and of the loop rows kept before it)
+    /// is at most `rel` times its squared length D_rr is redundant and is not eliminated.
+    /// Returns the global row numbers of the redundant rows.
+    pub fn redundant_loop_rows(&mut self, p: &JointPattern, rel: f64) -> Option<Vec<usize>> {
+        let lp = &p.loops;
+        let ml = lp.ml;
+        let n = lp.joints.len();
+        let mut length = vec![0.0; ml];
+        for i in 0..n {
+            let blk = lp.pair[i * n + i].expect("a joint shares its bodies with itself");
+            for r in 0..lp.rows_of(i) {
+                length[lp.off[i] + r] = self.blocks[blk][r * B + r];
+            }
+        }
+        if !super::factor_tree(&mut self.blocks, p) {
+            return None;
+        }
+        let d = &mut self.border;
+        d.fill(&self.blocks, p, false);
+        let a = &mut d.schur;
+        let mut out = Vec::new();
+        for k in 0..ml {
+            let pivot = a[k * ml + k];
+            if !(pivot > rel * length[k]) {
+                let i = (0..n).rev().find(|&i| lp.off[i] <= k).unwrap_or(0);
+                out.push(p.offset[lp.joints[i]] + k - lp.off[i]);
+                continue;
+            }
+            for r in k + 1..ml {
+                let f = a[r * ml + k] / pivot;
+                if f != 0.0 {
+                    for c in k + 1..ml {
+                        a[r * ml + c] -= f * a[k * ml + c];
+                    }
+                }
+            }
+        }
+        Some(out)
+    }
+}
