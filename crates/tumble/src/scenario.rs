@@ -257,7 +257,7 @@ impl Scenario {
             (Some("nk-spherical"), Baumgarte) => 0.01,
             (Some("chain"), Baumgarte) => self.dt.min(0.32 / self.values[0]),
             (Some("chain"), Rattle) => self.dt.min(10.24 / self.values[0]),
-            (Some("double-pendulum"), Baumgarte) => 0.5 * self.dt,
+            (Some("double-pendulum" | "four-bar"), Baumgarte) => 0.5 * self.dt,
             (Some("catenary"), Rattle) => self.dt.min(0.16 / self.values[0]),
             (Some("catenary"), Baumgarte) => self.dt.min(0.04 / self.values[0]),
             _ => self.dt,
@@ -441,7 +441,7 @@ fn build(p: &'static Preset, values: Vec<f64>) -> Scenario {
         }
         "four-bar" => {
             let (m, s) = crate::presets_course::four_bar(&values);
-            (m, s, 0.01, 10.0)
+            (m, s, crate::presets_course::four_bar_step(&values), 10.0)
         }
         "catenary" => {
             let (m, s) = crate::presets_course::catenary(&values);
