@@ -1,8 +1,14 @@
 //! The mechanism at its initial state: which joint rows are redundant, and how many degrees
 //! of freedom it has.
 //!
-//! With the Jacobian C of all joint rows at the initial state and W = diag(1/M, R J^-1 R^T)
-//! the inverse masses, the Gram matrix S = C W C^T has the rank of C. The tree rows are
+//! With the Jacobian C of all joint rows at the initial state (over each body's (v, w)) and a
+//! metric W = diag(I, I / l_b^2) per body, l_b^2 = (J1 + J2 + J3) / M (a length of the body:
+//! twice its mean squared radius of gyration), the Gram matrix S = C W C^T has the rank of C.
+//! The metric is the inverse masses' with the mass and the anisotropy of the inertia taken
+//! out: with the true inverse masses a slender rod (a small moment about its axis) made S so
+//! ill-conditioned that the round-off of an exactly redundant row reached 1.6e-10 of its
+//! length (a four-bar of rods), above the threshold below; the Gram matrix squares the
+//! condition number of C, so the metric must not add to it. The tree rows are
 //! independent (each joint constrains its body relative to its parent), so the rank is
 //! decided on the loop rows: their Gram matrix projected off the tree rows, D' = D - C A^-1 B
 //! (`sparse/border.rs`), eliminated in row order. A loop row is **redundant** when its part
@@ -27,6 +33,7 @@ use crate::sparse::JointMatrix;
 use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
+use glam::{DMat3, DVec3};
 
 /// Relative threshold of the rank test (module docs).
 pub const REDUNDANT_REL: f64 = 1e-10;
@@ -57,8 +64,16 @@ pub fn analyse(c: &mut Compiled, init: &[BodyState]) -> Result<Mechanism, String
             .iter()
             .map(|f| joints::evaluate_frame(f, init))
             .collect();
-        let w: Vec<InverseMass> = (0..nb)
-            .map(|b| InverseMass::new(c, b, &init[b].r))
+        let w: Vec<InverseMass> = c
+            .model
+            .bodies
+            .iter()
+            .map(|b| InverseMass {
+                inv_mass: 1.0,
+                inv_inertia: DMat3::from_diagonal(DVec3::splat(
+                    b.mass / (b.inertia.x + b.inertia.y + b.inertia.z),
+                )),
+            })
             .collect();
         let mut s = JointMatrix::new(&c.pattern);
         joints::assemble(&evals, &evals, &w, c, &mut s);

@@ -16,7 +16,7 @@
 use super::algebra::{c_mul, g_mul, V9};
 use super::{joint_row_into, mat, outer, rot_block, sides, Ctx};
 use crate::compiled::Row;
-use crate::math::{lu_solve_fixed, skew, skew_vec};
+use crate::math::{skew, skew_vec};
 use crate::model::Model;
 use crate::step::{newton_converged, Settings, StepError, StepInfo};
 use glam::{DMat3, DVec3};
@@ -102,7 +102,7 @@ impl Ctx<'_> {
             for b in 0..nb {
                 let f = self.force_rotational(b);
                 self.w.frot[b] = DMat3::from_cols_array(&f);
-                let p1 = self.rot_momenta(b, h, &f)?;
+                let p1 = self.rot_momenta(b, h, &f);
                 p1.write_cols_to_slice(&mut self.w.p1[b][3..12]);
                 let pi1 = 2.0 * skew_vec(&(mat(&self.w.q1[b]).transpose() * p1));
                 self.w.resw[b] =
@@ -282,41 +282,48 @@ impl Ctx<'_> {
     /// Rotational momenta at n+1 for the directors in `self.w.q1[b]`: (27) with gamma_0 (28),
     /// P_n+1 = P_n R - h (F - Qbar Y) A, R = 2A - I, Y symmetric from the six linear equations
     /// C(q_n+1) p_n+1 = C(q_n) p_n.
-    pub(super) fn rot_momenta(&self, b: usize, h: f64, f: &V9<f64>) -> Result<DMat3, StepError> {
-        let (pn, q1) = (mat(&self.s.p[b]), mat(&self.w.q1[b]));
+    ///
+    /// Those equations are solved in closed form. With Q_n+1 = Q_n R and Qbar = Q_n A,
+    /// Q_n+1^T Qbar = R^T A = A^T for orthonormal Q_n: with A = (I - a^)^-1, a = h Omega / 2,
+    /// A^T = (I + a^)^-1, and polynomials in a^ commute, so
+    /// R^T A = 2 A^T A - A = A^T A (2I - (I + a^)) = A^T A A^-1 = A^T. Hence
+    /// C(q_n+1) (h Qbar Y A) = h Cvec(A^T Y A), Cvec(S) = [S11, S22, S33, 2 S23, 2 S13, 2 S12]
+    /// (eq. 5). With S = A^T Y A read off C(q_n) p_n - C(q_n+1) P_free, Y = A^-T S A^-1 and
+    /// h Qbar Y A = Qbar A^-T (h S), A^-T = I + a^: no 6 x 6 solve. Q_n is orthonormal to
+    /// round-off only (the Cayley transform keeps it there), so the result is corrected once
+    /// on its own residual; the step is judged on (23)-(28) as written all the same
+    /// (`body_residual`).
+    pub(super) fn rot_momenta(&self, b: usize, h: f64, f: &V9<f64>) -> DMat3 {
+        let pn = mat(&self.s.p[b]);
         let amat = self.w.amat[b];
-        let qbar = self.mean_rot(b); // (qn + q1) / 2
+        let qbar = self.mean_rot(b); // (qn + q1) / 2 = Q_n A
         let free = pn * (amat * 2.0 - DMat3::IDENTITY) - DMat3::from_cols_array(f) * amat * h;
-        let (q1a, fa) = (q1.to_cols_array(), free.to_cols_array());
         let cn = c_mul(&rot_block(&self.s.q[b]), &rot_block(&self.s.p[b]));
-        let cf = c_mul(&q1a, &fa);
-        let mut y = [0.0; 6];
-        for i in 0..6 {
-            y[i] = cn[i] - cf[i];
-        }
-        // column j: C(q_n+1) (h Qbar E_j A), E_j the symmetric unit matrices in the layout of
-        // C^T y (eq. 5): (0,0), (1,1), (2,2), (1,2), (0,2), (0,1)
-        const PAIRS: [(usize, usize); 6] = [(0, 0), (1, 1), (2, 2), (1, 2), (0, 2), (0, 1)];
-        let mut m = [[0.0; 6]; 6];
-        let at = amat.transpose(); // rows of A as columns
-        for (j, &(r, c)) in PAIRS.iter().enumerate() {
-            let mut e = outer(qbar.col(r), at.col(c));
-            if r != c {
-                e += outer(qbar.col(c), at.col(r));
-            }
-            let col = c_mul(&q1a, &(e * h).to_cols_array());
-            for (row, x) in m.iter_mut().zip(col) {
-                row[j] = x;
-            }
-        }
-        if !lu_solve_fixed(&mut m, &mut y) {
-            return Err(StepError::BodySingular {
-                body: b,
-                turn: crate::math::length(self.w.om1[b] * h),
-            });
-        }
-        let ym = DMat3::from_cols_array(&[y[0], y[5], y[4], y[5], y[1], y[3], y[4], y[3], y[2]]);
-        Ok(free + qbar * ym * amat * h)
+        let q1 = rot_block(&self.w.q1[b]);
+        // Qbar A^-T: the correction h Qbar Y A for a right-hand side y of the six equations
+        let qa = qbar * (DMat3::IDENTITY + skew(self.w.om1[b] * (0.5 * h)));
+        let correction = |p: &DMat3| {
+            let c = c_mul(&q1, &p.to_cols_array());
+            let y: [f64; 6] = core::array::from_fn(|i| cn[i] - c[i]);
+            // h S, symmetric: the diagonal from y0..y2, the off-diagonal halves of y3..y5
+            let hs = DMat3::from_cols_array(&[
+                y[0],
+                0.5 * y[5],
+                0.5 * y[4],
+                0.5 * y[5],
+                y[1],
+                0.5 * y[3],
+                0.5 * y[4],
+                0.5 * y[3],
+                y[2],
+            ]);
+            qa * hs
+        };
+        // Q_n^T Q_n = I holds to round-off only, so the closed form leaves an error of that
+        // relative size in the six equations; left alone it would add up from step to step
+        // (C(q) p grows linearly). One more correction on the residual makes it second order.
+        let p1 = free + correction(&free);
+        p1 + correction(&p1)
     }
 
     /// K = dRes/dOmega for body `b`, Res = 2 J Omega - pi_n - pi_n+1, pi = 2 vec(skew(Q^T P)),
