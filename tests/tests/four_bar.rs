@@ -207,8 +207,9 @@ fn sim(sc: &Scenario, m: Method, dt: f64, tol: f64) -> Simulation {
     Simulation::new(sc, m, st).unwrap()
 }
 
-const CASES: [&str; 3] = [
+const CASES: [&str; 4] = [
     "four-bar",
+    "four-bar?ground=4&crank=1&coupler=3&rocker=3.5&speed=-3&angle=-2.5",
     "four-bar?ground=3&crank=0.8&coupler=2.6&rocker=2.2&speed=-3&angle=-2.5",
     "four-bar?speed=0&angle=2",
 ];
@@ -394,22 +395,12 @@ fn all_three_methods_converge_with_order_2_to_the_crank_angle_reference() {
 /// freedom with the rows 15, 18 and 19 (the loop hinge's out-of-plane row and its two axis rows)
 /// redundant, and runs 1 s.
 ///
-/// Fails today (main at 8c5f5fd, the loop solver) on the two larger linkages at 8 of the 64
-/// larger-linkage starts (ground 3 m, crank 0.8 m, coupler 2.6 m, rocker 2.2 m from -1.3 and
-/// 1.5 rad; ground 4 m, crank 1 m, coupler 3 m, rocker 3.5 m from -2.5, -1.5, -0.7, 0.5, 1.3
-/// and 1.7 rad); the default linkage passes at every angle. There the rank test of
-/// mechanism.rs keeps row 15, reports 0 degrees of freedom, and the joint-space system turns
-/// out singular: in the director's first steps, and within 0.3 s for RATTLE and 1 s for
-/// Baumgarte at some starts. Row 15 is exactly redundant at every angle (every tree motion of
-/// a planar linkage is a turn about x1, which moves no point along x1), but its pivot in the
-/// projected Schur complement D - C A^-1 B comes out at 1.6e-10 of its length in squared
-/// W-norm (5e-12 on the default linkage) against the threshold REDUNDANT_REL = 1e-10: the
-/// rounding of the elimination, not geometry. The thin rods make W ill-conditioned (the
-/// inverse moment about a rod's own axis is (L^2 + w^2) / (2 w^2), 2450 times that about the
-/// hinge for the 3.5 m rocker), and the axis rows' squared lengths reach 7e2 where the
-/// position rows' are about 1, so a threshold relative to the row's own length sits inside the
-/// round-off (the rank of C does not depend on W: a better-conditioned metric for the test, or
-/// a threshold relative to the largest entry the elimination touched, would both find it).
+/// This sweep found the rank test's rounding in the loop solver's first version (main at
+/// 8c5f5fd): with the inverse masses as its metric, the thin rods' small axial moments made the
+/// exactly redundant row 15 (the loop hinge's out-of-plane row: every tree motion of a planar
+/// linkage is a turn about x1, which moves no point along x1) round to 1.6e-10 of its length,
+/// above the threshold 1e-10, at 8 of the 64 starts of the larger linkages; 0 degrees of
+/// freedom were reported and the joint-space system turned singular. Fixed in 2f6e028.
 #[test]
 fn the_mechanism_is_found_and_runs_from_every_crank_angle() {
     let mut failures = vec![];
