@@ -250,6 +250,11 @@ impl Scenario {
     /// at 16.8 s with 0.01 and run 30 s with 0.005; 128 at 0.0025, 256 at 0.00125 run); RATTLE's
     /// Newton solve on a chain of n > 1024 links needs h <= 10.24 / n (2048 links fail at step 8
     /// with 0.01 and run 10 s with 0.005; 4096 fail at step 4 and run 3 s with 0.0025).
+    /// The course presets (10 s, presets_course.rs): the double pendulum's and the four-bar's own
+    /// steps come from their rotation rates (`double_pendulum_step`, `four_bar_step`), Baumgarte
+    /// gets half; on the catenary of N links (span 9.5 m, tilt 1 rad the worst) RATTLE runs at
+    /// 0.32 / N and fails at twice that, Baumgarte at 0.08 / N, so they get 0.16 / N and 0.04 / N.
+    /// Every preset runs its 10 s at twice the step given here.
     pub fn suitable_dt(&self, method: crate::Method) -> f64 {
         use crate::Method::{Baumgarte, Rattle};
         match (self.preset().map(|p| p.name), method) {
