@@ -191,33 +191,46 @@ export class Renderer {
 
   // frame the camera on the scene: around the ground joints if there are any
   frame(poses, sizes, joints, grounded) {
-    const n = sizes.length / 3;
-    let reach = 0, c = [0, 0, 0];
-    if (grounded) {
+    const n = sizes.length / 3, nj = joints.length / 3;
+    let reach = 0, c = [0, 0, 0], gridZ;
+    const size = (i) => Math.hypot(sizes[3 * i], sizes[3 * i + 1], sizes[3 * i + 2]);
+    if (grounded && nj > n) {
+      // a closed loop (more joints than bodies: a four-bar, a chain hung between two points)
+      // cannot swing out to its full length: frame the bodies and joints where they start
+      for (let i = 0; i < n; i++) for (let k = 0; k < 3; k++) c[k] += poses[12 * i + k] / (n + nj);
+      for (let j = 0; j < nj; j++) for (let k = 0; k < 3; k++) c[k] += joints[3 * j + k] / (n + nj);
       for (let i = 0; i < n; i++) {
-        const r = Math.hypot(poses[12 * i], poses[12 * i + 1], poses[12 * i + 2]) + 0.5 * Math.hypot(sizes[3 * i], sizes[3 * i + 1], sizes[3 * i + 2]);
+        reach = Math.max(reach, Math.hypot(poses[12 * i] - c[0], poses[12 * i + 1] - c[1], poses[12 * i + 2] - c[2]) + 0.6 * size(i));
+      }
+      for (let j = 0; j < nj; j++) reach = Math.max(reach, Math.hypot(joints[3 * j] - c[0], joints[3 * j + 1] - c[1], joints[3 * j + 2] - c[2]));
+      gridZ = c[2] - reach * 0.9;
+    } else if (grounded) {
+      for (let i = 0; i < n; i++) {
+        const r = Math.hypot(poses[12 * i], poses[12 * i + 1], poses[12 * i + 2]) + 0.5 * size(i);
         reach = Math.max(reach, r);
       }
       // a hanging system can swing out to its full length: frame that, not just the start pose
       let length = 0;
       for (let i = 0; i < n; i++) length += Math.max(sizes[3 * i], sizes[3 * i + 1], sizes[3 * i + 2]);
       reach = Math.max(reach, length);
-      // hanging systems swing below the ground joint, a top stands above it
+      // hanging systems swing below the ground joint, a top stands above it; several bodies
+      // started above it (a double pendulum held up) fall through: frame the whole circle
       let meanZ = 0;
       for (let i = 0; i < n; i++) meanZ += poses[12 * i + 2] / n;
-      c = [0, 0, (meanZ > 0 ? 0.45 : -0.45) * reach];
+      c = [0, 0, (meanZ > 0 ? (n > 1 ? 0 : 0.45) : -0.45) * reach];
+      gridZ = Math.min(c[2] - reach * 0.75, n > 1 ? -1.05 * reach : -0.3 * reach);
     } else {
       for (let i = 0; i < n; i++) for (let k = 0; k < 3; k++) c[k] += poses[12 * i + k] / n;
       for (let i = 0; i < n; i++) {
-        const r = Math.hypot(poses[12 * i] - c[0], poses[12 * i + 1] - c[1], poses[12 * i + 2] - c[2]) + 0.6 * Math.hypot(sizes[3 * i], sizes[3 * i + 1], sizes[3 * i + 2]);
+        const r = Math.hypot(poses[12 * i] - c[0], poses[12 * i + 1] - c[1], poses[12 * i + 2] - c[2]) + 0.6 * size(i);
         reach = Math.max(reach, r);
       }
     }
     reach = Math.max(reach, 0.5);
     this.cam.target = c;
-    this.cam.dist = (grounded && n > 1 ? 2.0 : 3.4) * reach;
+    this.cam.dist = (grounded && nj > n ? 2.6 : grounded && n > 1 ? 2.0 : 3.4) * reach;
     this.scale = reach;
-    this.buildGrid(reach, grounded ? Math.min(c[2] - reach * 0.75, -0.3 * reach) : c[2] - reach * 0.9);
+    this.buildGrid(reach, grounded ? gridZ : c[2] - reach * 0.9);
   }
 
   buildGrid(reach, z) {

@@ -26,6 +26,9 @@ fn conserved_components_by_preset() {
         ("nk-spherical", l3),
         ("chain?joint=spherical", l3),
         ("chain", none),
+        ("double-pendulum", none),
+        ("four-bar", none),
+        ("catenary", none),
     ] {
         let sc = Scenario::parse(text).unwrap();
         assert_eq!(conserved_momentum(&sc.model), want, "{text}");
@@ -162,6 +165,9 @@ fn every_preset_runs_with_every_integrator_at_its_suitable_step() {
         "nk-spherical",
         "chain",
         "chain?links=64",
+        "double-pendulum",
+        "four-bar",
+        "catenary",
     ] {
         let sc = Scenario::parse(text).unwrap();
         for m in Method::ALL {

@@ -22,6 +22,7 @@ pub mod joints;
 pub mod math;
 pub mod mechanism;
 pub mod model;
+pub mod presets_course;
 pub mod rattle;
 pub mod scenario;
 pub mod simulation;

@@ -105,6 +105,37 @@ pub const PRESETS: &[Preset] = &[
             Param { key: "push", help: "initial speed of the tip: the straight chain starts turning rigidly about the ground point, about x1 (m/s)", kind: ParamKind::Number { default: 0.0, min: -50.0, max: 50.0, integer: false } },
         ],
     },
+    Preset {
+        name: "double-pendulum",
+        description: "double pendulum: two uniform rods (1 kg/m, 0.05 x 0.05 m section) hinged end to end and hung from a hinge, planar, released from rest",
+        params: &[
+            Param { key: "angle1", help: "initial angle of the upper rod from the downward vertical (rad)", kind: ParamKind::Number { default: 2.0, min: -3.2, max: 3.2, integer: false } },
+            Param { key: "angle2", help: "initial angle of the lower rod from the downward vertical (rad)", kind: ParamKind::Number { default: 2.5, min: -3.2, max: 3.2, integer: false } },
+            Param { key: "length1", help: "length of the upper rod (m)", kind: ParamKind::Number { default: 1.0, min: 0.1, max: 10.0, integer: false } },
+            Param { key: "length2", help: "length of the lower rod (m)", kind: ParamKind::Number { default: 1.0, min: 0.1, max: 10.0, integer: false } },
+        ],
+    },
+    Preset {
+        name: "four-bar",
+        description: "four-bar crank-rocker in a vertical plane: crank, coupler and rocker (uniform rods, 1 kg/m) and the ground closing the loop through four hinges, the crank started turning",
+        params: &[
+            Param { key: "ground", help: "distance between the two ground hinges (m)", kind: ParamKind::Number { default: 2.0, min: 0.1, max: 10.0, integer: false } },
+            Param { key: "crank", help: "crank length, the shortest link (m)", kind: ParamKind::Number { default: 0.5, min: 0.1, max: 10.0, integer: false } },
+            Param { key: "coupler", help: "coupler length (m)", kind: ParamKind::Number { default: 2.0, min: 0.1, max: 10.0, integer: false } },
+            Param { key: "rocker", help: "rocker length (m)", kind: ParamKind::Number { default: 1.5, min: 0.1, max: 10.0, integer: false } },
+            Param { key: "speed", help: "initial angular speed of the crank (rad/s)", kind: ParamKind::Number { default: 5.0, min: -50.0, max: 50.0, integer: false } },
+            Param { key: "angle", help: "initial crank angle from the ground line (rad)", kind: ParamKind::Number { default: 1.0, min: -3.2, max: 3.2, integer: false } },
+        ],
+    },
+    Preset {
+        name: "catenary",
+        description: "catenary: a 10 m chain of N rods (1 kg/m) on ball joints hung between two ground points, released from rest as a circular arc tilted about the line between them",
+        params: &[
+            Param { key: "links", help: "number of rods (2 to 256)", kind: ParamKind::Number { default: 8.0, min: 2.0, max: 256.0, integer: true } },
+            Param { key: "span", help: "distance between the two ground points of the 10 m chain; from 6.5 m the start arc hangs below them (m)", kind: ParamKind::Number { default: 8.0, min: 6.5, max: 9.5, integer: false } },
+            Param { key: "tilt", help: "initial turn of the arc about the line through the ground points (rad)", kind: ParamKind::Number { default: 0.5, min: -1.0, max: 1.0, integer: false } },
+        ],
+    },
 ];
 
 /// A ready-to-run scenario: the model, the initial state and the default run settings.
@@ -204,6 +235,9 @@ impl Scenario {
                 })
             })
             .collect();
+        if p.name == "four-bar" {
+            crate::presets_course::check_four_bar(&values)?;
+        }
         Ok(build(p, values))
     }
 
@@ -216,6 +250,11 @@ impl Scenario {
     /// at 16.8 s with 0.01 and run 30 s with 0.005; 128 at 0.0025, 256 at 0.00125 run); RATTLE's
     /// Newton solve on a chain of n > 1024 links needs h <= 10.24 / n (2048 links fail at step 8
     /// with 0.01 and run 10 s with 0.005; 4096 fail at step 4 and run 3 s with 0.0025).
+    /// The course presets (10 s, presets_course.rs): the double pendulum's and the four-bar's own
+    /// steps come from their rotation rates (`double_pendulum_step`, `four_bar_step`), Baumgarte
+    /// gets half; on the catenary of N links (span 9.5 m, tilt 1 rad the worst) RATTLE runs at
+    /// 0.32 / N and fails at twice that, Baumgarte at 0.08 / N, so they get 0.16 / N and 0.04 / N.
+    /// Every preset runs its 10 s at twice the step given here.
     pub fn suitable_dt(&self, method: crate::Method) -> f64 {
         use crate::Method::{Baumgarte, Rattle};
         match (self.preset().map(|p| p.name), method) {
@@ -223,6 +262,9 @@ impl Scenario {
             (Some("nk-spherical"), Baumgarte) => 0.01,
             (Some("chain"), Baumgarte) => self.dt.min(0.32 / self.values[0]),
             (Some("chain"), Rattle) => self.dt.min(10.24 / self.values[0]),
+            (Some("double-pendulum" | "four-bar"), Baumgarte) => 0.5 * self.dt,
+            (Some("catenary"), Rattle) => self.dt.min(0.16 / self.values[0]),
+            (Some("catenary"), Baumgarte) => self.dt.min(0.04 / self.values[0]),
             _ => self.dt,
         }
     }
@@ -391,6 +433,23 @@ fn build(p: &'static Preset, values: Vec<f64>) -> Scenario {
                 b.v = omega.cross(b.x);
                 b.w = b.r.transpose() * omega;
             }
+            (m, s, 0.01, 10.0)
+        }
+        "double-pendulum" => {
+            let (m, s) = crate::presets_course::double_pendulum(&values);
+            (
+                m,
+                s,
+                crate::presets_course::double_pendulum_step(&values),
+                10.0,
+            )
+        }
+        "four-bar" => {
+            let (m, s) = crate::presets_course::four_bar(&values);
+            (m, s, crate::presets_course::four_bar_step(&values), 10.0)
+        }
+        "catenary" => {
+            let (m, s) = crate::presets_course::catenary(&values);
             (m, s, 0.01, 10.0)
         }
         _ => unreachable!("every preset has a builder"),
