@@ -174,7 +174,7 @@ function adviseStep() {
   if (!beyond.length) { notice.hidden = true; return; }
   const h = app.player.run.dt;
   const who = beyond.map(([n, s]) => `${LABEL[n]} (${s} s suits it)`).join(' and ');
-  $('notice-text').textContent = `The step h = ${h} s is beyond what ${who} handle${beyond.length > 1 ? '' : 's'} on this scenario: expect ${beyond.length > 1 ? 'them' : 'it'} to stop within seconds.`;
+  $('notice-text').textContent = `The step h = ${h} s is beyond what ${who} handle${beyond.length > 1 ? '' : 's'} on this scenario: expect ${beyond.length > 1 ? 'them' : 'it'} to fail or to drift far from the true motion.`;
   $('notice-use').textContent = `Use h = ${suits} s`;
   $('notice-use').dataset.dt = suits;
   notice.hidden = false;
