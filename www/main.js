@@ -371,6 +371,7 @@ function wire() {
   // text inputs, the scrubber's own arrow keys); Enter still activates a focused button.
   document.addEventListener('keydown', (e) => {
     if (e.ctrlKey || e.metaKey || e.altKey || app.view !== 'live') return;
+    if (e.target.closest?.('[role=tab]')) return; // the arrow keys move between the view tabs
     if (e.target.closest?.('input:not([type=checkbox]), textarea, [contenteditable]')) return;
     if (e.key === ' ') play(!p.playing);
     else if (e.key === 'ArrowRight') { play(false); p.step(1); }
@@ -390,8 +391,8 @@ async function setView(view, study = null) {
     tab.setAttribute('aria-selected', String(name === view));
     tab.tabIndex = name === view ? 0 : -1;
   }
-  $('live').hidden = view !== 'live';
-  $('study').hidden = view !== 'study';
+  $('live-panel').hidden = view !== 'live';
+  $('study-panel').hidden = view !== 'study';
   if (view === app.view && !study) return;
   app.view = view;
   const p = app.player;
@@ -400,7 +401,7 @@ async function setView(view, study = null) {
     p.setPlaying(false);
     if (!app.study) {
       const { StudyView } = await import('./study.js');
-      app.study = new StudyView($('study'), {
+      app.study = new StudyView($('study-panel'), {
         presets: app.presets,
         live: () => ({ scenario: app.settings.scenario, system: app.settings.system, problem: app.linkProblem }),
         download,

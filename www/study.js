@@ -88,7 +88,8 @@ export class StudyView {
     this.plotsEl = el('div', { id: id('plots'), class: 'study-plots', role: 'group', 'aria-label': 'Study plots' });
     this.ordersEl = el('div', { id: id('orders'), class: 'study-orders' });
     this.warning = el('p', { id: id('warning'), class: 'notice', hidden: true });
-    this.tableEl = el('div', { id: id('table'), class: 'study-table-wrap' });
+    // scrolls sideways on a phone: focusable, so the keyboard can scroll it too
+    this.tableEl = el('div', { id: id('table'), class: 'study-table-wrap', role: 'region', 'aria-label': 'Table of the runs', tabIndex: 0 });
     this.csvBtn = el('button', { id: id('csv'), type: 'button', text: 'CSV', disabled: true });
     this.jsonBtn = el('button', { id: id('json'), type: 'button', text: 'JSON', disabled: true });
     this.pngBtn = el('button', { id: id('png'), type: 'button', text: 'PNG', disabled: true });
@@ -99,6 +100,7 @@ export class StudyView {
     this.root.append(this.form, this.planText, this.error, this.status, this.runList, this.warning, this.plotsEl, this.ordersEl,
       this.tableEl, this.exports, this.explain);
     this.status.hidden = true;
+    this.tableEl.hidden = true;
     this.plots = new StudyPlots(this.plotsEl);
     renderStudyExplanation(this.explain, INTEGRATORS);
 
@@ -373,6 +375,7 @@ export class StudyView {
     this.warning.hidden = !warning;
     this.warning.textContent = warning ? `Note: ${warning.replace('a larger --levels', 'more levels')}.` : '';
     this.tableEl.replaceChildren(this.table(r));
+    this.tableEl.hidden = false;
     for (const b of [this.csvBtn, this.jsonBtn, this.pngBtn]) b.disabled = false;
   }
 
