@@ -22,7 +22,7 @@ export const STUDY_TEXT = [
   {
     h: 'Work-precision',
     p: [
-      'The error against the wall time of each run (in s, measured in this browser): the curve further down and to the left buys the same accuracy for less computing. An implicit method such as the director method costs more per step (Newton iterations) than the explicit Baumgarte step, so whether it pays depends on how much smaller its error is at the same h. Wall times depend on the machine and on what else it is doing; the errors do not.',
+      'The error against the wall time of each run (in s, measured in this browser): the curve further down and to the left buys the same accuracy for less computing. An implicit method such as the director method costs more per step (Newton iterations) than the explicit Baumgarte step, so whether it pays depends on how much smaller its error is at the same h. Wall times depend on the machine and on what else it is doing; the errors do not. Runs of a few milliseconds (T = 1 s on a small scenario) are timed only roughly, as the browser\'s clock ticks in steps of 0.1 ms: for a work-precision plot worth reading, let each run take a good part of a second (T = 10 s, or more levels).',
     ],
   },
   {
