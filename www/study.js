@@ -122,7 +122,7 @@ export class StudyView {
     const live = this.host.live();
     const items = this.host.presets.map((p) => ({ scenario: p.name, label: p.name, title: p.description }));
     const add = (c, label) => { if (!items.some((x) => x.scenario === c.scenario)) items.push({ ...c, label }); };
-    const describe = (s) => (isCustom(s) ? 'custom system (from the editor)' : `${s} (live view)`);
+    const describe = (s) => (isCustom(s) ? 'custom system (as in the live view)' : `${s} (as in the live view)`);
     add({ scenario: live.scenario, system: live.system }, describe(live.scenario));
     add(this.choice, isCustom(this.choice.scenario) ? 'custom system (from the link)' : this.choice.scenario);
     this.items = items;
