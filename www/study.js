@@ -97,7 +97,9 @@ export class StudyView {
     this.exports = el('p', { class: 'exports study-exports' }, 'Export the study as ', this.csvBtn, ' ', this.jsonBtn,
       ' (the same as tumble study --format csv / json), the plots as ', this.pngBtn, ' \u00b7 ', this.linkBtn);
     this.explain = el('section', { class: 'explain', 'aria-label': 'Explanation of the study' });
-    this.root.append(this.form, this.planText, this.error, this.status, this.runList, this.warning, this.plotsEl, this.ordersEl,
+    const intro = el('p', { class: 'study-intro' }, el('strong', { text: 'Convergence study. ' }),
+      'Each integrator runs the scenario at the steps H0, H0/2, H0/4, ... to the time T: the plots show how fast its error falls as the step shrinks (its order), what each digit of accuracy costs in computing time, and how its energy behaves over a long run. The same numbers as the command line\'s tumble study.');
+    this.root.append(intro, this.form, this.planText, this.error, this.status, this.runList, this.warning, this.plotsEl, this.ordersEl,
       this.tableEl, this.exports, this.explain);
     this.status.hidden = true;
     this.tableEl.hidden = true;
@@ -255,7 +257,15 @@ export class StudyView {
     if (job.next >= job.order.length) return;
     const i = job.order[job.next++];
     const r = job.runs[i];
-    const w = new Worker(new URL('study-worker.js', import.meta.url), { type: 'module' });
+    let w;
+    try {
+      w = new Worker(new URL('study-worker.js', import.meta.url), { type: 'module' });
+    } catch (e) {
+      // no worker here (an old browser, a page whose CSP forbids them): the run fails, and so
+      // will the others, each with the reason
+      queueMicrotask(() => this.onMessage(job, { type: 'error', index: i, direct: true, message: `no Web Worker could be started here (${e.message}); the Study view needs them` }));
+      return;
+    }
     w.onmessage = ({ data }) => this.onMessage(job, data);
     w.onerror = (e) => { e.preventDefault?.(); this.onMessage(job, { type: 'error', index: i, message: e.message || 'the worker stopped' }); };
     job.workers.set(i, w);
@@ -280,7 +290,7 @@ export class StudyView {
       } else {
         // the worker itself failed (it should not): the run is failed, the study goes on
         r.state = 'failed';
-        r.message = `the worker stopped: ${msg.message}`;
+        r.message = msg.direct ? msg.message : `the worker stopped: ${msg.message}`;
         job.records[msg.index] = {
           scenario: job.plan.scenario, integrator: r.integrator, dt: r.dt, tol: r.tol, max_iter: r.max_iter, alpha: r.alpha, beta: r.beta,
           duration: r.duration, steps: r.steps, steps_done: r.done, failed: r.message, t: 0, bodies: [], max_energy_error: NaN,

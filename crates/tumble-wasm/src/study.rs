@@ -292,10 +292,7 @@ impl StudyRun {
 
     /// The run's record, with the caller's `wall_seconds` (the run can be finished once).
     pub fn finish(&mut self, wall_seconds: f64) -> Result<JsValue, JsError> {
-        let run = self
-            .run
-            .take()
-            .ok_or_else(|| err("this run is finished"))?;
+        let run = self.run.take().ok_or_else(|| err("this run is finished"))?;
         let mut rec = run.finish();
         rec.wall_seconds = wall_seconds;
         serde_wasm_bindgen::to_value(&RecordJs::from(rec)).map_err(err)

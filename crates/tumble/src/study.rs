@@ -399,8 +399,8 @@ impl Run {
         }
         self.rec.steps_done = k;
         let l = inv.momentum.to_array();
-        for i in 0..3 {
-            self.drift[i] = self.drift[i].max((l[i] - self.l0[i]).abs());
+        for ((d, l), l0) in self.drift.iter_mut().zip(l).zip(self.l0) {
+            *d = d.max((l - l0).abs());
         }
         let w = &mut self.window;
         w[0] = w[0].max(de);
