@@ -85,6 +85,9 @@ export class StudyView {
     this.statusText = el('span', { id: id('status-text') });
     this.status = el('div', { id: id('status'), class: 'study-status', role: 'status' }, this.progress, ' ', this.statusText);
     this.runList = el('ol', { id: id('runs'), class: 'study-runs', 'aria-label': 'Progress of each run' });
+    this.runSummary = el('summary', { text: 'Runs' });
+    // open while a study runs; closed once it is done (the plots come next)
+    this.runBox = el('details', { class: 'study-runs-box', hidden: true }, this.runSummary, this.runList);
     this.plotsEl = el('div', { id: id('plots'), class: 'study-plots', role: 'group', 'aria-label': 'Study plots' });
     this.ordersEl = el('div', { id: id('orders'), class: 'study-orders' });
     this.warning = el('p', { id: id('warning'), class: 'notice', hidden: true });
@@ -99,7 +102,7 @@ export class StudyView {
     this.explain = el('section', { class: 'explain', 'aria-label': 'Explanation of the study' });
     const intro = el('p', { class: 'study-intro' }, el('strong', { text: 'Convergence study. ' }),
       'Each integrator runs the scenario at the steps H0, H0/2, H0/4, ... to the time T: the plots show how fast its error falls as the step shrinks (its order), what each digit of accuracy costs in computing time, and how its energy behaves over a long run. The same numbers as the command line\'s tumble study.');
-    this.root.append(intro, this.form, this.planText, this.error, this.status, this.runList, this.warning, this.plotsEl, this.ordersEl,
+    this.root.append(intro, this.form, this.planText, this.error, this.status, this.runBox, this.warning, this.plotsEl, this.ordersEl,
       this.tableEl, this.exports, this.explain);
     this.status.hidden = true;
     this.tableEl.hidden = true;
@@ -248,7 +251,9 @@ export class StudyView {
       r.ui = { bar, pct };
       return el('li', {}, el('span', { class: 'study-run-name' }, sw, runName(r)), bar, pct);
     }));
-    this.runList.hidden = false;
+    this.runBox.hidden = false;
+    this.runBox.open = true;
+    this.runSummary.textContent = `Runs: ${n}, each in its own worker`;
     for (let k = 0; k < slots; k++) this.launch(job);
     this.updateUi(job, true);
   }
@@ -350,6 +355,8 @@ export class StudyView {
     this.progress.setAttribute('aria-valuetext', '100 percent');
     const failed = job.runs.filter((r) => r.state === 'failed').length;
     this.statusText.textContent = `Done: ${job.runs.length} runs in ${seconds.toFixed(1)} s${failed ? `, ${failed} failed (see the table)` : ''}.`;
+    this.runSummary.textContent = `Runs: ${job.runs.length} done${failed ? `, ${failed} failed` : ''} (open for each run's progress)`;
+    this.runBox.open = false;
     this.result = { ...job.settings, options: job.options, report, parsed: JSON.parse(report.json), seconds, plan: job.plan };
     this.preview();
     this.show(this.result);
