@@ -111,13 +111,18 @@ function plot(el, { title, xLabel, yLabel, lines, xUnit, describe, ordered }, wi
   const data = align(lines);
   const opts = {
     title, width, height: 230, padding: [10, 16, 0, 4],
-    scales: { x: { time: false, distr: 3, log: 10 }, y: { distr: 3, log: 10 } },
+    // x from the decade below the first point to the decade above the last (not one more)
+    scales: {
+      x: { time: false, distr: 3, log: 10, range: (u, min, max) => (min > 0 && max > 0 ? [10 ** Math.floor(Math.log10(min) + 1e-9), 10 ** Math.ceil(Math.log10(max) - 1e-9)] : [1e-3, 1]) },
+      y: { distr: 3, log: 10 },
+    },
     series: [
       { label: xLabel.replace(/ \(.*$/, ''), value: (u, v) => (v == null ? '-' : `${num(v, 4)} ${xUnit}`) },
       ...lines.map((l) => ({
         label: l.label, stroke: l.color, width: l.width ?? 2, dash: l.dash ?? [], spanGaps: true,
         ...(ordered ? { paths: () => null } : {}),
-        points: l.guide ? { show: false } : { show: true, size: 7, fill: l.color, stroke: l.color },
+        // a dot on each run's point (levels); the long runs' dense series as lines only
+        points: l.guide || l.points.length > 24 ? { show: false } : { show: true, size: 7, fill: l.color, stroke: l.color },
         value: (u, v) => (v == null ? '-' : `${num(v, 3)}${l.unit ? ' ' + l.unit : ''}`),
       })),
     ],
@@ -130,9 +135,35 @@ function plot(el, { title, xLabel, yLabel, lines, xUnit, describe, ordered }, wi
     hooks: ordered ? { draw: [(u) => drawInOrder(u, lines)] } : {},
   };
   const u = new uPlot(opts, data, el);
+  // legend swatches drawn like the lines (colour and dashes), as in the live charts
+  u.root.querySelectorAll('.u-legend .u-series').forEach((row, k) => {
+    const marker = row.querySelector('.u-marker');
+    if (!marker) return;
+    if (k === 0) { marker.remove(); return; }
+    marker.replaceWith(swatch(lines[k - 1]));
+  });
   u.root.setAttribute('role', 'figure');
   u.root.setAttribute('aria-label', `${title}. ${describe}`);
   return u;
+}
+
+function swatch(l) {
+  const NS = 'http://www.w3.org/2000/svg';
+  const svg = document.createElementNS(NS, 'svg');
+  svg.setAttribute('width', '26');
+  svg.setAttribute('height', '10');
+  svg.setAttribute('aria-hidden', 'true');
+  svg.setAttribute('class', 'study-marker');
+  const line = document.createElementNS(NS, 'line');
+  for (const [k, v] of [['x1', 1], ['y1', 5], ['x2', 25], ['y2', 5], ['stroke', l.color], ['stroke-width', 2.5]]) line.setAttribute(k, v);
+  if (l.dash?.length) line.setAttribute('stroke-dasharray', l.dash.join(' '));
+  svg.append(line);
+  if (!l.guide && !(l.points.length > 24)) {
+    const dot = document.createElementNS(NS, 'circle');
+    for (const [k, v] of [['cx', 13], ['cy', 5], ['r', 3.5], ['fill', l.color]]) dot.setAttribute(k, v);
+    svg.append(dot);
+  }
+  return svg;
 }
 
 const color = (n) => INTEGRATOR_COLORS[n] ?? '#555555';
