@@ -460,6 +460,7 @@ async function embed(error) {
 async function main() {
   await loadSolver();
   const { settings, error } = parseQuery(location.search);
+  const linkParams = new URLSearchParams(location.search); // (restart() rewrites the address)
   app.embed = new URLSearchParams(location.search).get('embed') === '1';
   if (app.embed) { await embed(error); return; }
   app.player = new Player({ canvas: $('canvas'), charts: $('charts') }, { failure: onFailure, frame: onFrame, playing: onPlaying });
@@ -521,7 +522,10 @@ async function main() {
   };
   if (!linkError && settings.view === 'study') {
     // a study link opens the Study view with its settings; the study runs when Run is pressed
-    await setView('study', { choice: { scenario: app.settings.scenario, system: app.settings.system }, study: settings.study ?? STUDY_DEFAULTS });
+    // (a hand-written ?view=study without a scenario: the study's own default, nk-revolute)
+    const named = linkParams.has('scenario') || app.settings.system;
+    const choice = named ? { scenario: app.settings.scenario, system: app.settings.system } : { scenario: 'nk-revolute' };
+    await setView('study', { choice, study: settings.study ?? STUDY_DEFAULTS });
     app.resumeLive = true; // the live view plays when it is first shown
     return;
   }

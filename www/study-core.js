@@ -39,6 +39,18 @@ export function timeLeft(runs, slots) {
   return Math.max(work / Math.max(1, slots), longest);
 }
 
+/** A guess of a step's cost per body in the page (s: the wasm step and its measurement, on the
+ * 2-core machine of README's figures, under load), for the time a study will take before any
+ * of its runs is measured. */
+export const GUESS_PER_BODY_STEP = { director: 7e-6, rattle: 9e-6, baumgarte: 4e-6 };
+
+/** A guess of a study's time (s) before it runs: its runs' steps x bodies x the guessed cost,
+ * shared among `slots` (not less than its longest run). */
+export function guessTime(runs, bodies, slots) {
+  const cost = runs.map((r) => r.steps * bodies * (GUESS_PER_BODY_STEP[r.integrator] ?? 8e-6));
+  return Math.max(cost.reduce((a, b) => a + b, 0) / Math.max(1, slots), ...cost);
+}
+
 /** "about 12 s left", "about 2 min left", "less than a second left". */
 export function formatLeft(s) {
   if (s == null) return 'estimating the time left';

@@ -8,7 +8,7 @@ import * as wasm from './pkg/tumble_wasm.js';
 import { loadSolver } from './engine.js';
 import { INTEGRATOR_COLORS, LABEL } from './charts.js';
 import { STUDY_DEFAULTS, buildStudyQuery } from './url.js';
-import { timeLeft, formatLeft, num, step, longestFirst } from './study-core.js';
+import { timeLeft, formatLeft, num, step, longestFirst, guessTime } from './study-core.js';
 import { StudyPlots } from './study-plots.js';
 import { renderStudyExplanation } from './study-explain.js';
 
@@ -201,15 +201,16 @@ export class StudyView {
     this.clearError();
     this.runBtn.disabled = !!this.job;
     const s = this.study;
-    const levels = plan.runs.filter((r) => r.role === 'level');
     const ref = plan.runs.find((r) => r.role === 'reference');
     const steps = plan.runs.reduce((k, r) => k + r.steps, 0);
     const h0 = s.integrators.map((n, i) => `${LABEL[n]} ${step(plan.h0[i])} s`).join(', ');
     const longs = plan.runs.filter((r) => r.role === 'long');
     this.planText.textContent = `${plan.runs.length} runs, ${steps.toLocaleString('en')} steps in all: ${s.integrators.length} integrator${s.integrators.length > 1 ? 's' : ''} \u00d7 ${s.levels} level${s.levels > 1 ? 's' : ''} to T = ${step(s.duration)} s from H0 = ${h0}`
       + ` down to H0/${2 ** (s.levels - 1)}; the reference: the director at h = ${step(ref.dt)} s (${ref.steps.toLocaleString('en')} steps) and its check run`
-      + (longs.length ? `; long runs at H0 to ${step(s.long)} s (${longs.map((r) => r.steps.toLocaleString('en')).join(', ')} steps).` : '; no long run.')
-      + (levels.length ? '' : '');
+      + (longs.length ? `; long runs at H0 to ${step(s.long)} s (${longs.map((r) => r.steps.toLocaleString('en')).join(', ')} steps).` : '; no long run.');
+    const slots = Math.max(1, Math.min(navigator.hardwareConcurrency || 2, plan.runs.length));
+    const guess = guessTime(plan.runs, plan.bodies, slots);
+    this.planText.textContent += ` Expect ${guess < 60 ? `some ${Math.max(1, Math.round(guess))} s` : `some ${Math.round(guess / 60)} min`} on ${slots} core${slots > 1 ? 's' : ''} (a guess from the steps and the ${plan.bodies} ${plan.bodies === 1 ? 'body' : 'bodies'}; the time left is measured once it runs)${guess > 60 ? ': fewer levels, a shorter T or no long run make it quicker' : ''}.`;
     return true;
   }
 

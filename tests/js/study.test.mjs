@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { initSync, study_plan, study_report, StudyRun } from '../../www/pkg/tumble_wasm.js';
-import { withoutTiming, timeLeft, formatLeft, longestFirst, step, num } from '../../www/study-core.js';
+import { withoutTiming, timeLeft, formatLeft, longestFirst, step, num, guessTime, GUESS_PER_BODY_STEP } from '../../www/study-core.js';
 import { parseQuery, buildStudyQuery, STUDY_DEFAULTS, DEFAULTS } from '../../www/url.js';
 
 initSync({ module: readFileSync(new URL('../../www/pkg/tumble_wasm_bg.wasm', import.meta.url)) });
@@ -113,4 +113,14 @@ test('runs start longest first; report texts compare without their timing; numbe
   assert.notEqual(withoutTiming(a), withoutTiming(a.replace('0.01', '0.02')));
   assert.deepEqual([0.01, 0.00125, 7.8125e-5, 1000, 0.1 + 0.2].map(step), ['0.01', '0.00125', '7.8125e-5', '1000', '0.3']);
   assert.deepEqual([1.19e-4, 2.0004, 12345, 0, NaN, null, 5e-3].map((v) => num(v)), ['1.19e-4', '2', '1.23e4', '0', '-', '-', '5e-3']);
+});
+
+test('the guess before a study runs: steps x bodies x cost, shared among the slots, not below the longest run', () => {
+  const plan = study_plan({ scenario: 'nk-revolute', integrators: ['director', 'baumgarte'], dt: 0, levels: 2, duration: 1, long: 0 });
+  assert.equal(plan.bodies, 4);
+  const cost = plan.runs.map((r) => r.steps * 4 * GUESS_PER_BODY_STEP[r.integrator]);
+  const sum = cost.reduce((a, b) => a + b, 0);
+  assert.ok(Math.abs(guessTime(plan.runs, 4, 1) - sum) < 1e-12);
+  assert.equal(guessTime(plan.runs, 4, 100), Math.max(...cost));
+  assert.equal(Math.max(...cost), 3200 * 4 * GUESS_PER_BODY_STEP.director, 'the reference (0.01 / 2^5 s to 1 s) is the longest run');
 });

@@ -84,11 +84,12 @@ struct RunInfo {
 #[derive(Serialize)]
 struct PlanInfo {
     scenario: String,
+    bodies: usize,
     h0: Vec<f64>,
     runs: Vec<RunInfo>,
 }
 
-/// The runs of a study: `{ scenario (canonical), h0: [s per integrator], runs: [{ name, role
+/// The runs of a study: `{ scenario (canonical), bodies, h0: [s per integrator], runs: [{ name, role
 /// (level, long, reference, reference-check), integrator, level, dt, tol, max_iter, alpha,
 /// beta, duration, steps }] }` in the CLI's order. Throws with the CLI's message when the
 /// study cannot be made (a bad scenario or step, T not a whole number of steps, ...).
@@ -97,6 +98,7 @@ pub fn study_plan(options: JsValue) -> Result<JsValue, JsError> {
     let (sc, plan) = plan_of(options)?;
     let info = PlanInfo {
         scenario: sc.canonical(),
+        bodies: sc.model.bodies.len(),
         h0: plan.h0.clone(),
         runs: plan
             .specs
