@@ -206,7 +206,7 @@ export class StudyView {
     const h0 = s.integrators.map((n, i) => `${LABEL[n]} ${step(plan.h0[i])} s`).join(', ');
     const longs = plan.runs.filter((r) => r.role === 'long');
     this.planText.textContent = `${plan.runs.length} runs, ${steps.toLocaleString('en')} steps in all: ${s.integrators.length} integrator${s.integrators.length > 1 ? 's' : ''} \u00d7 ${s.levels} level${s.levels > 1 ? 's' : ''} to T = ${step(s.duration)} s from H0 = ${h0}`
-      + ` down to H0/${2 ** (s.levels - 1)}; the reference: the director at h = ${step(ref.dt)} s (${ref.steps.toLocaleString('en')} steps) and its check run`
+      + (s.levels > 1 ? ` down to H0/${2 ** (s.levels - 1)}` : '') + `; the reference: the director at h = ${step(ref.dt)} s (${ref.steps.toLocaleString('en')} steps) and its check run`
       + (longs.length ? `; long runs at H0 to ${step(s.long)} s (${longs.map((r) => r.steps.toLocaleString('en')).join(', ')} steps).` : '; no long run.');
     const slots = Math.max(1, Math.min(navigator.hardwareConcurrency || 2, plan.runs.length));
     const guess = guessTime(plan.runs, plan.bodies, slots);
