@@ -4,7 +4,7 @@
 import * as wasm from './pkg/tumble_wasm.js';
 import { loadSolver } from './engine.js';
 import { Player, LABEL } from './player.js';
-import { parseQuery, buildQuery, DEFAULTS, encodeSystem, decodeSystem } from './url.js';
+import { parseQuery, buildQuery, DEFAULTS, encodeSystem, decodeSystem, STUDY_DEFAULTS } from './url.js';
 import { renderExplanation } from './explain.js';
 import { attachRecorder } from './record.js';
 
@@ -24,7 +24,7 @@ function clearError() {
   $('error-text').textContent = '';
 }
 
-const app = { player: null, settings: { ...DEFAULTS }, presets: [], summaryAt: 0 };
+const app = { player: null, settings: { ...DEFAULTS }, presets: [], summaryAt: 0, view: 'live', study: null };
 
 function download(name, type, data) {
   const url = URL.createObjectURL(data instanceof Blob ? data : new Blob([data], { type }));
@@ -208,7 +208,7 @@ async function restart() {
   app.summaryAt = 0;
   renderExplanation($('explain'), { scenario: app.settings.scenario, integrators: app.player.runs.map((x) => x.name) });
   // a custom system too large for a link keeps the address it had
-  if (!isCustom(app.settings.scenario) || app.settings.system) history.replaceState(null, '', buildQuery(app.settings) + (app.embed ? '&embed=1' : ''));
+  if (app.view === 'live' && (!isCustom(app.settings.scenario) || app.settings.system)) history.replaceState(null, '', buildQuery(app.settings) + (app.embed ? '&embed=1' : ''));
   return true;
 }
 
@@ -376,7 +376,8 @@ function wire() {
   // Shortcuts work whatever control has focus, except while typing in a field (number and
   // text inputs, the scrubber's own arrow keys); Enter still activates a focused button.
   document.addEventListener('keydown', (e) => {
-    if (e.ctrlKey || e.metaKey || e.altKey) return;
+    if (e.ctrlKey || e.metaKey || e.altKey || app.view !== 'live') return;
+    if (e.target.closest?.('[role=tab]')) return; // the arrow keys move between the view tabs
     if (e.target.closest?.('input:not([type=checkbox]), textarea, [contenteditable]')) return;
     if (e.key === ' ') play(!p.playing);
     else if (e.key === 'ArrowRight') { play(false); p.step(1); }
@@ -385,6 +386,61 @@ function wire() {
     e.preventDefault();
     e.stopPropagation();
   }, true);
+}
+
+/** Show the live view or the Study view (study.js, loaded on first use). The live run pauses
+ * while the study is shown (it would take a core from the study's workers) and plays again on
+ * return if it was playing. `study`: settings from a link ({ choice, study }). */
+async function setView(view, study = null) {
+  const tabs = { live: $('tab-live'), study: $('tab-study') };
+  for (const [name, tab] of Object.entries(tabs)) {
+    tab.setAttribute('aria-selected', String(name === view));
+    tab.tabIndex = name === view ? 0 : -1;
+  }
+  $('live-panel').hidden = view !== 'live';
+  $('study-panel').hidden = view !== 'study';
+  if (view === app.view && !study) return;
+  app.view = view;
+  const p = app.player;
+  if (view === 'study') {
+    app.resumeLive = p.playing;
+    p.setPlaying(false);
+    if (!app.study) {
+      const { StudyView } = await import('./study.js');
+      app.study = new StudyView($('study-panel'), {
+        presets: app.presets,
+        live: () => ({ scenario: app.settings.scenario, system: app.settings.system, problem: app.linkProblem }),
+        download,
+        copyText,
+        setQuery: (q) => { if (app.view === 'study') history.replaceState(null, '', q); },
+      });
+      window.tumble.study = app.study.hook();
+      app.study.set(study?.choice ?? { scenario: 'nk-revolute' }, study?.study ?? STUDY_DEFAULTS);
+    } else {
+      app.study.set(study?.choice ?? null, study?.study ?? null);
+    }
+  } else {
+    if (!isCustom(app.settings.scenario) || app.settings.system) history.replaceState(null, '', buildQuery(app.settings));
+    if (app.resumeLive) p.setPlaying(true);
+  }
+}
+
+function wireTabs() {
+  const order = ['live', 'study'];
+  for (const name of order) {
+    const tab = $(`tab-${name}`);
+    tab.addEventListener('click', () => setView(name));
+    // arrow keys move between the tabs (and show the tab), as in the ARIA tabs pattern
+    tab.addEventListener('keydown', (e) => {
+      const k = { ArrowLeft: -1, ArrowRight: 1, Home: -9, End: 9 }[e.key];
+      if (!k) return;
+      e.preventDefault();
+      e.stopPropagation();
+      const next = order[Math.max(0, Math.min(order.length - 1, order.indexOf(name) + k))];
+      $(`tab-${next}`).focus();
+      setView(next);
+    });
+  }
 }
 
 /** `&embed=1`: the page is one <tumble-view> element filling the frame (tumble-view.js). */
@@ -410,6 +466,7 @@ async function embed(error) {
 async function main() {
   await loadSolver();
   const { settings, error } = parseQuery(location.search);
+  const linkParams = new URLSearchParams(location.search); // (restart() rewrites the address)
   app.embed = new URLSearchParams(location.search).get('embed') === '1';
   if (app.embed) { await embed(error); return; }
   app.player = new Player({ canvas: $('canvas'), charts: $('charts') }, { failure: onFailure, frame: onFrame, playing: onPlaying });
@@ -449,6 +506,7 @@ async function main() {
   }
   if (linkError) showError(linkError + ' The default scene is shown instead.');
   wire();
+  wireTabs();
   const p = app.player;
   // a read-only hook for the browser tests
   window.tumble = {
@@ -465,7 +523,18 @@ async function main() {
     runs: () => p.runs.map((x) => [x.name, x.inv[0], x.inv[1], x.error]),
     scenario: () => app.settings.scenario,
     link: () => location.origin + location.pathname + buildQuery(app.settings),
+    view: () => app.view,
+    study: null, // the Study view's hook (study.js), once it is shown
   };
+  if (!linkError && settings.view === 'study') {
+    // a study link opens the Study view with its settings; the study runs when Run is pressed
+    // (a hand-written ?view=study without a scenario: the study's own default, nk-revolute)
+    const named = linkParams.has('scenario') || app.settings.system;
+    const choice = named ? { scenario: app.settings.scenario, system: app.settings.system } : { scenario: 'nk-revolute' };
+    await setView('study', { choice, study: settings.study ?? STUDY_DEFAULTS });
+    app.resumeLive = true; // the live view plays when it is first shown
+    return;
+  }
   p.setPlaying(true);
 }
 

@@ -5,6 +5,10 @@
 // A custom system travels instead as `system=`: its JSON compressed (deflate-raw) and
 // base64url-encoded (encodeSystem / decodeSystem below; at most MAX_SYSTEM_BYTES compressed and
 // MAX_SYSTEM_JSON inflated).
+// The Study view's link (issue 15) holds the scenario (or system=) and the study settings:
+//   ?view=study&scenario=nk-revolute&integrators=director,rattle,baumgarte&h0=0&levels=4&T=1&long=1000
+// (h0=0: each integrator's own step; long=0: no long run); parseQuery returns them as
+// settings.view and settings.study, buildStudyQuery writes them.
 // Nothing read here is trusted: the scenario text is validated by the wasm module before use.
 
 export const INTEGRATORS = ['director', 'rattle', 'baumgarte'];
@@ -15,6 +19,10 @@ export const MAX_SYSTEM_PARAM = Math.ceil(MAX_SYSTEM_BYTES / 3) * 4;
 /** Largest custom system JSON a link inflates to (bytes; the solver's own limit, custom.rs MAX_JSON). */
 export const MAX_SYSTEM_JSON = 1 << 20;
 export const DEFAULTS = { scenario: 'free-body', integrator: 'rattle', dt: 0, tol: 0, alpha: 10, beta: 10, compare: '' };
+/** The Study view's defaults (www/study.js): the CLI's (tumble study), with a 1000 s long run. */
+export const STUDY_DEFAULTS = { integrators: ['director', 'rattle', 'baumgarte'], h0: 0, levels: 4, duration: 1, long: 1000 };
+/** The study settings a link carries (parseStudy). */
+const STUDY_KEYS = ['integrators', 'h0', 'levels', 'T', 'long'];
 /** The charts a link or an element can ask for (`charts=energy,momentum`; `none` for none). */
 export const CHARTS = ['energy', 'momentum', 'constraints', 'iterations'];
 
@@ -37,7 +45,7 @@ export function parseQuery(search) {
   }
   const rest = search.length - (system?.length ?? 0);
   if (rest > MAX_QUERY) return fail(`This link is ${search.length} characters long; at most ${MAX_QUERY} are accepted${system !== null ? ' besides the system' : ''}.`);
-  const known = new Set(['scenario', 'system', 'integrator', 'dt', 'tol', 'alpha', 'beta', 'embed', 'compare', 'charts', 'autoplay', 'explain']);
+  const known = new Set(['scenario', 'system', 'integrator', 'dt', 'tol', 'alpha', 'beta', 'embed', 'compare', 'charts', 'autoplay', 'explain', 'view', ...STUDY_KEYS]);
   for (const key of params.keys()) {
     if (known.has(key)) continue;
     // most likely a hand-written link whose scenario text was not encoded: its '&' split it
@@ -90,7 +98,60 @@ export function parseQuery(search) {
     if (!['', '1', '0', 'true', 'false'].includes(raw)) return fail(`'${flag}' in this link must be 1 or 0, not '${raw.slice(0, 40)}'.`);
     settings[flag] = raw === '' || raw === '1' || raw === 'true';
   }
+  const view = params.get('view');
+  if (view !== null) {
+    if (view !== 'live' && view !== 'study') return fail(`'view' in this link must be live or study, not '${view.slice(0, 40)}'.`);
+    settings.view = view;
+  }
+  if (view === 'study' || STUDY_KEYS.some((k) => params.has(k))) {
+    const { study, error } = parseStudy(params);
+    if (error) return fail(error);
+    settings.study = study;
+  }
   return { settings, error: null };
+}
+
+/** The study settings of a link's parameters (URLSearchParams), the defaults where absent:
+ * { study: { integrators, h0, levels, duration, long }, error } (error: a message, or null). */
+export function parseStudy(params) {
+  const study = { ...STUDY_DEFAULTS, integrators: [...STUDY_DEFAULTS.integrators] };
+  const bad = (key, what, raw) => ({ study: null, error: `'${key}' in this link must be ${what}, not '${String(raw).slice(0, 40)}'.` });
+  const list = params.get('integrators');
+  if (list !== null) {
+    const names = list.split(',').map((x) => x.trim());
+    if (!names.length || names.some((n) => !INTEGRATORS.includes(n)) || new Set(names).size !== names.length) {
+      return bad('integrators', 'a comma-separated list of director, rattle and baumgarte (each at most once)', list);
+    }
+    study.integrators = names;
+  }
+  const number = (key, ok, what, field) => {
+    const raw = params.get(key);
+    if (raw === null) return null;
+    const v = Number(raw);
+    if (!/^[0-9.eE+-]+$/.test(raw) || !Number.isFinite(v) || !ok(v)) return bad(key, what, raw);
+    study[field] = v;
+    return null;
+  };
+  return number('h0', (v) => v === 0 || (v >= 1e-6 && v <= 1), '0 (each integrator\'s own step) or a step between 1e-6 and 1 s', 'h0')
+    ?? number('levels', (v) => Number.isInteger(v) && v >= 1 && v <= 16, 'a whole number from 1 to 16', 'levels')
+    ?? number('T', (v) => v > 0 && v <= 1e6, 'a time above 0 and at most 1e6 s', 'duration')
+    ?? number('long', (v) => v >= 0 && v <= 1e6, '0 (no long run) or a time up to 1e6 s', 'long')
+    ?? { study, error: null };
+}
+
+/** The Study view's link query: the scenario (or the custom system's system= value) and every
+ * study setting, written out so the link means the same study whatever the defaults become. */
+export function buildStudyQuery({ scenario, system }, { integrators, h0, levels, duration, long }) {
+  const p = new URLSearchParams();
+  p.set('view', 'study');
+  if (system) p.set('system', system);
+  else p.set('scenario', scenario);
+  p.set('integrators', integrators.join(','));
+  p.set('h0', String(h0));
+  p.set('levels', String(levels));
+  p.set('T', String(duration));
+  p.set('long', String(long));
+  return '?' + p.toString().replace(/integrators=[^&]*/, (m) => m.replace(/%2C/g, ','));
 }
 
 /** The query string for settings (scenario text encoded, dt omitted when it is the default). */

@@ -105,3 +105,25 @@ fn steps_allocate_nothing() {
         "director with fallbacks: {n} allocations in 300 steps"
     );
 }
+
+/// A study's run (tumble::study::Run: the CLI's `tumble study` and the page's Study view)
+/// measures every step (energy, momentum, violations, the log-grid series) without allocating
+/// either: after the first step, 2000 measured steps of each integrator allocate nothing.
+#[test]
+fn study_runs_allocate_nothing_per_step() {
+    let sc = Scenario::parse("nk-revolute").unwrap();
+    for m in Method::ALL {
+        let mut run = tumble::study::Run::new(&sc, m, Settings::for_scenario(&sc), 30.0);
+        assert_eq!(run.advance(1), 1);
+        let (taken, n) = allocations(|| run.advance(2000));
+        assert_eq!(taken, 2000, "{}: the run stopped early", m.name());
+        assert_eq!(n, 0, "{}: {n} allocations in 2000 measured steps", m.name());
+        let rec = run.finish();
+        assert!(
+            rec.series.len() > 40,
+            "{}: {} grid points",
+            m.name(),
+            rec.series.len()
+        );
+    }
+}

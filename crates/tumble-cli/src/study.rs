@@ -4,18 +4,14 @@ mod record;
 mod report;
 
 pub use record::print_record;
-use record::{simulate, whole_steps, Record};
+use record::{simulate, Record, RecordJson};
 use report::report;
 
 use crate::{load_scenario, settings_from, Opts, USAGE};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
-use tumble::{Method, Scenario, Settings};
-
-/// Newton tolerance of the computed reference and its check run.
-const REFERENCE_TOL: f64 = 1e-14;
-/// The reference step is the smallest H0 divided by 2^(K + REFERENCE_HALVINGS).
-const REFERENCE_HALVINGS: i32 = 3;
+use tumble::study::Plan;
+use tumble::{Method, Scenario};
 
 const OPTIONS: &[&str] = &[
     "integrators",
@@ -34,48 +30,14 @@ const OPTIONS: &[&str] = &[
     "beta",
 ];
 
-/// The role of one run.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub(crate) enum Role {
-    Reference,
-    /// the reference method at twice the reference step: its difference estimates the
-    /// reference's own error (Richardson, order 2)
-    ReferenceCheck,
-    Level(usize, usize),
-    Long(usize),
-}
-
-pub(crate) struct Spec {
-    pub(crate) role: Role,
-    pub(crate) method: Method,
-    pub(crate) settings: Settings,
-    pub(crate) duration: f64,
-}
-
-impl Spec {
-    /// The name of the run's output file (without .json).
-    fn name(&self) -> String {
-        match self.role {
-            Role::Reference => "reference".into(),
-            Role::ReferenceCheck => "reference-check".into(),
-            Role::Level(_, l) => format!("level-{}-{l}", self.method.name()),
-            Role::Long(_) => format!("long-{}", self.method.name()),
-        }
-    }
-}
-
 pub(crate) struct Study {
     pub(crate) text: String,
     pub(crate) scenario: Scenario,
-    pub(crate) methods: Vec<Method>,
-    pub(crate) h0: Vec<f64>,
-    pub(crate) levels: usize,
-    pub(crate) duration: f64,
-    pub(crate) long: f64,
+    /// the runs (tumble::study, shared with the page's Study view)
+    pub(crate) plan: Plan,
     pub(crate) jobs: usize,
     pub(crate) csv: bool,
     pub(crate) reference_file: Option<String>,
-    pub(crate) specs: Vec<Spec>,
 }
 
 fn parse(args: &[String]) -> Result<(Study, Opts), String> {
@@ -120,72 +82,23 @@ fn parse(args: &[String]) -> Result<(Study, Opts), String> {
         "csv" => true,
         f => return Err(format!("--format must be json or csv, not '{f}'")),
     };
-    let mut specs = vec![];
-    let mut h0 = vec![];
-    for (i, &m) in methods.iter().enumerate() {
-        let base = settings_from(&scenario, m, &o)?;
-        h0.push(base.dt);
-        for l in 0..levels {
-            let settings = Settings {
-                dt: base.dt / 2f64.powi(l as i32),
-                ..base
-            };
-            settings
-                .validate()
-                .map_err(|e| format!("{} level {l}: {e}", m.name()))?;
-            whole_steps(duration, settings.dt)?;
-            specs.push(Spec {
-                role: Role::Level(i, l),
-                method: m,
-                settings,
-                duration,
-            });
-        }
-        if long > 0.0 {
-            whole_steps(long, base.dt)?;
-            specs.push(Spec {
-                role: Role::Long(i),
-                method: m,
-                settings: base,
-                duration: long,
-            });
-        }
-    }
+    let bases = methods
+        .iter()
+        .map(|&m| settings_from(&scenario, m, &o))
+        .collect::<Result<Vec<_>, _>>()?;
     let reference_file = o.get("reference").map(str::to_string);
-    if reference_file.is_none() {
-        let base = settings_from(&scenario, Method::Director, &o)?;
-        let h = h0.iter().copied().fold(f64::INFINITY, f64::min)
-            / 2f64.powi(levels as i32 + REFERENCE_HALVINGS);
-        for (role, dt) in [(Role::Reference, h), (Role::ReferenceCheck, 2.0 * h)] {
-            let settings = Settings {
-                dt,
-                tol: REFERENCE_TOL,
-                ..base
-            };
-            settings
-                .validate()
-                .map_err(|e| format!("the reference step H0/2^(K+3) is too small: {e}"))?;
-            whole_steps(duration, dt)?;
-            specs.push(Spec {
-                role,
-                method: Method::Director,
-                settings,
-                duration,
-            });
-        }
-    }
+    let reference = match reference_file {
+        None => Some(settings_from(&scenario, Method::Director, &o)?),
+        Some(_) => None,
+    };
+    let plan = Plan::new(&methods, &bases, reference, levels, duration, long)?;
     let study = Study {
         text,
         scenario,
-        methods,
-        h0,
-        levels,
-        duration,
-        long,
+        plan,
         jobs,
         csv,
         reference_file,
-        specs,
     };
     Ok((study, o))
 }
@@ -209,7 +122,7 @@ pub fn study(args: &[String]) -> Result<(), String> {
         }
         let (s, _) = parse(&all)?;
         let mut records = vec![];
-        for spec in &s.specs {
+        for spec in &s.plan.specs {
             let path = format!("{dir}/{}.json", spec.name());
             let text =
                 std::fs::read_to_string(&path).map_err(|e| format!("cannot read {path}: {e}"))?;
@@ -267,7 +180,7 @@ fn plan(s: &Study, args: &[String], dir: &str) -> Result<(), String> {
     let exe = std::env::current_exe()
         .map(|p| p.display().to_string())
         .unwrap_or_else(|_| "tumble".into());
-    for spec in &s.specs {
+    for spec in &s.plan.specs {
         let st = &spec.settings;
         println!(
             "{} run {} --integrator {} --dt {:?} --duration {:?} --tol {:?} --max-iter {} --alpha {:?} --beta {:?} --format study > {}",
@@ -288,9 +201,10 @@ fn plan(s: &Study, args: &[String], dir: &str) -> Result<(), String> {
 
 /// Run every spec on `s.jobs` threads, longest first; a progress line on stderr.
 fn execute(s: &Study) -> Vec<Record> {
-    let n = s.specs.len();
+    let specs = &s.plan.specs;
+    let n = specs.len();
     let mut order: Vec<usize> = (0..n).collect();
-    let cost = |i: usize| s.specs[i].duration / s.specs[i].settings.dt;
+    let cost = |i: usize| specs[i].duration / specs[i].settings.dt;
     order.sort_by(|&a, &b| cost(b).total_cmp(&cost(a)));
     let next = AtomicUsize::new(0);
     let done = AtomicUsize::new(0);
@@ -300,7 +214,7 @@ fn execute(s: &Study) -> Vec<Record> {
             scope.spawn(|| loop {
                 let k = next.fetch_add(1, Ordering::SeqCst);
                 let Some(&i) = order.get(k) else { break };
-                let spec = &s.specs[i];
+                let spec = &specs[i];
                 let r = simulate(&s.scenario, spec.method, spec.settings, spec.duration);
                 results.lock().unwrap()[i] = Some(r);
                 let d = done.fetch_add(1, Ordering::SeqCst) + 1;

@@ -10,6 +10,7 @@ use tumble::{Method, Scenario, Settings};
 use wasm_bindgen::prelude::*;
 
 pub mod editor;
+pub mod study;
 
 /// Names of the numbers `invariants()` writes, in order.
 pub const INVARIANT_FIELDS: [&str; 11] = [

@@ -28,6 +28,7 @@ pub mod scenario;
 pub mod simulation;
 pub mod sparse;
 pub mod step;
+pub mod study;
 pub mod validate;
 
 pub use invariants::Invariants;

@@ -236,8 +236,16 @@ impl Simulation {
 
     /// Energy, momentum, constraint residuals and Newton figures of the current state.
     pub fn invariants(&self) -> Invariants {
-        let states = self.states();
-        let mut inv = invariants::measure(self.model(), &states, self.t);
+        let mut states =
+            alloc::vec![BodyState::at_rest(DVec3::ZERO, DMat3::IDENTITY); self.compiled.bodies()];
+        self.invariants_into(&mut states)
+    }
+
+    /// [`Simulation::invariants`] without allocating: the body states go into `states` (one per
+    /// body), which the measurement reads.
+    pub fn invariants_into(&self, states: &mut [BodyState]) -> Invariants {
+        self.body_states(states);
+        let mut inv = invariants::measure(self.model(), states, self.t);
         inv.internal_violation = match &self.solver {
             Solver::Director(s, _) => s.internal_violation(),
             Solver::Rattle(s, _) => s.internal_violation(),

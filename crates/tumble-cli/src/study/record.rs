@@ -5,162 +5,23 @@ use crate::{json_num, json_str};
 use glam::{DMat3, DVec3};
 use std::fmt::Write as _;
 use std::time::Instant;
-use tumble::invariants::conserved_momentum;
-use tumble::{Method, Scenario, Settings, Simulation};
+use tumble::study::Run;
+pub use tumble::study::{whole_steps, Pose, Record};
+use tumble::{Method, Scenario, Settings};
 
-/// Samples per decade of the logarithmic time grid of the series.
-pub const PER_DECADE: f64 = 20.0;
-
-/// A pose: centre x and rotation R.
-pub type Pose = (DVec3, DMat3);
-
-/// What one run measured.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Record {
-    pub scenario: String,
-    pub integrator: String,
-    pub settings: Settings,
-    pub duration: f64,
-    /// steps asked for (round(duration / dt)) and steps taken
-    pub steps: u64,
-    pub steps_done: u64,
-    /// why the run stopped early (a failed step or a non-finite energy)
-    pub failed: Option<String>,
-    /// time of the final state (steps_done x dt, summed as the simulation does)
-    pub t: f64,
-    /// the final state of every body
-    pub bodies: Vec<Pose>,
-    /// max over the steps of |E - E0| / |E0| (|E - E0| when E0 = 0)
-    pub max_energy_error: f64,
-    /// max over the steps of |l_k - l_k(0)| for each conserved component (None if not conserved)
-    pub momentum_drift: [Option<f64>; 3],
-    pub max_joint_violation: f64,
-    pub max_internal_violation: f64,
-    pub mean_iterations: f64,
-    /// time spent in `Simulation::step` only
-    pub wall_seconds: f64,
-    /// logarithmic time grid: [t, energy error, joint violation, internal violation], each the
-    /// max over the steps since the previous grid point
-    pub series: Vec<[f64; 4]>,
-}
-
-/// Steps of `dt` in `duration`; an error unless it is a whole number (to 1e-9).
-pub fn whole_steps(duration: f64, dt: f64) -> Result<u64, String> {
-    let n = (duration / dt).round();
-    if (n * dt - duration).abs() > 1e-9 * duration.max(dt) {
-        return Err(format!(
-            "the duration {duration} s is not a whole number of steps of h = {dt:e} s"
-        ));
-    }
-    Ok(n as u64)
-}
-
-/// The grid step numbers 1, then round(10^(j/20)) while below `steps`, then `steps`.
-pub fn log_grid(steps: u64) -> Vec<u64> {
-    let mut g: Vec<u64> = vec![];
-    let mut j = 0.0;
-    loop {
-        let n = 10f64.powf(j / PER_DECADE).round() as u64;
-        if n >= steps {
-            break;
-        }
-        if g.last() != Some(&n) {
-            g.push(n);
-        }
-        j += 1.0;
-    }
-    if steps > 0 {
-        g.push(steps);
-    }
-    g
-}
-
-/// Run `method` on `sc` to `duration`, measuring after every step.
+/// Run `method` on `sc` to `duration`, measuring after every step (tumble::study::Run, shared
+/// with the page); `wall_seconds` is the time spent in `Simulation::step` only.
 pub fn simulate(sc: &Scenario, method: Method, settings: Settings, duration: f64) -> Record {
-    let mut rec = Record {
-        scenario: sc.canonical(),
-        integrator: method.name().to_string(),
-        settings,
-        duration,
-        steps: (duration / settings.dt).round() as u64,
-        steps_done: 0,
-        failed: None,
-        t: 0.0,
-        bodies: vec![],
-        max_energy_error: 0.0,
-        momentum_drift: [None; 3],
-        max_joint_violation: 0.0,
-        max_internal_violation: 0.0,
-        mean_iterations: 0.0,
-        wall_seconds: 0.0,
-        series: vec![],
-    };
-    let mut sim = match Simulation::new(sc, method, settings) {
-        Ok(s) => s,
-        Err(e) => {
-            rec.failed = Some(e);
-            rec.bodies = sc.initial.iter().map(|b| (b.x, b.r)).collect();
-            return rec;
-        }
-    };
-    let inv0 = sim.invariants();
-    let e0 = inv0.energy();
-    let scale = if e0 != 0.0 { e0.abs() } else { 1.0 };
-    let l0 = inv0.momentum.to_array();
-    let conserved = conserved_momentum(&sc.model);
-    let mut drift = [0.0f64; 3];
-    let grid = log_grid(rec.steps);
-    let mut g = 0;
-    let mut window = [0.0f64; 3];
-    let mut iterations = 0u64;
-    for k in 1..=rec.steps {
+    let mut run = Run::new(sc, method, settings, duration);
+    let mut wall = 0.0;
+    while run.step_with(|sim| {
         let start = Instant::now();
         let r = sim.step();
-        rec.wall_seconds += start.elapsed().as_secs_f64();
-        match r {
-            Ok(info) => iterations += info.iterations as u64,
-            Err(e) => {
-                rec.failed = Some(format!("step {k} (t = {:.6} s) failed: {e}", sim.time()));
-                break;
-            }
-        }
-        let inv = sim.invariants();
-        let de = (inv.energy() - e0).abs() / scale;
-        if !de.is_finite() {
-            rec.failed = Some(format!(
-                "step {k} (t = {:.6} s): the energy is not finite",
-                sim.time()
-            ));
-            break;
-        }
-        rec.steps_done = k;
-        let l = inv.momentum.to_array();
-        for i in 0..3 {
-            drift[i] = drift[i].max((l[i] - l0[i]).abs());
-        }
-        window[0] = window[0].max(de);
-        window[1] = window[1].max(inv.joint_violation);
-        window[2] = window[2].max(inv.internal_violation);
-        if grid.get(g) == Some(&k) {
-            rec.series
-                .push([sim.time(), window[0], window[1], window[2]]);
-            rec.max_energy_error = rec.max_energy_error.max(window[0]);
-            rec.max_joint_violation = rec.max_joint_violation.max(window[1]);
-            rec.max_internal_violation = rec.max_internal_violation.max(window[2]);
-            window = [0.0; 3];
-            g += 1;
-        }
-    }
-    // the steps after the last grid point (a failed run)
-    rec.max_energy_error = rec.max_energy_error.max(window[0]);
-    rec.max_joint_violation = rec.max_joint_violation.max(window[1]);
-    rec.max_internal_violation = rec.max_internal_violation.max(window[2]);
-    for i in 0..3 {
-        rec.momentum_drift[i] = conserved[i].then_some(drift[i]);
-    }
-    rec.mean_iterations = iterations as f64 / rec.steps_done.max(1) as f64;
-    rec.t = sim.time();
-    rec.bodies = sim.states().iter().map(|b| (b.x, b.r)).collect();
+        wall += start.elapsed().as_secs_f64();
+        r
+    }) {}
+    let mut rec = run.finish();
+    rec.wall_seconds = wall;
     rec
 }
 
@@ -174,9 +35,16 @@ fn rot_json(r: &DMat3) -> String {
     format!("[{},{},{}]", row(0), row(1), row(2))
 }
 
-impl Record {
+/// A record in JSON: what `tumble run --format study` prints and `tumble study --collect` reads.
+pub trait RecordJson: Sized {
     /// The record as one line of JSON (numbers with `{:?}`: they read back bit for bit).
-    pub fn to_json(&self) -> String {
+    fn to_json(&self) -> String;
+    /// Read a record written by [`RecordJson::to_json`].
+    fn from_json(text: &str) -> Result<Self, String>;
+}
+
+impl RecordJson for Record {
+    fn to_json(&self) -> String {
         let s = &self.settings;
         let mut o = String::new();
         let _ = write!(
@@ -226,8 +94,7 @@ impl Record {
         o
     }
 
-    /// Read a record written by [`Record::to_json`].
-    pub fn from_json(text: &str) -> Result<Record, String> {
+    fn from_json(text: &str) -> Result<Record, String> {
         let v = json::parse(text)?;
         if v.get("format").and_then(Value::as_str) != Some("tumble-study-run") {
             return Err("not a 'tumble run --format study' record".into());
