@@ -4,7 +4,7 @@
 import * as wasm from './pkg/tumble_wasm.js';
 import { loadSolver } from './engine.js';
 import { Player, LABEL } from './player.js';
-import { parseQuery, buildQuery, DEFAULTS, encodeSystem, decodeSystem, STUDY_DEFAULTS } from './url.js';
+import { parseQuery, buildQuery, DEFAULTS, encodeSystem, systemScenario, STUDY_DEFAULTS } from './url.js';
 import { renderExplanation } from './explain.js';
 import { attachRecorder } from './record.js';
 
@@ -481,10 +481,7 @@ async function main() {
   if (!linkError && settings.system) {
     // a custom system: inflated with a cap, then validated exactly as typed JSON
     try {
-      const text = await decodeSystem(settings.system);
-      const r = wasm.check_scenario(text);
-      if (!r.ok) throw new Error(`The custom system in this link is not valid: ${r.message}.`);
-      settings.scenario = r.canonical;
+      settings.scenario = await systemScenario(settings.system, wasm.check_scenario);
     } catch (e) {
       linkError = e.message;
     }

@@ -22,7 +22,7 @@
 import * as wasm from './pkg/tumble_wasm.js';
 import { loadSolver } from './engine.js';
 import { Player, LABEL } from './player.js';
-import { parseQuery, buildQuery, decodeSystem } from './url.js';
+import { parseQuery, buildQuery, systemScenario } from './url.js';
 import { renderExplanation } from './explain.js';
 
 const BASE = new URL('./', import.meta.url);
@@ -115,10 +115,7 @@ export class TumbleView extends HTMLElement {
       // a custom system (a share link's system= value): inflated with a cap, then validated
       // exactly as typed JSON
       try {
-        const text = await decodeSystem(settings.system);
-        const r = wasm.check_scenario(text);
-        if (!r.ok) throw new Error(`The custom system in this link is not valid: ${r.message}.`);
-        settings.scenario = r.canonical;
+        settings.scenario = await systemScenario(settings.system, wasm.check_scenario);
       } catch (e) {
         if (token === this.token) this.fail(e.message.replace(/this link/g, 'the system attribute'));
         return;

@@ -229,3 +229,12 @@ export async function decodeSystem(param) {
     throw new Error('The custom system in this link is damaged: it is not UTF-8 text.');
   }
 }
+
+/** The canonical scenario text of a `system=` value: decoded (decodeSystem), then validated
+ * exactly as typed JSON by `check` (the wasm module's check_scenario). Throws an Error with a
+ * message for the user. */
+export async function systemScenario(param, check) {
+  const r = check(await decodeSystem(param));
+  if (!r.ok) throw new Error(`The custom system in this link is not valid: ${r.message}.`);
+  return r.canonical;
+}

@@ -11,6 +11,7 @@
 use std::fmt::Write as _;
 use std::process::ExitCode;
 use std::time::Instant;
+use tumble::study::{json_num, json_str};
 use tumble::{Invariants, Method, Scenario, Settings, Simulation};
 
 mod json;
@@ -153,31 +154,6 @@ fn settings_from(sc: &Scenario, method: Method, o: &Opts) -> Result<Settings, St
     }
     s.validate()?;
     Ok(s)
-}
-
-/// A JSON string literal.
-fn json_str(s: &str) -> String {
-    let mut out = String::from("\"");
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            c if (c as u32) < 0x20 => {
-                let _ = write!(out, "\\u{:04x}", c as u32);
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
-}
-
-fn json_num(x: f64) -> String {
-    if x.is_finite() {
-        format!("{x:?}")
-    } else {
-        "null".to_string()
-    }
 }
 
 fn sample_json(out: &mut String, inv: &Invariants, sim: &Simulation) {
