@@ -4,7 +4,7 @@
 import * as wasm from './pkg/tumble_wasm.js';
 import { loadSolver } from './engine.js';
 import { Player, LABEL } from './player.js';
-import { parseQuery, buildQuery, DEFAULTS, encodeSystem, systemScenario, STUDY_DEFAULTS } from './url.js';
+import { parseQuery, buildQuery, locationQuery, DEFAULTS, encodeSystem, systemScenario, STUDY_DEFAULTS } from './url.js';
 import { renderExplanation } from './explain.js';
 import { attachRecorder } from './record.js';
 
@@ -208,7 +208,7 @@ async function restart() {
   app.summaryAt = 0;
   renderExplanation($('explain'), { scenario: app.settings.scenario, integrators: app.player.runs.map((x) => x.name) });
   // a custom system too large for a link keeps the address it had
-  if (app.view === 'live' && (!isCustom(app.settings.scenario) || app.settings.system)) history.replaceState(null, '', buildQuery(app.settings) + (app.embed ? '&embed=1' : ''));
+  if (app.view === 'live' && (!isCustom(app.settings.scenario) || app.settings.system)) history.replaceState(null, '', buildQuery(app.settings, app.embed ? { embed: 1 } : {}));
   return true;
 }
 
@@ -336,7 +336,7 @@ function wire() {
     }
     app.settings.dt = h;
     $('dt').value = h;
-    history.replaceState(null, '', buildQuery(app.settings) + (app.embed ? '&embed=1' : ''));
+    history.replaceState(null, '', buildQuery(app.settings, app.embed ? { embed: 1 } : {}));
     clearError();
     play(true);
   });
@@ -365,7 +365,7 @@ function wire() {
   $('export-png').addEventListener('click', () => $('canvas').toBlob((b) => b && download(exportName('png'), 'image/png', b)));
   attachRecorder({ button: $('record'), withCharts: $('record-charts'), view: $('canvas'), charts: $('charts'), fileName: exportName, download, showError });
   $('embed').addEventListener('click', () => {
-    const src = location.origin + location.pathname + buildQuery(app.settings) + '&embed=1';
+    const src = location.origin + location.pathname + buildQuery(app.settings, { embed: 1 });
     const title = escapeAttr(`Tumble: ${description()}`);
     const size = $('embed-size').value;
     const snippet = size === '100%'
@@ -457,7 +457,7 @@ async function embed(error) {
     return;
   }
   const el = document.createElement('tumble-view');
-  for (const [k, v] of new URLSearchParams(location.search)) if (k !== 'embed') el.setAttribute(k, v);
+  for (const [k, v] of new URLSearchParams(locationQuery())) if (k !== 'embed') el.setAttribute(k, v);
   document.body.replaceChildren(el);
   // a read-only hook for the browser tests
   window.tumble = { element: el, time: () => el.time, playing: () => el.playing, error: () => el.error, hash: () => el.stateHash, chartPoints: () => el.player?.charts?.points() ?? 0 };
@@ -465,9 +465,9 @@ async function embed(error) {
 
 async function main() {
   await loadSolver();
-  const { settings, error } = parseQuery(location.search);
-  const linkParams = new URLSearchParams(location.search); // (restart() rewrites the address)
-  app.embed = new URLSearchParams(location.search).get('embed') === '1';
+  const { settings, error } = parseQuery(locationQuery());
+  const linkParams = new URLSearchParams(locationQuery()); // (restart() rewrites the address)
+  app.embed = linkParams.get('embed') === '1';
   if (app.embed) { await embed(error); return; }
   app.player = new Player({ canvas: $('canvas'), charts: $('charts') }, { failure: onFailure, frame: onFrame, playing: onPlaying });
   app.presets = wasm.presets();

@@ -2,7 +2,9 @@
 // A link holds the canonical scenario text, the integrator, the step, the solver settings and
 // what to compare with ('all', or one other integrator):
 //   ?scenario=chain%3Flinks%3D64%26joint%3Dspherical&integrator=rattle&dt=0.005
-// A custom system travels instead as `system=`: its JSON compressed (deflate-raw) and
+// A custom system travels instead as `system=`, in the link's fragment (`#system=...`, which
+// browsers never send to the server, so the long value cannot hit a server's limit on request
+// lines; a `?system=` in the query is read too): its JSON compressed (deflate-raw) and
 // base64url-encoded (encodeSystem / decodeSystem below; at most MAX_SYSTEM_BYTES compressed and
 // MAX_SYSTEM_JSON inflated).
 // The Study view's link (issue 15) holds the scenario (or system=) and the study settings:
@@ -26,7 +28,15 @@ const STUDY_KEYS = ['integrators', 'h0', 'levels', 'T', 'long'];
 /** The charts a link or an element can ask for (`charts=energy,momentum`; `none` for none). */
 export const CHARTS = ['energy', 'momentum', 'constraints', 'iterations'];
 
-/** Parse a location.search string. Returns { settings, error } with defaults where invalid. */
+/** The parameters of a location: its query, and those of its fragment (`#system=...`) after
+ * them, as one query string for parseQuery. */
+export function locationQuery(loc = location) {
+  const frag = loc.hash.replace(/^#/, '');
+  if (!frag) return loc.search;
+  return (loc.search && loc.search !== '?' ? loc.search + '&' : '?') + frag;
+}
+
+/** Parse a query string (locationQuery). Returns { settings, error } with defaults where invalid. */
 export function parseQuery(search) {
   const settings = { ...DEFAULTS };
   const fail = (error) => ({ settings: { ...DEFAULTS }, error });
@@ -144,28 +154,31 @@ export function parseStudy(params) {
 export function buildStudyQuery({ scenario, system }, { integrators, h0, levels, duration, long }) {
   const p = new URLSearchParams();
   p.set('view', 'study');
-  if (system) p.set('system', system);
-  else p.set('scenario', scenario);
+  if (!system) p.set('scenario', scenario);
   p.set('integrators', integrators.join(','));
   p.set('h0', String(h0));
   p.set('levels', String(levels));
   p.set('T', String(duration));
   p.set('long', String(long));
-  return '?' + p.toString().replace(/integrators=[^&]*/, (m) => m.replace(/%2C/g, ','));
+  return '?' + p.toString().replace(/integrators=[^&]*/, (m) => m.replace(/%2C/g, ',')) + fragment(system);
 }
 
-/** The query string for settings (scenario text encoded, dt omitted when it is the default). */
-export function buildQuery({ scenario, system, integrator, dt, tol, alpha, beta, compare }) {
+/** A custom system's value goes in the fragment: never sent to the server (see the top). */
+const fragment = (system) => (system ? '#system=' + system : '');
+
+/** The link (query, and a custom system in the fragment) for settings: the scenario text
+ * encoded, dt omitted when it is the default; `extra` more parameters ({ embed: 1 }). */
+export function buildQuery({ scenario, system, integrator, dt, tol, alpha, beta, compare }, extra = {}) {
   const p = new URLSearchParams();
-  if (system) p.set('system', system);
-  else p.set('scenario', scenario);
+  if (!system) p.set('scenario', scenario);
   p.set('integrator', integrator);
   if (dt) p.set('dt', String(dt));
   if (tol) p.set('tol', String(tol));
   if (alpha !== undefined && alpha !== DEFAULTS.alpha) p.set('alpha', String(alpha));
   if (beta !== undefined && beta !== DEFAULTS.beta) p.set('beta', String(beta));
   if (compare) p.set('compare', compare);
-  return '?' + p.toString();
+  for (const [k, v] of Object.entries(extra)) p.set(k, String(v));
+  return '?' + p.toString() + fragment(system);
 }
 
 const toBase64url = (bytes) => {

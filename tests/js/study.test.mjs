@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { initSync, study_plan, study_report, StudyRun } from '../../www/pkg/tumble_wasm.js';
 import { withoutTiming, timeLeft, formatLeft, longestFirst, step, num, guessTime, GUESS_PER_BODY_STEP } from '../../www/study-core.js';
-import { parseQuery, buildStudyQuery, STUDY_DEFAULTS, DEFAULTS } from '../../www/url.js';
+import { parseQuery, locationQuery, buildStudyQuery, STUDY_DEFAULTS, DEFAULTS } from '../../www/url.js';
 
 initSync({ module: readFileSync(new URL('../../www/pkg/tumble_wasm_bg.wasm', import.meta.url)) });
 const cli = new URL('../../target/release/tumble', import.meta.url).pathname;
@@ -60,7 +60,10 @@ test('study links round-trip every setting; bad ones say which setting is wrong'
     [{ scenario: '{}', system: 'AbC-_9' }, { integrators: ['rattle'], h0: 0, levels: 1, duration: 1e6, long: 1e6 }],
   ]) {
     const q = buildStudyQuery(choice, study);
-    const { settings, error } = parseQuery(q);
+    // as a browser reads it: the query, and the fragment that carries a custom system
+    const i = q.indexOf('#');
+    if (choice.system) assert.ok(q.endsWith('#system=' + choice.system), q);
+    const { settings, error } = parseQuery(locationQuery({ search: i < 0 ? q : q.slice(0, i), hash: i < 0 ? '' : q.slice(i) }));
     assert.equal(error, null, q);
     assert.equal(settings.view, 'study');
     assert.deepEqual(settings.study, study);

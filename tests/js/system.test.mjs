@@ -8,7 +8,7 @@ import { readFileSync, existsSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { initSync, Simulation, presets, scenario_json, check_scenario, joint_frames, canonical_scenario } from '../../www/pkg/tumble_wasm.js';
-import { encodeSystem, decodeSystem, parseQuery, buildQuery, MAX_SYSTEM_BYTES, MAX_SYSTEM_PARAM, DEFAULTS } from '../../www/url.js';
+import { encodeSystem, decodeSystem, parseQuery, buildQuery, locationQuery, MAX_SYSTEM_BYTES, MAX_SYSTEM_PARAM, DEFAULTS } from '../../www/url.js';
 
 initSync({ module: readFileSync(new URL('../../www/pkg/tumble_wasm_bg.wasm', import.meta.url)) });
 const CLI = fileURLToPath(new URL('../../target/release/tumble', import.meta.url));
@@ -88,9 +88,14 @@ test('system= codec: round-trips any text, links round-trip, the limit is stated
   const json = canonical_scenario(scenario_json('chain?links=12'));
   const system = await encodeSystem(json);
   const settings = { ...DEFAULTS, system, integrator: 'director', dt: 0.005 };
-  const q = buildQuery(settings);
-  assert.ok(q.startsWith('?system=') && !q.includes('scenario='));
-  const back = parseQuery(q);
+  const q = buildQuery(settings, { embed: 1 });
+  // the system in the fragment (never sent to a server), after every other parameter
+  assert.ok(q.startsWith('?integrator=director&dt=0.005&embed=1#system=') && !q.includes('scenario='), q);
+  const loc = { search: q.slice(0, q.indexOf('#')), hash: q.slice(q.indexOf('#')) };
+  const back = parseQuery(locationQuery(loc));
+  assert.equal(back.settings.dt, 0.005);
+  // links of the last release, with ?system= in the query, still read
+  assert.equal(parseQuery('?system=' + system + '&integrator=director').settings.system, system);
   assert.equal(back.error, null);
   assert.equal(back.settings.system, system);
   assert.equal(await decodeSystem(back.settings.system), json);

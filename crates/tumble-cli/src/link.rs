@@ -1,4 +1,5 @@
-//! Share links of the page on the command line: `tumble run 'https://host/?system=...'`, the
+//! Share links of the page on the command line: `tumble run 'https://host/?integrator=rattle#system=...'`
+//! (or `?system=` in the query, as older links have it), the
 //! bare `system=` value, or a link with `scenario=`. The codec is the page's (www/url.js): the
 //! custom system's JSON compressed with deflate-raw and base64url-encoded (no padding). Every
 //! part is untrusted: the same limits as the page (16 KB compressed, 1 MiB inflated: a
@@ -25,10 +26,15 @@ pub struct Link {
 /// or file). A bare value is recognised when it is not a preset name: base64url only and at
 /// least 16 characters.
 pub fn parse(arg: &str) -> Option<Result<Link, String>> {
-    let query = if let Some(i) = arg.find('?').filter(|_| arg.contains("://")) {
+    // a link's parameters: its query, and its fragment's after them (the page puts a custom
+    // system in the fragment, `#system=...`, which browsers do not send to servers)
+    let query = if let Some(i) = arg.find(['?', '#']).filter(|_| arg.contains("://")) {
         &arg[i + 1..]
-    } else if arg.starts_with("system=") || arg.starts_with("?system=") {
-        arg.trim_start_matches('?')
+    } else if arg.starts_with("system=")
+        || arg.starts_with("?system=")
+        || arg.starts_with("#system=")
+    {
+        arg.trim_start_matches(['?', '#'])
     } else if arg.len() >= 16
         && arg.bytes().all(is_b64url)
         && tumble::scenario::preset(arg).is_none()
@@ -40,7 +46,7 @@ pub fn parse(arg: &str) -> Option<Result<Link, String>> {
     } else {
         return None;
     };
-    Some(from_query(query.split('#').next().unwrap_or("")))
+    Some(from_query(&query.replacen('#', "&", 1)))
 }
 
 fn from_query(query: &str) -> Result<Link, String> {
@@ -265,6 +271,10 @@ mod tests {
             format!("system={v}"),
             format!("?system={v}"),
             format!("http://127.0.0.1:8000/?system={v}#x"),
+            // the page's links: the system in the fragment
+            format!("https://h/p/?integrator=rattle#system={v}"),
+            format!("https://h/#system={v}"),
+            format!("#system={v}"),
         ] {
             assert_eq!(parse(&arg).unwrap().unwrap().scenario, PENDULUM, "{arg}");
         }
