@@ -321,19 +321,6 @@ impl Simulation {
             .collect()
     }
 
-    /// The mechanism at its initial state: [degrees of freedom, joint rows, redundant rows,
-    /// loop-closing joints].
-    pub fn mechanism(&self) -> Vec<f64> {
-        let m = self.inner.mechanism();
-        [
-            m.dof as f64,
-            m.rows as f64,
-            m.redundant.len() as f64,
-            m.loop_joints as f64,
-        ]
-        .to_vec()
-    }
-
     /// Number of joints.
     pub fn joint_count(&self) -> usize {
         self.inner.model().joints.len()
