@@ -26,6 +26,13 @@ export function integratorNames(settings) {
   return names;
 }
 
+/** The charts are redrawn at most this often while playing (ms). Redrawing the uPlot canvases
+ * (and the browser rastering them again) is the largest cost of a frame: in headless Chromium
+ * (software WebGL, benches/page/bench.mjs) the page drew nk-revolute at 18.5 frames/s with the
+ * charts redrawn every frame, 36 at 100 ms, 42 at 200 ms; a 256-link chain 17, 20-27 and
+ * 30-31. Five times a second still reads as live. */
+const CHART_EVERY_MS = 200;
+
 export class Player {
   /**
    * @param canvas the 3-D view's canvas; `charts` the charts' container (or null for none),
@@ -51,6 +58,7 @@ export class Player {
     this.give = null; // reply arrays to hand back to the worker
     this.acc = 0;
     this.last = 0;
+    this.chartAt = -Infinity; // when the charts were last redrawn (ms, frame time)
     this.endT = 0;
     this.idle = [];
     this.stats = { steps: 0, since: 0, rate: 0, rt: 0 };
@@ -276,7 +284,11 @@ export class Player {
     this.last = now;
     if (this.run) {
       this.draw();
-      this.charts?.redraw();
+      // the charts at most every CHART_EVERY_MS while playing: the 3-D view keeps every frame
+      if (now - this.chartAt >= CHART_EVERY_MS || !this.playing) {
+        this.charts?.redraw();
+        this.chartAt = now;
+      }
       this.measure(now);
       this.on.frame?.(now);
     }
