@@ -207,7 +207,7 @@ test('every preset and integrator is explained; one paragraph per integrator in 
   }
   // the chain's own settings are stated
   await page.selectOption('#scenario', 'chain');
-  assert.match((await panel(page)).text, /This run: \d+ boxes, hinge \(revolute\) joints/);
+  assert.match((await expectPanel(page, t, 'chain', ['rattle'])).text, /This run: \d+ boxes, hinge \(revolute\) joints/);
   // compare: primary first, then the others, and what to compare
   await page.selectOption('#scenario', 'nk-revolute');
   await page.selectOption('#compare', 'all');
