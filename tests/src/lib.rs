@@ -1,4 +1,8 @@
-//! Independent references shared by the physics tests.
+//! Independent references shared by the physics tests, and the command line the CLI tests run.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::OnceLock;
 
 /// The compound pendulum of `chain?links=1&joint=revolute&angle=theta0` in its one minimal
 /// coordinate: I_p theta'' = -M g d sin(theta), I_p = J1 + M d^2, integrated by classical RK4
@@ -261,4 +265,30 @@ mod tests {
             }
         }
     }
+}
+
+/// The release `tumble` command line, built once per test process (`cargo build --release -p
+/// tumble-cli`, a no-op when scripts/test.sh has built it); TUMBLE_BIN names another binary.
+pub fn tumble() -> &'static Path {
+    static BIN: OnceLock<PathBuf> = OnceLock::new();
+    BIN.get_or_init(|| {
+        if let Some(p) = std::env::var_os("TUMBLE_BIN") {
+            return PathBuf::from(p);
+        }
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
+        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+        let status = Command::new(cargo)
+            .args(["build", "--release", "-q", "-p", "tumble-cli"])
+            .current_dir(root)
+            .status()
+            .expect("cannot run cargo to build the release tumble");
+        assert!(
+            status.success(),
+            "cargo build --release -p tumble-cli failed"
+        );
+        let target = std::env::var_os("CARGO_TARGET_DIR")
+            .map(PathBuf::from)
+            .unwrap_or_else(|| root.join("target"));
+        target.join("release").join("tumble")
+    })
 }

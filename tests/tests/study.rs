@@ -4,35 +4,9 @@
 //! where all three methods are in their asymptotic range (docs/methods.md, planar_chain.rs:
 //! Baumgarte's order is 2, reached from h = 0.01 on; from 0.04 its first orders are 1.89, 1.96).
 use serde_json::Value;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output};
-use std::sync::OnceLock;
-use tumble_tests::{planar_angle, planar_chain_centres, planar_chain_rk4};
-
-/// The release `tumble`, built once per test process.
-fn tumble() -> &'static Path {
-    static BIN: OnceLock<PathBuf> = OnceLock::new();
-    BIN.get_or_init(|| {
-        if let Some(p) = std::env::var_os("TUMBLE_BIN") {
-            return PathBuf::from(p);
-        }
-        let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
-        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-        let status = Command::new(cargo)
-            .args(["build", "--release", "-q", "-p", "tumble-cli"])
-            .current_dir(root)
-            .status()
-            .expect("cannot run cargo to build the release tumble");
-        assert!(
-            status.success(),
-            "cargo build --release -p tumble-cli failed"
-        );
-        let target = std::env::var_os("CARGO_TARGET_DIR")
-            .map(PathBuf::from)
-            .unwrap_or_else(|| root.join("target"));
-        target.join("release").join("tumble")
-    })
-}
+use tumble_tests::{planar_angle, planar_chain_centres, planar_chain_rk4, tumble};
 
 fn run(args: &[&str]) -> Output {
     Command::new(tumble())

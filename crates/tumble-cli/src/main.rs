@@ -8,6 +8,7 @@
 //! tumble study SCENARIO [options]   (study.rs)
 //! ```
 //! Errors go to stderr with a non-zero exit status.
+use out::{out, outln};
 use std::fmt::Write as _;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -16,6 +17,7 @@ use tumble::{Invariants, Method, Scenario, Settings, Simulation};
 
 mod json;
 mod link;
+mod out;
 mod study;
 
 const USAGE: &str = "usage:
@@ -41,7 +43,7 @@ fn main() -> ExitCode {
         Some("bench") => bench(&args[1..]),
         Some("study") => study::study(&args[1..]),
         Some("-h") | Some("--help") | Some("help") => {
-            println!("{USAGE}");
+            outln!("{USAGE}");
             Ok(())
         }
         Some(other) => Err(format!("unknown command '{other}'\n{USAGE}")),
@@ -58,13 +60,13 @@ fn main() -> ExitCode {
 
 fn scenarios() -> Result<(), String> {
     for p in tumble::scenario::PRESETS {
-        println!("{:<13} {}", p.name, p.description);
+        outln!("{:<13} {}", p.name, p.description);
         for q in p.params {
             let default = match q.kind {
                 tumble::scenario::ParamKind::Number { default, .. } => format!("{default}"),
                 tumble::scenario::ParamKind::Choice(c) => c[0].to_string(),
             };
-            println!("{:<13}   {}={} ({})", "", q.key, default, q.help);
+            outln!("{:<13}   {}={} ({})", "", q.key, default, q.help);
         }
     }
     Ok(())
@@ -316,7 +318,7 @@ fn run(args: &[String]) -> Result<(), String> {
         }
         out.push_str("}\n");
     }
-    print!("{out}");
+    out!("{out}");
     match failure {
         Some(f) => Err(f),
         None => Ok(()),
@@ -363,9 +365,15 @@ fn bench(args: &[String]) -> Result<(), String> {
     if steps == 0 || repeats == 0 {
         return Err("--steps and --repeats must be at least 1".to_string());
     }
-    println!(
+    outln!(
         "{:<28} {:<10} {:>8} {:>12} {:>12} {:>10} {:>12}",
-        "scenario", "integrator", "bodies", "us/step", "us/body", "its/step", "max |dE/E|"
+        "scenario",
+        "integrator",
+        "bodies",
+        "us/step",
+        "us/body",
+        "its/step",
+        "max |dE/E|"
     );
     for text in &scenarios {
         let sc = load_scenario(text)?;
@@ -416,7 +424,7 @@ fn bench(args: &[String]) -> Result<(), String> {
             }
             let n = sc.model.bodies.len();
             match failed {
-                Some(e) => println!(
+                Some(e) => outln!(
                     "{:<28} {:<10} {:>8} failed: {e}",
                     sc.canonical(),
                     m.name(),
@@ -425,7 +433,7 @@ fn bench(args: &[String]) -> Result<(), String> {
                 None => {
                     times.sort_by(f64::total_cmp);
                     let med = times[times.len() / 2];
-                    println!(
+                    outln!(
                         "{:<28} {:<10} {:>8} {:>12.2} {:>12.3} {:>10.2} {:>12.2e}",
                         sc.canonical(),
                         m.name(),

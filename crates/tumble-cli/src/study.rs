@@ -3,6 +3,7 @@
 mod record;
 mod report;
 
+use crate::out::outln;
 pub use record::print_record;
 use record::{simulate, Record, RecordJson};
 use report::report;
@@ -182,7 +183,7 @@ fn plan(s: &Study, args: &[String], dir: &str) -> Result<(), String> {
         .unwrap_or_else(|_| "tumble".into());
     for spec in &s.plan.specs {
         let st = &spec.settings;
-        println!(
+        outln!(
             "{} run {} --integrator {} --dt {:?} --duration {:?} --tol {:?} --max-iter {} --alpha {:?} --beta {:?} --format study > {}",
             shell_quote(&exe),
             shell_quote(&s.text),

@@ -1,6 +1,7 @@
 //! One run of a study: simulate, measure every step, and the run's record in JSON
 //! (`tumble run --format study` prints exactly this record; `tumble study --collect` reads it).
 use crate::json::{self, Value};
+use crate::out::outln;
 use crate::{json_num, json_str};
 use glam::{DMat3, DVec3};
 use std::fmt::Write as _;
@@ -237,6 +238,6 @@ pub fn print_record(
 ) -> Result<(), String> {
     whole_steps(duration, settings.dt)?;
     let rec = simulate(sc, method, settings, duration);
-    println!("{}", rec.to_json());
+    outln!("{}", rec.to_json());
     Ok(())
 }

@@ -3,6 +3,7 @@
 //! the page's Study view uses too; here only the reference file is read and the result printed.
 use super::record::{poses_from_file, Record};
 use super::Study;
+use crate::out::out;
 use tumble::study::{Reference, Report};
 
 pub(crate) fn report(s: &Study, records: &[Record]) -> Result<(), String> {
@@ -17,6 +18,6 @@ pub(crate) fn report(s: &Study, records: &[Record]) -> Result<(), String> {
     if let Some(w) = r.warning() {
         eprintln!("tumble study: warning: {w}");
     }
-    print!("{}", if s.csv { r.to_csv() } else { r.to_json() });
+    out!("{}", if s.csv { r.to_csv() } else { r.to_json() });
     Ok(())
 }
