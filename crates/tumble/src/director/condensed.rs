@@ -21,6 +21,20 @@ use crate::model::Model;
 use crate::step::{newton_converged, Settings, StepError, StepInfo};
 use glam::{DMat3, DVec3};
 
+/// A Newton iteration keeps the tangent of the one before (K^-1, the row factors, the factored
+/// Schur complement: a simplified Newton iteration, about half the cost of a full one) when
+/// the residual is within this factor of the tolerance and the iteration before took a fresh
+/// tangent. Near the solution the tangent hardly changes, and one simplified iteration cuts a
+/// residual of a few tolerances below the tolerance: the cubic predictor leaves most steps of
+/// the small chains there after one full iteration (nk-revolute: 1.2e-12 against 1e-12).
+/// Farther away the simplified iteration contracts too little to pay (a 256-link chain after
+/// one full iteration: 1.5e-10, and a simplified one only gains a factor of 15 there, the
+/// tangent moving with the multipliers), and at most one simplified iteration follows a full
+/// one, so no step takes more full iterations than before. The step is judged on the residual
+/// as before, never on the tangent: the converged step solves the same equations to the same
+/// tolerance.
+const REUSE: f64 = 1e2;
+
 impl Ctx<'_> {
     /// The condensed solve of [`super::step`] alone, without the tolerance floor and the
     /// fallback (for tests of its convergence).
@@ -33,19 +47,31 @@ impl Ctx<'_> {
         let h = settings.dt;
         let nb = self.s.q.len();
         let nrows = c.rows.len();
-        // predictor: Omega and lambda (means over a step) extrapolated quadratically from the
-        // last three steps, an error of O(h^3) instead of the O(h) of the last step's values.
-        // Only while the steps are in Newton's fast range (the last one took at most 3
-        // iterations, the last three had this h): at large steps (nk-spherical at h = 0.1,
-        // 0.5 rad a step) extrapolation overshoots, and Newton needs more iterations and more
-        // fallbacks (linear extrapolation there: 8.3 iterations a step and 23 fallbacks in 300
-        // steps, against 6.6 and 9 from the last values alone). Otherwise the last values.
-        if self.s.same_h >= 3 && h == self.s.last_h && !self.s.slow {
-            let [o1, o2] = &self.s.om_prev;
+        // predictor: Omega and lambda (means over a step) extrapolated from the last four steps
+        // by a cubic, an error of O(h^4) instead of the O(h) of the last step's values (from the
+        // last three by a quadratic until four steps of this h are known). On nk-revolute at
+        // h = 0.01 the cubic leaves a residual of about 1e-6 where the quadratic left 5e-6, so
+        // that one Newton iteration takes it to about the tolerance (1e-12) instead of 1e-11
+        // (see `REUSE`). Only while the steps are in Newton's fast range (the last one took at
+        // most 3 iterations, the last four had this h): at large steps (nk-spherical at h =
+        // 0.1, 0.5 rad a step) extrapolation overshoots, and Newton needs more iterations and
+        // more fallbacks (linear extrapolation there: 8.3 iterations a step and 23 fallbacks in
+        // 300 steps, against 6.6 and 9 from the last values alone). Otherwise the last values.
+        if self.s.same_h >= 4 && h == self.s.last_h && !self.s.slow {
+            let [o1, o2, o3] = &self.s.om_prev;
+            for b in 0..nb {
+                self.w.om1[b] = 4.0 * (self.s.om[b] + o2[b]) - 6.0 * o1[b] - o3[b];
+            }
+            let [l1, l2, l3] = &self.s.lambda_prev;
+            for k in 0..nrows {
+                self.w.lambda1[k] = 4.0 * (self.s.lambda[k] + l2[k]) - 6.0 * l1[k] - l3[k];
+            }
+        } else if self.s.same_h >= 3 && h == self.s.last_h && !self.s.slow {
+            let [o1, o2, _] = &self.s.om_prev;
             for b in 0..nb {
                 self.w.om1[b] = 3.0 * (self.s.om[b] - o1[b]) + o2[b];
             }
-            let [l1, l2] = &self.s.lambda_prev;
+            let [l1, l2, _] = &self.s.lambda_prev;
             for k in 0..nrows {
                 self.w.lambda1[k] = 3.0 * (self.s.lambda[k] - l1[k]) + l2[k];
             }
@@ -59,6 +85,7 @@ impl Ctx<'_> {
         }
         let mut iterations = 0u32;
         let mut residual;
+        let mut last_fresh = true;
         loop {
             // directors at n+1 from Omega: the Cayley transform, (23) exactly
             for b in 0..nb {
@@ -124,21 +151,27 @@ impl Ctx<'_> {
             if newton_converged(residual, iterations, settings.tol, settings)? {
                 break;
             }
+            // the tangent (K^-1, the row factors, the factored Schur complement) of the last
+            // iteration is used again while Newton converges fast: see `REUSE`
+            let fresh = iterations == 0 || !last_fresh || residual > REUSE * settings.tol;
+            last_fresh = fresh;
             // per body: K = dRes/dOmega, inverted
             for b in 0..nb {
-                let k = self.omega_tangent(b, model, h);
-                let det = k.determinant();
-                if !(det.is_finite() && det.abs() > 1e-300) {
-                    return Err(StepError::BodySingular {
-                        body: b,
-                        turn: crate::math::length(self.w.om1[b] * h),
-                    });
+                if fresh {
+                    let k = self.omega_tangent(b, model, h);
+                    let det = k.determinant();
+                    if !(det.is_finite() && det.abs() > 1e-300) {
+                        return Err(StepError::BodySingular {
+                            body: b,
+                            turn: crate::math::length(self.w.om1[b] * h),
+                        });
+                    }
+                    self.w.kinv[b] = k.inverse();
+                    self.w.qna[b] = mat(&self.s.q[b]) * self.w.amat[b];
                 }
-                self.w.kinv[b] = k.inverse();
                 self.w.kres[b] = self.w.kinv[b] * self.w.resw[b];
-                self.w.qna[b] = mat(&self.s.q[b]) * self.w.amat[b];
             }
-            if nrows > 0 {
+            if nrows > 0 && fresh {
                 // per row and side: y = K^-1 dRes/dlambda, d = dPhi/dOmega. Every joint
                 // gradient's rotational part is a rank-one matrix G = u w^T (world u, body w),
                 // and 2 vec(skew(a b^T)) = b x a, so
@@ -167,6 +200,8 @@ impl Ctx<'_> {
                         self.w.dk[k][side] = d;
                     }
                 }
+            }
+            if nrows > 0 {
                 // S dlambda = -rho + sum_b d . K^-1 Res,
                 // S_kl = -sum_b (h^2 / 2M) e0_k . g0_l - d_k . y_l  (bodies shared by k and l)
                 for k in 0..nrows {
@@ -177,6 +212,8 @@ impl Ctx<'_> {
                     }
                     self.w.rj[k] = rhs;
                 }
+            }
+            if nrows > 0 && fresh {
                 // every block gets one contribution per body its two joints share: one, or two
                 // for a diagonal block of a joint between two bodies (side a first); the first
                 // is stored as 0 + value, the same bits as adding it to a cleared matrix
@@ -219,6 +256,8 @@ impl Ctx<'_> {
                 if !self.w.js.factor(&c.pattern) {
                     return Err(StepError::Singular);
                 }
+            }
+            if nrows > 0 {
                 self.w.js.solve(&c.pattern, &mut self.w.rj); // now delta lambda
                 for k in 0..nrows {
                     self.w.lambda1[k] += self.w.rj[k];

@@ -75,10 +75,10 @@ pub struct State {
     pub lambda: Vec<f64>,
     /// per body: the mean body angular velocity Omega of the last step (the predictor)
     om: Vec<DVec3>,
-    /// Omega and lambda of the two steps before the last
-    om_prev: [Vec<DVec3>; 2],
-    lambda_prev: [Vec<f64>; 2],
-    /// how many of the last steps (up to 3) had the step size `last_h`
+    /// Omega and lambda of the three steps before the last
+    om_prev: [Vec<DVec3>; 3],
+    lambda_prev: [Vec<f64>; 3],
+    /// how many of the last steps (up to 4) had the step size `last_h`
     same_h: u32,
     last_h: f64,
     /// whether the last step took more than 3 Newton iterations or the fallback
@@ -117,8 +117,12 @@ impl State {
             p,
             lambda: vec![0.0; m],
             om: init.iter().map(|s| s.w).collect(),
-            om_prev: [vec![DVec3::ZERO; n], vec![DVec3::ZERO; n]],
-            lambda_prev: [vec![0.0; m], vec![0.0; m]],
+            om_prev: [
+                vec![DVec3::ZERO; n],
+                vec![DVec3::ZERO; n],
+                vec![DVec3::ZERO; n],
+            ],
+            lambda_prev: [vec![0.0; m], vec![0.0; m], vec![0.0; m]],
             same_h: 0,
             last_h: f64::NAN,
             slow: false,
@@ -458,14 +462,12 @@ impl Ctx<'_> {
     /// Keep the last step's Omega and lambda (still in `om`, `lambda`) for the predictor, before
     /// a step of size `h` replaces them.
     pub(super) fn remember(&mut self, h: f64, slow: bool) {
-        let [o1, o2] = &mut self.s.om_prev;
-        core::mem::swap(o1, o2);
-        o1.copy_from_slice(&self.s.om);
-        let [l1, l2] = &mut self.s.lambda_prev;
-        core::mem::swap(l1, l2);
-        l1.copy_from_slice(&self.s.lambda);
+        self.s.om_prev.rotate_right(1);
+        self.s.om_prev[0].copy_from_slice(&self.s.om);
+        self.s.lambda_prev.rotate_right(1);
+        self.s.lambda_prev[0].copy_from_slice(&self.s.lambda);
         self.s.same_h = if h == self.s.last_h {
-            (self.s.same_h + 1).min(3)
+            (self.s.same_h + 1).min(4)
         } else {
             1
         };
