@@ -23,6 +23,7 @@ pub mod math;
 pub mod mechanism;
 pub mod model;
 pub mod presets_course;
+mod presets_paper;
 pub mod rattle;
 pub mod scenario;
 pub mod simulation;

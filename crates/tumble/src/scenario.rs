@@ -3,16 +3,15 @@
 //! A scenario has a compact canonical text: `name` or `name?key=value&key=value`, for example
 //! `chain?links=64&joint=spherical`. [`Scenario::parse`] validates it and [`Scenario::canonical`]
 //! prints it back (defaults omitted, keys in a fixed order), so parse(canonical(s)) == s.
-use crate::math::rotation;
 pub use crate::model::{box_for_inertia, box_inertia};
-use crate::model::{Body, BodyState, Joint, JointKind, Model};
+use crate::model::{BodyState, Model};
+pub use crate::presets_paper::hanging_chain;
 pub use crate::validate::{check_body, check_consistent, ScenarioError, MAX_LINKS};
 use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::vec;
 use alloc::vec::Vec;
 use core::f64::consts::FRAC_PI_4;
-use glam::{DMat3, DVec3};
 
 /// Longest scenario text accepted.
 pub const MAX_TEXT: usize = 512;
@@ -339,121 +338,7 @@ fn parse_value(name: &str, q: &Param, raw: &str) -> Result<f64, ScenarioError> {
 }
 
 fn build(p: &'static Preset, values: Vec<f64>) -> Scenario {
-    let g = DVec3::new(0.0, 0.0, -9.81);
-    let (model, initial, dt, duration) = match p.name {
-        "free-body" => {
-            let j = DVec3::new(0.9144, 1.098, 1.66);
-            let body = Body {
-                mass: 1.0,
-                inertia: j,
-                size: box_for_inertia(1.0, j),
-            };
-            let mut s = BodyState::at_rest(DVec3::ZERO, DMat3::IDENTITY);
-            s.w = DVec3::new(values[0], values[1], values[2]);
-            (
-                Model {
-                    bodies: vec![body],
-                    joints: vec![],
-                    gravity: DVec3::ZERO,
-                },
-                vec![s],
-                0.01,
-                30.0,
-            )
-        }
-        "flip" => {
-            let size = DVec3::new(2.0, 1.0, 0.5);
-            let body = Body {
-                mass: 12.0,
-                inertia: box_inertia(12.0, size),
-                size,
-            };
-            let mut s = BodyState::at_rest(DVec3::ZERO, DMat3::IDENTITY);
-            s.w = DVec3::new(0.01, values[0], 0.01);
-            (
-                Model {
-                    bodies: vec![body],
-                    joints: vec![],
-                    gravity: DVec3::ZERO,
-                },
-                vec![s],
-                0.005,
-                20.0,
-            )
-        }
-        "top" => {
-            let size = DVec3::new(1.0, 1.0, 0.2);
-            let body = Body {
-                mass: 1.0,
-                inertia: box_inertia(1.0, size),
-                size,
-            };
-            let pivot = DVec3::new(0.0, 0.0, -0.5); // stem: the pivot is 0.5 below the centre of mass
-            let r = rotation(DVec3::X, values[1]);
-            let mut s = BodyState::at_rest(-(r * pivot), r);
-            s.w = DVec3::new(0.0, 0.0, values[0]); // about the symmetry axis: the pivot stays at rest
-            let joint = Joint {
-                kind: JointKind::Spherical,
-                a: None,
-                point_a: DVec3::ZERO,
-                b: 0,
-                point_b: pivot,
-            };
-            (
-                Model {
-                    bodies: vec![body],
-                    joints: vec![joint],
-                    gravity: g,
-                },
-                vec![s],
-                0.005,
-                10.0,
-            )
-        }
-        "nk-revolute" => {
-            let a = [FRAC_PI_4, FRAC_PI_4, 3.0 * FRAC_PI_4, 3.0 * FRAC_PI_4];
-            let (m, s) = hanging_chain(&a, true, 0.0);
-            (m, s, 0.01, 10.0)
-        }
-        "nk-spherical" => {
-            let a = [FRAC_PI_4, FRAC_PI_4, 3.0 * FRAC_PI_4, 3.0 * FRAC_PI_4];
-            let (m, s) = hanging_chain(&a, false, FRAC_PI_4);
-            (m, s, 0.1, 10.0)
-        }
-        "chain" => {
-            let n = values[0] as usize;
-            let a = vec![values[2]; n];
-            let (m, mut s) = hanging_chain(&a, values[1] == 0.0, 0.0);
-            // a push: the straight chain turns rigidly about the ground point (the origin)
-            // about x1, with the tip (at distance 3 n) moving at `push` m/s; a rigid motion
-            // keeps every joint's velocity constraint exactly, revolute (axes x1) or spherical
-            // (no push: the state stays exactly at rest, not at -0.0, so old links keep their bits)
-            let omega = DVec3::new(values[3] / (3.0 * n as f64), 0.0, 0.0);
-            for b in s.iter_mut().filter(|_| values[3] != 0.0) {
-                b.v = omega.cross(b.x);
-                b.w = b.r.transpose() * omega;
-            }
-            (m, s, 0.01, 10.0)
-        }
-        "double-pendulum" => {
-            let (m, s) = crate::presets_course::double_pendulum(&values);
-            (
-                m,
-                s,
-                crate::presets_course::double_pendulum_step(&values),
-                10.0,
-            )
-        }
-        "four-bar" => {
-            let (m, s) = crate::presets_course::four_bar(&values);
-            (m, s, crate::presets_course::four_bar_step(&values), 10.0)
-        }
-        "catenary" => {
-            let (m, s) = crate::presets_course::catenary(&values);
-            (m, s, 0.01, 10.0)
-        }
-        _ => unreachable!("every preset has a builder"),
-    };
+    let (model, initial, dt, duration) = crate::presets_paper::build(p.name, &values);
     Scenario {
         name: p.name.to_string(),
         values,
@@ -465,63 +350,10 @@ fn build(p: &'static Preset, values: Vec<f64>) -> Scenario {
     }
 }
 
-/// The Nielsen & Krenk chain (section 6): boxes [1, 0.5, 3], M = 12, J = diag(9.25, 10, 1.25),
-/// joints at local (0, 0, +-1.5), body 1 hung from the ground point at the origin.
-/// Body k is rotated `angles[k]` about +x1, then the whole shape by `turn` about +x2.
-/// Revolute axes along the body (and ground) x1 axis.
-pub fn hanging_chain(angles: &[f64], revolute: bool, turn: f64) -> (Model, Vec<BodyState>) {
-    let size = DVec3::new(1.0, 0.5, 3.0);
-    let mass = 12.0;
-    let half = DVec3::new(0.0, 0.0, 1.5);
-    let turn_r = rotation(DVec3::Y, turn);
-    let mut bodies = Vec::with_capacity(angles.len());
-    let mut joints = Vec::with_capacity(angles.len());
-    let mut states = Vec::with_capacity(angles.len());
-    let mut top = DVec3::ZERO;
-    for (k, &a) in angles.iter().enumerate() {
-        let r = turn_r * rotation(DVec3::X, a);
-        let x = top - r * half;
-        bodies.push(Body {
-            mass,
-            inertia: box_inertia(mass, size),
-            size,
-        });
-        states.push(BodyState::at_rest(x, r));
-        let (body_a, point_a, axis_a) = if k == 0 {
-            (None, DVec3::ZERO, r * DVec3::X)
-        } else {
-            (Some(k - 1), -half, DVec3::X)
-        };
-        let kind = if revolute {
-            JointKind::Revolute {
-                axis_a,
-                axis_b: DVec3::X,
-            }
-        } else {
-            JointKind::Spherical
-        };
-        joints.push(Joint {
-            kind,
-            a: body_a,
-            point_a,
-            b: k,
-            point_b: half,
-        });
-        top = x - r * half;
-    }
-    (
-        Model {
-            bodies,
-            joints,
-            gravity: DVec3::new(0.0, 0.0, -9.81),
-        },
-        states,
-    )
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use glam::DVec3;
 
     #[test]
     fn canonical_round_trips_every_preset() {
