@@ -204,7 +204,7 @@ async function restart() {
   [$('alpha').value, $('beta').value] = r.gains;
   $('compare').value = app.settings.compare;
   adviseStep();
-  $('run-progress').hidden = true;
+  $('run-progress').hidden = app.player.target === null; // a "run to" asked for during the load goes on
   app.summaryAt = 0;
   renderExplanation($('explain'), { scenario: app.settings.scenario, integrators: app.player.runs.map((x) => x.name) });
   // a custom system too large for a link keeps the address it had
@@ -512,6 +512,7 @@ async function main() {
     energy: () => p.run.inv[1],
     hash: () => p.run.hash,
     settled: () => p.settled(),
+    loading: () => p.loads > 0, // a reset or a new scenario is being loaded in the worker
     engine: () => p.engine.then((e) => e.constructor.name),
     shownHash: () => $('hash').textContent,
     error: () => (errorEl.hidden ? null : $('error-text').textContent),

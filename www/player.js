@@ -55,6 +55,7 @@ export class Player {
     this.target = null; // "run to t" goal (s)
     this.pending = 0; // single steps asked for and not yet sent
     this.inflight = false;
+    this.loads = 0; // loads asked for and not yet answered (the tests wait for 0 after a reset)
     this.give = null; // reply arrays to hand back to the worker
     this.acc = 0;
     this.last = 0;
@@ -84,8 +85,14 @@ export class Player {
     this.target = null;
     this.acc = 0;
     this.setPlaying(false);
-    const engine = await this.engine;
-    const reply = await engine.request({ type: 'load', settings: { ...settings, dt, integrators: names } });
+    this.loads++;
+    let reply;
+    try {
+      const engine = await this.engine;
+      reply = await engine.request({ type: 'load', settings: { ...settings, dt, integrators: names } });
+    } finally {
+      this.loads--;
+    }
     if (reply.type === 'error') throw new Error(reply.message);
     if (gen !== this.gen) throw new Error('superseded by a newer load');
     this.settings = { ...settings };

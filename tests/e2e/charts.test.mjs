@@ -17,6 +17,7 @@ const settle = (page) => page.evaluate(() => new Promise((r) => requestAnimation
 async function runFor(page, points) {
   await page.waitForFunction((n) => window.tumble.chartPoints() > n, points, { timeout: 60000 });
   await pause(page);
+  await page.evaluate(() => window.tumble.settled()); // steps asked for before the pause land (and redraw the charts)
   await settle(page);
 }
 

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { existsSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
-import { useBrowser, skip, open, out, root, LAPTOP } from './harness.mjs';
+import { useBrowser, skip, open, out, root, LAPTOP, loaded } from './harness.mjs';
 
 const ctx = useBrowser();
 const CLI = join(root, 'target', 'release', 'tumble');
@@ -27,7 +27,7 @@ async function stepHash(page, n) {
   await page.evaluate(() => { document.activeElement?.blur(); document.getElementById('play').click(); });
   if (await page.evaluate(() => window.tumble.playing())) await page.evaluate(() => document.getElementById('play').click());
   await page.evaluate(() => document.getElementById('reset').click());
-  await page.evaluate(() => window.tumble.settled());
+  await loaded(page); // the reset loads in the worker
   for (let i = 0; i < n; i++) await page.keyboard.press('ArrowRight');
   await page.evaluate(() => window.tumble.settled());
   return page.evaluate(() => [window.tumble.time(), window.tumble.hash()]);
@@ -44,7 +44,7 @@ test('edit a preset as JSON: a new mass runs; an invalid edit is marked and the 
   await page.goto(ctx.base + '?scenario=nk-revolute&integrator=rattle');
   await page.waitForFunction(() => window.tumble !== undefined, null, { timeout: 20000 });
   await page.click('#edit-json');
-  await page.waitForSelector('.cm-content .cm-line', { timeout: 10000 });
+  await page.waitForSelector('.cm-content .cm-line', { timeout: 30000 }); // editor.js and CodeMirror load on first use
   assert.equal(await page.getAttribute('#edit-json', 'aria-expanded'), 'true');
   const text = await editorText(page);
   assert.match(text, /^\{\n {2}"gravity": \[/);
@@ -80,7 +80,7 @@ test('edit a preset as JSON: a new mass runs; an invalid edit is marked and the 
   assert.ok(marked >= 0);
   assert.equal(await page.evaluate(() => window.tumble.scenario()), applied);
   const t1 = await page.evaluate(() => window.tumble.time());
-  await page.waitForTimeout(600);
+  await page.waitForFunction((t) => window.tumble.time() > t, t1, { timeout: 20000 }).catch(() => {});
   assert.ok(await page.evaluate((t) => window.tumble.playing() && window.tumble.time() > t, t1), 'the last valid system stopped');
   // a body attached to itself: the joint named
   await typeText(page, good.replace('"b": 1,', '"b": 0,'));

@@ -25,6 +25,13 @@ after(async () => {
   if (courseDir) await rm(courseDir, { recursive: true, force: true });
 });
 
+/** Wait until the embed's element has loaded its run (its label is set then, and autoplay, if
+ * any, has started) or failed, and two frames have drawn it (the view and the charts). */
+const elementLoaded = async (page) => {
+  await page.waitForFunction(() => window.tumble?.element?.getAttribute('role') === 'figure' || window.tumble?.error?.(), null, { timeout: 20000 });
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+};
+
 /** In the embed's element: the fraction of the first chart drawn, the view's and the chart's rects, the document's height, the controls. */
 const embedState = (page) => page.evaluate(() => {
   const el = window.tumble.element;
@@ -46,8 +53,7 @@ const embedState = (page) => page.evaluate(() => {
 for (const [w, h] of [[640, 400], [320, 240]]) {
   test(`the embed at ${w}x${h}: view and chart fill the frame, no settings, paused until clicked`, { skip }, async () => {
     const { page, problems } = await open('?scenario=flip&integrator=director&compare=rattle&embed=1', { viewport: { width: w, height: h } });
-    await page.waitForFunction(() => window.tumble.element.player?.run, null, { timeout: 20000 });
-    await page.waitForTimeout(800);
+    await elementLoaded(page);
     assert.equal(await page.evaluate(() => window.tumble.playing()), false, 'an embed must start paused');
     assert.equal(await page.evaluate(() => window.tumble.time()), 0);
     const s = await embedState(page);
@@ -91,8 +97,7 @@ test('the embed asks for charts (energy,momentum or none), autoplays on request,
 test('reduced motion: autoplay is ignored', { skip }, async () => {
   const page = await ctx.browser.newPage({ viewport: { width: 640, height: 400 }, reducedMotion: 'reduce' });
   await page.goto(ctx.base + '?scenario=top&embed=1&autoplay=1');
-  await page.waitForFunction(() => window.tumble?.element?.player?.run, null, { timeout: 20000 });
-  await page.waitForTimeout(800);
+  await elementLoaded(page); // autoplay would have started with the load
   assert.equal(await page.evaluate(() => window.tumble.playing()), false);
   await page.close();
 });
@@ -138,12 +143,13 @@ test('a course page on another origin: three elements draw, one wasm fetch, a ba
   await page.screenshot({ path: join(docs, 'course-page.png'), clip: { x: 0, y: 0, width: 1000, height: 1000 } });
   // scrolled out of sight, a playing element pauses itself, and plays again when back
   await page.evaluate(() => document.getElementById('end').scrollIntoView());
-  await page.waitForFunction(() => !document.getElementById('a').playing, null, { timeout: 5000 });
+  await page.waitForFunction(() => !document.getElementById('a').playing, null, { timeout: 20000 });
+  await page.evaluate(() => document.getElementById('a').player.settled()); // the steps asked for before the pause
   const t = await page.evaluate(() => document.getElementById('a').time);
   await page.waitForTimeout(500);
   assert.equal(await page.evaluate(() => document.getElementById('a').time), t, 'stepping out of sight');
   await page.evaluate(() => window.scrollTo(0, 0));
-  await page.waitForFunction(() => document.getElementById('a').playing, null, { timeout: 5000 });
+  await page.waitForFunction(() => document.getElementById('a').playing, null, { timeout: 20000 });
   assert.deepEqual(problems, []);
   void before;
   await page.close();

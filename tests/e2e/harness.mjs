@@ -86,6 +86,12 @@ export async function open(query = '', options = { viewport: LAPTOP }) {
   return { page, problems };
 }
 
+/** Wait until the full page has loaded the run a reset or a change of settings asked for (the
+ * worker loads it: until then the hooks still describe the previous run). */
+export async function loaded(page, timeout = 20000) {
+  await page.waitForFunction(() => !window.tumble.loading(), null, { timeout });
+}
+
 /** Fraction of canvas pixels that differ from the background colour (the canvas `selector`,
  * inside the shadow root of the element `host` when one is named). */
 export async function inked(page, selector = '#canvas', host = null) {

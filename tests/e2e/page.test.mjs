@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { useBrowser, skip, open, inked, out, PHONE } from './harness.mjs';
+import { useBrowser, skip, open, inked, out, PHONE, loaded } from './harness.mjs';
 
 const ctx = useBrowser();
 
@@ -13,7 +13,7 @@ test('the default page draws the free body and its charts grow while playing', {
   const { page, problems } = await open();
   await page.waitForFunction(() => window.tumble.chartPoints() > 20, null, { timeout: 30000 });
   const p1 = await page.evaluate(() => window.tumble.chartPoints());
-  await page.waitForTimeout(1500);
+  await page.waitForFunction((n) => window.tumble.chartPoints() > n, p1, { timeout: 30000 }).catch(() => {});
   const p2 = await page.evaluate(() => window.tumble.chartPoints());
   assert.ok(p2 > p1, `chart points ${p1} -> ${p2}`);
   const ink = await inked(page);
@@ -36,7 +36,7 @@ test('every preset loads and draws', { skip }, async () => {
   assert.ok(names.length >= 6);
   for (const name of names) {
     await page.selectOption('#scenario', name);
-    await page.waitForTimeout(300);
+    await loaded(page); // the new run is loaded in the worker
     assert.ok((await inked(page)) > 0.01, `${name}: canvas blank`);
     assert.equal(await page.evaluate(() => window.tumble.error()), null, name);
   }
@@ -57,7 +57,7 @@ test('a copied link reproduces the run: same energy and state at the same time',
     for (let i = 0; i < 50; i++) await page.keyboard.press('ArrowRight');
     await page.evaluate(() => window.tumble.settled()); // the steps run in a worker
     const r = await page.evaluate(() => [window.tumble.time(), window.tumble.energy(), window.tumble.hash()]);
-    await page.waitForFunction((h) => document.getElementById('hash').textContent === h, r[2], { timeout: 5000 }); // shown beside the link
+    await page.waitForFunction((h) => document.getElementById('hash').textContent === h, r[2], { timeout: 20000 }); // shown beside the link
     await page.close();
     return r;
   };
@@ -85,7 +85,7 @@ test('bad links and failures show the error panel, never an exception', { skip }
   assert.equal(await page.isVisible('#error-halve'), true);
   const t = await page.evaluate(() => window.tumble.time());
   await page.click('#error-halve');
-  await page.waitForFunction(() => window.tumble.error() === null, null, { timeout: 5000 });
+  await page.waitForFunction(() => window.tumble.error() === null, null, { timeout: 20000 }); // a round trip to the worker
   assert.equal(await page.inputValue('#dt'), '0.05');
   await page.waitForFunction((t0) => window.tumble.time() > t0 + 0.5, t, { timeout: 20000 });
   assert.equal(await page.evaluate(() => window.tumble.error()), null, 'the halved step failed');

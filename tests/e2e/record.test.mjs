@@ -79,7 +79,8 @@ async function recordOnce(page, { withCharts, shot }) {
   assert.equal(await page.isVisible('#rec-indicator'), false, 'indicator shown before recording');
   await page.click('#record');
   await page.waitForSelector('#rec-indicator', { state: 'visible', timeout: 5000 });
-  await page.waitForTimeout(1500); // the page plays meanwhile
+  // the page plays meanwhile; the indicator counts the seconds recorded
+  await page.waitForFunction(() => /REC\s*0:0[1-9]/.test(document.getElementById('rec-indicator').textContent), null, { timeout: 20000 }).catch(() => {});
   const label = await page.textContent('#rec-indicator');
   assert.match(label, /REC\s*0:0[1-9]/, `indicator: ${label}`);
   assert.ok(await page.evaluate(() => window.tumble.playing()), 'the page stopped playing while recording');
