@@ -116,7 +116,8 @@ async function applyCustom(text, canonical) {
     app.linkProblem = e.message;
   }
   app.editorScenario = canonical;
-  if (await restartAndPlay()) {
+  // (a load superseded by a newer one ran these settings all the same: app.settings is shared)
+  if ((await restartAndPlay()) !== false) {
     app.customText = text;
     return app.linkProblem ? `Applied; but Copy link cannot carry it: ${app.linkProblem}` : null;
   }
@@ -181,11 +182,14 @@ function adviseStep() {
 }
 
 /** Load the current settings into the player (paused at t = 0); false with the message shown if they fail. */
+/** Load app.settings in the worker: true when loaded, false when the load failed (the error
+ * is shown), null when a newer load replaced it before it finished (that one decides). */
 async function restart() {
   try {
     await app.player.load(app.settings);
   } catch (e) {
-    if (!/superseded/.test(e.message)) showError(e.message);
+    if (/superseded/.test(e.message)) return null;
+    showError(e.message);
     return false;
   }
   clearError();
@@ -212,11 +216,12 @@ async function restart() {
   return true;
 }
 
-/** After a change of scenario, integrator, step or settings: start over and play. */
+/** After a change of scenario, integrator, step or settings: start over and play (true, false
+ * or null as `restart`). */
 async function restartAndPlay() {
-  if (!(await restart())) return false;
-  app.player.setPlaying(true);
-  return true;
+  const ok = await restart();
+  if (ok) app.player.setPlaying(true);
+  return ok;
 }
 
 function onPlaying(on) {
@@ -302,7 +307,9 @@ function wire() {
     if (app.settings.compare === app.settings.integrator) app.settings.compare = '';
     restart().then((ok) => {
       if (ok) play(true);
-      else { app.settings.integrator = prev; $('integrator').value = prev; }
+      // a failed load goes back to the integrator that ran; a superseded one leaves the choice
+      // to the newer load, which used it (app.settings is shared)
+      else if (ok === false) { app.settings.integrator = prev; $('integrator').value = prev; }
     });
   });
   onChange('dt', () => {
@@ -494,7 +501,7 @@ async function main() {
   }
   if (linkError) app.settings = { ...DEFAULTS };
   buildParams();
-  if (!(await restart())) {
+  if ((await restart()) === false) {
     const why = $('error-text').textContent;
     app.settings = { ...DEFAULTS };
     buildParams();
