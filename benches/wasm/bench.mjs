@@ -45,23 +45,31 @@ if (!wasmOnly && !existsSync(opts.tumble)) {
 // --pkg: another wasm-bindgen output directory (a build with a name section for profiling,
 // or with other target features), default www/pkg
 opts.pkg = resolve(opts.pkg);
-const { initSync, Simulation, suitable_dt } = await import(pathToFileURL(`${opts.pkg}/tumble_wasm.js`).href);
+const wasm = await import(pathToFileURL(`${opts.pkg}/tumble_wasm.js`).href);
+const { initSync, Simulation, suitable_dt } = wasm;
 initSync({ module: readFileSync(`${opts.pkg}/tumble_wasm_bg.wasm`) });
 
 const median = (a) => { const s = [...a].sort((x, y) => x - y); return s[s.length >> 1]; };
 // steps per timed run: about the same wall time per scenario
 const stepsFor = (bodies) => Number(opts.steps) || (bodies <= 4 ? 1000 : bodies <= 16 ? 500 : bodies <= 64 ? 200 : 100);
 
-function wasmRun(scenario, integrator, dt, steps) {
-  const s = new Simulation(scenario, integrator, dt, 0);
+// One timed run: a fresh Simulation over step(N), one call across the boundary. The same
+// function in both engines (the page gets its source text).
+function timedRun(m, scenario, integrator, dt, steps) {
+  const s = new m.Simulation(scenario, integrator, dt, 0);
   const t0 = performance.now();
   const taken = s.step(steps);
   const us = (performance.now() - t0) * 1e3 / steps;
   const err = s.last_error();
   const hash = s.state_hash();
   s.free();
-  if (taken !== steps) throw new Error(`wasm ${scenario} ${integrator}: ${taken} of ${steps} steps: ${err}`);
-  return { us, hash };
+  return taken === steps ? { us, hash } : { error: `${taken} of ${steps} steps: ${err}` };
+}
+
+function wasmRun(scenario, integrator, dt, steps) {
+  const r = timedRun(wasm, scenario, integrator, dt, steps);
+  if (r.error) throw new Error(`wasm ${scenario} ${integrator}: ${r.error}`);
+  return r;
 }
 
 function nativeBench(scenario, integrator, dt, steps) {
@@ -125,22 +133,14 @@ async function launchChromium() {
   });
   await page.goto(`${origin}index.html`);
   const version = browser.version();
-  await page.evaluate(async () => {
+  // performance.now() is coarsened to 0.1 ms in a page that is not cross-origin isolated: the
+  // shortest timed run here is about 4 ms (1 to 3 %)
+  await page.evaluate(async (source) => {
     const m = await import('/tumble_wasm.js');
     await m.default();
-    // as wasmRun below; performance.now() is coarsened to 0.1 ms in a page that is not
-    // cross-origin isolated: the shortest timed run here is about 4 ms (1 to 3 %)
-    window.run = (scenario, integrator, dt, steps) => {
-      const s = new m.Simulation(scenario, integrator, dt, 0);
-      const t0 = performance.now();
-      const taken = s.step(steps);
-      const us = (performance.now() - t0) * 1e3 / steps;
-      const err = s.last_error();
-      const hash = s.state_hash();
-      s.free();
-      return taken === steps ? { us, hash } : { error: `${taken} of ${steps} steps: ${err}` };
-    };
-  });
+    const run = (0, eval)(`(${source})`);
+    window.run = (...args) => run(m, ...args);
+  }, timedRun.toString());
   return {
     name: 'chromium', label: `Chromium ${version}`,
     async run(scenario, integrator, dt, steps) {
