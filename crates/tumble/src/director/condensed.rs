@@ -200,20 +200,6 @@ impl Ctx<'_> {
                         self.w.dk[k][side] = d;
                     }
                 }
-            }
-            if nrows > 0 {
-                // S dlambda = -rho + sum_b d . K^-1 Res,
-                // S_kl = -sum_b (h^2 / 2M) e0_k . g0_l - d_k . y_l  (bodies shared by k and l)
-                for k in 0..nrows {
-                    let Row { a, b: bb, .. } = c.rows[k];
-                    let mut rhs = -self.w.rj[k];
-                    for (side, b) in sides(a, bb) {
-                        rhs += self.w.dk[k][side].dot(self.w.kres[b]);
-                    }
-                    self.w.rj[k] = rhs;
-                }
-            }
-            if nrows > 0 && fresh {
                 // every block gets one contribution per body its two joints share: one, or two
                 // for a diagonal block of a joint between two bodies (side a first); the first
                 // is stored as 0 + value, the same bits as adding it to a cleared matrix
@@ -258,6 +244,16 @@ impl Ctx<'_> {
                 }
             }
             if nrows > 0 {
+                // S dlambda = -rho + sum_b d . K^-1 Res,
+                // S_kl = -sum_b (h^2 / 2M) e0_k . g0_l - d_k . y_l  (bodies shared by k and l)
+                for k in 0..nrows {
+                    let Row { a, b: bb, .. } = c.rows[k];
+                    let mut rhs = -self.w.rj[k];
+                    for (side, b) in sides(a, bb) {
+                        rhs += self.w.dk[k][side].dot(self.w.kres[b]);
+                    }
+                    self.w.rj[k] = rhs;
+                }
                 self.w.js.solve(&c.pattern, &mut self.w.rj); // now delta lambda
                 for k in 0..nrows {
                     self.w.lambda1[k] += self.w.rj[k];
