@@ -181,9 +181,9 @@ function adviseStep() {
   notice.hidden = false;
 }
 
-/** Load the current settings into the player (paused at t = 0); false with the message shown if they fail. */
-/** Load app.settings in the worker: true when loaded, false when the load failed (the error
- * is shown), null when a newer load replaced it before it finished (that one decides). */
+/** Load app.settings into the player, paused at t = 0: true when loaded, false when the load
+ * failed (the error is shown), null when a newer load replaced it before it finished (that one
+ * decides). */
 async function restart() {
   try {
     await app.player.load(app.settings);
