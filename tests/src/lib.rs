@@ -30,6 +30,23 @@ pub fn observed_orders(errors: &[f64]) -> Vec<f64> {
     errors.windows(2).map(|w| (w[0] / w[1]).log2()).collect()
 }
 
+/// The observed orders of `errors` at the halved steps `hs` (printed with the errors under
+/// `label`), each asserted within `within` of `order`.
+pub fn assert_orders(label: &str, hs: &[f64], errors: &[f64], order: f64, within: f64) {
+    let o = observed_orders(errors);
+    let shown: Vec<String> = errors.iter().map(|x| format!("{x:.3e}")).collect();
+    println!(
+        "{label}: h {hs:?}, errors {}, orders {o:.3?}",
+        shown.join(" ")
+    );
+    for q in &o {
+        assert!(
+            (q - order).abs() < within,
+            "{label}: orders {o:?}, errors {errors:?}"
+        );
+    }
+}
+
 /// Mass M, hinge-axis inertia J1 about the centre of mass, half length d and link length L of
 /// the boxes of `hanging_chain` (scenario.rs), and g.
 const CHAIN_M: f64 = 12.0;

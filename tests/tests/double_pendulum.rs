@@ -8,7 +8,7 @@
 //! m = L kg/m, moment about the hinge axis through the centre J = m (L^2 + w^2) / 12.
 use glam::DVec3;
 use tumble::{Method, Scenario, Settings, Simulation};
-use tumble_tests::{angle_difference, observed_orders, planar_angle};
+use tumble_tests::{angle_difference, assert_orders, planar_angle};
 
 const G: f64 = 9.81;
 const W: f64 = 0.05;
@@ -240,22 +240,7 @@ fn all_three_methods_converge_with_order_2_to_the_two_angle_reference() {
             (Method::Baumgarte, [0.005, 0.0025, 0.00125, 0.000625]),
         ] {
             let e: Vec<f64> = hs.iter().map(|&h| error(text, m, h, &p, th)).collect();
-            let o = observed_orders(&e);
-            println!(
-                "{text} {}: h {hs:?}, errors {}, orders {o:.3?}",
-                m.name(),
-                e.iter()
-                    .map(|x| format!("{x:.3e}"))
-                    .collect::<Vec<_>>()
-                    .join(" ")
-            );
-            for x in &o {
-                assert!(
-                    (x - 2.0).abs() < 0.1,
-                    "{text} {}: orders {o:?}, errors {e:?}",
-                    m.name()
-                );
-            }
+            assert_orders(&format!("{text} {}", m.name()), &hs, &e, 2.0, 0.1);
         }
     }
 }

@@ -12,7 +12,7 @@
 //! (mass L kg/m, moment about the hinge axis through the centre m (L^2 + w^2) / 12).
 use glam::DVec3;
 use tumble::{Method, Scenario, Settings, Simulation};
-use tumble_tests::{angle_difference, observed_orders};
+use tumble_tests::{angle_difference, assert_orders};
 
 const G: f64 = 9.81;
 const W: f64 = 0.05;
@@ -369,23 +369,7 @@ fn all_three_methods_converge_with_order_2_to_the_crank_angle_reference() {
                         .fold(0.0, f64::max)
                 })
                 .collect();
-            let o = observed_orders(&errors);
-            println!(
-                "{text} {}: h {hs:?}, errors {}, orders {o:.3?}",
-                m.name(),
-                errors
-                    .iter()
-                    .map(|x| format!("{x:.3e}"))
-                    .collect::<Vec<_>>()
-                    .join(" ")
-            );
-            for q in &o {
-                assert!(
-                    (q - 2.0).abs() < 0.1,
-                    "{text} {}: orders {o:?}, errors {errors:?}",
-                    m.name()
-                );
-            }
+            assert_orders(&format!("{text} {}", m.name()), &hs, &errors, 2.0, 0.1);
         }
     }
 }
