@@ -2,7 +2,10 @@
 //!
 //! Newton-Euler bodies with generalised velocities u = (v, w), w the world angular velocity:
 //! M du/dt = f_ext + J^T lambda (4937), f_ext = (M g, -w x I w) (gravity and the gyroscopic
-//! torque), I = R J_body R^T.
+//! torque) plus the force elements' forces and torques at the state (`forces.rs`: springs,
+//! dampers, loads, motors), I = R J_body R^T. The elements' work W and dissipation D are
+//! integrated by the step's own trapezoidal rule, h/2 (P(stage 1) + P(stage 2)): the balance
+//! E - E0 - W + D then shows the method's error, not a bookkeeping one.
 //! The joint accelerations satisfy J du/dt = Q^ with (4942-4943)
 //! Q^ = Q - 2 alpha J u - beta^2 Phi, Q = -(dJ/dt) u (the velocity-product bias; scleronomic
 //! joints, Phi_t = 0). Substituting (4938) gives A lambda = b with A = J M^-1 J^T (4940) and
@@ -41,13 +44,16 @@ use glam::{DMat3, DVec3};
 pub struct State {
     /// x, R, v, w of every body
     pub bodies: Vec<BodyState>,
+    /// time, work, dissipation and joint spring angles of the force elements
+    pub forces: crate::forces::State,
 }
 
 impl State {
     /// The initial state.
-    pub fn new(init: &[BodyState]) -> Self {
+    pub fn new(c: &Compiled, init: &[BodyState]) -> Self {
         State {
             bodies: init.to_vec(),
+            forces: crate::forces::State::new(&c.model),
         }
     }
 
@@ -71,6 +77,7 @@ pub struct Workspace {
     js: JointMatrix,
     k1: Vec<(DVec3, DVec3)>,
     k2: Vec<(DVec3, DVec3)>,
+    angles: Vec<f64>,
 }
 
 impl Workspace {
@@ -87,18 +94,22 @@ impl Workspace {
             js: JointMatrix::new(&c.pattern),
             k1: vec![(DVec3::ZERO, DVec3::ZERO); n],
             k2: vec![(DVec3::ZERO, DVec3::ZERO); n],
+            angles: vec![0.0; c.model.forces.len()],
         }
     }
 
     /// World accelerations (dv/dt, dw/dt) of every body at `states`, into `acc`
-    /// (eqs. 4937-4943). Returns the largest joint residual |Phi| at `states`.
+    /// (eqs. 4937-4943), with the force elements (`forces.rs`) at time `t`, their joint
+    /// springs' angles unwrapped against `angles`. Returns the largest joint residual |Phi| at
+    /// `states` and the elements' powers.
     fn accelerations(
         &mut self,
         c: &Compiled,
         settings: &Settings,
         states: &[BodyState],
+        (angles, t): (&[f64], f64),
         acc: &mut [(DVec3, DVec3)],
-    ) -> Result<f64, StepError> {
+    ) -> Result<(f64, crate::forces::Power), StepError> {
         let model = &c.model;
         let nj = model.joints.len();
         if !states.iter().all(BodyState::is_sane) {
@@ -112,6 +123,20 @@ impl Workspace {
             self.force[i] = model.gravity * b.mass;
             self.torque[i] = -w.cross(iw);
             self.inv_mass[i] = InverseMass::new(c, i, &s.r);
+        }
+        let mut power = crate::forces::Power::default();
+        if !model.forces.is_empty() {
+            self.angles.copy_from_slice(angles);
+            crate::forces::update_angles(model, &c.force_frames, states, &mut self.angles);
+            power = crate::forces::add_world(
+                model,
+                &c.force_frames,
+                states,
+                &self.angles,
+                t,
+                &mut self.force,
+                &mut self.torque,
+            );
         }
         let mut residual = 0.0;
         if nj > 0 {
@@ -159,7 +184,7 @@ impl Workspace {
                 self.inv_mass[i].inv_inertia * self.torque[i],
             );
         }
-        Ok(residual)
+        Ok((residual, power))
     }
 }
 
@@ -176,8 +201,9 @@ pub fn step(
     let mut stage = core::mem::take(&mut ws.next);
     let mut k1 = core::mem::take(&mut ws.k1);
     let mut k2 = core::mem::take(&mut ws.k2);
+    let (angles, t) = (&state.forces.angles, state.forces.t);
     let result = (|| {
-        let residual = ws.accelerations(c, settings, states, &mut k1)?;
+        let (residual, p1) = ws.accelerations(c, settings, states, (angles, t), &mut k1)?;
         // predictor: Euler to the end of the step
         for ((y, s), k) in stage.iter_mut().zip(states).zip(&k1) {
             let w = s.r * s.w;
@@ -189,7 +215,7 @@ pub fn step(
                 w: r.transpose() * (w + k.1 * h),
             };
         }
-        ws.accelerations(c, settings, &stage, &mut k2)?;
+        let (_, p2) = ws.accelerations(c, settings, &stage, (angles, t + h), &mut k2)?;
         // corrector: the mean of the two slopes
         for (i, s) in states.iter().enumerate() {
             let w0 = s.r * s.w;
@@ -209,15 +235,23 @@ pub fn step(
         if !stage.iter().all(BodyState::is_sane) {
             return Err(StepError::NonFinite);
         }
-        Ok(residual)
+        // the elements' work and dissipation by the same trapezoidal rule as the step
+        Ok((residual, p1, p2))
     })();
     ws.k1 = k1;
     ws.k2 = k2;
     match result {
-        Ok(residual) => {
+        Ok((residual, p1, p2)) => {
             // the new states become the state; the old ones the next step's scratch
             core::mem::swap(&mut state.bodies, &mut stage);
             ws.next = stage;
+            let f = &mut state.forces;
+            if !c.model.forces.is_empty() {
+                f.work += 0.5 * h * (p1.input + p2.input);
+                f.dissipated += 0.5 * h * (p1.dissipation + p2.dissipation);
+                crate::forces::update_angles(&c.model, &c.force_frames, &state.bodies, &mut f.angles);
+            }
+            f.t += h;
             Ok(StepInfo {
                 iterations: 0,
                 residual,

@@ -106,6 +106,9 @@ pub struct Compiled {
     pub inv_inertia: Vec<DVec3>,
     /// per body: RATTLE's D = diag(d) (Terze et al. eq. 2)
     pub d: Vec<DVec3>,
+    /// per force element: its frame (`forces.rs`); the joint springs' angles are measured from
+    /// the identity orientation until [`Compiled::measure_from`] sets the initial state
+    pub force_frames: Vec<crate::forces::Frame>,
 }
 
 impl Compiled {
@@ -169,7 +172,13 @@ impl Compiled {
                 .iter()
                 .map(|b| d_from_inertia(b.inertia))
                 .collect(),
+            force_frames: crate::forces::frames(model, None),
         })
+    }
+
+    /// Measure the joint springs' angles from the initial states `init` (zero there).
+    pub fn measure_from(&mut self, init: &[crate::model::BodyState]) {
+        self.force_frames = crate::forces::frames(&self.model, Some(init));
     }
 
     /// Number of bodies.

@@ -11,9 +11,27 @@
 //! `rotation` rows map body axes to global axes; `angular_velocity` is in body components;
 //! `a: null` (or absent) is the ground, with `point_a` and `axis_a` global. Optional:
 //! gravity (default 0, 0, -9.81), dt (0.01), duration (10), size (a box with that inertia),
-//! rotation (identity), velocity and angular_velocity (zero), axes (revolute only).
+//! rotation (identity), velocity and angular_velocity (zero), axes (revolute only), and
+//! `forces`: a list of force elements and loads, each tagged by "type" (units: m, N, N m, s):
+//!
+//! ```json
+//! { "type": "spring", "a": null, "point_a": [0, 0, 0], "b": 0, "point_b": [0, 0, 0.5],
+//!   "stiffness": 100, "rest_length": 1, "damping": 0.5 }
+//! { "type": "joint_spring", "joint": 0, "stiffness": 10, "rest_angle": 0, "damping": 0.2 }
+//! { "type": "force", "body": 0, "point": [0, 0, 0], "force": [0, 0, 10], "time": F }
+//! { "type": "torque", "body": 0, "torque": [0, 0, 1], "time": F }
+//! { "type": "motor", "joint": 0, "torque": 0.033, "time": F }
+//! ```
+//! with an optional time function F (default: constant 1), tagged by "kind":
+//! `{"kind": "constant", "value": 1}`, `{"kind": "linear", "start": 0, "rate": 1}`,
+//! `{"kind": "sine", "offset": 0, "amplitude": 1, "frequency": 2, "phase": 0}` (Hz, rad),
+//! `{"kind": "ramp", "value": 1, "time": 0.5}` (a smooth start from 0 to value over time s).
+//! Spring and damper coefficients default to 0; a joint spring's angle is measured from the
+//! initial configuration.
 use crate::model::box_for_inertia;
+use crate::forces::ForceElement;
 use crate::model::{Body, BodyState, Joint, JointKind, Model};
+use crate::timefn::TimeFn;
 use crate::validate::{ScenarioError, MAX_LINKS};
 use alloc::format;
 use alloc::string::String;
@@ -36,6 +54,177 @@ struct JsonScenario {
     bodies: Vec<JsonBody>,
     #[serde(default)]
     joints: Vec<JsonJoint>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    forces: Vec<JsonForce>,
+}
+
+/// A force element or load (`forces.rs`), tagged by "type".
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+enum JsonForce {
+    Spring {
+        #[serde(default)]
+        a: Option<usize>,
+        #[serde(default)]
+        point_a: [f64; 3],
+        b: usize,
+        #[serde(default)]
+        point_b: [f64; 3],
+        #[serde(default)]
+        stiffness: f64,
+        #[serde(default)]
+        rest_length: f64,
+        #[serde(default)]
+        damping: f64,
+    },
+    JointSpring {
+        joint: usize,
+        #[serde(default)]
+        stiffness: f64,
+        #[serde(default)]
+        rest_angle: f64,
+        #[serde(default)]
+        damping: f64,
+    },
+    Force {
+        body: usize,
+        #[serde(default)]
+        point: [f64; 3],
+        force: [f64; 3],
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        time: Option<JsonTime>,
+    },
+    Torque {
+        body: usize,
+        torque: [f64; 3],
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        time: Option<JsonTime>,
+    },
+    Motor {
+        joint: usize,
+        torque: f64,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        time: Option<JsonTime>,
+    },
+}
+
+/// A function of time (`timefn.rs`), tagged by "kind".
+#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+enum JsonTime {
+    Constant {
+        #[serde(default = "one")]
+        value: f64,
+    },
+    Linear {
+        #[serde(default)]
+        start: f64,
+        rate: f64,
+    },
+    Sine {
+        #[serde(default)]
+        offset: f64,
+        #[serde(default = "one")]
+        amplitude: f64,
+        frequency: f64,
+        #[serde(default)]
+        phase: f64,
+    },
+    Ramp {
+        #[serde(default = "one")]
+        value: f64,
+        time: f64,
+    },
+}
+
+fn one() -> f64 {
+    1.0
+}
+
+impl JsonTime {
+    fn to_fn(self) -> TimeFn {
+        match self {
+            JsonTime::Constant { value } => TimeFn::Constant { value },
+            JsonTime::Linear { start, rate } => TimeFn::Linear { start, rate },
+            JsonTime::Sine {
+                offset,
+                amplitude,
+                frequency,
+                phase,
+            } => TimeFn::Sine {
+                offset,
+                amplitude,
+                frequency,
+                phase,
+            },
+            JsonTime::Ramp { value, time } => TimeFn::Ramp { value, time },
+        }
+    }
+}
+
+fn time_fn(t: Option<JsonTime>) -> TimeFn {
+    t.map_or(TimeFn::default(), JsonTime::to_fn)
+}
+
+/// The elements of the JSON form (numbers checked in `forces::validate`).
+fn forces_from(js: &[JsonForce]) -> Vec<ForceElement> {
+    js.iter()
+        .map(|f| match *f {
+            JsonForce::Spring {
+                a,
+                point_a,
+                b,
+                point_b,
+                stiffness,
+                rest_length,
+                damping,
+            } => ForceElement::Spring {
+                a,
+                point_a: DVec3::from_array(point_a),
+                b,
+                point_b: DVec3::from_array(point_b),
+                stiffness,
+                rest_length,
+                damping,
+            },
+            JsonForce::JointSpring {
+                joint,
+                stiffness,
+                rest_angle,
+                damping,
+            } => ForceElement::JointSpring {
+                joint,
+                stiffness,
+                rest_angle,
+                damping,
+            },
+            JsonForce::Force {
+                body,
+                point,
+                force,
+                time,
+            } => ForceElement::Force {
+                body,
+                point: DVec3::from_array(point),
+                force: DVec3::from_array(force),
+                time: time_fn(time),
+            },
+            JsonForce::Torque { body, torque, time } => ForceElement::Torque {
+                body,
+                torque: DVec3::from_array(torque),
+                time: time_fn(time),
+            },
+            JsonForce::Motor {
+                joint,
+                torque,
+                time,
+            } => ForceElement::Motor {
+                joint,
+                torque,
+                time: time_fn(time),
+            },
+        })
+        .collect()
 }
 
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
@@ -199,6 +388,7 @@ pub fn parse(text: &str) -> Result<(Model, Vec<BodyState>, f64, f64, String), Sc
         bodies,
         joints,
         gravity,
+        forces: forces_from(&js.forces),
     };
     crate::validate::check_consistent(&model, &states)?;
     let normal =

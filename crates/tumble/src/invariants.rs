@@ -9,8 +9,14 @@ pub struct Invariants {
     pub t: f64,
     /// kinetic energy T (eq. 6)
     pub kinetic: f64,
-    /// potential energy V = -sum M g.x (eq. 39)
+    /// potential energy V = -sum M g.x (eq. 39) plus the springs' k (l - L)^2 / 2
     pub potential: f64,
+    /// W: work put in by loads and motors since the start (J)
+    pub work: f64,
+    /// D: energy dissipated by dampers since the start (J), never decreasing
+    pub dissipated: f64,
+    /// the energy balance E - E(0) - W + D (J): zero for the exact motion
+    pub balance: f64,
     /// angular momentum about the global origin (eq. 40)
     pub momentum: DVec3,
     /// internal constraint violation: max(|e(q)|, |C(q)p|) for the director method,

@@ -1,5 +1,6 @@
 //! The model (what does not change during a run) and the common body state.
 use alloc::vec::Vec;
+use crate::timefn::TimeFn;
 use glam::{DMat3, DVec3};
 
 /// A rigid body: mass and principal moments of inertia about its centre of mass.
@@ -56,6 +57,68 @@ pub struct Joint {
     pub point_b: DVec3,
 }
 
+/// A force element or an applied load (their forces: `forces.rs`; units m, N, N m, s).
+#[derive(Clone, Debug, PartialEq)]
+pub enum ForceElement {
+    /// Linear spring and damper along the line between two points.
+    Spring {
+        /// first body, `None` for the ground
+        a: Option<usize>,
+        /// point in body a's frame (global if ground) (m)
+        point_a: DVec3,
+        /// second body
+        b: usize,
+        /// point in body b's frame (m)
+        point_b: DVec3,
+        /// stiffness k (N/m), >= 0
+        stiffness: f64,
+        /// rest length L (m), >= 0 (zero: a zero-length pull)
+        rest_length: f64,
+        /// damping c (N s/m), >= 0
+        damping: f64,
+    },
+    /// Torsional spring and damper on a revolute joint.
+    JointSpring {
+        /// the joint (revolute)
+        joint: usize,
+        /// stiffness (N m/rad), >= 0
+        stiffness: f64,
+        /// rest angle (rad), relative to the initial configuration
+        rest_angle: f64,
+        /// damping (N m s/rad), >= 0
+        damping: f64,
+    },
+    /// A force at a body point, global direction, scaled by a function of time.
+    Force {
+        /// the body
+        body: usize,
+        /// point in the body's frame (m)
+        point: DVec3,
+        /// the force at f = 1 (N, global)
+        force: DVec3,
+        /// the factor f(t)
+        time: TimeFn,
+    },
+    /// A torque on a body, global direction, scaled by a function of time.
+    Torque {
+        /// the body
+        body: usize,
+        /// the torque at f = 1 (N m, global)
+        torque: DVec3,
+        /// the factor f(t)
+        time: TimeFn,
+    },
+    /// A motor torque about a revolute joint's axis, on body b (and the opposite on body a).
+    Motor {
+        /// the joint (revolute)
+        joint: usize,
+        /// the torque at f = 1 (N m)
+        torque: f64,
+        /// the factor f(t)
+        time: TimeFn,
+    },
+}
+
 /// Everything that stays fixed during a run.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Model {
@@ -65,6 +128,8 @@ pub struct Model {
     pub joints: Vec<Joint>,
     /// Gravitational acceleration vector g (m/s^2); V = -sum M g.x (eq. 39).
     pub gravity: DVec3,
+    /// Force elements and applied loads (springs, dampers, forces, torques, motors).
+    pub forces: Vec<ForceElement>,
 }
 
 impl Model {

@@ -84,6 +84,7 @@ pub fn double_pendulum(values: &[f64]) -> (Model, Vec<BodyState>) {
         bodies,
         joints,
         gravity: GRAVITY,
+        forces: alloc::vec::Vec::new(),
     };
     (model, states)
 }
@@ -208,6 +209,7 @@ pub fn four_bar(values: &[f64]) -> (Model, Vec<BodyState>) {
         bodies: vec![rod(a), rod(b), rod(c)],
         joints,
         gravity: GRAVITY,
+        forces: alloc::vec::Vec::new(),
     };
     (model, states)
 }
@@ -280,6 +282,7 @@ pub fn catenary(values: &[f64]) -> (Model, Vec<BodyState>) {
         bodies: vec![rod(l); n],
         joints,
         gravity: GRAVITY,
+        forces: alloc::vec::Vec::new(),
     };
     (model, states)
 }

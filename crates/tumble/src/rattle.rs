@@ -4,6 +4,10 @@
 //! P = dR/dt D (eq. 4), D = diag(d) with I1 = d2 + d3, I2 = d3 + d1, I3 = d1 + d2 (eq. 2).
 //! One step (eq. 9), with lambda the joint multipliers of the step:
 //!
+//! Force elements (`forces.rs`) enter as gravity does: their forces at the start of the step in
+//! the first half kick, at the end in the second (as world forces and torques, the torque through
+//! the same gradient as the joints' below); W and D by the trapezoidal rule over the step.
+//!
 //! ```text
 //! p_1/2 = p_0 + h/2 (M g + f(lambda))                  x_1 = x_0 + h p_1/2 / M
 //! P_1/2 = P_0 - h/2 F_0 - h/2 R_0 Lambda_0
@@ -81,6 +85,8 @@ pub struct State {
     pub bodies: Vec<Rb>,
     /// position multipliers (m x 1)
     pub lambda: Vec<f64>,
+    /// time, work, dissipation and joint spring angles of the force elements
+    pub forces: crate::forces::State,
 }
 
 impl State {
@@ -109,6 +115,7 @@ impl State {
         Ok(State {
             bodies,
             lambda: vec![0.0; c.pattern.dim()],
+            forces: crate::forces::State::new(&c.model),
         })
     }
 
@@ -139,6 +146,12 @@ pub struct Workspace {
     torque: Vec<DVec3>,
     js: JointMatrix,
     scratch: Vec<BodyState>,
+    // the force elements: their forces and torques at the start of the step, the start's world
+    // velocities, a probe state at the end of the step, the angles there
+    ext: Vec<(DVec3, DVec3)>,
+    vel0: Vec<(DVec3, DVec3)>,
+    probe: Vec<BodyState>,
+    angles: Vec<f64>,
 }
 
 impl Workspace {
@@ -165,6 +178,10 @@ impl Workspace {
             torque: vec![DVec3::ZERO; n],
             js: JointMatrix::new(&c.pattern),
             scratch: vec![BodyState::at_rest(DVec3::ZERO, DMat3::IDENTITY); n],
+            ext: vec![(DVec3::ZERO, DVec3::ZERO); n],
+            vel0: vec![(DVec3::ZERO, DVec3::ZERO); n],
+            probe: vec![BodyState::at_rest(DVec3::ZERO, DMat3::IDENTITY); n],
+            angles: vec![0.0; c.model.forces.len()],
         }
     }
 }
@@ -219,6 +236,18 @@ fn try_step(
     for i in 0..model.bodies.len() {
         ws.inv_mass[i] = InverseMass::new(c, i, &st.bodies[i].r);
     }
+    let has_forces = !model.forces.is_empty();
+    let t = st.forces.t;
+    let mut power0 = crate::forces::Power::default();
+    if has_forces {
+        // the elements at the start of the step, for the first half kick (with gravity)
+        let scratch = core::mem::take(&mut ws.scratch);
+        power0 = element_forces(c, &scratch, &st.forces.angles, t, ws);
+        for (v, s) in ws.vel0.iter_mut().zip(&scratch) {
+            *v = (s.v, s.r * s.w);
+        }
+        ws.scratch = scratch;
+    }
     // position stage: Newton on lambda with the tangent
     // dPhi(q_1)/dlambda ~ -h^2/2 C(q_1) W(q_0) C(q_0)^T (the forces act along C(q_0)^T; the
     // neglected part is the change of the rotation solve with lambda, O(h^3))
@@ -271,6 +300,37 @@ fn try_step(
         let nb = &mut ws.next[i];
         nb.p = ph + model.gravity * (b.mass * 0.5 * h);
         nb.pm = pmh; // gravity acts at the centre of mass: no R-gradient
+    }
+    if has_forces {
+        // the elements at the end of the step: positions x_1, R_1 and, for the dampers, the
+        // velocities extrapolated from the start and the half step, 2 u_1/2 - u_0 (O(h^2)), so
+        // that the second half kick stays explicit and second order; springs and loads depend
+        // on the positions only, and with them the step stays symplectic
+        for i in 0..ws.next.len() {
+            let (ph, pmh) = ws.half[i];
+            let b = &model.bodies[i];
+            let r1 = ws.next[i].r;
+            let w_half = r1 * body_w(b, &r1, &pmh);
+            ws.probe[i] = BodyState {
+                x: ws.next[i].x,
+                r: r1,
+                v: ph * (2.0 / b.mass) - ws.vel0[i].0,
+                w: r1.transpose() * (w_half * 2.0 - ws.vel0[i].1),
+            };
+        }
+        ws.angles.copy_from_slice(&st.forces.angles);
+        crate::forces::update_angles(model, &c.force_frames, &ws.probe, &mut ws.angles);
+        let probe = core::mem::take(&mut ws.probe);
+        let angles = core::mem::take(&mut ws.angles);
+        element_forces(c, &probe, &angles, t + h, ws);
+        ws.probe = probe;
+        ws.angles = angles;
+        for i in 0..ws.next.len() {
+            let (f, tau) = ws.ext[i];
+            let nb = &mut ws.next[i];
+            nb.p += f * (0.5 * h);
+            nb.pm -= torque_gradient(&nb.r, tau) * (0.5 * h);
+        }
     }
     if nj > 0 {
         fill_scratch(c, &ws.next, &mut ws.scratch);
@@ -333,10 +393,39 @@ fn try_step(
         return Err(StepError::NonFinite);
     }
     core::mem::swap(&mut st.bodies, &mut ws.next);
+    if has_forces {
+        // W and D by the trapezoidal rule over the step's two end states
+        fill_scratch(c, &st.bodies, &mut ws.scratch);
+        crate::forces::update_angles(model, &c.force_frames, &ws.scratch, &mut st.forces.angles);
+        let scratch = core::mem::take(&mut ws.scratch);
+        let power1 = element_forces(c, &scratch, &st.forces.angles, t + h, ws);
+        ws.scratch = scratch;
+        st.forces.work += 0.5 * h * (power0.input + power1.input);
+        st.forces.dissipated += 0.5 * h * (power0.dissipation + power1.dissipation);
+    }
+    st.forces.t += h;
     Ok(StepInfo {
         iterations,
         residual,
     })
+}
+
+/// The force elements' forces and torques at the states `s` (time `t`, angles `angles`) into
+/// `ws.ext`; returns their powers.
+fn element_forces(
+    c: &Compiled,
+    s: &[BodyState],
+    angles: &[f64],
+    t: f64,
+    ws: &mut Workspace,
+) -> crate::forces::Power {
+    ws.force.iter_mut().for_each(|f| *f = DVec3::ZERO);
+    ws.torque.iter_mut().for_each(|f| *f = DVec3::ZERO);
+    let p = crate::forces::add_world(&c.model, &c.force_frames, s, angles, t, &mut ws.force, &mut ws.torque);
+    for ((e, f), tau) in ws.ext.iter_mut().zip(&ws.force).zip(&ws.torque) {
+        *e = (*f, *tau);
+    }
+    p
 }
 
 /// The half kick with the current lambda and the drift to x_1, R_1 (into `next`).
@@ -354,6 +443,12 @@ fn drift(c: &Compiled, st: &State, ws: &mut Workspace, h: f64) -> Result<(), Ste
             &mut ws.force,
             &mut ws.torque,
         );
+    }
+    if !model.forces.is_empty() {
+        for ((f, tau), (ef, et)) in ws.force.iter_mut().zip(ws.torque.iter_mut()).zip(&ws.ext) {
+            *f += *ef;
+            *tau += *et;
+        }
     }
     for (i, b) in model.bodies.iter().enumerate() {
         let s = &st.bodies[i];

@@ -78,6 +78,8 @@ pub struct Simulation {
     t: f64,
     steps: u64,
     last: StepInfo,
+    /// E at the start, for the energy balance
+    e0: f64,
 }
 
 impl Simulation {
@@ -90,6 +92,8 @@ impl Simulation {
         settings.validate()?;
         let mut c = Compiled::new(&scenario.model)?;
         let init = &scenario.initial;
+        crate::forces::validate(&scenario.model, init)?;
+        c.measure_from(init);
         let mechanism = mechanism::analyse(&mut c, init)?;
         let solver = match method {
             Method::Director => Solver::Director(
@@ -99,11 +103,12 @@ impl Simulation {
             Method::Rattle => {
                 Solver::Rattle(rattle::State::new(&c, init)?, rattle::Workspace::new(&c))
             }
-            Method::Baumgarte => {
-                Solver::Baumgarte(baumgarte::State::new(init), baumgarte::Workspace::new(&c))
-            }
+            Method::Baumgarte => Solver::Baumgarte(
+                baumgarte::State::new(&c, init),
+                baumgarte::Workspace::new(&c),
+            ),
         };
-        Ok(Simulation {
+        let mut sim = Simulation {
             compiled: c,
             mechanism,
             settings,
@@ -112,7 +117,10 @@ impl Simulation {
             t: 0.0,
             steps: 0,
             last: StepInfo::default(),
-        })
+            e0: 0.0,
+        };
+        sim.e0 = sim.invariants().energy();
+        Ok(sim)
     }
 
     /// Advance one step of `settings.dt`. On error nothing changes.
@@ -253,7 +261,23 @@ impl Simulation {
         };
         inv.iterations = self.last.iterations;
         inv.residual = self.last.residual;
+        let f = self.force_state();
+        if !self.model().forces.is_empty() {
+            inv.potential += crate::forces::potential(self.model(), states, &f.angles);
+        }
+        inv.work = f.work;
+        inv.dissipated = f.dissipated;
+        inv.balance = inv.energy() - self.e0 - f.work + f.dissipated;
         inv
+    }
+
+    /// The force elements' part of the state: time, work W, dissipation D, joint spring angles.
+    pub fn force_state(&self) -> &crate::forces::State {
+        match &self.solver {
+            Solver::Director(s, _) => &s.forces,
+            Solver::Rattle(s, _) => &s.forces,
+            Solver::Baumgarte(s, _) => &s.forces,
+        }
     }
 
     /// A hash of the exact bits of the state (for determinism checks and share links).

@@ -56,6 +56,7 @@ pub fn check_body(name: &str, b: &Body) -> Result<(), ScenarioError> {
 /// not, its bodies and the gap; for a joint that closes a loop it says so.
 pub fn check_consistent(model: &Model, states: &[BodyState]) -> Result<(), ScenarioError> {
     let pattern = crate::sparse::JointPattern::new(model).map_err(ScenarioError)?;
+    crate::forces::validate(model, states).map_err(ScenarioError)?;
     for (j, jt) in model.joints.iter().enumerate() {
         let e = crate::joints::evaluate(model, j, states);
         let a = match jt.a {

@@ -95,6 +95,19 @@ impl Ctx<'_> {
                 q1.write_cols_to_slice(&mut self.w.q1[b][3..12]);
                 self.w.amat[b] = amat;
             }
+            // the force elements at the iterate (a fixed point within Newton, `forces.rs`); on
+            // the first iteration the centres are predicted by a drift, x_n + h p0_n / M
+            if !model.forces.is_empty() {
+                if iterations == 0 {
+                    for b in 0..nb {
+                        let m = model.bodies[b].mass;
+                        for i in 0..3 {
+                            self.w.q1[b][i] = self.s.q[b][i] + h * self.s.p[b][i] / m;
+                        }
+                    }
+                }
+                self.element_forces(h);
+            }
             // centres at n+1, (23) and (27): the translational gradients are constant, so the
             // gradients of the last evaluation (or of `new`) give the translational forces
             for b in 0..nb {
@@ -141,6 +154,8 @@ impl Ctx<'_> {
             // once those are below the tolerance (or not finite), the step is judged on the
             // residual of (23)-(28) as written, so that a converged step is the paper's step
             if !(residual > settings.tol) {
+                // the elements at the final iterate: a step is only accepted with them
+                self.element_forces(h);
                 for b in 0..nb {
                     let f0 = self.force_translational(b, model);
                     let f = self.w.frot[b].to_cols_array();

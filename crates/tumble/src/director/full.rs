@@ -57,6 +57,7 @@ impl Ctx<'_> {
                 self.w.gmean[k] = [ga1, gb1];
             }
             self.mean_gradients(model);
+            self.element_forces(h);
             // body residuals with the current lambda
             residual = self.w.rj.iter().fold(0.0f64, |m, x| m.max(x.abs()));
             for b in 0..nb {

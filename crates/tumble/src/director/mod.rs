@@ -44,6 +44,7 @@
 //! `full.rs` Table 1 as written ([`step_full`]).
 mod algebra;
 mod condensed;
+pub mod forces;
 mod full;
 
 use crate::compiled::{Compiled, Incident, Row};
@@ -87,6 +88,8 @@ pub struct State {
     phi0: Vec<f64>,
     /// steps that `step` took by `step_full` because the condensed solve did not converge
     fallbacks: u64,
+    /// time, work, dissipation and joint spring angles of the force elements
+    pub forces: crate::forces::State,
 }
 
 impl State {
@@ -128,6 +131,7 @@ impl State {
             slow: false,
             phi0,
             fallbacks: 0,
+            forces: crate::forces::State::new(&c.model),
         })
     }
 
@@ -206,6 +210,11 @@ pub struct Workspace {
     frot: Vec<DMat3>, // per body: the rotational force F of the current iterate
     qbar: Vec<DMat3>, // per body: the mean directors (Q_n + Q_n+1) / 2 of the current iterate
     qna: Vec<DMat3>,  // per body: Q_n A of the current iterate
+    // the force elements (`forces.rs`): per body their generalised force g at the current
+    // iterate, the joint springs' angles at n+1 and the step's work and dissipation
+    fext: Vec<[f64; 12]>,
+    angles1: Vec<f64>,
+    budget: forces::StepBudget,
 }
 
 impl Workspace {
@@ -247,6 +256,9 @@ impl Workspace {
             frot: vec![DMat3::ZERO; n],
             qbar: vec![DMat3::IDENTITY; n],
             qna: vec![DMat3::IDENTITY; n],
+            fext: vec![[0.0; 12]; n],
+            angles1: vec![0.0; c.model.forces.len()],
+            budget: forces::StepBudget::default(),
         }
     }
 }
@@ -453,6 +465,13 @@ impl Ctx<'_> {
             return Err(StepError::NonFinite);
         }
         self.remember(h, slow);
+        if !self.c.model.forces.is_empty() {
+            let f = &mut self.s.forces;
+            f.work += self.w.budget.work;
+            f.dissipated += self.w.budget.dissipated;
+            f.angles.copy_from_slice(&self.w.angles1);
+        }
+        self.s.forces.t += h;
         core::mem::swap(&mut self.s.q, &mut self.w.q1);
         core::mem::swap(&mut self.s.p, &mut self.w.p1);
         core::mem::swap(&mut self.s.lambda, &mut self.w.lambda1);
@@ -544,6 +563,11 @@ impl Ctx<'_> {
                 }
             }
         }
+        if !model.forces.is_empty() {
+            for i in 0..3 {
+                f0[i] += self.w.fext[b][i];
+            }
+        }
         f0
     }
 
@@ -560,6 +584,29 @@ impl Ctx<'_> {
                 }
             }
         }
+        if !c.model.forces.is_empty() {
+            for i in 0..9 {
+                f[i] += self.w.fext[b][3 + i];
+            }
+        }
         f
+    }
+
+    /// The force elements' generalised forces at the current iterate `q1` (into `fext`), with
+    /// the step's work, dissipation and angles (see `forces.rs`). Nothing without elements.
+    pub(super) fn element_forces(&mut self, h: f64) {
+        if self.c.model.forces.is_empty() {
+            return;
+        }
+        self.w.budget = forces::evaluate(
+            self.c,
+            &self.s.q,
+            &self.w.q1,
+            &self.s.forces.angles,
+            &mut self.w.angles1,
+            self.s.forces.t,
+            h,
+            &mut self.w.fext,
+        );
     }
 }

@@ -548,6 +548,7 @@ mod tests {
                 bodies: vec![body.clone(); nb],
                 joints,
                 gravity: DVec3::ZERO,
+                forces: alloc::vec::Vec::new(),
             };
             let js = JointPattern::new(&model).unwrap();
             assert!(js.loop_joints().len() >= loops, "case {case}");
@@ -582,6 +583,7 @@ mod tests {
             bodies: vec![body],
             joints,
             gravity: DVec3::ZERO,
+            forces: alloc::vec::Vec::new(),
         };
         let e = JointPattern::new(&model).unwrap_err();
         assert!(

@@ -1,0 +1,250 @@
+//! The force elements in the director method: discrete forms that keep the energy balance
+//! E_n+1 - E_n = W_step - D_step to the Newton tolerance, at any step size.
+//!
+//! Why they are exact. The step's kinetic and gravity terms are exact discrete gradients and
+//! the joint forces do no work (Phi(q_n+1) = Phi(q_n)), so E_n+1 - E_n = -sum_b g_b . Delta q_b
+//! for the generalised forces -g_b that the elements add to (27) (g in the gradient convention
+//! of dV*/dq; the projection P of (27) changes nothing here, since C(qbar) Delta q = 0 for the
+//! Cayley increments). Each element's g is chosen so that g . Delta q is exactly what it must be:
+//!
+//! ```text
+//! spring-damper  d = p_b - p_a, p = q0 + sum_i s_i q_i (linear in q), l = |d|
+//!                Delta l = (dbar / lbar) . Delta d exactly (Delta l^2 = 2 dbar . Delta d
+//!                = 2 lbar Delta l), so with F = k (lbar - L) + c Delta l / h
+//!                (k (lbar - L) = Delta V / Delta l for V = k (l - L)^2 / 2, Gonzalez 1996)
+//!                g = F dbar / lbar on p_b (-F on p_a):  g . Delta q = Delta V + c Delta l^2 / h
+//!                D_step = c Delta l^2 / h >= 0 for any h
+//! joint spring   x = (Q_a r_a) . (Q_b e), y = (Q_a m_a) . (Q_b e) are bilinear in the directors
+//!                of a and b, so Delta x = grad x(qbar) . Delta q exactly (eq. 41-42's rule);
+//!                theta = atan2(y, x) is not, and takes the 2-D discrete gradient of Gonzalez
+//!                gbar = grad theta(zbar) + (Delta theta - grad theta(zbar) . Delta z) Delta z / |Delta z|^2
+//!                in z = (x, y): Delta theta = gbar . Delta z exactly. With
+//!                F = k (thetabar - theta_r) + c Delta theta / h, g = F (gbar_x grad x + gbar_y grad y):
+//!                g . Delta q = Delta V + c Delta theta^2 / h
+//! force          f = force (f(t_n) + f(t_n+1)) / 2 at the point p: g = -f on q0 and -s_i f on
+//!                q_i; W_step = f . Delta p (exactly -g . Delta q)
+//! torque         tau (mean of f as above): g_i = qbar_i x tau'' on the directors with
+//!                tau'' = (tr(M) I - M)^-1 tau, M = Qbar Qbar^T, so that the torque of the forces
+//!                -g_i is sum_i qbar_i x (-g_i) = (tr(M) I - M) tau'' = tau exactly (a free body's
+//!                angular momentum then grows by exactly h tau a step); W_step = -g . Delta q
+//! motor          the torque tau nbar on b and -tau nbar on a, nbar = Qbar_a n_a (the fixed
+//!                axis for the ground); W_step = -g . Delta q
+//! ```
+//! Every g is a combination of gradients of rotation- and translation-invariant functions (the
+//! spring, the joint spring) or an external load, so the elements between bodies keep the
+//! momentum components the joints keep. With springs only, energy is conserved to the
+//! tolerance; with dampers only, E never increases.
+//!
+//! The Newton tangents of `condensed.rs` and `full.rs` leave the elements' stiffness out: the
+//! elements' forces are evaluated at each iterate (a fixed-point iteration within Newton), and
+//! the step is judged on the residual of (23)-(28) with them, so a converged step is exact to
+//! the tolerance. Its contraction is about h^2 k / M per iteration for a spring of stiffness k on
+//! a body of mass M (h c / M for a damper): fast for the elements of the presets, and for stiff
+//! ones the step fails with "Newton did not converge ... try a smaller time step".
+use crate::compiled::Compiled;
+use crate::forces::{unwrap, ForceElement};
+use glam::{DMat3, DVec3};
+
+/// What one step's elements did: the work of the loads, the energy the dampers took out, and
+/// the joint springs' angles at n+1 (written into the caller's slice).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct StepBudget {
+    /// W_step (J)
+    pub work: f64,
+    /// D_step (J), >= 0
+    pub dissipated: f64,
+}
+
+fn pos(q: &[f64; 12]) -> DVec3 {
+    DVec3::new(q[0], q[1], q[2])
+}
+
+fn dirs(q: &[f64; 12]) -> DMat3 {
+    DMat3::from_cols_slice(&q[3..12])
+}
+
+/// The point s of a body at q: q0 + Q s.
+fn point(q: &[f64; 12], s: DVec3) -> DVec3 {
+    pos(q) + dirs(q) * s
+}
+
+/// The point of side `a` (a body, or the fixed global point).
+fn end(qs: &[[f64; 12]], a: Option<usize>, s: DVec3) -> DVec3 {
+    match a {
+        Some(a) => point(&qs[a], s),
+        None => s,
+    }
+}
+
+/// Add `f` times the gradient of n . p(q) for the point s of a body: n on q0, s_i n on q_i.
+fn add_point(g: &mut [f64; 12], s: DVec3, n: DVec3) {
+    let (n, s) = (n.to_array(), s.to_array());
+    for k in 0..3 {
+        g[k] += n[k];
+        for i in 0..3 {
+            g[3 + 3 * i + k] += s[i] * n[k];
+        }
+    }
+}
+
+/// Add v_i to the directors' block: g_i += v.col(i).
+fn add_dirs(g: &mut [f64; 12], v: &DMat3) {
+    let a = v.to_cols_array();
+    for i in 0..9 {
+        g[3 + i] += a[i];
+    }
+}
+
+/// g . Delta q over one body.
+fn dot(g: &[f64; 12], q0: &[f64; 12], q1: &[f64; 12]) -> f64 {
+    (0..12).map(|i| g[i] * (q1[i] - q0[i])).sum()
+}
+
+/// The directors' gradient of a torque `tau` on a body with mean directors `qbar`: the
+/// columns qbar_i x tau'' with (tr(M) I - M) tau'' = tau, M = Qbar Qbar^T (module notes).
+fn torque_grad(qbar: &DMat3, tau: DVec3) -> DMat3 {
+    let m = *qbar * qbar.transpose();
+    let tr = m.x_axis.x + m.y_axis.y + m.z_axis.z;
+    let a = DMat3::from_diagonal(DVec3::splat(tr)) - m;
+    let t2 = a.inverse() * tau;
+    DMat3::from_cols(
+        qbar.x_axis.cross(t2),
+        qbar.y_axis.cross(t2),
+        qbar.z_axis.cross(t2),
+    )
+}
+
+/// The elements' generalised forces g (gradient convention, added to dV*/dq) of the step from
+/// `qn` (time `t`) to the iterate `q1` (time t + h), into `g` (cleared first, one per body);
+/// `angles` are the joint springs' angles at n, `angles1` receives those at n+1. Returns the
+/// step's work and dissipation, exact for these g (module notes).
+#[allow(clippy::too_many_arguments)]
+pub fn evaluate(
+    c: &Compiled,
+    qn: &[[f64; 12]],
+    q1: &[[f64; 12]],
+    angles: &[f64],
+    angles1: &mut [f64],
+    t: f64,
+    h: f64,
+    g: &mut [[f64; 12]],
+) -> StepBudget {
+    let model = &c.model;
+    for x in g.iter_mut() {
+        *x = [0.0; 12];
+    }
+    let mut out = StepBudget::default();
+    let mean_dirs = |b: usize| (dirs(&qn[b]) + dirs(&q1[b])) * 0.5;
+    let factor = |f: &crate::timefn::TimeFn| 0.5 * (f.at(t) + f.at(t + h));
+    for (k, el) in model.forces.iter().enumerate() {
+        let fr = &c.force_frames[k];
+        match *el {
+            ForceElement::Spring {
+                a,
+                point_a,
+                b,
+                point_b,
+                stiffness,
+                rest_length,
+                damping,
+            } => {
+                let d0 = point(&qn[b], point_b) - end(qn, a, point_a);
+                let d1 = point(&q1[b], point_b) - end(q1, a, point_a);
+                let (l0, l1) = (crate::math::length(d0), crate::math::length(d1));
+                let lbar = 0.5 * (l0 + l1);
+                let dl = l1 - l0;
+                out.dissipated += damping * dl * dl / h;
+                if lbar == 0.0 {
+                    continue; // both ends at zero length: no direction, and Delta l = 0
+                }
+                let f = stiffness * (lbar - rest_length) + damping * dl / h;
+                let n = (d0 + d1) * (0.5 * f / lbar);
+                add_point(&mut g[b], point_b, n);
+                if let Some(a) = a {
+                    add_point(&mut g[a], point_a, -n);
+                }
+            }
+            ForceElement::JointSpring {
+                stiffness,
+                rest_angle,
+                damping,
+                ..
+            } => {
+                let qa = |q: &[[f64; 12]]| fr.a.map_or(DMat3::IDENTITY, |a| dirs(&q[a]));
+                let xy = |q: &[[f64; 12]]| {
+                    let (ra, rb) = (qa(q), dirs(&q[fr.b]));
+                    crate::forces::angle_xy(fr, &ra, &rb)
+                };
+                let (x0, y0) = xy(qn);
+                let (x1, y1) = xy(q1);
+                let th0 = angles[k];
+                let th1 = unwrap(x1, y1, th0);
+                angles1[k] = th1;
+                let dth = th1 - th0;
+                out.dissipated += damping * dth * dth / h;
+                // 2-D discrete gradient of theta(x, y)
+                let (xb, yb) = (0.5 * (x0 + x1), 0.5 * (y0 + y1));
+                let r2 = xb * xb + yb * yb;
+                if !(r2 > 1e-300) {
+                    continue;
+                }
+                let (mut gx, mut gy) = (-yb / r2, xb / r2);
+                let (dx, dy) = (x1 - x0, y1 - y0);
+                let dz2 = dx * dx + dy * dy;
+                if dz2 > 1e-300 {
+                    let corr = (dth - gx * dx - gy * dy) / dz2;
+                    gx += corr * dx;
+                    gy += corr * dy;
+                }
+                let f = stiffness * (0.5 * (th0 + th1) - rest_angle) + damping * dth / h;
+                // grad x, grad y at the mean: on a's directors r_a,i u and m_a,i u
+                // (u = Qbar_b e); on b's directors e_i (Qbar_a r_a) and e_i (Qbar_a m_a)
+                let qa_bar = fr.a.map_or(DMat3::IDENTITY, mean_dirs);
+                let qb_bar = mean_dirs(fr.b);
+                let w = qa_bar * (fr.r_a * (f * gx) + fr.m_a * (f * gy)); // world
+                let e = fr.e_b;
+                add_dirs(&mut g[fr.b], &DMat3::from_cols(w * e.x, w * e.y, w * e.z));
+                if let Some(a) = fr.a {
+                    let u = qb_bar * e;
+                    let s = fr.r_a * (f * gx) + fr.m_a * (f * gy);
+                    add_dirs(&mut g[a], &DMat3::from_cols(u * s.x, u * s.y, u * s.z));
+                }
+            }
+            ForceElement::Force {
+                body,
+                point: s,
+                force,
+                time,
+            } => {
+                let f = force * factor(&time);
+                add_point(&mut g[body], s, -f);
+                out.work += f.dot(point(&q1[body], s) - point(&qn[body], s));
+            }
+            ForceElement::Torque {
+                body,
+                torque,
+                time,
+            } => {
+                let gr = torque_grad(&mean_dirs(body), torque * factor(&time));
+                let mut gb = [0.0; 12];
+                add_dirs(&mut gb, &gr);
+                out.work -= dot(&gb, &qn[body], &q1[body]);
+                add_dirs(&mut g[body], &gr);
+            }
+            ForceElement::Motor { torque, time, .. } => {
+                let n = fr.a.map_or(fr.n_a, |a| mean_dirs(a) * fr.n_a);
+                let tau = n * (torque * factor(&time));
+                for (body, sign) in [(Some(fr.b), 1.0), (fr.a, -1.0)] {
+                    if let Some(body) = body {
+                        let gr = torque_grad(&mean_dirs(body), tau * sign);
+                        let mut gb = [0.0; 12];
+                        add_dirs(&mut gb, &gr);
+                        out.work -= dot(&gb, &qn[body], &q1[body]);
+                        add_dirs(&mut g[body], &gr);
+                    }
+                }
+            }
+        }
+    }
+    out
+}
