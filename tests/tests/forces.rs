@@ -150,3 +150,113 @@ fn rotor_under_constant_torque() {
     }
 }
 
+
+/// The energy balance E - E0 - W + D of the presets with dampers and motors: the director keeps
+/// it at the tolerance at h = 0.1 and 0.01; RATTLE's and Baumgarte's are O(h^2) (the ratio of
+/// their balance errors at h and h/2 is about 4).
+#[test]
+fn balance_of_the_damped_and_driven_pendulums() {
+    for text in ["damped-pendulum", "damped-pendulum?stiffness=5", "driven-pendulum"] {
+        let sc = Scenario::parse(text).unwrap();
+        for h in [0.1, 0.01] {
+            let mut sim = run_for(&sc, Method::Director, h, 10.0);
+            let inv = sim.invariants();
+            let worst = sim_worst_balance(&mut sim, h, 5.0);
+            println!("{text} director h = {h}: balance {worst:.2e} J, W = {:.4} J, D = {:.4} J", inv.work, inv.dissipated);
+            assert!(worst < 1e-10, "{text} at h = {h}: {worst:e}");
+            assert!(inv.dissipated > 0.0);
+        }
+        for method in [Method::Rattle, Method::Baumgarte] {
+            let errs: Vec<f64> = [0.004, 0.002]
+                .iter()
+                .map(|&h| {
+                    let mut sim = run_for(&sc, method, h, 0.0);
+                    sim_worst_balance(&mut sim, h, 3.0)
+                })
+                .collect();
+            let ratio = errs[0] / errs[1];
+            println!("{text} {}: balance {errs:?}, ratio {ratio:.2}", method.name());
+            assert!(ratio > 3.0 && ratio < 5.5, "{text} {}: {errs:?}", method.name());
+        }
+    }
+    // the driven pendulum is driven: W is not zero and comes in and out with the motor
+    let sc = Scenario::parse("driven-pendulum").unwrap();
+    let sim = run_for(&sc, Method::Director, 0.01, 10.0);
+    assert!(sim.invariants().work.abs() > 0.1);
+}
+
+fn run_for(sc: &Scenario, method: Method, h: f64, t: f64) -> Simulation {
+    run(sc, method, h, t)
+}
+
+fn sim_worst_balance(sim: &mut Simulation, h: f64, t: f64) -> f64 {
+    let mut worst = sim.invariants().balance.abs();
+    for _ in 0..(t / h).round() as usize {
+        sim.step().unwrap();
+        worst = worst.max(sim.invariants().balance.abs());
+    }
+    worst
+}
+
+/// A torsional spring on a hinge without gravity: the rod oscillates about the hinge with
+/// omega = sqrt(k / J_hinge), J_hinge = m (L^2 + w^2) / 12 + m (L/2)^2 (the rod of presets_course
+/// about its end), against theta(t) = theta0 cos(omega t), order 2 for all three methods.
+#[test]
+fn torsional_spring_matches_the_closed_form() {
+    let k: f64 = 2.0;
+    let (m, l, w): (f64, f64, f64) = (1.0, 1.0, 0.05);
+    let j = m * (l * l + w * w) / 12.0 + m * 0.25 * l * l;
+    let omega = (k / j).sqrt();
+    let theta0 = 0.3;
+    let t = 1.5;
+    let text = r#"{"gravity":[0,0,0],"dt":0.01,
+        "bodies":[{"mass":1,"inertia":[0.08354166666666667,0.08354166666666667,0.00041666666666666675],"size":[0.05,0.05,1],
+          "position":[0,0.14776010333066977,-0.4776682445329987],
+          "rotation":[[1,0,0],[0,0.955336489125606,-0.29552020666133955],[0,0.29552020666133955,0.955336489125606]]}],
+        "joints":[{"type":"revolute","a":null,"point_a":[0,0,0],"b":0,"point_b":[0,0,0.5],"axis_a":[1,0,0],"axis_b":[1,0,0]}],
+        "forces":[{"type":"joint_spring","joint":0,"stiffness":2,"rest_angle":-0.3}]}"#;
+    let sc = Scenario::parse(text).unwrap();
+    for method in Method::ALL {
+        let hs = [0.02, 0.01, 0.005];
+        let errors: Vec<f64> = hs
+            .iter()
+            .map(|&h| {
+                let sim = run(&sc, method, h, t);
+                let r = sim.states()[0].r;
+                // the rod's angle from the downward vertical about +x1
+                let theta = tumble_tests::planar_angle(&r);
+                let exact = theta0 * (omega * t).cos();
+                (tumble_tests::angle_difference(theta, exact)).abs()
+            })
+            .collect();
+        println!("torsional {}: {errors:?}", method.name());
+        tumble_tests::assert_orders(method.name(), &hs, &errors, 2.0, 0.2);
+    }
+}
+
+#[test]
+fn bad_elements_are_named_and_never_panic() {
+    let base = |forces: &str| {
+        format!(
+            r#"{{"bodies":[{{"mass":1,"inertia":[0.1,0.1,0.1],"position":[0,0,-1]}}],
+            "joints":[{{"type":"spherical","a":null,"point_a":[0,0,0],"b":0,"point_b":[0,0,1]}}],
+            "forces":[{forces}]}}"#
+        )
+    };
+    for (forces, needle) in [
+        (r#"{"type":"spring","b":0,"stiffness":-1}"#, "forces[0].stiffness"),
+        (r#"{"type":"spring","b":0,"stiffness":1e400}"#, "out of range"),
+        (r#"{"type":"spring","b":0,"damping":-0.5}"#, "forces[0].damping"),
+        (r#"{"type":"spring","b":0,"point_a":[0,0,-1],"rest_length":1,"stiffness":1}"#, "coincide"),
+        (r#"{"type":"spring","b":3}"#, "forces[0].b"),
+        (r#"{"type":"joint_spring","joint":0,"stiffness":1}"#, "not a revolute"),
+        (r#"{"type":"motor","joint":2,"torque":1}"#, "does not exist"),
+        (r#"{"type":"force","body":0,"force":[0,0,1],"time":{"kind":"sine","frequency":1e300}}"#, "forces[0].time.frequency"),
+        (r#"{"type":"torque","body":0,"torque":[0,0,1],"time":{"kind":"ramp","time":0}}"#, "forces[0].time.time"),
+        (r#"{"type":"rope","b":0}"#, "unknown variant"),
+        (r#"{"type":"spring","b":0,"stifness":1}"#, "unknown field"),
+    ] {
+        let e = Scenario::parse(&base(forces)).unwrap_err().to_string();
+        assert!(e.contains(needle), "{forces}: {e}");
+    }
+}

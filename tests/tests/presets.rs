@@ -29,6 +29,9 @@ fn conserved_components_by_preset() {
         ("double-pendulum", none),
         ("four-bar", none),
         ("catenary", none),
+        ("spring-pendulum", l3),
+        ("damped-pendulum", none),
+        ("driven-pendulum", none),
     ] {
         let sc = Scenario::parse(text).unwrap();
         assert_eq!(conserved_momentum(&sc.model), want, "{text}");
@@ -168,6 +171,9 @@ fn every_preset_runs_with_every_integrator_at_its_suitable_step() {
         "double-pendulum",
         "four-bar",
         "catenary",
+        "spring-pendulum",
+        "damped-pendulum",
+        "driven-pendulum",
     ] {
         let sc = Scenario::parse(text).unwrap();
         for m in Method::ALL {

@@ -13,7 +13,7 @@ pub mod editor;
 pub mod study;
 
 /// Names of the numbers `invariants()` writes, in order.
-pub const INVARIANT_FIELDS: [&str; 11] = [
+pub const INVARIANT_FIELDS: [&str; 14] = [
     "t",
     "energy",
     "kinetic",
@@ -25,6 +25,9 @@ pub const INVARIANT_FIELDS: [&str; 11] = [
     "joint_violation",
     "iterations",
     "residual",
+    "work",
+    "dissipated",
+    "balance",
 ];
 
 #[wasm_bindgen(start)]
@@ -335,6 +338,44 @@ impl Simulation {
         }
     }
 
+    /// Whether the system has force elements or loads: its energy balance is then
+    /// E - E0 - W + D, and the page shows the budget (T, V, W, D).
+    pub fn has_forces(&self) -> bool {
+        !self.inner.model().forces.is_empty()
+    }
+
+    /// Number of point-to-point spring-dampers (drawn as coils).
+    pub fn spring_count(&self) -> usize {
+        self.inner
+            .model()
+            .forces
+            .iter()
+            .filter(|f| matches!(f, tumble::ForceElement::Spring { .. }))
+            .count()
+    }
+
+    /// The two world end points of every spring-damper, 6 numbers each (a then b), into `out`.
+    pub fn write_springs(&self, out: &mut [f64]) {
+        let states = self.inner.states();
+        let ends = self.inner.model().forces.iter().filter_map(|f| match *f {
+            tumble::ForceElement::Spring {
+                a,
+                point_a,
+                b,
+                point_b,
+                ..
+            } => {
+                let pa = a.map_or(point_a, |a| states[a].x + states[a].r * point_a);
+                Some((pa, states[b].x + states[b].r * point_b))
+            }
+            _ => None,
+        });
+        for (o, (pa, pb)) in out.chunks_exact_mut(6).zip(ends) {
+            o[..3].copy_from_slice(&pa.to_array());
+            o[3..].copy_from_slice(&pb.to_array());
+        }
+    }
+
     /// The invariants of the current state into `out` (see `invariant_fields()`).
     pub fn invariants(&self, out: &mut [f64]) {
         let i = self.inner.invariants();
@@ -350,6 +391,9 @@ impl Simulation {
             i.joint_violation,
             i.iterations as f64,
             i.residual,
+            i.work,
+            i.dissipated,
+            i.balance,
         ];
         let n = out.len().min(v.len());
         out[..n].copy_from_slice(&v[..n]);

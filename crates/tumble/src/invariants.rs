@@ -1,5 +1,5 @@
 //! The quantities every integrator reports each step (physics notes, "Invariants to report").
-use crate::model::{BodyState, JointKind, Model};
+use crate::model::{BodyState, ForceElement, JointKind, Model};
 use glam::DVec3;
 
 /// Energy, momentum and constraint residuals of one state.
@@ -76,7 +76,10 @@ pub fn momentum(model: &Model, states: &[BodyState]) -> DVec3 {
 /// - every ground joint's reaction force F at its ground point p has none, e_k . (p x F) =
 ///   F . (e_k x p) = 0 for all F: e_k x p = 0 (p on the x_k axis);
 /// - a ground revolute joint's reaction moment, any M perpendicular to its (fixed) axis n, has
-///   none: e_k parallel to n.
+///   none: e_k parallel to n;
+/// - a spring to the ground reacts at its ground point (as a ball joint there); a joint spring
+///   or motor on a ground joint reacts on the ground about the joint's axis (so with the
+///   joint's own rule nothing is left); forces and torques on bodies change l.
 /// Directions are compared to a relative 1e-12 (the presets build them exactly).
 pub fn conserved_momentum(model: &Model) -> [bool; 3] {
     let parallel = |a: DVec3, b: DVec3| a.cross(b).length() <= 1e-12 * a.length() * b.length();
@@ -90,6 +93,18 @@ pub fn conserved_momentum(model: &Model) -> [bool; 3] {
                         JointKind::Spherical => true,
                         JointKind::Revolute { axis_a, .. } => parallel(axis_a, e),
                     }
+            })
+            && model.forces.iter().all(|f| match *f {
+                // a spring to the ground reacts at its ground point like a ball joint there;
+                // one between two bodies acts equally and oppositely along their line
+                ForceElement::Spring { a: None, point_a, .. } => parallel(point_a, e),
+                ForceElement::Spring { .. } => true,
+                // a torque about a joint's axis reacts on the ground when the joint is grounded
+                ForceElement::JointSpring { joint, .. } | ForceElement::Motor { joint, .. } => {
+                    model.joints[joint].a.is_some()
+                }
+                // an external load changes the momentum
+                ForceElement::Force { .. } | ForceElement::Torque { .. } => false,
             });
     }
     out

@@ -24,6 +24,7 @@ pub mod math;
 pub mod mechanism;
 pub mod model;
 pub mod presets_course;
+pub mod presets_forces;
 mod presets_paper;
 pub mod rattle;
 pub mod scenario;

@@ -128,6 +128,18 @@ pub(crate) fn build(name: &str, values: &[f64]) -> (Model, Vec<BodyState>, f64, 
             let (m, s) = crate::presets_course::catenary(&values);
             (m, s, 0.01, 10.0)
         }
+        "spring-pendulum" => {
+            let (m, s) = crate::presets_forces::spring_pendulum(values);
+            (m, s, 0.01, 20.0)
+        }
+        "damped-pendulum" => {
+            let (m, s) = crate::presets_forces::damped_pendulum(values);
+            (m, s, 0.01, 20.0)
+        }
+        "driven-pendulum" => {
+            let (m, s) = crate::presets_forces::driven_pendulum(values);
+            (m, s, 0.01, 30.0)
+        }
         _ => unreachable!("every preset has a builder"),
     }
 }

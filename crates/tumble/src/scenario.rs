@@ -135,6 +135,33 @@ pub const PRESETS: &[Preset] = &[
             Param { key: "tilt", help: "initial turn of the arc about the line through the ground points (rad)", kind: ParamKind::Number { default: 0.5, min: -1.0, max: 1.0, integer: false } },
         ],
     },
+    Preset {
+        name: "spring-pendulum",
+        description: "elastic pendulum: a 1 kg body on a spring (rest length 1 m) from a ground point, released at an angle and stretched; it trades energy between swinging and bouncing",
+        params: &[
+            Param { key: "stiffness", help: "spring stiffness (N/m)", kind: ParamKind::Number { default: 40.0, min: 1.0, max: 1e4, integer: false } },
+            Param { key: "angle", help: "initial angle from the downward vertical (rad)", kind: ParamKind::Number { default: 0.6, min: -3.0, max: 3.0, integer: false } },
+            Param { key: "stretch", help: "initial stretch beyond the hanging length 1 + g/k (m)", kind: ParamKind::Number { default: 0.2, min: -0.5, max: 2.0, integer: false } },
+        ],
+    },
+    Preset {
+        name: "damped-pendulum",
+        description: "damped pendulum: a 1 m rod (1 kg) on a hinge with a torsional damper (and spring), released from rest; its energy decays into the damper",
+        params: &[
+            Param { key: "damping", help: "damping of the hinge (N m s/rad)", kind: ParamKind::Number { default: 0.2, min: 0.0, max: 100.0, integer: false } },
+            Param { key: "stiffness", help: "torsional spring of the hinge, relaxed hanging down (N m/rad)", kind: ParamKind::Number { default: 0.0, min: 0.0, max: 1000.0, integer: false } },
+            Param { key: "angle", help: "initial angle from the downward vertical (rad)", kind: ParamKind::Number { default: 2.0, min: -3.1, max: 3.1, integer: false } },
+        ],
+    },
+    Preset {
+        name: "driven-pendulum",
+        description: "driven pendulum: a 1 m rod (1 kg) on a hinge turned by a sinusoidal motor torque and slowed by a damper; energy flows in through the motor and out through the damper",
+        params: &[
+            Param { key: "torque", help: "amplitude of the motor torque (N m)", kind: ParamKind::Number { default: 3.0, min: 0.0, max: 100.0, integer: false } },
+            Param { key: "frequency", help: "frequency of the motor torque (Hz)", kind: ParamKind::Number { default: 0.5, min: 0.01, max: 20.0, integer: false } },
+            Param { key: "damping", help: "damping of the hinge (N m s/rad)", kind: ParamKind::Number { default: 0.1, min: 0.0, max: 100.0, integer: false } },
+        ],
+    },
 ];
 
 /// A ready-to-run scenario: the model, the initial state and the default run settings.
