@@ -83,10 +83,17 @@ fn preset_value(sc: &Scenario) -> Value {
             m
         })
         .collect();
-    json!({
+    let mut v = json!({
         "gravity": v3(sc.model.gravity), "dt": sc.dt, "duration": sc.duration,
         "bodies": bodies, "joints": joints,
-    })
+    });
+    if !sc.model.forces.is_empty() {
+        // the elements' own JSON form (custom.rs); it cannot fail for a validated model
+        if let Ok(f) = tumble::custom::forces_json(&sc.model) {
+            v["forces"] = f;
+        }
+    }
+    v
 }
 
 const ORDER: [&str; 17] = [
@@ -539,6 +546,7 @@ mod tests {
                 "{}: axes renormalised?",
                 p.name
             );
+            assert_eq!(back.model.forces, sc.model.forces, "{}", p.name);
             // a custom text exports to a text that parses to the same scenario
             let again = Scenario::parse(&export(&back).unwrap()).unwrap();
             assert_eq!(again, back, "{}", p.name);

@@ -166,6 +166,93 @@ fn time_fn(t: Option<JsonTime>) -> TimeFn {
     t.map_or(TimeFn::default(), JsonTime::to_fn)
 }
 
+impl JsonTime {
+    fn from_fn(f: TimeFn) -> Option<JsonTime> {
+        Some(match f {
+            TimeFn::Constant { value } if value == 1.0 => return None,
+            TimeFn::Constant { value } => JsonTime::Constant { value },
+            TimeFn::Linear { start, rate } => JsonTime::Linear { start, rate },
+            TimeFn::Sine {
+                offset,
+                amplitude,
+                frequency,
+                phase,
+            } => JsonTime::Sine {
+                offset,
+                amplitude,
+                frequency,
+                phase,
+            },
+            TimeFn::Ramp { value, time } => JsonTime::Ramp { value, time },
+        })
+    }
+}
+
+/// The JSON form of `model`'s force elements (the `forces` list of a scenario file), for the
+/// editor's export of a preset.
+pub fn forces_json(model: &Model) -> Result<serde_json::Value, String> {
+    let list: Vec<JsonForce> = model
+        .forces
+        .iter()
+        .map(|f| match *f {
+            ForceElement::Spring {
+                a,
+                point_a,
+                b,
+                point_b,
+                stiffness,
+                rest_length,
+                damping,
+            } => JsonForce::Spring {
+                a,
+                point_a: point_a.to_array(),
+                b,
+                point_b: point_b.to_array(),
+                stiffness,
+                rest_length,
+                damping,
+            },
+            ForceElement::JointSpring {
+                joint,
+                stiffness,
+                rest_angle,
+                damping,
+            } => JsonForce::JointSpring {
+                joint,
+                stiffness,
+                rest_angle,
+                damping,
+            },
+            ForceElement::Force {
+                body,
+                point,
+                force,
+                time,
+            } => JsonForce::Force {
+                body,
+                point: point.to_array(),
+                force: force.to_array(),
+                time: JsonTime::from_fn(time),
+            },
+            ForceElement::Torque { body, torque, time } => JsonForce::Torque {
+                body,
+                torque: torque.to_array(),
+                time: JsonTime::from_fn(time),
+            },
+            ForceElement::Motor {
+                joint,
+                torque,
+                time,
+            } => JsonForce::Motor {
+                joint,
+                torque,
+                time: JsonTime::from_fn(time),
+            },
+        })
+        .collect();
+    serde_json::to_value(list).map_err(|e| format!("forces: {e}"))
+}
+
 /// The elements of the JSON form (numbers checked in `forces::validate`).
 fn forces_from(js: &[JsonForce]) -> Vec<ForceElement> {
     js.iter()
