@@ -139,30 +139,47 @@ fn rotor_under_constant_torque() {
     let w = sim.states()[0].w.z;
     let exact_w = w0 + tau * t / j3;
     let exact_work = tau * (w0 * t + tau * t * t / (2.0 * j3));
-    println!("director rotor: omega {w} vs {exact_w}, W {} vs {exact_work}", inv.work);
+    println!(
+        "director rotor: omega {w} vs {exact_w}, W {} vs {exact_work}",
+        inv.work
+    );
     assert!((w - exact_w).abs() < 1e-12, "{w} vs {exact_w}");
-    assert!((inv.work - exact_work).abs() < 1e-11, "{} vs {exact_work}", inv.work);
+    assert!(
+        (inv.work - exact_work).abs() < 1e-11,
+        "{} vs {exact_work}",
+        inv.work
+    );
     assert!(inv.balance.abs() < 1e-12);
     for method in [Method::Rattle, Method::Baumgarte] {
         let sim = run(&sc, method, 0.01, t);
         let w = sim.states()[0].w.z;
-        assert!((w - exact_w).abs() < 1e-6, "{}: {w} vs {exact_w}", method.name());
+        assert!(
+            (w - exact_w).abs() < 1e-6,
+            "{}: {w} vs {exact_w}",
+            method.name()
+        );
     }
 }
-
 
 /// The energy balance E - E0 - W + D of the presets with dampers and motors: the director keeps
 /// it at the tolerance at h = 0.1 and 0.01; RATTLE's and Baumgarte's are O(h^2) (the ratio of
 /// their balance errors at h and h/2 is about 4).
 #[test]
 fn balance_of_the_damped_and_driven_pendulums() {
-    for text in ["damped-pendulum", "damped-pendulum?stiffness=5", "driven-pendulum"] {
+    for text in [
+        "damped-pendulum",
+        "damped-pendulum?stiffness=5",
+        "driven-pendulum",
+    ] {
         let sc = Scenario::parse(text).unwrap();
         for h in [0.1, 0.01] {
             let mut sim = run_for(&sc, Method::Director, h, 10.0);
             let inv = sim.invariants();
             let worst = sim_worst_balance(&mut sim, h, 5.0);
-            println!("{text} director h = {h}: balance {worst:.2e} J, W = {:.4} J, D = {:.4} J", inv.work, inv.dissipated);
+            println!(
+                "{text} director h = {h}: balance {worst:.2e} J, W = {:.4} J, D = {:.4} J",
+                inv.work, inv.dissipated
+            );
             assert!(worst < 1e-10, "{text} at h = {h}: {worst:e}");
             assert!(inv.dissipated > 0.0);
         }
@@ -175,8 +192,15 @@ fn balance_of_the_damped_and_driven_pendulums() {
                 })
                 .collect();
             let ratio = errs[0] / errs[1];
-            println!("{text} {}: balance {errs:?}, ratio {ratio:.2}", method.name());
-            assert!(ratio > 3.0 && ratio < 5.5, "{text} {}: {errs:?}", method.name());
+            println!(
+                "{text} {}: balance {errs:?}, ratio {ratio:.2}",
+                method.name()
+            );
+            assert!(
+                ratio > 3.0 && ratio < 5.5,
+                "{text} {}: {errs:?}",
+                method.name()
+            );
         }
     }
     // the driven pendulum is driven: W is not zero and comes in and out with the motor
@@ -244,15 +268,36 @@ fn bad_elements_are_named_and_never_panic() {
         )
     };
     for (forces, needle) in [
-        (r#"{"type":"spring","b":0,"stiffness":-1}"#, "forces[0].stiffness"),
-        (r#"{"type":"spring","b":0,"stiffness":1e400}"#, "out of range"),
-        (r#"{"type":"spring","b":0,"damping":-0.5}"#, "forces[0].damping"),
-        (r#"{"type":"spring","b":0,"point_a":[0,0,-1],"rest_length":1,"stiffness":1}"#, "coincide"),
+        (
+            r#"{"type":"spring","b":0,"stiffness":-1}"#,
+            "forces[0].stiffness",
+        ),
+        (
+            r#"{"type":"spring","b":0,"stiffness":1e400}"#,
+            "out of range",
+        ),
+        (
+            r#"{"type":"spring","b":0,"damping":-0.5}"#,
+            "forces[0].damping",
+        ),
+        (
+            r#"{"type":"spring","b":0,"point_a":[0,0,-1],"rest_length":1,"stiffness":1}"#,
+            "coincide",
+        ),
         (r#"{"type":"spring","b":3}"#, "forces[0].b"),
-        (r#"{"type":"joint_spring","joint":0,"stiffness":1}"#, "not a revolute"),
+        (
+            r#"{"type":"joint_spring","joint":0,"stiffness":1}"#,
+            "revolute or cylindrical",
+        ),
         (r#"{"type":"motor","joint":2,"torque":1}"#, "does not exist"),
-        (r#"{"type":"force","body":0,"force":[0,0,1],"time":{"kind":"sine","frequency":1e300}}"#, "forces[0].time.frequency"),
-        (r#"{"type":"torque","body":0,"torque":[0,0,1],"time":{"kind":"ramp","time":0}}"#, "forces[0].time.time"),
+        (
+            r#"{"type":"force","body":0,"force":[0,0,1],"time":{"kind":"sine","frequency":1e300}}"#,
+            "forces[0].time.frequency",
+        ),
+        (
+            r#"{"type":"torque","body":0,"torque":[0,0,1],"time":{"kind":"ramp","time":0}}"#,
+            "forces[0].time.time",
+        ),
         (r#"{"type":"rope","b":0}"#, "unknown variant"),
         (r#"{"type":"spring","b":0,"stifness":1}"#, "unknown field"),
     ] {

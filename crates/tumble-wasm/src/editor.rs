@@ -73,10 +73,12 @@ fn preset_value(sc: &Scenario) -> Value {
         .iter()
         .map(|j| {
             let mut m = json!({
-                "type": match j.kind { JointKind::Spherical => "spherical", JointKind::Revolute { .. } => "revolute" },
+                "type": j.kind.name(),
                 "a": j.a, "point_a": v3(j.point_a), "b": j.b, "point_b": v3(j.point_b),
             });
-            if let JointKind::Revolute { axis_a, axis_b } = j.kind {
+            // a fixed joint keeps the start's relative orientation: no axes to give
+            if !matches!(j.kind, JointKind::Spherical | JointKind::Fixed { .. }) {
+                let (axis_a, axis_b) = j.kind.axes();
                 m["axis_a"] = v3(axis_a);
                 m["axis_b"] = v3(axis_b);
             }

@@ -162,10 +162,7 @@ pub fn joint_frames(text: &str) -> Result<Vec<f64>, JsError> {
     let sc = Scenario::parse(text).map_err(|e| JsError::new(&e.0))?;
     let mut out = Vec::with_capacity(14 * sc.model.joints.len());
     for j in &sc.model.joints {
-        let (aa, ab) = match j.kind {
-            tumble::JointKind::Revolute { axis_a, axis_b } => (axis_a, axis_b),
-            tumble::JointKind::Spherical => (glam::DVec3::ZERO, glam::DVec3::ZERO),
-        };
+        let (aa, ab) = j.kind.axes();
         out.push(j.a.map_or(-1.0, |a| a as f64));
         out.extend_from_slice(&j.point_a.to_array());
         out.extend_from_slice(&aa.to_array());

@@ -249,7 +249,12 @@ pub fn step(
             if !c.model.forces.is_empty() {
                 f.work += 0.5 * h * (p1.input + p2.input);
                 f.dissipated += 0.5 * h * (p1.dissipation + p2.dissipation);
-                crate::forces::update_angles(&c.model, &c.force_frames, &state.bodies, &mut f.angles);
+                crate::forces::update_angles(
+                    &c.model,
+                    &c.force_frames,
+                    &state.bodies,
+                    &mut f.angles,
+                );
             }
             f.t += h;
             Ok(StepInfo {

@@ -14,10 +14,24 @@ use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 use glam::DVec3;
 
+/// One scalar joint equation, in the forms every method evaluates (`joints.rs` for the
+/// rotation-matrix methods, `director/mod.rs` for the director method). All are polynomials of
+/// degree at most two in the bodies' positions and directors, so the director's gradient at the
+/// mean configuration is an exact discrete derivative (Nielsen & Krenk eqs. 41-42).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum RowSpec {
+    /// e_r . (p_b - p_a), p = x + R s (eq. 34)
+    Pos(usize),
+    /// (R_a v) . (R_b u), v in a's frame (global for the ground), u in b's (eq. 37)
+    Dot(DVec3, DVec3),
+    /// (R_a m) . (p_b - p_a), m in a's frame: b's point stays in a plane of a through a's point
+    Perp(DVec3),
+}
+
 /// One joint with its frame precomputed.
 #[derive(Clone, Copy, Debug)]
 pub struct JointFrame {
-    /// rows: 3 (spherical) or 5 (revolute)
+    /// rows: 3 to 6
     pub rows: usize,
     /// body a, `None` for the ground
     pub a: Option<usize>,
@@ -31,18 +45,65 @@ pub struct JointFrame {
     pub n_a: DVec3,
     /// revolute: e_1, e_2 completing axis_b to a right-handed orthonormal frame
     pub e: [DVec3; 2],
+    /// the equations, `rows` of them
+    pub spec: [RowSpec; 6],
+    /// whether a row is a [`RowSpec::Perp`]: its translational gradient is not +-e_r or zero,
+    /// so the joint-space products take the general path
+    pub general: bool,
 }
 
 impl JointFrame {
     /// The frame of `joint`.
     pub fn new(joint: &Joint) -> Self {
+        use RowSpec::{Dot, Perp, Pos};
+        let (axis_a, axis_b) = joint.kind.axes();
         let (n_a, e) = match joint.kind {
-            JointKind::Revolute { axis_a, axis_b } => {
+            JointKind::Spherical => (DVec3::ZERO, [DVec3::ZERO; 2]),
+            _ => {
                 let (e1, e2) = perpendicular_pair(axis_b);
                 (normalize(axis_a), [e1, e2])
             }
-            JointKind::Spherical => (DVec3::ZERO, [DVec3::ZERO; 2]),
         };
+        let (m1, m2) = if n_a == DVec3::ZERO {
+            (DVec3::ZERO, DVec3::ZERO)
+        } else {
+            perpendicular_pair(n_a)
+        };
+        let pos = [Pos(0), Pos(1), Pos(2)];
+        let align = [Dot(n_a, e[0]), Dot(n_a, e[1])];
+        let list: &[RowSpec] = &match joint.kind {
+            JointKind::Spherical => [pos[0], pos[1], pos[2], Pos(0), Pos(0), Pos(0)],
+            JointKind::Revolute { .. } => [pos[0], pos[1], pos[2], align[0], align[1], Pos(0)],
+            JointKind::Prismatic { twist_a, .. } => [
+                Perp(m1),
+                Perp(m2),
+                align[0],
+                align[1],
+                Dot(twist_a, e[1]),
+                Pos(0),
+            ],
+            JointKind::Cylindrical { .. } => {
+                [Perp(m1), Perp(m2), align[0], align[1], Pos(0), Pos(0)]
+            }
+            JointKind::Universal { axis_a, axis_b } => [
+                pos[0],
+                pos[1],
+                pos[2],
+                Dot(normalize(axis_a), normalize(axis_b)),
+                Pos(0),
+                Pos(0),
+            ],
+            JointKind::Fixed { twist_a, .. } => [
+                pos[0],
+                pos[1],
+                pos[2],
+                align[0],
+                align[1],
+                Dot(twist_a, e[1]),
+            ],
+        }[..joint.kind.rows()];
+        let mut spec = [Pos(0); 6];
+        spec[..list.len()].copy_from_slice(list);
         JointFrame {
             rows: joint.kind.rows(),
             a: joint.a,
@@ -51,12 +112,9 @@ impl JointFrame {
             point_b: joint.point_b,
             n_a,
             e,
+            spec,
+            general: list.iter().any(|r| matches!(r, Perp(_))),
         }
-    }
-
-    /// Whether this is a revolute joint.
-    pub fn is_revolute(&self) -> bool {
-        self.rows == 5
     }
 }
 

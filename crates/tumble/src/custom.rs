@@ -11,7 +11,12 @@
 //! `rotation` rows map body axes to global axes; `angular_velocity` is in body components;
 //! `a: null` (or absent) is the ground, with `point_a` and `axis_a` global. Optional:
 //! gravity (default 0, 0, -9.81), dt (0.01), duration (10), size (a box with that inertia),
-//! rotation (identity), velocity and angular_velocity (zero), axes (revolute only), and
+//! rotation (identity), velocity and angular_velocity (zero), axes, and
+//! joint types beyond spherical and revolute: "prismatic" (b slides along axis_a through
+//! point_a without turning; axis_b in b stays parallel), "cylindrical" (slides along and turns
+//! about axis_a), "universal" (the points coincide, the cross axes axis_a in a and axis_b in b,
+//! default x2, stay perpendicular) and "fixed" (a weld: no axes, the start's relative pose is
+//! kept). Axes default to x1 and are made unit vectors. And
 //! `forces`: a list of force elements and loads, each tagged by "type" (units: m, N, N m, s):
 //!
 //! ```json
@@ -28,9 +33,9 @@
 //! `{"kind": "ramp", "value": 1, "time": 0.5}` (a smooth start from 0 to value over time s).
 //! Spring and damper coefficients default to 0; a joint spring's angle is measured from the
 //! initial configuration.
-use crate::model::box_for_inertia;
 use crate::forces::ForceElement;
-use crate::model::{Body, BodyState, Joint, JointKind, Model};
+use crate::model::box_for_inertia;
+use crate::model::{twist_reference, Body, BodyState, Joint, JointKind, Model};
 use crate::timefn::TimeFn;
 use crate::validate::{ScenarioError, MAX_LINKS};
 use alloc::format;
@@ -442,24 +447,54 @@ pub fn parse(text: &str) -> Result<(Model, Vec<BodyState>, f64, f64, String), Sc
         if j.a == Some(j.b) {
             return err(format!("{name} connects body {} to itself", j.b));
         }
+        let axis = |key: &str, v: Option<[f64; 3]>| -> Result<DVec3, ScenarioError> {
+            let a = vec3(&format!("{name}.{key}"), v.unwrap_or([1.0, 0.0, 0.0]))?;
+            if a.length() < 1e-9 {
+                return err(format!("{name}.{key} must be a non-zero vector"));
+            }
+            Ok(a.normalize())
+        };
+        let rot = |b: Option<usize>| b.map_or(DMat3::IDENTITY, |b| states[b].r);
         let kind = match j.kind.as_str() {
             "spherical" => JointKind::Spherical,
-            "revolute" => {
-                let axis = |key: &str, v: Option<[f64; 3]>| -> Result<DVec3, ScenarioError> {
-                    let a = vec3(&format!("{name}.{key}"), v.unwrap_or([1.0, 0.0, 0.0]))?;
-                    if a.length() < 1e-9 {
-                        return err(format!("{name}.{key} must be a non-zero vector"));
-                    }
-                    Ok(a.normalize())
-                };
-                JointKind::Revolute {
-                    axis_a: axis("axis_a", j.axis_a)?,
-                    axis_b: axis("axis_b", j.axis_b)?,
+            "revolute" => JointKind::Revolute {
+                axis_a: axis("axis_a", j.axis_a)?,
+                axis_b: axis("axis_b", j.axis_b)?,
+            },
+            "prismatic" => {
+                let (axis_a, axis_b) = (axis("axis_a", j.axis_a)?, axis("axis_b", j.axis_b)?);
+                JointKind::Prismatic {
+                    axis_a,
+                    axis_b,
+                    twist_a: twist_reference(axis_a, axis_b, &rot(j.a), &rot(Some(j.b))),
+                }
+            }
+            "cylindrical" => JointKind::Cylindrical {
+                axis_a: axis("axis_a", j.axis_a)?,
+                axis_b: axis("axis_b", j.axis_b)?,
+            },
+            "universal" => JointKind::Universal {
+                axis_a: axis("axis_a", j.axis_a)?,
+                axis_b: axis("axis_b", j.axis_b.or(Some([0.0, 1.0, 0.0])))?,
+            },
+            "fixed" => {
+                if j.axis_a.is_some() || j.axis_b.is_some() {
+                    return err(format!(
+                        "{name}: a fixed joint keeps the start's relative orientation and takes no axes"
+                    ));
+                }
+                // b's x1 axis, seen from a at the start
+                let axis_b = DVec3::X;
+                let axis_a = crate::math::normalize(rot(j.a).transpose() * (rot(Some(j.b)) * axis_b));
+                JointKind::Fixed {
+                    axis_a,
+                    axis_b,
+                    twist_a: twist_reference(axis_a, axis_b, &rot(j.a), &rot(Some(j.b))),
                 }
             }
             other => {
                 return err(format!(
-                    "{name}.type must be spherical or revolute, not '{other}'"
+                    "{name}.type must be spherical, revolute, prismatic, cylindrical, universal or fixed, not '{other}'"
                 ))
             }
         };

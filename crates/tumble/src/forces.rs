@@ -63,8 +63,9 @@ pub fn frames(model: &Model, init: Option<&[BodyState]>) -> Vec<Frame> {
             ForceElement::JointSpring { joint, .. } | ForceElement::Motor { joint, .. } => {
                 let j = &model.joints[joint];
                 let (axis_a, axis_b) = match j.kind {
-                    JointKind::Revolute { axis_a, axis_b } => (axis_a, axis_b),
-                    JointKind::Spherical => (DVec3::X, DVec3::X),
+                    JointKind::Revolute { axis_a, axis_b }
+                    | JointKind::Cylindrical { axis_a, axis_b } => (axis_a, axis_b),
+                    _ => (DVec3::X, DVec3::X), // rejected by `validate`
                 };
                 let n_a = crate::math::normalize(axis_a);
                 let e_b = perpendicular_pair(axis_b).0;
@@ -108,7 +109,10 @@ pub fn validate(model: &Model, init: &[BodyState]) -> Result<(), String> {
         if b < n {
             Ok(())
         } else {
-            Err(format!("{name}.{field}: bodies are numbered 0 to {}, not {b}", n - 1))
+            Err(format!(
+                "{name}.{field}: bodies are numbered 0 to {}, not {b}",
+                n - 1
+            ))
         }
     };
     let finite = |name: &str, field: &str, v: DVec3, max: f64| {
@@ -121,13 +125,20 @@ pub fn validate(model: &Model, init: &[BodyState]) -> Result<(), String> {
             ))
         }
     };
-    let revolute = |name: &str, joint: usize| match model.joints.get(joint) {
-        Some(j) if matches!(j.kind, JointKind::Revolute { .. }) => Ok(()),
-        Some(_) => Err(format!("{name}.joint: joints[{joint}] is not a revolute joint")),
+    let revolute = |name: &str, joint: usize| {
+        match model.joints.get(joint) {
+        Some(j) if matches!(j.kind, JointKind::Revolute { .. } | JointKind::Cylindrical { .. }) => {
+            Ok(())
+        }
+        Some(j) => Err(format!(
+            "{name}.joint: joints[{joint}] is a {} joint; joint springs and motors act about the axis of a revolute or cylindrical joint",
+            j.kind.name()
+        )),
         None => Err(format!(
             "{name}.joint: there are {} joints, so joints[{joint}] does not exist",
             model.joints.len()
         )),
+    }
     };
     for (i, f) in model.forces.iter().enumerate() {
         let name = format!("forces[{i}]");
@@ -364,7 +375,8 @@ pub fn add_world(
                     continue; // zero rest length (validated): no force at zero length
                 }
                 let n = d / l;
-                let ldot = n.dot(point_velocity(s, Some(b), point_b) - point_velocity(s, a, point_a));
+                let ldot =
+                    n.dot(point_velocity(s, Some(b), point_b) - point_velocity(s, a, point_a));
                 let f = n * (stiffness * (l - rest_length) + damping * ldot);
                 apply(b, s[b].r * point_b, -f, force, torque);
                 if let Some(a) = a {

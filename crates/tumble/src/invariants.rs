@@ -92,12 +92,17 @@ pub fn conserved_momentum(model: &Model) -> [bool; 3] {
                     && match j.kind {
                         JointKind::Spherical => true,
                         JointKind::Revolute { axis_a, .. } => parallel(axis_a, e),
+                        // sliding, universal and fixed joints to the ground: reaction moments
+                        // about more than one axis, or forces off the origin along a line
+                        _ => false,
                     }
             })
             && model.forces.iter().all(|f| match *f {
                 // a spring to the ground reacts at its ground point like a ball joint there;
                 // one between two bodies acts equally and oppositely along their line
-                ForceElement::Spring { a: None, point_a, .. } => parallel(point_a, e),
+                ForceElement::Spring {
+                    a: None, point_a, ..
+                } => parallel(point_a, e),
                 ForceElement::Spring { .. } => true,
                 // a torque about a joint's axis reacts on the ground when the joint is grounded
                 ForceElement::JointSpring { joint, .. } | ForceElement::Motor { joint, .. } => {

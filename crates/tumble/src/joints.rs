@@ -10,8 +10,13 @@
 //! The bias term is the velocity-product part of d2Phi/dt2 (for the index-1 method):
 //! spherical w_b x (w_b x r_b) - w_a x (w_a x r_a); revolute
 //! (w_a x (w_a x n)).u + 2 (w_a x n).(w_b x u) + n.(w_b x (w_b x u)).
+//! Every joint is a list of three kinds of rows (`compiled::RowSpec`): the spherical rows
+//! above, the revolute's dot rows n.u for any pair of body vectors, and the sliding joints'
+//! rows Phi = mw . d, mw = R_a m, d = p_b - p_a (b's point in a plane of a):
+//! dPhi/dt = mw . (v_b - v_a) + w_b . (r_b x mw) + w_a . (mw x (d + r_a)); bias
+//! (w_a x (w_a x mw)) . d + 2 (w_a x mw) . ddot + mw . (w_b x (w_b x r_b) - w_a x (w_a x r_a)).
 //! The director method has its own forms, eqs. (35) and (38), in `director.rs`.
-use crate::compiled::{Compiled, JointFrame};
+use crate::compiled::{Compiled, JointFrame, RowSpec};
 use crate::math::skew;
 use crate::model::{BodyState, Model};
 use crate::sparse::{JointMatrix, JointPattern};
@@ -21,16 +26,16 @@ use glam::{DMat3, DVec3};
 /// One joint evaluated at a state: residual, Jacobian rows and bias.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct JointEval {
-    /// number of rows (3 or 5)
+    /// number of rows (3 to 6)
     pub rows: usize,
     /// Phi
-    pub phi: [f64; 5],
+    pub phi: [f64; 6],
     /// Jacobian rows for body a (zero if ground) over (v, w): 6 numbers each
-    pub ca: [[f64; 6]; 5],
+    pub ca: [[f64; 6]; 6],
     /// Jacobian rows for body b
-    pub cb: [[f64; 6]; 5],
+    pub cb: [[f64; 6]; 6],
     /// velocity-product part of d2Phi/dt2
-    pub bias: [f64; 5],
+    pub bias: [f64; 6],
     /// body indices (a may be None)
     pub a: Option<usize>,
     /// body b
@@ -90,23 +95,35 @@ pub fn evaluate_frame(jt: &JointFrame, states: &[BodyState]) -> JointEval {
     let kb = skew(rb);
     let ka = skew(ra);
     let bias = wb.cross(wb.cross(rb)) - wa.cross(wa.cross(ra));
-    for i in 0..3 {
-        e.phi[i] = phi[i];
-        e.bias[i] = bias[i];
-        e.cb[i] = row(DVec3::AXES[i], -mat_row(&kb, i));
-        e.ca[i] = row(-DVec3::AXES[i], mat_row(&ka, i));
-    }
-    if jt.is_revolute() {
-        let n = rot_a * jt.n_a;
-        for (i, ei) in jt.e.into_iter().enumerate() {
-            let u = sb.r * ei;
-            let k = 3 + i;
-            e.phi[k] = n.dot(u);
-            e.ca[k] = row(DVec3::ZERO, n.cross(u));
-            e.cb[k] = row(DVec3::ZERO, u.cross(n));
-            let nd = wa.cross(n);
-            let ud = wb.cross(u);
-            e.bias[k] = wa.cross(nd).dot(u) + 2.0 * nd.dot(ud) + n.dot(wb.cross(ud));
+    for (k, spec) in jt.spec[..jt.rows].iter().enumerate() {
+        match *spec {
+            RowSpec::Pos(i) => {
+                e.phi[k] = phi[i];
+                e.bias[k] = bias[i];
+                e.cb[k] = row(DVec3::AXES[i], -mat_row(&kb, i));
+                e.ca[k] = row(-DVec3::AXES[i], mat_row(&ka, i));
+            }
+            RowSpec::Dot(v, u) => {
+                let n = rot_a * v;
+                let u = sb.r * u;
+                e.phi[k] = n.dot(u);
+                e.ca[k] = row(DVec3::ZERO, n.cross(u));
+                e.cb[k] = row(DVec3::ZERO, u.cross(n));
+                let nd = wa.cross(n);
+                let ud = wb.cross(u);
+                e.bias[k] = wa.cross(nd).dot(u) + 2.0 * nd.dot(ud) + n.dot(wb.cross(ud));
+            }
+            RowSpec::Perp(m) => {
+                // (R_a m) . d, d = p_b - p_a: d/dt = (w_a x mw) . d + mw . ddot
+                let mw = rot_a * m;
+                let va = jt.a.map_or(DVec3::ZERO, |a| states[a].v);
+                let ddot = sb.v + wb.cross(rb) - va - wa.cross(ra);
+                e.phi[k] = mw.dot(phi);
+                e.cb[k] = row(mw, rb.cross(mw));
+                e.ca[k] = row(-mw, mw.cross(phi + ra));
+                let md = wa.cross(mw);
+                e.bias[k] = wa.cross(md).dot(phi) + 2.0 * md.dot(ddot) + mw.dot(bias);
+            }
         }
     }
     e
@@ -169,14 +186,23 @@ pub fn assemble(
                 for (kl, ik) in list.iter().enumerate() {
                     let ek = &left[ik.joint];
                     let blk = c.block(b, kl, jl);
+                    let general = c.frames[ik.joint].general;
                     for col in 0..ek.rows {
                         let ck = if ik.is_b { &ek.cb[col] } else { &ek.ca[col] };
                         // row `col`'s translational part is +-e_col (col < 3) or zero (the rows
-                        // of `evaluate_frame`), so of its first three products only
-                        // ck[col] wc[col] can be non-zero: the same sum, bit for bit, in half
-                        // the multiplications
-                        debug_assert!((0..3).all(|i| ck[i] == 0.0 || i == col));
-                        let lin = if col < 3 { ck[col] * wc[col] } else { 0.0 };
+                        // of `evaluate_frame` without a Perp row), so of its first three
+                        // products only ck[col] wc[col] can be non-zero: the same sum, bit for
+                        // bit, in half the multiplications
+                        let lin = if general {
+                            ck[0] * wc[0] + ck[1] * wc[1] + ck[2] * wc[2]
+                        } else {
+                            debug_assert!((0..3).all(|i| ck[i] == 0.0 || i == col));
+                            if col < 3 {
+                                ck[col] * wc[col]
+                            } else {
+                                0.0
+                            }
+                        };
                         let v = lin + ck[3] * wc[3] + ck[4] * wc[4] + ck[5] * wc[5];
                         s.add(blk, col, r, v);
                     }

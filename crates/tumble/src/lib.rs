@@ -35,8 +35,8 @@ pub mod study;
 pub mod timefn;
 pub mod validate;
 
-pub use invariants::Invariants;
 pub use forces::ForceElement;
+pub use invariants::Invariants;
 pub use model::{Body, BodyState, Joint, JointKind, Model};
 pub use scenario::{Scenario, ScenarioError};
 pub use simulation::{Method, Simulation};

@@ -1,6 +1,6 @@
 //! The model (what does not change during a run) and the common body state.
-use alloc::vec::Vec;
 use crate::timefn::TimeFn;
+use alloc::vec::Vec;
 use glam::{DMat3, DVec3};
 
 /// A rigid body: mass and principal moments of inertia about its centre of mass.
@@ -17,7 +17,8 @@ pub struct Body {
     pub size: DVec3,
 }
 
-/// Joint type.
+/// Joint type. Axes are unit vectors (the JSON reader normalises them): `axis_a` in body a's
+/// frame (global when a is the ground), `axis_b` in body b's.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum JointKind {
     /// Spherical joint (Nielsen & Krenk eq. 34): the two points coincide. 3 equations.
@@ -30,6 +31,44 @@ pub enum JointKind {
         /// Unit axis in body b's frame.
         axis_b: DVec3,
     },
+    /// Prismatic joint (slider): body b keeps its orientation relative to a, and its point
+    /// stays on the line through a's point along `axis_a`. 5 equations.
+    Prismatic {
+        /// the sliding axis in a's frame
+        axis_a: DVec3,
+        /// the axis in b's frame that stays parallel to it
+        axis_b: DVec3,
+        /// perpendicular to `axis_a` in a's frame: where b's first perpendicular vector
+        /// ([`crate::math::perpendicular_pair`] of `axis_b`) pointed at the start, which the joint
+        /// keeps (see [`twist_reference`])
+        twist_a: DVec3,
+    },
+    /// Cylindrical joint: b's point stays on a's line along `axis_a` and `axis_b` stays
+    /// parallel to it; b slides along and turns about the axis. 4 equations.
+    Cylindrical {
+        /// the axis in a's frame
+        axis_a: DVec3,
+        /// the axis in b's frame
+        axis_b: DVec3,
+    },
+    /// Universal (Cardan) joint: the points coincide and the cross axes stay perpendicular,
+    /// `axis_a` (fixed in a) and `axis_b` (fixed in b). 4 equations.
+    Universal {
+        /// the cross axis fixed in a
+        axis_a: DVec3,
+        /// the cross axis fixed in b, perpendicular to `axis_a` at the start
+        axis_b: DVec3,
+    },
+    /// Fixed joint (weld): the points coincide and b keeps its orientation relative to a.
+    /// 6 equations.
+    Fixed {
+        /// b's `axis_b` as seen from a at the start (the JSON reader sets it)
+        axis_a: DVec3,
+        /// a unit vector of b (x1 from the JSON reader)
+        axis_b: DVec3,
+        /// as for [`JointKind::Prismatic`]
+        twist_a: DVec3,
+    },
 }
 
 impl JointKind {
@@ -37,8 +76,50 @@ impl JointKind {
     pub fn rows(&self) -> usize {
         match self {
             JointKind::Spherical => 3,
-            JointKind::Revolute { .. } => 5,
+            JointKind::Revolute { .. } | JointKind::Prismatic { .. } => 5,
+            JointKind::Cylindrical { .. } | JointKind::Universal { .. } => 4,
+            JointKind::Fixed { .. } => 6,
         }
+    }
+
+    /// The name used in the JSON form.
+    pub fn name(&self) -> &'static str {
+        match self {
+            JointKind::Spherical => "spherical",
+            JointKind::Revolute { .. } => "revolute",
+            JointKind::Prismatic { .. } => "prismatic",
+            JointKind::Cylindrical { .. } => "cylindrical",
+            JointKind::Universal { .. } => "universal",
+            JointKind::Fixed { .. } => "fixed",
+        }
+    }
+
+    /// (axis_a, axis_b), zero for a spherical joint.
+    pub fn axes(&self) -> (DVec3, DVec3) {
+        match *self {
+            JointKind::Spherical => (DVec3::ZERO, DVec3::ZERO),
+            JointKind::Revolute { axis_a, axis_b }
+            | JointKind::Prismatic { axis_a, axis_b, .. }
+            | JointKind::Cylindrical { axis_a, axis_b }
+            | JointKind::Universal { axis_a, axis_b }
+            | JointKind::Fixed { axis_a, axis_b, .. } => (axis_a, axis_b),
+        }
+    }
+}
+
+/// The twist reference of a prismatic or fixed joint: b's first vector perpendicular to
+/// `axis_b` at the rotations `ra`, `rb` of the start, seen from a and made exactly
+/// perpendicular to `axis_a` (zero when it cannot be: the axes are not parallel, which the
+/// consistency check then reports).
+pub fn twist_reference(axis_a: DVec3, axis_b: DVec3, ra: &DMat3, rb: &DMat3) -> DVec3 {
+    let e1 = crate::math::perpendicular_pair(axis_b).0;
+    let t = ra.transpose() * (*rb * e1);
+    let t = t - axis_a * axis_a.dot(t);
+    let l = crate::math::length(t);
+    if l > 0.5 {
+        t * (1.0 / l)
+    } else {
+        DVec3::ZERO
     }
 }
 

@@ -421,7 +421,15 @@ fn element_forces(
 ) -> crate::forces::Power {
     ws.force.iter_mut().for_each(|f| *f = DVec3::ZERO);
     ws.torque.iter_mut().for_each(|f| *f = DVec3::ZERO);
-    let p = crate::forces::add_world(&c.model, &c.force_frames, s, angles, t, &mut ws.force, &mut ws.torque);
+    let p = crate::forces::add_world(
+        &c.model,
+        &c.force_frames,
+        s,
+        angles,
+        t,
+        &mut ws.force,
+        &mut ws.torque,
+    );
     for ((e, f), tau) in ws.ext.iter_mut().zip(&ws.force).zip(&ws.torque) {
         *e = (*f, *tau);
     }

@@ -68,7 +68,9 @@ impl TimeFn {
                 amplitude,
                 frequency,
                 phase,
-            } => offset + amplitude * libm::sin(2.0 * core::f64::consts::PI * frequency * t + phase),
+            } => {
+                offset + amplitude * libm::sin(2.0 * core::f64::consts::PI * frequency * t + phase)
+            }
             TimeFn::Ramp { value, time } => {
                 let x = (t / time).clamp(0.0, 1.0);
                 value * x * x * (3.0 - 2.0 * x)
@@ -83,7 +85,9 @@ impl TimeFn {
             if v.is_finite() && v >= lo && v <= hi {
                 Ok(())
             } else {
-                Err(format!("{name}.{field} must be between {lo:e} and {hi:e}, not {v}"))
+                Err(format!(
+                    "{name}.{field} must be between {lo:e} and {hi:e}, not {v}"
+                ))
             }
         };
         let p = MAX_PARAM;
@@ -118,7 +122,10 @@ mod tests {
 
     #[test]
     fn ramp_is_smooth_and_reaches_its_value() {
-        let f = TimeFn::Ramp { value: 2.0, time: 0.5 };
+        let f = TimeFn::Ramp {
+            value: 2.0,
+            time: 0.5,
+        };
         assert_eq!(f.at(0.0), 0.0);
         assert_eq!(f.at(0.5), 2.0);
         assert_eq!(f.at(3.0), 2.0);
@@ -138,7 +145,9 @@ mod tests {
         .validate("forces[2].time")
         .unwrap_err();
         assert!(e.contains("forces[2].time.frequency"), "{e}");
-        let e = TimeFn::Constant { value: f64::NAN }.validate("x").unwrap_err();
+        let e = TimeFn::Constant { value: f64::NAN }
+            .validate("x")
+            .unwrap_err();
         assert!(e.contains("x.value") && e.contains("NaN"), "{e}");
     }
 }

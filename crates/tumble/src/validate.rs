@@ -71,20 +71,28 @@ pub fn check_consistent(model: &Model, states: &[BodyState]) -> Result<(), Scena
                 jt.b
             )
         };
-        let gap = crate::math::sqrt(e.phi[..3].iter().map(|x| x * x).sum());
+        // position rows (points coinciding, or on a sliding joint's line) in m; dot rows
+        // (axes parallel or perpendicular, a weld's twist) as the angle of their sine
+        let frame = crate::compiled::JointFrame::new(jt);
+        let (mut gap, mut sine) = (0.0, 0.0);
+        for (spec, phi) in frame.spec[..e.rows].iter().zip(&e.phi) {
+            match spec {
+                crate::compiled::RowSpec::Dot(..) => sine += phi * phi,
+                _ => gap += phi * phi,
+            }
+        }
+        let gap = crate::math::sqrt(gap);
         if !(gap <= 1e-6) {
             return err(format!(
                 "{what}: its two points are {gap:.3e} m apart (at most 1e-6 m is accepted)"
             ));
         }
-        if e.rows == 5 {
-            let s = crate::math::sqrt(e.phi[3] * e.phi[3] + e.phi[4] * e.phi[4]);
-            if !(s <= 1e-6) {
-                let angle = libm::asin(s.min(1.0));
-                return err(format!(
-                    "{what}: its axes are {angle:.3e} rad apart (at most 1e-6 rad is accepted)"
-                ));
-            }
+        let s = crate::math::sqrt(sine);
+        if !(s <= 1e-6) {
+            let angle = libm::asin(s.min(1.0));
+            return err(format!(
+                "{what}: its axes are {angle:.3e} rad apart (at most 1e-6 rad is accepted)"
+            ));
         }
         for r in 0..e.rows {
             let v = e.velocity(r, states, model);

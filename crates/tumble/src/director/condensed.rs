@@ -15,9 +15,10 @@
 //! step is judged on the residual of (23)-(28) as written (`full.rs`, `body_residual`).
 use super::algebra::{c_mul, g_mul, V9};
 use super::{joint_row_into, mat, outer, rot_block, sides, Ctx};
-use crate::compiled::Row;
+use crate::compiled::{Row, RowSpec};
 use crate::math::{skew, skew_vec};
 use crate::model::Model;
+use crate::sparse::B;
 use crate::step::{newton_converged, Settings, StepError, StepInfo};
 use glam::{DMat3, DVec3};
 
@@ -195,9 +196,27 @@ impl Ctx<'_> {
                 // G at q_n+1
                 for k in 0..nrows {
                     let Row { a, b: bb, .. } = c.rows[k];
+                    let general = matches!(
+                        c.frames[c.rows[k].joint].spec[c.rows[k].row],
+                        RowSpec::Perp(_)
+                    );
                     for (side, b) in sides(a, bb) {
-                        let ((un, wn), (um, wm)) = self.row_factors(model, k, side);
                         let amat = self.w.amat[b];
+                        if general {
+                            // a sliding joint's row: its rotational gradient on side a is of
+                            // rank two, so the general forms (the debug check below)
+                            let g = mat(&self.w.gmean[k][side]);
+                            let e = mat(&self.w.gnew[k][side]);
+                            let cc =
+                                2.0 * h * skew_vec(&(mat(&self.w.q1[b]).transpose() * g * amat));
+                            let d = 2.0
+                                * h
+                                * skew_vec(&(self.w.qna[b].transpose() * e * amat.transpose()));
+                            self.w.cy[k][side] = self.w.kinv[b] * cc;
+                            self.w.dk[k][side] = d;
+                            continue;
+                        }
+                        let ((un, wn), (um, wm)) = self.row_factors(model, k, side);
                         let c =
                             h * (amat.transpose() * wm).cross(mat(&self.w.q1[b]).transpose() * um);
                         let qbar = self.w.qna[b]; // Q_n A
@@ -227,27 +246,39 @@ impl Ctx<'_> {
                             let jl = inc.joint;
                             let ol = c.pattern.offset(jl);
                             let lside = usize::from(inc.is_b);
-                            let mut blk = [0.0; 25];
+                            let mut blk = [0.0; B * B];
                             let cy = &self.w.cy[ol..ol + c.frames[jl].rows];
                             for (row, d) in
-                                blk.chunks_exact_mut(5).zip(&self.w.dk[ok..ok + jt.rows])
+                                blk.chunks_exact_mut(B).zip(&self.w.dk[ok..ok + jt.rows])
                             {
                                 for (x, y) in row.iter_mut().zip(cy) {
                                     *x = -d[side].dot(y[lside]);
                                 }
                             }
                             // t e0_k . g0_l: the translational gradients are +-e_r on the three
-                            // position rows of both joint kinds (35) and zero on the revolute
-                            // axis rows, so only the diagonal of the position rows is not zero
-                            for r in 0..3 {
-                                let (e0, g0) =
-                                    (&self.w.gnew[ok + r][side], &self.w.gmean[ol + r][lside]);
-                                debug_assert!((0..c.frames[jl].rows).all(|rl| {
-                                    let g = &self.w.gmean[ol + rl][lside];
-                                    let dot = e0[0] * g[0] + e0[1] * g[1] + e0[2] * g[2];
-                                    dot == if rl == r { e0[r] * g0[r] } else { 0.0 }
-                                }));
-                                blk[r * 5 + r] += t * e0[r] * g0[r];
+                            // position rows (35) and zero on the dot rows, so only the diagonal
+                            // of the position rows is not zero; a sliding joint's rows have
+                            // others, and take the general products
+                            if jt.general || c.frames[jl].general {
+                                for rk in 0..jt.rows {
+                                    let e0 = &self.w.gnew[ok + rk][side];
+                                    for rl in 0..c.frames[jl].rows {
+                                        let g0 = &self.w.gmean[ol + rl][lside];
+                                        blk[rk * B + rl] +=
+                                            t * (e0[0] * g0[0] + e0[1] * g0[1] + e0[2] * g0[2]);
+                                    }
+                                }
+                            } else {
+                                for r in 0..3 {
+                                    let (e0, g0) =
+                                        (&self.w.gnew[ok + r][side], &self.w.gmean[ol + r][lside]);
+                                    debug_assert!((0..c.frames[jl].rows).all(|rl| {
+                                        let g = &self.w.gmean[ol + rl][lside];
+                                        let dot = e0[0] * g[0] + e0[1] * g[1] + e0[2] * g[2];
+                                        dot == if rl == r { e0[r] * g0[r] } else { 0.0 }
+                                    }));
+                                    blk[r * B + r] += t * e0[r] * g0[r];
+                                }
                             }
                             let first = jl != jk || side == 0 || jt.a.is_none();
                             self.w.js.add_block(c.block(b, kslot, li), &blk, first);
@@ -304,18 +335,20 @@ impl Ctx<'_> {
             joint: j, row: r, ..
         } = c.rows[k];
         let jt = &model.joints[j];
-        if r < 3 {
-            // spherical rows: +-e_r s^T, the same at q_n+1 and at the mean
-            let f = if side == 1 {
-                (DVec3::AXES[r], jt.point_b)
-            } else {
-                (-DVec3::AXES[r], jt.point_a)
-            };
-            return (f, f);
-        }
         let f = &c.frames[j];
-        let [na, e1, e2] = [f.n_a, f.e[0], f.e[1]];
-        let e = if r == 3 { e1 } else { e2 };
+        let (na, e) = match f.spec[r] {
+            RowSpec::Pos(r) => {
+                // spherical rows: +-e_r s^T, the same at q_n+1 and at the mean
+                let f = if side == 1 {
+                    (DVec3::AXES[r], jt.point_b)
+                } else {
+                    (-DVec3::AXES[r], jt.point_a)
+                };
+                return (f, f);
+            }
+            RowSpec::Dot(na, e) => (na, e),
+            RowSpec::Perp(_) => unreachable!("sliding rows take the general forms"),
+        };
         let mean = |b: usize| self.mean_rot(b);
         if side == 1 {
             // n e^T with n = Q_a n_a (or the fixed axis)

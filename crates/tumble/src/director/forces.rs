@@ -220,11 +220,7 @@ pub fn evaluate(
                 add_point(&mut g[body], s, -f);
                 out.work += f.dot(point(&q1[body], s) - point(&qn[body], s));
             }
-            ForceElement::Torque {
-                body,
-                torque,
-                time,
-            } => {
+            ForceElement::Torque { body, torque, time } => {
                 let gr = torque_grad(&mean_dirs(body), torque * factor(&time));
                 let mut gb = [0.0; 12];
                 add_dirs(&mut gb, &gr);

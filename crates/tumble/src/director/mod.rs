@@ -46,8 +46,9 @@ mod algebra;
 mod condensed;
 pub mod forces;
 mod full;
+mod rows;
 
-use crate::compiled::{Compiled, Incident, Row};
+use crate::compiled::{Compiled, Incident};
 use crate::math::max_abs_cols;
 use crate::model::{BodyState, Model};
 use crate::step::{effective_tol, Settings, StepError, StepInfo};
@@ -56,6 +57,7 @@ use alloc::string::String;
 use alloc::vec;
 use alloc::vec::Vec;
 use glam::{DMat3, DVec3};
+use rows::{joint_row, joint_row_into};
 
 pub use algebra::{Dual, Scalar};
 
@@ -214,6 +216,8 @@ pub struct Workspace {
     // iterate, the joint springs' angles at n+1 and the step's work and dissipation
     fext: Vec<[f64; 12]>,
     angles1: Vec<f64>,
+    // the mean configuration (q_n + q_n+1) / 2 of the bodies of sliding joints' rows
+    qm: Vec<[f64; 12]>,
     budget: forces::StepBudget,
 }
 
@@ -257,6 +261,7 @@ impl Workspace {
             qbar: vec![DMat3::IDENTITY; n],
             qna: vec![DMat3::IDENTITY; n],
             fext: vec![[0.0; 12]; n],
+            qm: vec![[0.0; 12]; n],
             angles1: vec![0.0; c.model.forces.len()],
             budget: forces::StepBudget::default(),
         }
@@ -326,75 +331,6 @@ pub(super) fn rot_block(v: &[f64; 12]) -> V9<f64> {
     let mut out = [0.0; 9];
     out.copy_from_slice(&v[3..12]);
     out
-}
-
-/// Joint `j` row `r` at configuration `q`: (Phi, gradient of side a, gradient of side b).
-pub(super) fn joint_row(c: &Compiled, qs: &[[f64; 12]], j: usize, r: usize) -> (f64, Grad, Grad) {
-    let mut g = [[0.0; 12]; 2];
-    let phi = joint_row_into(c, qs, j, r, &mut g);
-    let [ga, gb] = g;
-    (phi, ga, gb)
-}
-
-/// Joint `j` row `r` at configuration `q`: Phi, and its gradients written into `g` (side a,
-/// side b). Writes only the elements that can be non-zero for this row (the others keep their
-/// zeros), so the workspace's gradients are updated in place.
-pub(super) fn joint_row_into(
-    c: &Compiled,
-    qs: &[[f64; 12]],
-    j: usize,
-    r: usize,
-    g: &mut [Grad; 2],
-) -> f64 {
-    let jt = &c.frames[j];
-    let [ga, gb] = g;
-    let qb = &qs[jt.b];
-    let point = |q: &[f64; 12], s: DVec3| -> DVec3 {
-        DVec3::new(q[0], q[1], q[2]) + DMat3::from_cols_slice(&q[3..12]) * s
-    };
-    if r < 3 {
-        // spherical rows (34)-(35): x_b + Q_b s_b - (x_a + Q_a s_a)
-        let sb = jt.point_b.to_array();
-        gb[r] = 1.0;
-        for i in 0..3 {
-            gb[3 + 3 * i + r] = sb[i];
-        }
-        let pa = match jt.a {
-            Some(a) => {
-                let sa = jt.point_a.to_array();
-                ga[r] = -1.0;
-                for i in 0..3 {
-                    ga[3 + 3 * i + r] = -sa[i];
-                }
-                point(&qs[a], jt.point_a)
-            }
-            None => jt.point_a,
-        };
-        return (point(qb, jt.point_b) - pa)[r];
-    }
-    debug_assert!(jt.is_revolute(), "spherical joints have 3 rows");
-    // revolute rows (37)-(38): n . (Q_b e_m), n = Q_a n_a (or the fixed global axis)
-    let e = jt.e[r - 3].to_array();
-    let u = DMat3::from_cols_slice(&qb[3..12]) * DVec3::from_array(e);
-    let na = jt.n_a;
-    let n = match jt.a {
-        Some(a) => {
-            let nn = na.to_array();
-            for i in 0..3 {
-                for k in 0..3 {
-                    ga[3 + 3 * i + k] = nn[i] * u[k];
-                }
-            }
-            DMat3::from_cols_slice(&qs[a][3..12]) * na
-        }
-        None => na,
-    };
-    for i in 0..3 {
-        for k in 0..3 {
-            gb[3 + 3 * i + k] = e[i] * n[k];
-        }
-    }
-    n.dot(u)
 }
 
 impl Ctx<'_> {
@@ -497,50 +433,6 @@ impl Ctx<'_> {
     /// Mean directors of body `b` over the step (as of the last [`Ctx::mean_gradients`]).
     pub(super) fn mean_rot(&self, b: usize) -> DMat3 {
         self.w.qbar[b]
-    }
-
-    /// The mean directors of every body, `qbar` (for the current `q1`), and the revolute rows
-    /// of `gmean` replaced by the gradients at the mean configuration (42), in place (the
-    /// elements that stay zero are zero from `Workspace::new`).
-    pub(super) fn mean_gradients(&mut self, model: &Model) {
-        let c = self.c;
-        for ((m, q), q1) in self.w.qbar.iter_mut().zip(&self.s.q).zip(&self.w.q1) {
-            let mut out = [0.0; 9];
-            for i in 0..9 {
-                out[i] = 0.5 * (q[3 + i] + q1[3 + i]);
-            }
-            *m = DMat3::from_cols_array(&out);
-        }
-        for (
-            k,
-            &Row {
-                joint: j, row: r, ..
-            },
-        ) in c.rows.iter().enumerate()
-        {
-            if r < 3 {
-                continue; // spherical rows: constant gradient (35)
-            }
-            let jt = &model.joints[j];
-            let f = &c.frames[j];
-            let [na, e1, e2] = [f.n_a, f.e[0], f.e[1]];
-            let e = if r == 3 { e1 } else { e2 }.to_array();
-            let ubar = self.w.qbar[jt.b] * DVec3::from_array(e);
-            let nbar = match jt.a {
-                Some(a) => self.w.qbar[a] * na,
-                None => na,
-            };
-            let [ga, gb] = &mut self.w.gmean[k];
-            let nn = na.to_array();
-            for i in 0..3 {
-                for c in 0..3 {
-                    if jt.a.is_some() {
-                        ga[3 + 3 * i + c] = nn[i] * ubar[c];
-                    }
-                    gb[3 + 3 * i + c] = e[i] * nbar[c];
-                }
-            }
-        }
     }
 
     /// dV*/dq0 + dPhi*/dq^T lambda for body `b`: translational (3) and rotational (9) parts.

@@ -1,19 +1,22 @@
-//! Fixed-size kernels on the 5 x 5 blocks of the joint-space matrix (row-major, stride 5):
+//! Fixed-size kernels on the 6 x 6 blocks of the joint-space matrix (row-major, stride 6):
 //! inverse by Gauss-Jordan elimination with partial pivoting, product, matrix-vector product.
-//! A joint of 3 rows uses the leading 3 x 3 part; the rest stays zero.
+//! A joint of n < 6 rows uses the leading n x n part; the rest stays zero.
 
-/// Largest joint: revolute, 5 rows.
-pub const B: usize = 5;
+/// Largest joint: fixed, 6 rows.
+pub const B: usize = 6;
 
-/// The inverse of the leading n x n part of a block (n = 3 or 5), by Gauss-Jordan elimination
+/// The inverse of the leading n x n part of a block (n = 3 to 6), by Gauss-Jordan elimination
 /// with partial pivoting (the pivots of LU with partial pivoting); the rows and columns beyond
 /// n stay zero. None when a pivot is below 1e-14 of the largest entry or an entry is not finite.
 pub fn invert(a: &[f64; B * B], n: usize) -> Option<[f64; B * B]> {
-    if n == 3 {
-        invert_n::<3>(a)
-    } else {
-        debug_assert_eq!(n, B);
-        invert_n::<B>(a)
+    match n {
+        3 => invert_n::<3>(a),
+        4 => invert_n::<4>(a),
+        5 => invert_n::<5>(a),
+        _ => {
+            debug_assert_eq!(n, B);
+            invert_n::<B>(a)
+        }
     }
 }
 
@@ -75,7 +78,7 @@ fn invert_n<const N: usize>(a: &[f64; B * B]) -> Option<[f64; B * B]> {
     Some(inv)
 }
 
-/// a b for 5 x 5 blocks (row-major).
+/// a b for 6 x 6 blocks (row-major).
 pub fn mul(a: &[f64; B * B], b: &[f64; B * B]) -> [f64; B * B] {
     let mut out = [0.0; B * B];
     for r in 0..B {
@@ -89,7 +92,7 @@ pub fn mul(a: &[f64; B * B], b: &[f64; B * B]) -> [f64; B * B] {
     out
 }
 
-/// a x for a 5 x 5 block.
+/// a x for a 6 x 6 block.
 pub fn mul_vec(a: &[f64; B * B], x: &[f64; B]) -> [f64; B] {
     let mut out = [0.0; B];
     for r in 0..B {

@@ -37,7 +37,8 @@ mod border;
 use crate::model::Model;
 use alloc::vec;
 use alloc::vec::Vec;
-use block::{invert, mul, mul_vec, B};
+pub use block::B;
+use block::{invert, mul, mul_vec};
 
 /// Most loop-closing joints a system may have (a documented limit: each costs one tree solve
 /// per factorisation, and the loop rows are solved densely).
@@ -358,23 +359,25 @@ fn factor_tree(blocks: &mut [[f64; B * B]], p: &JointPattern) -> bool {
 /// Solve A x = b for the tree rows of `b` in place (A = S_tt factored by [`factor_tree`]);
 /// the loop rows of `b` are neither read nor written.
 fn solve_tree(blocks: &[[f64; B * B]], p: &JointPattern, b: &mut [f64]) {
-    // copies of a joint's rows, of the constant length 3 or 5 (no call to memcpy)
+    // copies of a joint's rows, of a constant length 3, 4, 5 or 6 (no call to memcpy)
     let load = |b: &[f64], j: usize| {
         let mut x = [0.0; B];
         let o = p.offset[j];
-        if p.rows[j] == B {
-            x.copy_from_slice(&b[o..o + B]);
-        } else {
-            x[..3].copy_from_slice(&b[o..o + 3]);
+        match p.rows[j] {
+            3 => x[..3].copy_from_slice(&b[o..o + 3]),
+            4 => x[..4].copy_from_slice(&b[o..o + 4]),
+            5 => x[..5].copy_from_slice(&b[o..o + 5]),
+            _ => x.copy_from_slice(&b[o..o + B]),
         }
         x
     };
     let store = |b: &mut [f64], j: usize, x: &[f64; B]| {
         let o = p.offset[j];
-        if p.rows[j] == B {
-            b[o..o + B].copy_from_slice(x);
-        } else {
-            b[o..o + 3].copy_from_slice(&x[..3]);
+        match p.rows[j] {
+            3 => b[o..o + 3].copy_from_slice(&x[..3]),
+            4 => b[o..o + 4].copy_from_slice(&x[..4]),
+            5 => b[o..o + 5].copy_from_slice(&x[..5]),
+            _ => b[o..o + B].copy_from_slice(x),
         }
     };
     // forward: x_j = D_j^-1 b_j, then b_k -= S_kj x_j for the later neighbours k

@@ -1,0 +1,176 @@
+//! The joint rows of the director method: Phi(q) and its gradient per side for the three kinds
+//! of rows (`compiled::RowSpec`), at q_n+1 for the Newton rows and at the mean configuration
+//! for the forces.
+//!
+//! ```text
+//! Pos(r)     e_r . (x_b + Q_b s_b - x_a - Q_a s_a)        (34)-(35): constant gradient
+//! Dot(v, u)  (Q_a v) . (Q_b u)                            (37)-(38): bilinear
+//! Perp(m)    (Q_a m) . (x_b + Q_b s_b - x_a - Q_a s_a)    quadratic in q_a, bilinear in q_a, q_b
+//! ```
+//! Every row is a polynomial of degree at most two, so its gradient at the mean configuration
+//! qbar = (q_n + q_n+1) / 2 is an exact finite derivative: Phi(q_n+1) - Phi(q_n) =
+//! grad Phi(qbar) . (q_n+1 - q_n) (eqs. 41-42), and the joint forces do no work over a step.
+use super::{Ctx, Grad};
+use crate::compiled::{Compiled, Row, RowSpec};
+use crate::model::Model;
+use glam::{DMat3, DVec3};
+
+/// Joint `j` row `r` at configuration `q`: (Phi, gradient of side a, gradient of side b).
+pub(crate) fn joint_row(c: &Compiled, qs: &[[f64; 12]], j: usize, r: usize) -> (f64, Grad, Grad) {
+    let mut g = [[0.0; 12]; 2];
+    let phi = joint_row_into(c, qs, j, r, &mut g);
+    let [ga, gb] = g;
+    (phi, ga, gb)
+}
+
+/// Joint `j` row `r` at configuration `q`: Phi, and its gradients written into `g` (side a,
+/// side b). Writes only the elements that can be non-zero for this row (the others keep their
+/// zeros), so the workspace's gradients are updated in place.
+pub(crate) fn joint_row_into(
+    c: &Compiled,
+    qs: &[[f64; 12]],
+    j: usize,
+    r: usize,
+    g: &mut [Grad; 2],
+) -> f64 {
+    let jt = &c.frames[j];
+    let [ga, gb] = g;
+    let qb = &qs[jt.b];
+    let point = |q: &[f64; 12], s: DVec3| -> DVec3 {
+        DVec3::new(q[0], q[1], q[2]) + DMat3::from_cols_slice(&q[3..12]) * s
+    };
+    match jt.spec[r] {
+        RowSpec::Pos(r) => {
+            // spherical rows (34)-(35): x_b + Q_b s_b - (x_a + Q_a s_a)
+            let sb = jt.point_b.to_array();
+            gb[r] = 1.0;
+            for i in 0..3 {
+                gb[3 + 3 * i + r] = sb[i];
+            }
+            let pa = match jt.a {
+                Some(a) => {
+                    let sa = jt.point_a.to_array();
+                    ga[r] = -1.0;
+                    for i in 0..3 {
+                        ga[3 + 3 * i + r] = -sa[i];
+                    }
+                    point(&qs[a], jt.point_a)
+                }
+                None => jt.point_a,
+            };
+            (point(qb, jt.point_b) - pa)[r]
+        }
+        RowSpec::Dot(na, e) => {
+            // revolute rows (37)-(38): n . (Q_b e_m), n = Q_a n_a (or the fixed global axis);
+            // the same form for any pair of body vectors (sliding, universal, fixed joints)
+            let e = e.to_array();
+            let u = DMat3::from_cols_slice(&qb[3..12]) * DVec3::from_array(e);
+            let n = match jt.a {
+                Some(a) => {
+                    let nn = na.to_array();
+                    for i in 0..3 {
+                        for k in 0..3 {
+                            ga[3 + 3 * i + k] = nn[i] * u[k];
+                        }
+                    }
+                    DMat3::from_cols_slice(&qs[a][3..12]) * na
+                }
+                None => na,
+            };
+            for i in 0..3 {
+                for k in 0..3 {
+                    gb[3 + 3 * i + k] = e[i] * n[k];
+                }
+            }
+            n.dot(u)
+        }
+        RowSpec::Perp(m) => {
+            // (Q_a m) . d, d = p_b - p_a, quadratic in q: on b, mw on x_b and s_b,i mw on q_b,i;
+            // on a, -mw on x_a and m_i d - s_a,i mw on q_a,i (the product rule on the
+            // Q_a-dependence of both mw and p_a)
+            let pa = match jt.a {
+                Some(a) => point(&qs[a], jt.point_a),
+                None => jt.point_a,
+            };
+            let d = point(qb, jt.point_b) - pa;
+            let mw = match jt.a {
+                Some(a) => DMat3::from_cols_slice(&qs[a][3..12]) * m,
+                None => m,
+            };
+            let (sb, mwa, da) = (jt.point_b.to_array(), mw.to_array(), d.to_array());
+            for k in 0..3 {
+                gb[k] = mwa[k];
+                for i in 0..3 {
+                    gb[3 + 3 * i + k] = sb[i] * mwa[k];
+                }
+            }
+            if jt.a.is_some() {
+                let (sa, mm) = (jt.point_a.to_array(), m.to_array());
+                for k in 0..3 {
+                    ga[k] = -mwa[k];
+                    for i in 0..3 {
+                        ga[3 + 3 * i + k] = mm[i] * da[k] - sa[i] * mwa[k];
+                    }
+                }
+            }
+            mw.dot(d)
+        }
+    }
+}
+
+impl Ctx<'_> {
+    /// The mean directors of every body, `qbar` (for the current `q1`), and the revolute rows
+    /// of `gmean` replaced by the gradients at the mean configuration (42), in place (the
+    /// elements that stay zero are zero from `Workspace::new`).
+    pub(super) fn mean_gradients(&mut self, model: &Model) {
+        let c = self.c;
+        for ((m, q), q1) in self.w.qbar.iter_mut().zip(&self.s.q).zip(&self.w.q1) {
+            let mut out = [0.0; 9];
+            for i in 0..9 {
+                out[i] = 0.5 * (q[3 + i] + q1[3 + i]);
+            }
+            *m = DMat3::from_cols_array(&out);
+        }
+        for (
+            k,
+            &Row {
+                joint: j, row: r, ..
+            },
+        ) in c.rows.iter().enumerate()
+        {
+            let jt = &model.joints[j];
+            let f = &c.frames[j];
+            let (na, e) = match f.spec[r] {
+                RowSpec::Pos(_) => continue, // spherical rows: constant gradient (35)
+                RowSpec::Dot(na, e) => (na, e),
+                RowSpec::Perp(_) => {
+                    // the whole gradient at the mean configuration (positions too)
+                    let qm = &mut self.w.qm;
+                    for b in [f.a, Some(f.b)].into_iter().flatten() {
+                        for i in 0..12 {
+                            qm[b][i] = 0.5 * (self.s.q[b][i] + self.w.q1[b][i]);
+                        }
+                    }
+                    joint_row_into(c, qm, j, r, &mut self.w.gmean[k]);
+                    continue;
+                }
+            };
+            let e = e.to_array();
+            let ubar = self.w.qbar[jt.b] * DVec3::from_array(e);
+            let nbar = match jt.a {
+                Some(a) => self.w.qbar[a] * na,
+                None => na,
+            };
+            let [ga, gb] = &mut self.w.gmean[k];
+            let nn = na.to_array();
+            for i in 0..3 {
+                for c in 0..3 {
+                    if jt.a.is_some() {
+                        ga[3 + 3 * i + c] = nn[i] * ubar[c];
+                    }
+                    gb[3 + 3 * i + c] = e[i] * nbar[c];
+                }
+            }
+        }
+    }
+}
