@@ -32,6 +32,7 @@ fn conserved_components_by_preset() {
         ("spring-pendulum", l3),
         ("damped-pendulum", none),
         ("driven-pendulum", none),
+        ("slider-crank", none),
     ] {
         let sc = Scenario::parse(text).unwrap();
         assert_eq!(conserved_momentum(&sc.model), want, "{text}");
@@ -174,6 +175,7 @@ fn every_preset_runs_with_every_integrator_at_its_suitable_step() {
         "spring-pendulum",
         "damped-pendulum",
         "driven-pendulum",
+        "slider-crank?spring=100&piston_damping=1",
     ] {
         let sc = Scenario::parse(text).unwrap();
         for m in Method::ALL {

@@ -37,7 +37,7 @@ pub fn rod(length: f64) -> Body {
     }
 }
 
-fn revolute_x() -> JointKind {
+pub(crate) fn revolute_x() -> JointKind {
     JointKind::Revolute {
         axis_a: DVec3::X,
         axis_b: DVec3::X,
@@ -46,7 +46,7 @@ fn revolute_x() -> JointKind {
 
 /// A rod in the x2-x3 plane at the planar angle `theta` (from +x2 towards +x3) with its centre
 /// at `x`: R = rotation about x1 by theta - pi/2, so that R x3 = (0, cos theta, sin theta).
-fn planar_rod_state(x: DVec3, theta: f64) -> BodyState {
+pub(crate) fn planar_rod_state(x: DVec3, theta: f64) -> BodyState {
     BodyState::at_rest(x, rotation(DVec3::X, theta - FRAC_PI_2))
 }
 

@@ -9,6 +9,12 @@
 //!   torsional damper (and an optional torsional spring): E decays, D grows by what E loses.
 //! - `driven-pendulum`: the same rod with a sinusoidal motor torque at the hinge and a damper:
 //!   the motor puts energy in (W), the damper takes it out (D).
+//! - `slider-crank`: a crank (a 2 kg square plate, the flywheel, hinged at its centre), a
+//!   connecting rod and a piston on a prismatic joint along x2, in the x2-x3 plane under
+//!   gravity; a motor torque on the crank's hinge, ramped up smoothly, against a damper there,
+//!   and an optional spring-damper on the piston. With crank angle phi from +x2 towards +x3 the
+//!   piston's centre is at y = r cos(phi) + sqrt(l^2 - r^2 sin(phi)^2): a closed loop, one
+//!   degree of freedom.
 use crate::forces::ForceElement;
 use crate::math::rotation;
 use crate::model::{box_inertia, Body, BodyState, Joint, JointKind, Model};
@@ -108,4 +114,99 @@ pub fn driven_pendulum(values: &[f64]) -> (Model, Vec<BodyState>) {
             },
         ],
     )
+}
+
+/// The slider-crank: `values` = [motor torque (N m), crank damping (N m s/rad), piston spring
+/// stiffness (N/m), piston damping (N s/m), crank length r (m), rod length l (m), initial crank
+/// angle (rad)].
+pub fn slider_crank(values: &[f64]) -> (Model, Vec<BodyState>) {
+    use crate::presets_course::{planar_rod_state, revolute_x, rod};
+    let (torque, crank_damping, k, c) = (values[0], values[1], values[2], values[3]);
+    let (r, l, phi) = (values[4], values[5], values[6]);
+    let plate = DVec3::new(0.05, 3.0 * r, 3.0 * r);
+    let crank = Body {
+        mass: 2.0,
+        inertia: box_inertia(2.0, plate),
+        size: plate,
+    };
+    let piston_size = DVec3::new(0.12, 0.2, 0.12);
+    let piston = Body {
+        mass: 0.5,
+        inertia: box_inertia(0.5, piston_size),
+        size: piston_size,
+    };
+    let pin = DVec3::new(0.0, r * libm::cos(phi), r * libm::sin(phi));
+    let y = r * libm::cos(phi) + libm::sqrt(l * l - r * r * libm::sin(phi) * libm::sin(phi));
+    let q = DVec3::new(0.0, y, 0.0);
+    let psi = libm::atan2(q.z - pin.z, q.y - pin.y);
+    let half = DVec3::new(0.0, 0.0, 0.5 * l);
+    let hinge = |a: Option<usize>, point_a: DVec3, b: usize, point_b: DVec3| Joint {
+        kind: revolute_x(),
+        a,
+        point_a,
+        b,
+        point_b,
+    };
+    let mut model = Model {
+        bodies: vec![crank, rod(l), piston],
+        joints: vec![
+            hinge(None, DVec3::ZERO, 0, DVec3::ZERO),
+            hinge(Some(0), DVec3::new(0.0, 0.0, r), 1, -half),
+            hinge(Some(1), half, 2, DVec3::ZERO),
+            Joint {
+                kind: JointKind::Prismatic {
+                    axis_a: DVec3::Y,
+                    axis_b: DVec3::Y,
+                    // the piston does not turn: its x1 is b's first perpendicular of x2, the
+                    // identity at the start (`twist_reference`)
+                    twist_a: crate::model::twist_reference(
+                        DVec3::Y,
+                        DVec3::Y,
+                        &DMat3::IDENTITY,
+                        &DMat3::IDENTITY,
+                    ),
+                },
+                a: None,
+                point_a: DVec3::ZERO,
+                b: 2,
+                point_b: DVec3::ZERO,
+            },
+        ],
+        gravity: GRAVITY,
+        forces: vec![
+            ForceElement::Motor {
+                joint: 0,
+                torque,
+                time: TimeFn::Ramp {
+                    value: 1.0,
+                    time: 1.0,
+                },
+            },
+            ForceElement::JointSpring {
+                joint: 0,
+                stiffness: 0.0,
+                rest_angle: 0.0,
+                damping: crank_damping,
+            },
+        ],
+    };
+    if k > 0.0 || c > 0.0 {
+        // the piston's spring-damper from a ground point 0.5 m beyond its farthest position,
+        // relaxed at the start
+        model.forces.push(ForceElement::Spring {
+            a: None,
+            point_a: DVec3::new(0.0, r + l + 0.5, 0.0),
+            b: 2,
+            point_b: DVec3::ZERO,
+            stiffness: k,
+            rest_length: r + l + 0.5 - y,
+            damping: c,
+        });
+    }
+    let states = vec![
+        planar_rod_state(DVec3::ZERO, phi),
+        planar_rod_state((pin + q) * 0.5, psi),
+        BodyState::at_rest(q, DMat3::IDENTITY),
+    ];
+    (model, states)
 }

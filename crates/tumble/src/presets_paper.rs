@@ -140,6 +140,10 @@ pub(crate) fn build(name: &str, values: &[f64]) -> (Model, Vec<BodyState>, f64, 
             let (m, s) = crate::presets_forces::driven_pendulum(values);
             (m, s, 0.01, 30.0)
         }
+        "slider-crank" => {
+            let (m, s) = crate::presets_forces::slider_crank(values);
+            (m, s, 0.005, 20.0)
+        }
         _ => unreachable!("every preset has a builder"),
     }
 }

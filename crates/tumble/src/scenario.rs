@@ -162,6 +162,19 @@ pub const PRESETS: &[Preset] = &[
             Param { key: "damping", help: "damping of the hinge (N m s/rad)", kind: ParamKind::Number { default: 0.1, min: 0.0, max: 100.0, integer: false } },
         ],
     },
+    Preset {
+        name: "slider-crank",
+        description: "slider-crank: a flywheel crank turned by a motor (torque ramped up over 1 s) against a damper, a connecting rod and a piston on a prismatic joint, optionally on a spring-damper; a closed loop with one degree of freedom",
+        params: &[
+            Param { key: "torque", help: "motor torque on the crank (N m), reached after a smooth 1 s ramp", kind: ParamKind::Number { default: 1.0, min: 0.0, max: 100.0, integer: false } },
+            Param { key: "damping", help: "damping of the crank's hinge (N m s/rad)", kind: ParamKind::Number { default: 0.1, min: 0.0, max: 100.0, integer: false } },
+            Param { key: "spring", help: "stiffness of the piston's spring, relaxed at the start (N/m)", kind: ParamKind::Number { default: 0.0, min: 0.0, max: 1e4, integer: false } },
+            Param { key: "piston_damping", help: "damping of the piston's damper (N s/m)", kind: ParamKind::Number { default: 0.0, min: 0.0, max: 1e3, integer: false } },
+            Param { key: "crank", help: "crank length r (m)", kind: ParamKind::Number { default: 0.2, min: 0.05, max: 1.0, integer: false } },
+            Param { key: "rod", help: "connecting rod length l, more than r (m)", kind: ParamKind::Number { default: 0.6, min: 0.1, max: 3.0, integer: false } },
+            Param { key: "angle", help: "initial crank angle from the piston's line (rad)", kind: ParamKind::Number { default: 1.0, min: -3.2, max: 3.2, integer: false } },
+        ],
+    },
 ];
 
 /// A ready-to-run scenario: the model, the initial state and the default run settings.
@@ -263,6 +276,12 @@ impl Scenario {
             .collect();
         if p.name == "four-bar" {
             crate::presets_course::check_four_bar(&values)?;
+        }
+        if p.name == "slider-crank" && values[5] <= values[4] {
+            return err(format!(
+                "slider-crank: the rod ({} m) must be longer than the crank ({} m), or the piston cannot follow it round",
+                values[5], values[4]
+            ));
         }
         Ok(build(p, values))
     }
