@@ -89,10 +89,15 @@ fn preset_value(sc: &Scenario) -> Value {
         "gravity": v3(sc.model.gravity), "dt": sc.dt, "duration": sc.duration,
         "bodies": bodies, "joints": joints,
     });
+    // the elements' and drives' own JSON forms (custom.rs); they cannot fail for a valid model
     if !sc.model.forces.is_empty() {
-        // the elements' own JSON form (custom.rs); it cannot fail for a validated model
         if let Ok(f) = tumble::custom::forces_json(&sc.model) {
             v["forces"] = f;
+        }
+    }
+    if !sc.model.drives.is_empty() {
+        if let Ok(d) = tumble::custom::drives_json(&sc.model) {
+            v["drives"] = d;
         }
     }
     v
@@ -549,6 +554,7 @@ mod tests {
                 p.name
             );
             assert_eq!(back.model.forces, sc.model.forces, "{}", p.name);
+            assert_eq!(back.model.drives, sc.model.drives, "{}", p.name);
             // a custom text exports to a text that parses to the same scenario
             let again = Scenario::parse(&export(&back).unwrap()).unwrap();
             assert_eq!(again, back, "{}", p.name);

@@ -29,7 +29,7 @@
 //! error): alpha = beta = 0: 9.3e-3 / 6.9e-3; 10: 3.2e-3 / 5.5e-2; 20: 3.8e-3 / 6.3e-2;
 //! 50: 4.1e-3 / 6.7e-2. The stabilisation holds the joints but does work on the system: the
 //! energy error grows with it.
-use crate::compiled::Compiled;
+use crate::compiled::{Compiled, RowSpec};
 use crate::joints::{self, InverseMass, JointEval};
 use crate::math::{exp_so3, orthonormality_error};
 use crate::model::BodyState;
@@ -141,7 +141,7 @@ impl Workspace {
         let mut residual = 0.0;
         if nj > 0 {
             for j in 0..nj {
-                self.evals[j] = joints::evaluate_frame(&c.frames[j], states);
+                self.evals[j] = joints::evaluate_frame(&c.frames[j], states, t);
             }
             joints::assemble_and_factor(&self.evals, &self.evals, &self.inv_mass, c, &mut self.js)?;
             // b = Q^ - J M^-1 f_ext, Q^ = -bias - 2 alpha J u - beta^2 Phi
@@ -159,7 +159,8 @@ impl Workspace {
                         jminvf +=
                             dot_row(&e.ca[r], &self.inv_mass[a], self.force[a], self.torque[a]);
                     }
-                    let ju = e.velocity(r, states, model);
+                    // dPhi/dt = J u + Phi_t (Phi_t: drives, eq. 4942's Phi_t)
+                    let ju = e.velocity(r, states, model) + e.phi_t[r];
                     self.lambda[o + r] = -e.bias[r]
                         - 2.0 * settings.alpha * ju
                         - settings.beta * settings.beta * e.phi[r]
@@ -168,6 +169,18 @@ impl Workspace {
                 }
             }
             self.js.solve(&c.pattern, &mut self.lambda);
+            if !model.drives.is_empty() {
+                // the drives' power: their forces C^T lambda times the velocities
+                for j in 0..nj {
+                    let (f, e) = (&c.frames[j], &self.evals[j]);
+                    let o = c.pattern.offset(j);
+                    for r in 0..e.rows {
+                        if matches!(f.spec[r], RowSpec::Angle(..) | RowSpec::Slide(..)) {
+                            power.input += self.lambda[o + r] * e.velocity(r, states, model);
+                        }
+                    }
+                }
+            }
             // f_c = J^T lambda (4936); add_constraint_forces adds -scale C^T lambda
             joints::add_constraint_forces(
                 &self.evals,
@@ -246,7 +259,7 @@ pub fn step(
             core::mem::swap(&mut state.bodies, &mut stage);
             ws.next = stage;
             let f = &mut state.forces;
-            if !c.model.forces.is_empty() {
+            if !c.model.forces.is_empty() || !c.model.drives.is_empty() {
                 f.work += 0.5 * h * (p1.input + p2.input);
                 f.dissipated += 0.5 * h * (p1.dissipation + p2.dissipation);
                 crate::forces::update_angles(

@@ -8,11 +8,12 @@
 //!   index of their block in the joint-space matrix (`sparse.rs`);
 //! - the inverse masses 1/M, the inverse principal moments J^-1 and RATTLE's D (eq. 2).
 use crate::math::{normalize, perpendicular_pair};
-use crate::model::{d_from_inertia, Joint, JointKind, Model};
+use crate::model::{d_from_inertia, BodyState, DriveKind, Joint, JointKind, Model};
 use crate::sparse::JointPattern;
+use crate::timefn::TimeFn;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
-use glam::DVec3;
+use glam::{DMat3, DVec3};
 
 /// One scalar joint equation, in the forms every method evaluates (`joints.rs` for the
 /// rotation-matrix methods, `director/mod.rs` for the director method). All are polynomials of
@@ -26,6 +27,22 @@ pub enum RowSpec {
     Dot(DVec3, DVec3),
     /// (R_a m) . (p_b - p_a), m in a's frame: b's point stays in a plane of a through a's point
     Perp(DVec3),
+    /// An angle drive: sin(f(t)) x - cos(f(t)) y with x = (R_a r) . (R_b e), y = (R_a m) . (R_b e)
+    /// (r, m = n x r perpendicular to the axis in a, e in b; r is where e pointed at the start,
+    /// so the angle is 0 there): the dot row of v(t) = sin(f) r - cos(f) m and e, bilinear in
+    /// the directors with coefficients of t. Its time part: Phi_t = f' (cos f x + sin f y).
+    Angle(DVec3, DVec3, DVec3, TimeFn),
+    /// A slide drive: (R_a m) . (p_b - p_a) - s0 - f(t), the sliding row along the axis m
+    /// itself, s0 its value at the start. Phi_t = -f'.
+    Slide(DVec3, f64, TimeFn),
+}
+
+impl RowSpec {
+    /// An angle drive's vector v(t) = sin(f) r - cos(f) m (the dot row it is at time t).
+    pub fn angle_vector(r: DVec3, m: DVec3, f: &TimeFn, t: f64) -> DVec3 {
+        let th = f.at(t);
+        r * libm::sin(th) - m * libm::cos(th)
+    }
 }
 
 /// One joint with its frame precomputed.
@@ -53,6 +70,50 @@ pub struct JointFrame {
 }
 
 impl JointFrame {
+    /// The frame of joint `j` of `model` with the rows of its drives appended, their references
+    /// measured at `init` (the identity orientation and the bodies' centres at the origin when
+    /// `init` is `None`).
+    pub fn for_model(model: &Model, j: usize, init: Option<&[BodyState]>) -> Self {
+        let joint = &model.joints[j];
+        let mut f = JointFrame::new(joint);
+        let rot = |b: Option<usize>| match (b, init) {
+            (Some(b), Some(s)) => s[b].r,
+            _ => DMat3::IDENTITY,
+        };
+        let at = |b: Option<usize>, p: DVec3| match (b, init) {
+            (Some(b), Some(s)) => s[b].x + s[b].r * p,
+            (Some(_), None) => p,
+            (None, _) => p,
+        };
+        for d in model.drives.iter().filter(|d| d.joint == j) {
+            if f.rows >= 6 {
+                break; // rejected by `validate::check_drives`
+            }
+            let n_a = f.n_a;
+            f.spec[f.rows] = match d.kind {
+                DriveKind::Angle => {
+                    let (ra, rb) = (rot(joint.a), rot(Some(joint.b)));
+                    let r = ra.transpose() * (rb * f.e[0]);
+                    let r = r - n_a * n_a.dot(r);
+                    let r = if crate::math::length(r) > 0.5 {
+                        normalize(r)
+                    } else {
+                        f.e[0]
+                    };
+                    RowSpec::Angle(r, n_a.cross(r), f.e[0], d.time)
+                }
+                DriveKind::Slide => {
+                    let s0 = (rot(joint.a) * n_a)
+                        .dot(at(Some(joint.b), joint.point_b) - at(joint.a, joint.point_a));
+                    RowSpec::Slide(n_a, s0, d.time)
+                }
+            };
+            f.rows += 1;
+            f.general |= d.kind == DriveKind::Slide;
+        }
+        f
+    }
+
     /// The frame of `joint`.
     pub fn new(joint: &Joint) -> Self {
         use RowSpec::{Dot, Perp, Pos};
@@ -174,7 +235,9 @@ impl Compiled {
     /// exist.
     pub fn new(model: &Model) -> Result<Compiled, String> {
         let pattern = JointPattern::new(model).map_err(|e| e.to_string())?;
-        let frames: Vec<JointFrame> = model.joints.iter().map(JointFrame::new).collect();
+        let frames: Vec<JointFrame> = (0..model.joints.len())
+            .map(|j| JointFrame::for_model(model, j, None))
+            .collect();
         let mut rows = Vec::with_capacity(pattern.dim());
         for (j, f) in frames.iter().enumerate() {
             for row in 0..f.rows {
@@ -234,9 +297,13 @@ impl Compiled {
         })
     }
 
-    /// Measure the joint springs' angles from the initial states `init` (zero there).
+    /// Measure the joint springs' angles and the drives' coordinates from the initial states
+    /// `init` (zero there).
     pub fn measure_from(&mut self, init: &[crate::model::BodyState]) {
         self.force_frames = crate::forces::frames(&self.model, Some(init));
+        for j in 0..self.frames.len() {
+            self.frames[j] = JointFrame::for_model(&self.model, j, Some(init));
+        }
     }
 
     /// Number of bodies.

@@ -32,10 +32,15 @@
 //! `{"kind": "sine", "offset": 0, "amplitude": 1, "frequency": 2, "phase": 0}` (Hz, rad),
 //! `{"kind": "ramp", "value": 1, "time": 0.5}` (a smooth start from 0 to value over time s).
 //! Spring and damper coefficients default to 0; a joint spring's angle is measured from the
-//! initial configuration.
+//! initial configuration. `{"kind": "ramp_speed", "rate": 6.28, "time": 1}` starts at 0 and
+//! its rate ramps smoothly to `rate` over `time` s (for drives).
+//! `drives`: joint coordinates prescribed as functions of time, measured from the start (so
+//! f(0) = 0, and f'(0) must match the initial velocities):
+//! `{"joint": 0, "type": "angle", "time": F}` (rad, a revolute or cylindrical joint),
+//! `{"joint": 3, "type": "slide", "time": F}` (m along the axis, prismatic or cylindrical).
 use crate::forces::ForceElement;
 use crate::model::box_for_inertia;
-use crate::model::{twist_reference, Body, BodyState, Joint, JointKind, Model};
+use crate::model::{twist_reference, Body, BodyState, Drive, DriveKind, Joint, JointKind, Model};
 use crate::timefn::TimeFn;
 use crate::validate::{ScenarioError, MAX_LINKS};
 use alloc::format;
@@ -61,6 +66,42 @@ struct JsonScenario {
     joints: Vec<JsonJoint>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     forces: Vec<JsonForce>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    drives: Vec<JsonDrive>,
+}
+
+/// A drive (`model::Drive`): {"joint": 0, "type": "angle" | "slide", "time": F}.
+#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq)]
+#[serde(deny_unknown_fields)]
+struct JsonDrive {
+    joint: usize,
+    #[serde(rename = "type")]
+    kind: JsonDriveKind,
+    time: JsonTime,
+}
+
+#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq)]
+#[serde(rename_all = "snake_case")]
+enum JsonDriveKind {
+    Angle,
+    Slide,
+}
+
+/// The JSON form of `model`'s drives, for the editor's export of a preset.
+pub fn drives_json(model: &Model) -> Result<serde_json::Value, String> {
+    let list: Vec<JsonDrive> = model
+        .drives
+        .iter()
+        .map(|d| JsonDrive {
+            joint: d.joint,
+            kind: match d.kind {
+                DriveKind::Angle => JsonDriveKind::Angle,
+                DriveKind::Slide => JsonDriveKind::Slide,
+            },
+            time: JsonTime::from_fn(d.time).unwrap_or(JsonTime::Constant { value: 1.0 }),
+        })
+        .collect();
+    serde_json::to_value(list).map_err(|e| format!("drives: {e}"))
 }
 
 /// A force element or load (`forces.rs`), tagged by "type".
@@ -140,6 +181,10 @@ enum JsonTime {
         value: f64,
         time: f64,
     },
+    RampSpeed {
+        rate: f64,
+        time: f64,
+    },
 }
 
 fn one() -> f64 {
@@ -163,6 +208,7 @@ impl JsonTime {
                 phase,
             },
             JsonTime::Ramp { value, time } => TimeFn::Ramp { value, time },
+            JsonTime::RampSpeed { rate, time } => TimeFn::RampSpeed { rate, time },
         }
     }
 }
@@ -189,6 +235,7 @@ impl JsonTime {
                 phase,
             },
             TimeFn::Ramp { value, time } => JsonTime::Ramp { value, time },
+            TimeFn::RampSpeed { rate, time } => JsonTime::RampSpeed { rate, time },
         })
     }
 }
@@ -511,6 +558,18 @@ pub fn parse(text: &str) -> Result<(Model, Vec<BodyState>, f64, f64, String), Sc
         joints,
         gravity,
         forces: forces_from(&js.forces),
+        drives: js
+            .drives
+            .iter()
+            .map(|d| Drive {
+                joint: d.joint,
+                kind: match d.kind {
+                    JsonDriveKind::Angle => DriveKind::Angle,
+                    JsonDriveKind::Slide => DriveKind::Slide,
+                },
+                time: d.time.to_fn(),
+            })
+            .collect(),
     };
     crate::validate::check_consistent(&model, &states)?;
     let normal =

@@ -34,8 +34,11 @@ pub struct JointEval {
     pub ca: [[f64; 6]; 6],
     /// Jacobian rows for body b
     pub cb: [[f64; 6]; 6],
-    /// velocity-product part of d2Phi/dt2
+    /// velocity-product part of d2Phi/dt2, with a drive's d2Phi/dt2 at fixed q and twice its
+    /// d(dPhi/dt)/dq qdot
     pub bias: [f64; 6],
+    /// the explicit time derivative dPhi/dt at fixed q (drives; zero for joints)
+    pub phi_t: [f64; 6],
     /// body indices (a may be None)
     pub a: Option<usize>,
     /// body b
@@ -66,14 +69,14 @@ fn dot6(c: &[f64; 6], s: &BodyState) -> f64 {
     c[0] * s.v.x + c[1] * s.v.y + c[2] * s.v.z + c[3] * w.x + c[4] * w.y + c[5] * w.z
 }
 
-/// Evaluate joint `j` of `model` at `states` (for checks and reports; the integrators use
-/// [`evaluate_frame`] with the compiled frames).
+/// Evaluate joint `j` of `model` at `states` (for checks and reports, without its drives; the
+/// integrators use [`evaluate_frame`] with the compiled frames).
 pub fn evaluate(model: &Model, j: usize, states: &[BodyState]) -> JointEval {
-    evaluate_frame(&JointFrame::new(&model.joints[j]), states)
+    evaluate_frame(&JointFrame::new(&model.joints[j]), states, 0.0)
 }
 
-/// Evaluate the joint of frame `jt` at `states`.
-pub fn evaluate_frame(jt: &JointFrame, states: &[BodyState]) -> JointEval {
+/// Evaluate the joint of frame `jt` at `states`, time `t` (for its drives).
+pub fn evaluate_frame(jt: &JointFrame, states: &[BodyState], t: f64) -> JointEval {
     let sb = &states[jt.b];
     let rb = sb.r * jt.point_b;
     let wb = sb.r * sb.w;
@@ -95,8 +98,39 @@ pub fn evaluate_frame(jt: &JointFrame, states: &[BodyState]) -> JointEval {
     let kb = skew(rb);
     let ka = skew(ra);
     let bias = wb.cross(wb.cross(rb)) - wa.cross(wa.cross(ra));
+    // a dot row (R_a v) . (R_b u): its value, Jacobian (a, b) and bias
+    let dot = |v: DVec3, u: DVec3| {
+        let n = rot_a * v;
+        let u = sb.r * u;
+        let nd = wa.cross(n);
+        let ud = wb.cross(u);
+        let bias = wa.cross(nd).dot(u) + 2.0 * nd.dot(ud) + n.dot(wb.cross(ud));
+        (
+            n.dot(u),
+            n.cross(u),
+            u.cross(n),
+            bias,
+            nd.dot(u) + n.dot(ud),
+        )
+    };
     for (k, spec) in jt.spec[..jt.rows].iter().enumerate() {
         match *spec {
+            RowSpec::Angle(r, m, u, f) => {
+                // sin(f) x - cos(f) y: the dot row of v(t); its time terms from x, y and their
+                // rates
+                let (th, th1, th2) = (f.at(t), f.rate(t), f.accel(t));
+                let (sn, cs) = (libm::sin(th), libm::cos(th));
+                let (phi, ja, jb, bias, _) = dot(r * sn - m * cs, u);
+                let (x, .., xdot) = dot(r, u);
+                let (y, .., ydot) = dot(m, u);
+                e.phi[k] = phi;
+                e.ca[k] = row(DVec3::ZERO, ja);
+                e.cb[k] = row(DVec3::ZERO, jb);
+                let along = cs * x + sn * y; // d(sin f x - cos f y)/df
+                e.phi_t[k] = th1 * along;
+                e.bias[k] =
+                    bias + 2.0 * th1 * (cs * xdot + sn * ydot) + th2 * along - th1 * th1 * phi;
+            }
             RowSpec::Pos(i) => {
                 e.phi[k] = phi[i];
                 e.bias[k] = bias[i];
@@ -113,7 +147,7 @@ pub fn evaluate_frame(jt: &JointFrame, states: &[BodyState]) -> JointEval {
                 let ud = wb.cross(u);
                 e.bias[k] = wa.cross(nd).dot(u) + 2.0 * nd.dot(ud) + n.dot(wb.cross(ud));
             }
-            RowSpec::Perp(m) => {
+            RowSpec::Perp(m) | RowSpec::Slide(m, ..) => {
                 // (R_a m) . d, d = p_b - p_a: d/dt = (w_a x mw) . d + mw . ddot
                 let mw = rot_a * m;
                 let va = jt.a.map_or(DVec3::ZERO, |a| states[a].v);
@@ -123,6 +157,11 @@ pub fn evaluate_frame(jt: &JointFrame, states: &[BodyState]) -> JointEval {
                 e.ca[k] = row(-mw, mw.cross(phi + ra));
                 let md = wa.cross(mw);
                 e.bias[k] = wa.cross(md).dot(phi) + 2.0 * md.dot(ddot) + mw.dot(bias);
+                if let RowSpec::Slide(_, s0, f) = *spec {
+                    e.phi[k] -= s0 + f.at(t);
+                    e.phi_t[k] = -f.rate(t);
+                    e.bias[k] -= f.accel(t);
+                }
             }
         }
     }

@@ -62,7 +62,7 @@ pub fn analyse(c: &mut Compiled, init: &[BodyState]) -> Result<Mechanism, String
         let evals: Vec<JointEval> = c
             .frames
             .iter()
-            .map(|f| joints::evaluate_frame(f, init))
+            .map(|f| joints::evaluate_frame(f, init, 0.0))
             .collect();
         let w: Vec<InverseMass> = c
             .model

@@ -211,12 +211,40 @@ pub struct Model {
     pub gravity: DVec3,
     /// Force elements and applied loads (springs, dampers, forces, torques, motors).
     pub forces: Vec<ForceElement>,
+    /// Drives: joint coordinates prescribed as functions of time.
+    pub drives: Vec<Drive>,
+}
+
+/// Which coordinate of its joint a drive prescribes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DriveKind {
+    /// the angle of b relative to a about the axis (revolute, cylindrical), rad, 0 at the start
+    Angle,
+    /// the slide of b's point along a's axis (prismatic, cylindrical), m, 0 at the start
+    Slide,
+}
+
+/// A drive (a rheonomic constraint Phi(q, t) = 0): the coordinate of joint `joint` follows
+/// `time` (measured from the start, so f(0) must be 0; the equations are in `compiled.rs`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Drive {
+    /// the joint
+    pub joint: usize,
+    /// the coordinate
+    pub kind: DriveKind,
+    /// the prescribed coordinate f(t)
+    pub time: TimeFn,
 }
 
 impl Model {
     /// Total number of joint equations m.
     pub fn constraint_rows(&self) -> usize {
-        self.joints.iter().map(|j| j.kind.rows()).sum()
+        (0..self.joints.len()).map(|j| self.joint_rows(j)).sum()
+    }
+
+    /// The equations of joint `j`: its kind's and one per drive on it.
+    pub fn joint_rows(&self, j: usize) -> usize {
+        self.joints[j].kind.rows() + self.drives.iter().filter(|d| d.joint == j).count()
     }
 }
 

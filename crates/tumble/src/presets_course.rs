@@ -84,6 +84,7 @@ pub fn double_pendulum(values: &[f64]) -> (Model, Vec<BodyState>) {
         bodies,
         joints,
         gravity: GRAVITY,
+        drives: alloc::vec::Vec::new(),
         forces: alloc::vec::Vec::new(),
     };
     (model, states)
@@ -209,6 +210,7 @@ pub fn four_bar(values: &[f64]) -> (Model, Vec<BodyState>) {
         bodies: vec![rod(a), rod(b), rod(c)],
         joints,
         gravity: GRAVITY,
+        drives: alloc::vec::Vec::new(),
         forces: alloc::vec::Vec::new(),
     };
     (model, states)
@@ -282,6 +284,7 @@ pub fn catenary(values: &[f64]) -> (Model, Vec<BodyState>) {
         bodies: vec![rod(l); n],
         joints,
         gravity: GRAVITY,
+        drives: alloc::vec::Vec::new(),
         forces: alloc::vec::Vec::new(),
     };
     (model, states)

@@ -40,6 +40,7 @@ pub fn spring_pendulum(values: &[f64]) -> (Model, Vec<BodyState>) {
         bodies: vec![body],
         joints: vec![],
         gravity: GRAVITY,
+        drives: alloc::vec::Vec::new(),
         forces: vec![ForceElement::Spring {
             a: None,
             point_a: DVec3::ZERO,
@@ -72,6 +73,7 @@ fn hinged_rod(angle: f64, forces: Vec<ForceElement>) -> (Model, Vec<BodyState>) 
             point_b: half,
         }],
         gravity: GRAVITY,
+        drives: alloc::vec::Vec::new(),
         forces,
     };
     (model, vec![BodyState::at_rest(-(r * half), r)])
@@ -173,6 +175,7 @@ pub fn slider_crank(values: &[f64]) -> (Model, Vec<BodyState>) {
             },
         ],
         gravity: GRAVITY,
+        drives: alloc::vec::Vec::new(),
         forces: vec![
             ForceElement::Motor {
                 joint: 0,

@@ -52,7 +52,7 @@
 //! max |Phi| < tol, with S = C(q_1) W(q_0) C(q_0)^T (non-symmetric; it drops only the O(h^3)
 //! dependence of the rotation solve on lambda). Both are solved with the linear-time
 //! joint-space solver of `sparse.rs`.
-use crate::compiled::Compiled;
+use crate::compiled::{Compiled, RowSpec};
 use crate::joints::{self, InverseMass, JointEval};
 use crate::math::{exp_so3_minus_identity, length, skew, skew_vec, solve_sylvester_diag};
 pub use crate::model::d_from_inertia;
@@ -231,12 +231,13 @@ fn try_step(
     // Jacobians (the directions of the constraint forces) at the start of the step
     fill_scratch(c, &st.bodies, &mut ws.scratch);
     for j in 0..nj {
-        ws.evals[j] = joints::evaluate_frame(&c.frames[j], &ws.scratch);
+        ws.evals[j] = joints::evaluate_frame(&c.frames[j], &ws.scratch, st.forces.t);
     }
     for i in 0..model.bodies.len() {
         ws.inv_mass[i] = InverseMass::new(c, i, &st.bodies[i].r);
     }
     let has_forces = !model.forces.is_empty();
+    let mut drive_work = 0.0;
     let t = st.forces.t;
     let mut power0 = crate::forces::Power::default();
     if has_forces {
@@ -275,7 +276,7 @@ fn try_step(
             o.r = s.r;
         }
         for j in 0..nj {
-            ws.evals1[j] = joints::evaluate_frame(&c.frames[j], &ws.scratch);
+            ws.evals1[j] = joints::evaluate_frame(&c.frames[j], &ws.scratch, st.forces.t + h);
             let e = &ws.evals1[j];
             let o = c.pattern.offset(j);
             for r in 0..e.rows {
@@ -335,7 +336,7 @@ fn try_step(
     if nj > 0 {
         fill_scratch(c, &ws.next, &mut ws.scratch);
         for j in 0..nj {
-            ws.evals1[j] = joints::evaluate_frame(&c.frames[j], &ws.scratch);
+            ws.evals1[j] = joints::evaluate_frame(&c.frames[j], &ws.scratch, st.forces.t + h);
         }
         for i in 0..model.bodies.len() {
             ws.inv_mass[i] = InverseMass::new(c, i, &ws.next[i].r);
@@ -345,10 +346,29 @@ fn try_step(
             let o = c.pattern.offset(j);
             for r in 0..ws.evals1[j].rows {
                 // C u~ with u~ from the unprojected momenta: w~ = J^-1 vec(A - A^T)
-                ws.rhs[o + r] = ws.evals1[j].velocity(r, &ws.scratch, model) * (2.0 / h);
+                // (with a drive's Phi_t: C u_1 + Phi_t = 0)
+                ws.rhs[o + r] = (ws.evals1[j].velocity(r, &ws.scratch, model)
+                    + ws.evals1[j].phi_t[r])
+                    * (2.0 / h);
             }
         }
         ws.js.solve(&c.pattern, &mut ws.rhs);
+        if !model.drives.is_empty() {
+            // the drives' work: their forces -C^T lambda (first half kick) and -C^T mu (second)
+            // have the powers lambda Phi_t(t_n) and mu Phi_t(t_n+1) (C u = -Phi_t), by the
+            // trapezoidal rule over the step
+            let mut power = 0.0;
+            for (j, f) in c.frames.iter().enumerate() {
+                let o = c.pattern.offset(j);
+                for r in 0..f.rows {
+                    if matches!(f.spec[r], RowSpec::Angle(..) | RowSpec::Slide(..)) {
+                        power += st.lambda[o + r] * ws.evals[j].phi_t[r]
+                            + ws.rhs[o + r] * ws.evals1[j].phi_t[r];
+                    }
+                }
+            }
+            drive_work = 0.5 * h * power;
+        }
         ws.force.iter_mut().for_each(|f| *f = DVec3::ZERO);
         ws.torque.iter_mut().for_each(|t| *t = DVec3::ZERO);
         joints::add_constraint_forces(
@@ -403,6 +423,7 @@ fn try_step(
         st.forces.work += 0.5 * h * (power0.input + power1.input);
         st.forces.dissipated += 0.5 * h * (power0.dissipation + power1.dissipation);
     }
+    st.forces.work += drive_work;
     st.forces.t += h;
     Ok(StepInfo {
         iterations,

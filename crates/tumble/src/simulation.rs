@@ -94,7 +94,34 @@ impl Simulation {
         let init = &scenario.initial;
         crate::forces::validate(&scenario.model, init)?;
         c.measure_from(init);
+        crate::validate::check_drives(&scenario.model).map_err(|e| e.0)?;
         let mechanism = mechanism::analyse(&mut c, init)?;
+        // a drive whose row depends on the others cannot move the mechanism: the solvers would
+        // hold it at zero force and the prescribed motion would silently not happen
+        if !scenario.model.drives.is_empty() {
+            // each drive must take one degree of freedom: compare with the mechanism without
+            // them (a drive whose row the joints already fix would be held at zero force)
+            let mut free = scenario.model.clone();
+            free.drives.clear();
+            let mut c0 = Compiled::new(&free)?;
+            let dof0 = mechanism::analyse(&mut c0, init)?.dof;
+            let n = scenario.model.drives.len() as i64;
+            if mechanism.dof != dof0 - n {
+                return Err(format!(
+                    "the drives cannot all move the mechanism: without them it has {dof0} degree(s) of freedom, with its {n} drive(s) {} (a driven loop that cannot move, or two drives fixing the same motion)",
+                    mechanism.dof
+                ));
+            }
+        }
+        for &k in &mechanism.redundant {
+            let row = c.rows[k];
+            if row.row >= scenario.model.joints[row.joint].kind.rows() {
+                return Err(format!(
+                    "a drive on joints[{}] cannot move the mechanism: at the start its coordinate is fixed by the other joints (the driven loop cannot move)",
+                    row.joint
+                ));
+            }
+        }
         let solver = match method {
             Method::Director => Solver::Director(
                 director::State::new(&c, init)?,

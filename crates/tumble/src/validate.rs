@@ -55,6 +55,7 @@ pub fn check_body(name: &str, b: &Body) -> Result<(), ScenarioError> {
 /// and the velocities satisfy the joints to 1e-6. The message names the first joint that does
 /// not, its bodies and the gap; for a joint that closes a loop it says so.
 pub fn check_consistent(model: &Model, states: &[BodyState]) -> Result<(), ScenarioError> {
+    check_drives(model)?;
     let pattern = crate::sparse::JointPattern::new(model).map_err(ScenarioError)?;
     crate::forces::validate(model, states).map_err(ScenarioError)?;
     for (j, jt) in model.joints.iter().enumerate() {
@@ -100,6 +101,79 @@ pub fn check_consistent(model: &Model, states: &[BodyState]) -> Result<(), Scena
                 return err(format!("joints[{j}] (between {a} and body {}) is violated by the initial velocities: rate {v:.3e} (at most 1e-6 is accepted)", jt.b));
             }
         }
+    }
+    // the drives at the start: f(0) = 0 (they are measured from the start) and f'(0) the rate
+    // the bodies start with
+    for (i, d) in model.drives.iter().enumerate() {
+        let f = crate::compiled::JointFrame::for_model(model, d.joint, Some(states));
+        let e = crate::joints::evaluate_frame(&f, states, 0.0);
+        let k = model.drives[..i]
+            .iter()
+            .filter(|x| x.joint == d.joint)
+            .count()
+            + model.joints[d.joint].kind.rows();
+        let unit = if d.kind == crate::model::DriveKind::Angle {
+            "rad"
+        } else {
+            "m"
+        };
+        if !(e.phi[k].abs() <= 1e-6) {
+            return err(format!(
+                "drives[{i}] starts at f(0) = {} {unit}, but a drive is measured from the start: f(0) must be 0",
+                d.time.at(0.0)
+            ));
+        }
+        let rate = e.velocity(k, states, model) + e.phi_t[k];
+        if !(rate.abs() <= 1e-6) {
+            return err(format!(
+                "drives[{i}] prescribes the rate f'(0) = {:.6} {unit}/s at the start, which the initial velocities do not have (off by {rate:.3e}); start the bodies at that rate or use a ramp_speed time function",
+                d.time.rate(0.0)
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The drives name existing joints whose coordinate they can prescribe (an angle: revolute or
+/// cylindrical; a slide: prismatic or cylindrical), at most one of each kind per joint, with
+/// valid time functions.
+pub fn check_drives(model: &Model) -> Result<(), ScenarioError> {
+    use crate::model::{DriveKind, JointKind};
+    for (i, d) in model.drives.iter().enumerate() {
+        let Some(j) = model.joints.get(d.joint) else {
+            return err(format!(
+                "drives[{i}].joint: there are {} joints, so joints[{}] does not exist",
+                model.joints.len(),
+                d.joint
+            ));
+        };
+        let ok = match d.kind {
+            DriveKind::Angle => matches!(
+                j.kind,
+                JointKind::Revolute { .. } | JointKind::Cylindrical { .. }
+            ),
+            DriveKind::Slide => matches!(
+                j.kind,
+                JointKind::Prismatic { .. } | JointKind::Cylindrical { .. }
+            ),
+        };
+        if !ok {
+            return err(format!(
+                "drives[{i}]: joints[{}] is a {} joint, which has no {} to drive (angle: revolute or cylindrical; slide: prismatic or cylindrical)",
+                d.joint,
+                j.kind.name(),
+                if d.kind == DriveKind::Angle { "angle" } else { "slide" }
+            ));
+        }
+        if model.drives[..i]
+            .iter()
+            .any(|x| x.joint == d.joint && x.kind == d.kind)
+        {
+            return err(format!("drives[{i}]: joints[{}] is driven twice", d.joint));
+        }
+        d.time
+            .validate(&format!("drives[{i}].time"))
+            .map_err(ScenarioError)?;
     }
     Ok(())
 }

@@ -131,13 +131,20 @@ impl Ctx<'_> {
                 },
             ) in c.rows.iter().enumerate()
             {
-                let phi = joint_row_into(c, &self.w.q1, j, r, &mut self.w.gnew[k]);
+                let phi = joint_row_into(
+                    c,
+                    &self.w.q1,
+                    j,
+                    r,
+                    &mut self.w.gnew[k],
+                    self.s.forces.t + h,
+                );
                 self.w.rj[k] = phi - self.s.phi0[k];
                 residual = residual.max(self.w.rj[k].abs());
             }
             // gmean: the spherical rows' gradients are constant (set by `Workspace::new`), the
             // revolute rows' are those at the mean
-            self.mean_gradients(model);
+            self.mean_gradients(model, h);
             // rotational momenta at n+1, (27)-(28), and the residual of the condensed
             // equations: the joint rows and Res = 2 J Omega - pi_n - pi_n+1
             for b in 0..nb {
@@ -198,7 +205,7 @@ impl Ctx<'_> {
                     let Row { a, b: bb, .. } = c.rows[k];
                     let general = matches!(
                         c.frames[c.rows[k].joint].spec[c.rows[k].row],
-                        RowSpec::Perp(_)
+                        RowSpec::Perp(_) | RowSpec::Slide(..)
                     );
                     for (side, b) in sides(a, bb) {
                         let amat = self.w.amat[b];
@@ -216,7 +223,7 @@ impl Ctx<'_> {
                             self.w.dk[k][side] = d;
                             continue;
                         }
-                        let ((un, wn), (um, wm)) = self.row_factors(model, k, side);
+                        let ((un, wn), (um, wm)) = self.row_factors(model, k, side, h);
                         let c =
                             h * (amat.transpose() * wm).cross(mat(&self.w.q1[b]).transpose() * um);
                         let qbar = self.w.qna[b]; // Q_n A
@@ -329,6 +336,7 @@ impl Ctx<'_> {
         model: &Model,
         k: usize,
         side: usize,
+        h: f64,
     ) -> ((DVec3, DVec3), (DVec3, DVec3)) {
         let c = self.c;
         let Row {
@@ -347,7 +355,24 @@ impl Ctx<'_> {
                 return (f, f);
             }
             RowSpec::Dot(na, e) => (na, e),
-            RowSpec::Perp(_) => unreachable!("sliding rows take the general forms"),
+            RowSpec::Angle(rr, m, e, tf) => {
+                // the dot row of v(t): v(t_n+1) at q_n+1, the mean of v at the mean
+                let t = self.s.forces.t;
+                let v1 = RowSpec::angle_vector(rr, m, &tf, t + h);
+                let vbar = (RowSpec::angle_vector(rr, m, &tf, t) + v1) * 0.5;
+                let mean = |b: usize| self.mean_rot(b);
+                return if side == 1 {
+                    match jt.a {
+                        Some(a) => ((mat(&self.w.q1[a]) * v1, e), (mean(a) * vbar, e)),
+                        None => ((v1, e), (vbar, e)),
+                    }
+                } else {
+                    ((mat(&self.w.q1[jt.b]) * e, v1), (mean(jt.b) * e, vbar))
+                };
+            }
+            RowSpec::Perp(_) | RowSpec::Slide(..) => {
+                unreachable!("sliding rows take the general forms")
+            }
         };
         let mean = |b: usize| self.mean_rot(b);
         if side == 1 {

@@ -51,12 +51,12 @@ impl Ctx<'_> {
                 },
             ) in c.rows.iter().enumerate()
             {
-                let (phi1, ga1, gb1) = joint_row(c, &self.w.q1, j, r);
+                let (phi1, ga1, gb1) = joint_row(c, &self.w.q1, j, r, self.s.forces.t + h);
                 self.w.gnew[k] = [ga1, gb1];
                 self.w.rj[k] = phi1 - self.s.phi0[k]; // (25) summed: Phi(q_n+1) - Phi(q_0)
                 self.w.gmean[k] = [ga1, gb1];
             }
-            self.mean_gradients(model);
+            self.mean_gradients(model, h);
             self.element_forces(h);
             // body residuals with the current lambda
             residual = self.w.rj.iter().fold(0.0f64, |m, x| m.max(x.abs()));

@@ -115,7 +115,7 @@ impl State {
         let phi0 = c
             .rows
             .iter()
-            .map(|r| joint_row(c, &q, r.joint, r.row).0)
+            .map(|r| joint_row(c, &q, r.joint, r.row, 0.0).0)
             .collect();
         Ok(State {
             q,
@@ -233,7 +233,7 @@ impl Workspace {
             .rows
             .iter()
             .map(|r| {
-                let (_, ga, gb) = joint_row(c, &q0, r.joint, r.row);
+                let (_, ga, gb) = joint_row(c, &q0, r.joint, r.row, 0.0);
                 [ga, gb]
             })
             .collect();
@@ -401,6 +401,9 @@ impl Ctx<'_> {
             return Err(StepError::NonFinite);
         }
         self.remember(h, slow);
+        if !self.c.model.drives.is_empty() {
+            self.s.forces.work += self.drive_work(h);
+        }
         if !self.c.model.forces.is_empty() {
             let f = &mut self.s.forces;
             f.work += self.w.budget.work;

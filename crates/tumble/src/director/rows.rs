@@ -16,9 +16,15 @@ use crate::model::Model;
 use glam::{DMat3, DVec3};
 
 /// Joint `j` row `r` at configuration `q`: (Phi, gradient of side a, gradient of side b).
-pub(crate) fn joint_row(c: &Compiled, qs: &[[f64; 12]], j: usize, r: usize) -> (f64, Grad, Grad) {
+pub(crate) fn joint_row(
+    c: &Compiled,
+    qs: &[[f64; 12]],
+    j: usize,
+    r: usize,
+    t: f64,
+) -> (f64, Grad, Grad) {
     let mut g = [[0.0; 12]; 2];
-    let phi = joint_row_into(c, qs, j, r, &mut g);
+    let phi = joint_row_into(c, qs, j, r, &mut g, t);
     let [ga, gb] = g;
     (phi, ga, gb)
 }
@@ -32,6 +38,7 @@ pub(crate) fn joint_row_into(
     j: usize,
     r: usize,
     g: &mut [Grad; 2],
+    t: f64,
 ) -> f64 {
     let jt = &c.frames[j];
     let [ga, gb] = g;
@@ -60,7 +67,13 @@ pub(crate) fn joint_row_into(
             };
             (point(qb, jt.point_b) - pa)[r]
         }
-        RowSpec::Dot(na, e) => {
+        RowSpec::Dot(_, e) | RowSpec::Angle(_, _, e, _) => {
+            // an angle drive is the dot row of v(t) = sin(f) r - cos(f) m (compiled.rs)
+            let na = match jt.spec[r] {
+                RowSpec::Angle(rr, m, _, f) => RowSpec::angle_vector(rr, m, &f, t),
+                RowSpec::Dot(na, _) => na,
+                _ => unreachable!(),
+            };
             // revolute rows (37)-(38): n . (Q_b e_m), n = Q_a n_a (or the fixed global axis);
             // the same form for any pair of body vectors (sliding, universal, fixed joints)
             let e = e.to_array();
@@ -84,7 +97,7 @@ pub(crate) fn joint_row_into(
             }
             n.dot(u)
         }
-        RowSpec::Perp(m) => {
+        RowSpec::Perp(m) | RowSpec::Slide(m, ..) => {
             // (Q_a m) . d, d = p_b - p_a, quadratic in q: on b, mw on x_b and s_b,i mw on q_b,i;
             // on a, -mw on x_a and m_i d - s_a,i mw on q_a,i (the product rule on the
             // Q_a-dependence of both mw and p_a)
@@ -113,7 +126,10 @@ pub(crate) fn joint_row_into(
                     }
                 }
             }
-            mw.dot(d)
+            match jt.spec[r] {
+                RowSpec::Slide(_, s0, f) => mw.dot(d) - s0 - f.at(t),
+                _ => mw.dot(d),
+            }
         }
     }
 }
@@ -122,7 +138,8 @@ impl Ctx<'_> {
     /// The mean directors of every body, `qbar` (for the current `q1`), and the revolute rows
     /// of `gmean` replaced by the gradients at the mean configuration (42), in place (the
     /// elements that stay zero are zero from `Workspace::new`).
-    pub(super) fn mean_gradients(&mut self, model: &Model) {
+    pub(super) fn mean_gradients(&mut self, model: &Model, h: f64) {
+        let tn = self.s.forces.t;
         let c = self.c;
         for ((m, q), q1) in self.w.qbar.iter_mut().zip(&self.s.q).zip(&self.w.q1) {
             let mut out = [0.0; 9];
@@ -143,7 +160,16 @@ impl Ctx<'_> {
             let (na, e) = match f.spec[r] {
                 RowSpec::Pos(_) => continue, // spherical rows: constant gradient (35)
                 RowSpec::Dot(na, e) => (na, e),
-                RowSpec::Perp(_) => {
+                // an angle drive: the dot row of the mean vbar = (v(t_n) + v(t_n+1)) / 2, the
+                // product rule for increments (Delta(v w) = vbar Delta w + Delta v wbar); the
+                // time part Delta v . wbar is the drive's work (`drive_work`)
+                RowSpec::Angle(rr, m, e, tf) => (
+                    (RowSpec::angle_vector(rr, m, &tf, tn)
+                        + RowSpec::angle_vector(rr, m, &tf, tn + h))
+                        * 0.5,
+                    e,
+                ),
+                RowSpec::Perp(_) | RowSpec::Slide(..) => {
                     // the whole gradient at the mean configuration (positions too)
                     let qm = &mut self.w.qm;
                     for b in [f.a, Some(f.b)].into_iter().flatten() {
@@ -151,7 +177,7 @@ impl Ctx<'_> {
                             qm[b][i] = 0.5 * (self.s.q[b][i] + self.w.q1[b][i]);
                         }
                     }
-                    joint_row_into(c, qm, j, r, &mut self.w.gmean[k]);
+                    joint_row_into(c, qm, j, r, &mut self.w.gmean[k], tn + h);
                     continue;
                 }
             };
@@ -172,5 +198,38 @@ impl Ctx<'_> {
                 }
             }
         }
+    }
+
+    /// The work the drives did over the step from q_n (time t_n) to q_n+1: for each drive row,
+    /// lambda times the time part of its increment, Phi(q_n+1, t_n+1) - Phi(q_n, t_n) =
+    /// grad Phi(qbar) . Delta q + R, so that with Delta Phi = 0 the energy changes by lambda R
+    /// (Delta E = -lambda grad Phi . Delta q, the director's discrete-gradient identity). For an
+    /// angle drive R = Delta v . wbar with w = Q_a^T Q_b e (ground: Q_b e), wbar the mean of its
+    /// two end values; for a slide drive R = -Delta f.
+    pub(super) fn drive_work(&self, h: f64) -> f64 {
+        let c = self.c;
+        let t = self.s.forces.t;
+        let mut work = 0.0;
+        for (k, row) in c.rows.iter().enumerate() {
+            let f = &c.frames[row.joint];
+            let r = match f.spec[row.row] {
+                RowSpec::Angle(rr, m, e, tf) => {
+                    let w = |q: &[[f64; 12]]| {
+                        let u = super::mat(&q[f.b]) * e;
+                        match f.a {
+                            Some(a) => super::mat(&q[a]).transpose() * u,
+                            None => u,
+                        }
+                    };
+                    let dv = RowSpec::angle_vector(rr, m, &tf, t + h)
+                        - RowSpec::angle_vector(rr, m, &tf, t);
+                    dv.dot((w(&self.s.q) + w(&self.w.q1)) * 0.5)
+                }
+                RowSpec::Slide(_, _, tf) => -(tf.at(t + h) - tf.at(t)),
+                _ => continue,
+            };
+            work += self.w.lambda1[k] * r;
+        }
+        work
     }
 }

@@ -77,7 +77,7 @@ impl JointPattern {
     pub fn new(model: &Model) -> Result<Self, alloc::string::String> {
         let nb = model.bodies.len();
         let nj = model.joints.len();
-        let rows: Vec<usize> = model.joints.iter().map(|j| j.kind.rows()).collect();
+        let rows: Vec<usize> = (0..nj).map(|j| model.joint_rows(j)).collect();
         let mut offset = vec![0; nj];
         let mut m = 0;
         for j in 0..nj {
@@ -551,6 +551,7 @@ mod tests {
                 bodies: vec![body.clone(); nb],
                 joints,
                 gravity: DVec3::ZERO,
+                drives: alloc::vec::Vec::new(),
                 forces: alloc::vec::Vec::new(),
             };
             let js = JointPattern::new(&model).unwrap();
@@ -586,6 +587,7 @@ mod tests {
             bodies: vec![body],
             joints,
             gravity: DVec3::ZERO,
+            drives: alloc::vec::Vec::new(),
             forces: alloc::vec::Vec::new(),
         };
         let e = JointPattern::new(&model).unwrap_err();
