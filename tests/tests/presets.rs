@@ -33,6 +33,7 @@ fn conserved_components_by_preset() {
         ("damped-pendulum", none),
         ("driven-pendulum", none),
         ("slider-crank", none),
+        ("kapitza", none),
     ] {
         let sc = Scenario::parse(text).unwrap();
         assert_eq!(conserved_momentum(&sc.model), want, "{text}");
@@ -176,6 +177,8 @@ fn every_preset_runs_with_every_integrator_at_its_suitable_step() {
         "damped-pendulum",
         "driven-pendulum",
         "slider-crank?spring=100&piston_damping=1",
+        "slider-crank?speed=0",
+        "kapitza",
     ] {
         let sc = Scenario::parse(text).unwrap();
         for m in Method::ALL {

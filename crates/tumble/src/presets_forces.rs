@@ -11,10 +11,16 @@
 //!   the motor puts energy in (W), the damper takes it out (D).
 //! - `slider-crank`: a crank (a 2 kg square plate, the flywheel, hinged at its centre), a
 //!   connecting rod and a piston on a prismatic joint along x2, in the x2-x3 plane under
-//!   gravity; a motor torque on the crank's hinge, ramped up smoothly, against a damper there,
-//!   and an optional spring-damper on the piston. With crank angle phi from +x2 towards +x3 the
+//!   gravity; the crank driven at a constant speed reached by a smooth ramp (a drive), or turned
+//!   by a motor torque (ramped up smoothly) against a damper there, and an optional
+//!   spring-damper on the piston. With crank angle phi from +x2 towards +x3 the
 //!   piston's centre is at y = r cos(phi) + sqrt(l^2 - r^2 sin(phi)^2): a closed loop, one
-//!   degree of freedom.
+//!   degree of freedom (none left when driven).
+//! - `kapitza`: Kapitza's pendulum: a 0.5 m rod (0.5 kg) hinged to a carriage (0.2 kg) that a
+//!   slide drive moves up and down, A sin(2 pi f t), on a vertical prismatic joint; the rod starts
+//!   near upright. Averaging over the fast motion, upright is stable when (A 2 pi f)^2 >
+//!   2 g I / (m d) = (4/3) g L for a rod pivoted at its end (Kapitza 1951): at A = 0.05 m, above
+//!   about 8.1 Hz.
 use crate::forces::ForceElement;
 use crate::math::rotation;
 use crate::model::{box_inertia, Body, BodyState, Joint, JointKind, Model};
@@ -118,13 +124,16 @@ pub fn driven_pendulum(values: &[f64]) -> (Model, Vec<BodyState>) {
     )
 }
 
-/// The slider-crank: `values` = [motor torque (N m), crank damping (N m s/rad), piston spring
-/// stiffness (N/m), piston damping (N s/m), crank length r (m), rod length l (m), initial crank
-/// angle (rad)].
+/// The slider-crank: `values` = [crank speed (rad/s; 0: turned by the motor instead), motor
+/// torque (N m), crank damping (N m s/rad), piston spring stiffness (N/m), piston damping
+/// (N s/m), crank length r (m), rod length l (m), initial crank angle (rad)]. With a speed the
+/// crank's angle is driven (a drive ramped smoothly to that speed over 1 s, `TimeFn::RampSpeed`)
+/// and the motor is left out.
 pub fn slider_crank(values: &[f64]) -> (Model, Vec<BodyState>) {
     use crate::presets_course::{planar_rod_state, revolute_x, rod};
-    let (torque, crank_damping, k, c) = (values[0], values[1], values[2], values[3]);
-    let (r, l, phi) = (values[4], values[5], values[6]);
+    let speed = values[0];
+    let (torque, crank_damping, k, c) = (values[1], values[2], values[3], values[4]);
+    let (r, l, phi) = (values[5], values[6], values[7]);
     let plate = DVec3::new(0.05, 3.0 * r, 3.0 * r);
     let crank = Body {
         mass: 2.0,
@@ -176,23 +185,32 @@ pub fn slider_crank(values: &[f64]) -> (Model, Vec<BodyState>) {
         ],
         gravity: GRAVITY,
         drives: alloc::vec::Vec::new(),
-        forces: vec![
-            ForceElement::Motor {
-                joint: 0,
-                torque,
-                time: TimeFn::Ramp {
-                    value: 1.0,
-                    time: 1.0,
-                },
-            },
-            ForceElement::JointSpring {
-                joint: 0,
-                stiffness: 0.0,
-                rest_angle: 0.0,
-                damping: crank_damping,
-            },
-        ],
+        forces: vec![ForceElement::JointSpring {
+            joint: 0,
+            stiffness: 0.0,
+            rest_angle: 0.0,
+            damping: crank_damping,
+        }],
     };
+    if speed != 0.0 {
+        model.drives.push(crate::model::Drive {
+            joint: 0,
+            kind: crate::model::DriveKind::Angle,
+            time: TimeFn::RampSpeed {
+                rate: speed,
+                time: 1.0,
+            },
+        });
+    } else {
+        model.forces.push(ForceElement::Motor {
+            joint: 0,
+            torque,
+            time: TimeFn::Ramp {
+                value: 1.0,
+                time: 1.0,
+            },
+        });
+    }
     if k > 0.0 || c > 0.0 {
         // the piston's spring-damper from a ground point 0.5 m beyond its farthest position,
         // relaxed at the start
@@ -212,4 +230,72 @@ pub fn slider_crank(values: &[f64]) -> (Model, Vec<BodyState>) {
         BodyState::at_rest(q, DMat3::IDENTITY),
     ];
     (model, states)
+}
+
+/// Kapitza's pendulum: `values` = [amplitude A (m), frequency f (Hz), angle from upright (rad)].
+pub fn kapitza(values: &[f64]) -> (Model, Vec<BodyState>) {
+    use crate::presets_course::{planar_rod_state, revolute_x, rod};
+    let (amplitude, frequency, angle) = (values[0], values[1], values[2]);
+    let size = DVec3::new(0.1, 0.1, 0.06);
+    let carriage = Body {
+        mass: 0.2,
+        inertia: box_inertia(0.2, size),
+        size,
+    };
+    let l = 0.5;
+    let half = DVec3::new(0.0, 0.0, 0.5 * l);
+    // upright is the planar angle pi/2 (R x3 = +x3); tilted by `angle` towards +x2
+    let theta = core::f64::consts::FRAC_PI_2 - angle;
+    let mut rod_state = planar_rod_state(DVec3::ZERO, theta);
+    rod_state.x = rod_state.r * half; // its lower end (-half) at the pivot, the origin
+                                      // the drive's rate at the start, A 2 pi f, is the carriage's and the rod's velocity
+    let v = DVec3::new(
+        0.0,
+        0.0,
+        amplitude * 2.0 * core::f64::consts::PI * frequency,
+    );
+    rod_state.v = v;
+    let mut carriage_state = BodyState::at_rest(DVec3::ZERO, DMat3::IDENTITY);
+    carriage_state.v = v;
+    let model = Model {
+        bodies: vec![carriage, rod(l)],
+        joints: vec![
+            Joint {
+                kind: JointKind::Prismatic {
+                    axis_a: DVec3::Z,
+                    axis_b: DVec3::Z,
+                    twist_a: crate::model::twist_reference(
+                        DVec3::Z,
+                        DVec3::Z,
+                        &DMat3::IDENTITY,
+                        &DMat3::IDENTITY,
+                    ),
+                },
+                a: None,
+                point_a: DVec3::ZERO,
+                b: 0,
+                point_b: DVec3::ZERO,
+            },
+            Joint {
+                kind: revolute_x(),
+                a: Some(0),
+                point_a: DVec3::ZERO,
+                b: 1,
+                point_b: -half,
+            },
+        ],
+        gravity: GRAVITY,
+        drives: vec![crate::model::Drive {
+            joint: 0,
+            kind: crate::model::DriveKind::Slide,
+            time: TimeFn::Sine {
+                offset: 0.0,
+                amplitude,
+                frequency,
+                phase: 0.0,
+            },
+        }],
+        forces: vec![],
+    };
+    (model, vec![carriage_state, rod_state])
 }

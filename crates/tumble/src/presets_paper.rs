@@ -147,6 +147,10 @@ pub(crate) fn build(name: &str, values: &[f64]) -> (Model, Vec<BodyState>, f64, 
             let (m, s) = crate::presets_forces::slider_crank(values);
             (m, s, 0.005, 20.0)
         }
+        "kapitza" => {
+            let (m, s) = crate::presets_forces::kapitza(values);
+            (m, s, 0.001, 10.0)
+        }
         _ => unreachable!("every preset has a builder"),
     }
 }

@@ -164,15 +164,25 @@ pub const PRESETS: &[Preset] = &[
     },
     Preset {
         name: "slider-crank",
-        description: "slider-crank: a flywheel crank turned by a motor (torque ramped up over 1 s) against a damper, a connecting rod and a piston on a prismatic joint, optionally on a spring-damper; a closed loop with one degree of freedom",
+        description: "slider-crank: a flywheel crank driven at constant speed (reached by a smooth 1 s ramp) or turned by a motor, a connecting rod and a piston on a prismatic joint, optionally on a spring-damper; a closed loop with one degree of freedom",
         params: &[
-            Param { key: "torque", help: "motor torque on the crank (N m), reached after a smooth 1 s ramp", kind: ParamKind::Number { default: 1.0, min: 0.0, max: 100.0, integer: false } },
+            Param { key: "speed", help: "crank speed the drive ramps to over 1 s (rad/s); 0: turned by the motor torque instead", kind: ParamKind::Number { default: 6.283185307179586, min: -100.0, max: 100.0, integer: false } },
+            Param { key: "torque", help: "motor torque on the crank when speed is 0 (N m), reached after a smooth 1 s ramp", kind: ParamKind::Number { default: 1.0, min: 0.0, max: 100.0, integer: false } },
             Param { key: "damping", help: "damping of the crank's hinge (N m s/rad)", kind: ParamKind::Number { default: 0.1, min: 0.0, max: 100.0, integer: false } },
             Param { key: "spring", help: "stiffness of the piston's spring, relaxed at the start (N/m)", kind: ParamKind::Number { default: 0.0, min: 0.0, max: 1e4, integer: false } },
             Param { key: "piston_damping", help: "damping of the piston's damper (N s/m)", kind: ParamKind::Number { default: 0.0, min: 0.0, max: 1e3, integer: false } },
             Param { key: "crank", help: "crank length r (m)", kind: ParamKind::Number { default: 0.2, min: 0.05, max: 1.0, integer: false } },
             Param { key: "rod", help: "connecting rod length l, more than r (m)", kind: ParamKind::Number { default: 0.6, min: 0.1, max: 3.0, integer: false } },
             Param { key: "angle", help: "initial crank angle from the piston's line (rad)", kind: ParamKind::Number { default: 1.0, min: -3.2, max: 3.2, integer: false } },
+        ],
+    },
+    Preset {
+        name: "kapitza",
+        description: "Kapitza's pendulum: a rod hinged to a carriage that a drive shakes up and down; shaken fast enough, the rod stays upright",
+        params: &[
+            Param { key: "amplitude", help: "amplitude of the pivot's motion (m)", kind: ParamKind::Number { default: 0.05, min: 0.0, max: 0.5, integer: false } },
+            Param { key: "frequency", help: "frequency of the pivot's motion (Hz); upright is stable above about sqrt(4 g L / 3) / (2 pi A), 8.1 Hz at A = 0.05 m", kind: ParamKind::Number { default: 30.0, min: 0.1, max: 100.0, integer: false } },
+            Param { key: "angle", help: "initial tilt of the rod from upright (rad)", kind: ParamKind::Number { default: 0.2, min: -3.1, max: 3.1, integer: false } },
         ],
     },
 ];
@@ -277,10 +287,10 @@ impl Scenario {
         if p.name == "four-bar" {
             crate::presets_course::check_four_bar(&values)?;
         }
-        if p.name == "slider-crank" && values[5] <= values[4] {
+        if p.name == "slider-crank" && values[6] <= values[5] {
             return err(format!(
                 "slider-crank: the rod ({} m) must be longer than the crank ({} m), or the piston cannot follow it round",
-                values[5], values[4]
+                values[6], values[5]
             ));
         }
         Ok(build(p, values))
