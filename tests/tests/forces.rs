@@ -305,3 +305,53 @@ fn bad_elements_are_named_and_never_panic() {
         assert!(e.contains(needle), "{forces}: {e}");
     }
 }
+
+/// Joint reactions against the closed forms: a pendulum hanging at rest carries its weight
+/// m g at the hinge (and no torque about the hinge's point); a body spinning at constant speed
+/// on a vertical hinge with its centre r off the axis carries the centripetal force m w^2 r
+/// toward the axis plus its weight, with every method's state.
+#[test]
+fn joint_reactions_match_the_closed_forms() {
+    let hanging = Scenario::parse("damped-pendulum?angle=0").unwrap();
+    let (m, w, r) = (2.0, 3.0, 0.4);
+    let rotor = Scenario::parse(&format!(
+        r#"{{"bodies":[{{"mass":{m},"inertia":[0.05,0.04,0.03],"position":[{r},0,0],
+             "velocity":[0,{v},0],"angular_velocity":[0,0,{w}]}}],
+           "joints":[{{"type":"revolute","a":null,"point_a":[0,0,0],"b":0,"point_b":[{mr},0,0],
+             "axis_a":[0,0,1],"axis_b":[0,0,1]}}]}}"#,
+        v = w * r,
+        mr = -r
+    ))
+    .unwrap();
+    for method in Method::ALL {
+        let mut sim = run(&hanging, method, 0.01, 1.0);
+        let mut out = [0.0; 6];
+        sim.reactions(&mut out).unwrap();
+        println!(
+            "{} hanging: force {:?}, torque {:?}",
+            method.name(),
+            &out[..3],
+            &out[3..]
+        );
+        assert!((out[2] - 9.81).abs() < 1e-9 && out[0].abs() + out[1].abs() < 1e-9);
+        assert!(out[3..].iter().all(|x| x.abs() < 1e-9));
+        // the rotor: gravity along the axis, so the speed stays w; the reaction after 1 s
+        let mut sim = run(&rotor, method, 0.001, 1.0);
+        sim.reactions(&mut out).unwrap();
+        let s = sim.states()[0];
+        let (x, wz) = (s.x, (s.r * s.w).z); // the state's own radius and speed
+        assert!((wz - w).abs() < 1e-3);
+        let want = glam::DVec3::new(-x.x, -x.y, 0.0) * (m * wz * wz)
+            + glam::DVec3::new(0.0, 0.0, m * 9.81);
+        let got = glam::DVec3::from_slice(&out[..3]);
+        println!(
+            "{} rotor: force {got:?}, closed form {want:?}",
+            method.name()
+        );
+        assert!(
+            (got - want).length() < 1e-6 * want.length(),
+            "{}",
+            method.name()
+        );
+    }
+}

@@ -373,6 +373,14 @@ impl Simulation {
         }
     }
 
+    /// The reaction every joint transmits at the current state, 6 numbers per joint into
+    /// `out`: the force on its body b (N) and the torque on b about the joint's point (N m),
+    /// world components. Returns false (and leaves `out`) where the joint-space system is
+    /// singular at this state.
+    pub fn write_reactions(&mut self, out: &mut [f64]) -> bool {
+        self.inner.reactions(out).is_ok()
+    }
+
     /// The invariants of the current state into `out` (see `invariant_fields()`).
     pub fn invariants(&self, out: &mut [f64]) {
         let i = self.inner.invariants();

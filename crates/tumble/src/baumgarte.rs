@@ -98,6 +98,48 @@ impl Workspace {
         }
     }
 
+    /// The reaction every joint transmits at `states` (time `t`, joint springs' angles
+    /// `angles`): the multipliers of the index-1 equations (4935-4941, without the Baumgarte
+    /// terms), as the force on body b (N, world) and the torque on body b about the joint's point
+    /// on b (N m, world), 6 numbers per joint into `out`. A joint's drives are part of it.
+    /// Where a closed loop makes the reactions statically indeterminate, the redundant rows are
+    /// held at zero (`mechanism.rs`) and the others carry the load: one of the possible splits.
+    pub fn reactions(
+        &mut self,
+        c: &Compiled,
+        states: &[BodyState],
+        (angles, t): (&[f64], f64),
+        out: &mut [f64],
+    ) -> Result<(), StepError> {
+        let settings = Settings {
+            dt: 0.01,
+            tol: 1e-12,
+            max_iter: 1,
+            alpha: 0.0,
+            beta: 0.0,
+        };
+        let mut acc = core::mem::take(&mut self.k1);
+        let result = self.accelerations(c, &settings, states, (angles, t), &mut acc);
+        self.k1 = acc;
+        result?;
+        for (j, o) in out.chunks_exact_mut(6).enumerate().take(c.frames.len()) {
+            let e = &self.evals[j];
+            let off = c.pattern.offset(j);
+            let (mut f, mut tau) = (DVec3::ZERO, DVec3::ZERO);
+            for r in 0..e.rows {
+                // f_c = J^T lambda (4936) on body b
+                let cb = &e.cb[r];
+                f += DVec3::new(cb[0], cb[1], cb[2]) * self.lambda[off + r];
+                tau += DVec3::new(cb[3], cb[4], cb[5]) * self.lambda[off + r];
+            }
+            let s = &states[e.b];
+            let arm = s.r * c.frames[j].point_b;
+            o[..3].copy_from_slice(&f.to_array());
+            o[3..].copy_from_slice(&(tau - arm.cross(f)).to_array());
+        }
+        Ok(())
+    }
+
     /// World accelerations (dv/dt, dw/dt) of every body at `states`, into `acc`
     /// (eqs. 4937-4943), with the force elements (`forces.rs`) at time `t`, their joint
     /// springs' angles unwrapped against `angles`. Returns the largest joint residual |Phi| at

@@ -80,6 +80,8 @@ pub struct Simulation {
     last: StepInfo,
     /// E at the start, for the energy balance
     e0: f64,
+    /// scratch space of [`Simulation::reactions`], made at its first call
+    reactions: Option<(baumgarte::Workspace, Vec<BodyState>)>,
 }
 
 impl Simulation {
@@ -145,6 +147,7 @@ impl Simulation {
             steps: 0,
             last: StepInfo::default(),
             e0: 0.0,
+            reactions: None,
         };
         sim.e0 = sim.invariants().energy();
         Ok(sim)
@@ -296,6 +299,25 @@ impl Simulation {
         inv.dissipated = f.dissipated;
         inv.balance = inv.energy() - self.e0 - f.work + f.dissipated;
         inv
+    }
+
+    /// The reaction each joint transmits at the current state, 6 numbers per joint into `out`:
+    /// the force on its body b (N) and the torque on b about the joint's point (N m), world
+    /// components (see `baumgarte::Workspace::reactions`). Its scratch space is made at the first
+    /// call; later calls allocate nothing.
+    pub fn reactions(&mut self, out: &mut [f64]) -> Result<(), StepError> {
+        let n = self.compiled.bodies();
+        let (mut ws, mut states) = self.reactions.take().unwrap_or_else(|| {
+            (
+                baumgarte::Workspace::new(&self.compiled),
+                alloc::vec![BodyState::at_rest(DVec3::ZERO, DMat3::IDENTITY); n],
+            )
+        });
+        self.body_states(&mut states);
+        let f = self.force_state();
+        let result = ws.reactions(&self.compiled, &states, (&f.angles, f.t), out);
+        self.reactions = Some((ws, states));
+        result
     }
 
     /// The force elements' part of the state: time, work W, dissipation D, joint spring angles.
