@@ -373,6 +373,43 @@ impl Simulation {
         }
     }
 
+    /// Pull body `body` at its point `point` (body frame, m) towards `target` (world, m) with a
+    /// zero-length spring (`stiffness` N/m, `damping` N s/m), from the next step on; the jump
+    /// of the spring's energy when the target moves counts as work W. Throws on a bad body or
+    /// non-finite numbers.
+    pub fn set_pull(
+        &mut self,
+        body: usize,
+        point: &[f64],
+        target: &[f64],
+        stiffness: f64,
+        damping: f64,
+    ) -> Result<(), JsError> {
+        if point.len() != 3 || target.len() != 3 {
+            return Err(JsError::new(
+                "set_pull: point and target take 3 numbers each",
+            ));
+        }
+        let p = tumble::simulation::Pull {
+            body,
+            point: glam::DVec3::from_slice(point),
+            target: glam::DVec3::from_slice(target),
+            stiffness,
+            damping,
+        };
+        self.inner.set_pull(Some(p)).map_err(|e| JsError::new(&e))
+    }
+
+    /// Let go of the pull (its spring's remaining energy leaves W).
+    pub fn release_pull(&mut self) {
+        let _ = self.inner.set_pull(None);
+    }
+
+    /// Whether this run was pulled: its link starts the run without the pull.
+    pub fn pulled(&self) -> bool {
+        self.inner.pulled()
+    }
+
     /// The reaction every joint transmits at the current state, 6 numbers per joint into
     /// `out`: the force on its body b (N) and the torque on b about the joint's point (N m),
     /// world components. Returns false (and leaves `out`) where the joint-space system is

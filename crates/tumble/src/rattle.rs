@@ -155,6 +155,11 @@ pub struct Workspace {
 }
 
 impl Workspace {
+    /// Room for one more force element (a pull added during the run).
+    pub fn grow_elements(&mut self) {
+        self.angles.push(0.0);
+    }
+
     /// Scratch space for `c`.
     pub fn new(c: &Compiled) -> Self {
         let n = c.bodies();

@@ -82,6 +82,24 @@ pub struct Simulation {
     e0: f64,
     /// scratch space of [`Simulation::reactions`], made at its first call
     reactions: Option<(baumgarte::Workspace, Vec<BodyState>)>,
+    /// the element that a pointer pulls with (`pull`), once a pull has started
+    pull: Option<usize>,
+}
+
+/// A pull: a zero-length spring-damper from a body point to a target point that the user moves
+/// (the page's grab and pull).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Pull {
+    /// the body
+    pub body: usize,
+    /// the point in the body's frame (m)
+    pub point: DVec3,
+    /// the target, world (m)
+    pub target: DVec3,
+    /// stiffness (N/m)
+    pub stiffness: f64,
+    /// damping (N s/m)
+    pub damping: f64,
 }
 
 impl Simulation {
@@ -148,6 +166,7 @@ impl Simulation {
             last: StepInfo::default(),
             e0: 0.0,
             reactions: None,
+            pull: None,
         };
         sim.e0 = sim.invariants().energy();
         Ok(sim)
@@ -318,6 +337,95 @@ impl Simulation {
         let result = ws.reactions(&self.compiled, &states, (&f.angles, f.t), out);
         self.reactions = Some((ws, states));
         result
+    }
+
+    /// Pull body `p.body` at its point `p.point` towards `p.target` with a zero-length
+    /// spring-damper (`None`: let go). Between steps the target jumps, and with it the
+    /// spring's potential: the jump counts as work put in, so E - E0 - W + D stays what the
+    /// method makes of it. The first pull adds the spring to the model (a run that was pulled
+    /// is no longer the run its scenario describes); letting go sets its coefficients to zero.
+    pub fn set_pull(&mut self, p: Option<Pull>) -> Result<(), String> {
+        use crate::forces::ForceElement;
+        if let Some(p) = &p {
+            if p.body >= self.compiled.bodies() {
+                return Err(format!("pull: there is no body {}", p.body));
+            }
+            let ok = [p.point, p.target]
+                .iter()
+                .all(|v| v.is_finite() && v.abs().max_element() <= 1e9)
+                && (0.0..=crate::forces::MAX_COEFFICIENT).contains(&p.stiffness)
+                && (0.0..=crate::forces::MAX_COEFFICIENT).contains(&p.damping);
+            if !ok {
+                return Err("pull: the point, target and coefficients must be finite, the coefficients between 0 and 1e12".into());
+            }
+        }
+        let before = self.invariants().potential;
+        let k = match self.pull {
+            Some(k) => k,
+            None => {
+                if p.is_none() {
+                    return Ok(());
+                }
+                let k = self.compiled.model.forces.len();
+                self.compiled.model.forces.push(ForceElement::Spring {
+                    a: None,
+                    point_a: DVec3::ZERO,
+                    b: 0,
+                    point_b: DVec3::ZERO,
+                    stiffness: 0.0,
+                    rest_length: 0.0,
+                    damping: 0.0,
+                });
+                self.compiled
+                    .force_frames
+                    .push(crate::forces::Frame::default());
+                match &mut self.solver {
+                    Solver::Director(s, w) => {
+                        s.forces.angles.push(0.0);
+                        w.grow_elements();
+                    }
+                    Solver::Rattle(s, w) => {
+                        s.forces.angles.push(0.0);
+                        w.grow_elements();
+                    }
+                    Solver::Baumgarte(s, w) => {
+                        s.forces.angles.push(0.0);
+                        w.grow_elements();
+                    }
+                }
+                self.reactions = None;
+                self.pull = Some(k);
+                k
+            }
+        };
+        let q = p.unwrap_or(Pull {
+            body: 0,
+            point: DVec3::ZERO,
+            target: DVec3::ZERO,
+            stiffness: 0.0,
+            damping: 0.0,
+        });
+        self.compiled.model.forces[k] = ForceElement::Spring {
+            a: None,
+            point_a: q.target,
+            b: q.body,
+            point_b: q.point,
+            stiffness: q.stiffness,
+            rest_length: 0.0,
+            damping: q.damping,
+        };
+        let jump = self.invariants().potential - before;
+        match &mut self.solver {
+            Solver::Director(s, _) => s.forces.work += jump,
+            Solver::Rattle(s, _) => s.forces.work += jump,
+            Solver::Baumgarte(s, _) => s.forces.work += jump,
+        }
+        Ok(())
+    }
+
+    /// Whether the run was pulled (its link no longer reproduces it).
+    pub fn pulled(&self) -> bool {
+        self.pull.is_some()
     }
 
     /// The force elements' part of the state: time, work W, dissipation D, joint spring angles.
