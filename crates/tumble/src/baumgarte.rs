@@ -188,7 +188,7 @@ impl Workspace {
         let mut residual = 0.0;
         if nj > 0 {
             for j in 0..nj {
-                self.evals[j] = joints::evaluate_frame(&c.frames[j], states, t);
+                joints::evaluate_into(&c.frames[j], states, t, &mut self.evals[j]);
             }
             joints::assemble_and_factor(&self.evals, &self.evals, &self.inv_mass, c, &mut self.js)?;
             // b = Q^ - J M^-1 f_ext, Q^ = -bias - 2 alpha J u - beta^2 Phi

@@ -67,6 +67,9 @@ pub struct JointFrame {
     /// whether a row is a [`RowSpec::Perp`]: its translational gradient is not +-e_r or zero,
     /// so the joint-space products take the general path
     pub general: bool,
+    /// a spherical or revolute joint without drives: the rotation-matrix methods evaluate it
+    /// by the fixed code of those two (`joints::evaluate_into`)
+    pub classic: bool,
 }
 
 impl JointFrame {
@@ -110,6 +113,7 @@ impl JointFrame {
             };
             f.rows += 1;
             f.general |= d.kind == DriveKind::Slide;
+            f.classic = false;
         }
         f
     }
@@ -175,6 +179,10 @@ impl JointFrame {
             e,
             spec,
             general: list.iter().any(|r| matches!(r, Perp(_))),
+            classic: matches!(
+                joint.kind,
+                JointKind::Spherical | JointKind::Revolute { .. }
+            ),
         }
     }
 }

@@ -77,6 +77,14 @@ pub fn evaluate(model: &Model, j: usize, states: &[BodyState]) -> JointEval {
 
 /// Evaluate the joint of frame `jt` at `states`, time `t` (for its drives).
 pub fn evaluate_frame(jt: &JointFrame, states: &[BodyState], t: f64) -> JointEval {
+    let mut e = JointEval::default();
+    evaluate_into(jt, states, t, &mut e);
+    e
+}
+
+/// [`evaluate_frame`] into `e` in place (the integrators' form: every row of the joint is
+/// written, the rows beyond it are left as they are and never read).
+pub fn evaluate_into(jt: &JointFrame, states: &[BodyState], t: f64, e: &mut JointEval) {
     let sb = &states[jt.b];
     let rb = sb.r * jt.point_b;
     let wb = sb.r * sb.w;
@@ -88,12 +96,9 @@ pub fn evaluate_frame(jt: &JointFrame, states: &[BodyState], t: f64) -> JointEva
         }
         None => (jt.point_a, DVec3::ZERO, DVec3::ZERO, DMat3::IDENTITY),
     };
-    let mut e = JointEval {
-        rows: jt.rows,
-        a: jt.a,
-        b: jt.b,
-        ..Default::default()
-    };
+    e.rows = jt.rows;
+    e.a = jt.a;
+    e.b = jt.b;
     let phi = sb.x + rb - pa;
     let kb = skew(rb);
     let ka = skew(ra);
@@ -113,7 +118,33 @@ pub fn evaluate_frame(jt: &JointFrame, states: &[BodyState], t: f64) -> JointEva
             nd.dot(u) + n.dot(ud),
         )
     };
+    if jt.classic {
+        // spherical and revolute joints: the position rows and the two axis rows (eq. 34, 37)
+        for i in 0..3 {
+            e.phi[i] = phi[i];
+            e.bias[i] = bias[i];
+            e.phi_t[i] = 0.0;
+            e.cb[i] = row(DVec3::AXES[i], -mat_row(&kb, i));
+            e.ca[i] = row(-DVec3::AXES[i], mat_row(&ka, i));
+        }
+        if jt.rows == 5 {
+            let n = rot_a * jt.n_a;
+            for (i, ei) in jt.e.into_iter().enumerate() {
+                let u = sb.r * ei;
+                let k = 3 + i;
+                e.phi[k] = n.dot(u);
+                e.phi_t[k] = 0.0;
+                e.ca[k] = row(DVec3::ZERO, n.cross(u));
+                e.cb[k] = row(DVec3::ZERO, u.cross(n));
+                let nd = wa.cross(n);
+                let ud = wb.cross(u);
+                e.bias[k] = wa.cross(nd).dot(u) + 2.0 * nd.dot(ud) + n.dot(wb.cross(ud));
+            }
+        }
+        return;
+    }
     for (k, spec) in jt.spec[..jt.rows].iter().enumerate() {
+        e.phi_t[k] = 0.0;
         match *spec {
             RowSpec::Angle(r, m, u, f) => {
                 // sin(f) x - cos(f) y: the dot row of v(t); its time terms from x, y and their
@@ -165,7 +196,6 @@ pub fn evaluate_frame(jt: &JointFrame, states: &[BodyState], t: f64) -> JointEva
             }
         }
     }
-    e
 }
 
 /// Inverse mass of a body in world form: 1/M and the world inverse inertia R J^-1 R^T.

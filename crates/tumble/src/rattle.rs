@@ -236,7 +236,7 @@ fn try_step(
     // Jacobians (the directions of the constraint forces) at the start of the step
     fill_scratch(c, &st.bodies, &mut ws.scratch);
     for j in 0..nj {
-        ws.evals[j] = joints::evaluate_frame(&c.frames[j], &ws.scratch, st.forces.t);
+        joints::evaluate_into(&c.frames[j], &ws.scratch, st.forces.t, &mut ws.evals[j]);
     }
     for i in 0..model.bodies.len() {
         ws.inv_mass[i] = InverseMass::new(c, i, &st.bodies[i].r);
@@ -281,7 +281,12 @@ fn try_step(
             o.r = s.r;
         }
         for j in 0..nj {
-            ws.evals1[j] = joints::evaluate_frame(&c.frames[j], &ws.scratch, st.forces.t + h);
+            joints::evaluate_into(
+                &c.frames[j],
+                &ws.scratch,
+                st.forces.t + h,
+                &mut ws.evals1[j],
+            );
             let e = &ws.evals1[j];
             let o = c.pattern.offset(j);
             for r in 0..e.rows {
@@ -341,7 +346,12 @@ fn try_step(
     if nj > 0 {
         fill_scratch(c, &ws.next, &mut ws.scratch);
         for j in 0..nj {
-            ws.evals1[j] = joints::evaluate_frame(&c.frames[j], &ws.scratch, st.forces.t + h);
+            joints::evaluate_into(
+                &c.frames[j],
+                &ws.scratch,
+                st.forces.t + h,
+                &mut ws.evals1[j],
+            );
         }
         for i in 0..model.bodies.len() {
             ws.inv_mass[i] = InverseMass::new(c, i, &ws.next[i].r);

@@ -302,7 +302,9 @@ impl Simulation {
     /// body), which the measurement reads.
     pub fn invariants_into(&self, states: &mut [BodyState]) -> Invariants {
         self.body_states(states);
-        let mut inv = invariants::measure(self.model(), states, self.t);
+        let mut inv = invariants::measure_without_joints(self.model(), states, self.t);
+        inv.joint_violation =
+            invariants::joint_violation_compiled(&self.compiled, states, self.force_state().t);
         inv.internal_violation = match &self.solver {
             Solver::Director(s, _) => s.internal_violation(),
             Solver::Rattle(s, _) => s.internal_violation(),

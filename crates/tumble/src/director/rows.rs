@@ -67,35 +67,10 @@ pub(crate) fn joint_row_into(
             };
             (point(qb, jt.point_b) - pa)[r]
         }
-        RowSpec::Dot(_, e) | RowSpec::Angle(_, _, e, _) => {
-            // an angle drive is the dot row of v(t) = sin(f) r - cos(f) m (compiled.rs)
-            let na = match jt.spec[r] {
-                RowSpec::Angle(rr, m, _, f) => RowSpec::angle_vector(rr, m, &f, t),
-                RowSpec::Dot(na, _) => na,
-                _ => unreachable!(),
-            };
-            // revolute rows (37)-(38): n . (Q_b e_m), n = Q_a n_a (or the fixed global axis);
-            // the same form for any pair of body vectors (sliding, universal, fixed joints)
-            let e = e.to_array();
-            let u = DMat3::from_cols_slice(&qb[3..12]) * DVec3::from_array(e);
-            let n = match jt.a {
-                Some(a) => {
-                    let nn = na.to_array();
-                    for i in 0..3 {
-                        for k in 0..3 {
-                            ga[3 + 3 * i + k] = nn[i] * u[k];
-                        }
-                    }
-                    DMat3::from_cols_slice(&qs[a][3..12]) * na
-                }
-                None => na,
-            };
-            for i in 0..3 {
-                for k in 0..3 {
-                    gb[3 + 3 * i + k] = e[i] * n[k];
-                }
-            }
-            n.dot(u)
+        RowSpec::Dot(na, e) => dot_row(qs, jt.a, qb, na, e, ga, gb),
+        // an angle drive is the dot row of v(t) = sin(f) r - cos(f) m (compiled.rs)
+        RowSpec::Angle(rr, m, e, f) => {
+            dot_row(qs, jt.a, qb, RowSpec::angle_vector(rr, m, &f, t), e, ga, gb)
         }
         RowSpec::Perp(m) | RowSpec::Slide(m, ..) => {
             // (Q_a m) . d, d = p_b - p_a, quadratic in q: on b, mw on x_b and s_b,i mw on q_b,i;
@@ -132,6 +107,41 @@ pub(crate) fn joint_row_into(
             }
         }
     }
+}
+
+/// A dot row (37)-(38), n . (Q_b e), n = Q_a n_a (or the fixed global axis): its value, and its
+/// gradients into `ga` (side a) and `gb` (side b); the same form for any pair of body vectors
+/// (revolute, sliding, universal and fixed joints, angle drives).
+#[inline(always)]
+fn dot_row(
+    qs: &[[f64; 12]],
+    a: Option<usize>,
+    qb: &[f64; 12],
+    na: DVec3,
+    e: DVec3,
+    ga: &mut Grad,
+    gb: &mut Grad,
+) -> f64 {
+    let e = e.to_array();
+    let u = DMat3::from_cols_slice(&qb[3..12]) * DVec3::from_array(e);
+    let n = match a {
+        Some(a) => {
+            let nn = na.to_array();
+            for i in 0..3 {
+                for k in 0..3 {
+                    ga[3 + 3 * i + k] = nn[i] * u[k];
+                }
+            }
+            DMat3::from_cols_slice(&qs[a][3..12]) * na
+        }
+        None => na,
+    };
+    for i in 0..3 {
+        for k in 0..3 {
+            gb[3 + 3 * i + k] = e[i] * n[k];
+        }
+    }
+    n.dot(u)
 }
 
 impl Ctx<'_> {

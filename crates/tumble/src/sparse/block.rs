@@ -78,13 +78,27 @@ fn invert_n<const N: usize>(a: &[f64; B * B]) -> Option<[f64; B * B]> {
     Some(inv)
 }
 
-/// a b for 6 x 6 blocks (row-major).
-pub fn mul(a: &[f64; B * B], b: &[f64; B * B]) -> [f64; B * B] {
+/// a b for blocks of `m` x `k` and `k` x `n` (row-major, stride 6; the rest of the result
+/// is zero): the loops run to the largest of the three sizes, a constant of the kernel (3, 4, 5
+/// or 6) so that they unroll, and the zeros beyond a joint's size add nothing. A pair of 3-row
+/// joints costs 27 products, of 5-row joints 125, not 216.
+#[inline(always)]
+pub fn mul(a: &[f64; B * B], b: &[f64; B * B], m: usize, k: usize, n: usize) -> [f64; B * B] {
+    match m.max(k).max(n) {
+        0..=3 => mul_n::<3>(a, b),
+        4 => mul_n::<4>(a, b),
+        5 => mul_n::<5>(a, b),
+        _ => mul_n::<B>(a, b),
+    }
+}
+
+#[inline(always)]
+fn mul_n<const N: usize>(a: &[f64; B * B], b: &[f64; B * B]) -> [f64; B * B] {
     let mut out = [0.0; B * B];
-    for r in 0..B {
-        for t in 0..B {
+    for r in 0..N {
+        for t in 0..N {
             let x = a[r * B + t];
-            for c in 0..B {
+            for c in 0..N {
                 out[r * B + c] += x * b[t * B + c];
             }
         }
@@ -92,11 +106,22 @@ pub fn mul(a: &[f64; B * B], b: &[f64; B * B]) -> [f64; B * B] {
     out
 }
 
-/// a x for a 6 x 6 block.
-pub fn mul_vec(a: &[f64; B * B], x: &[f64; B]) -> [f64; B] {
+/// a x for an `m` x `k` block (the loops as in [`mul`]).
+#[inline(always)]
+pub fn mul_vec(a: &[f64; B * B], x: &[f64; B], m: usize, k: usize) -> [f64; B] {
+    match m.max(k) {
+        0..=3 => mul_vec_n::<3>(a, x),
+        4 => mul_vec_n::<4>(a, x),
+        5 => mul_vec_n::<5>(a, x),
+        _ => mul_vec_n::<B>(a, x),
+    }
+}
+
+#[inline(always)]
+fn mul_vec_n<const N: usize>(a: &[f64; B * B], x: &[f64; B]) -> [f64; B] {
     let mut out = [0.0; B];
-    for r in 0..B {
-        for t in 0..B {
+    for r in 0..N {
+        for t in 0..N {
             out[r] += a[r * B + t] * x[t];
         }
     }

@@ -63,8 +63,9 @@ pub struct JointPattern {
     diag: Vec<usize>,
     /// for tree joint j: (l, block (j, l), block (l, j)) for its tree neighbours l later in the order
     later: Vec<Vec<(usize, usize, usize)>>,
-    /// for tree joint j: (block (k, j), block (j, l), block (k, l)) for all later tree neighbours k, l
-    updates: Vec<Vec<(usize, usize, usize)>>,
+    /// for tree joint j: (block (k, j), block (j, l), block (k, l), rows of k, rows of l) for all
+    /// later tree neighbours k, l
+    updates: Vec<Vec<(usize, usize, usize, usize, usize)>>,
     /// total rows m
     m: usize,
     /// the loop-closing joints and their border with the tree (`border.rs`)
@@ -214,7 +215,7 @@ impl JointPattern {
             let mut updates = Vec::new();
             for &(k, _, kj) in &later {
                 for &(l, jl, _) in &later {
-                    updates.push((kj, jl, js.index(k, l)));
+                    updates.push((kj, jl, js.index(k, l), js.rows[k], js.rows[l]));
                 }
             }
             js.later[j] = later;
@@ -276,6 +277,8 @@ impl JointPattern {
 pub struct JointMatrix {
     blocks: Vec<[f64; B * B]>,
     border: border::Dense,
+    /// the largest joint's rows: the part of every block that is ever written
+    n: usize,
 }
 
 impl JointMatrix {
@@ -284,13 +287,25 @@ impl JointMatrix {
         JointMatrix {
             blocks: vec![[0.0; B * B]; p.nblocks],
             border: border::Dense::new(p),
+            n: p.rows.iter().copied().max().unwrap_or(0),
         }
     }
 
-    /// Set every block to zero.
+    /// Set every block to zero (the leading n x n part, n the largest joint's rows: the rest
+    /// is zero from `new` and never written, since every kernel writes within the joints'
+    /// sizes; a system of spherical and revolute joints clears 25 of the 36 numbers).
     pub fn clear(&mut self) {
+        if self.n == B {
+            for b in &mut self.blocks {
+                *b = [0.0; B * B];
+            }
+            return;
+        }
+        let n = self.n;
         for b in &mut self.blocks {
-            *b = [0.0; B * B];
+            for row in b.chunks_exact_mut(B).take(n) {
+                row[..n].fill(0.0);
+            }
         }
     }
 
@@ -341,13 +356,14 @@ fn factor_tree(blocks: &mut [[f64; B * B]], p: &JointPattern) -> bool {
             return false;
         };
         blocks[dj] = dinv;
+        let rj = p.rows[j];
         // U_jl = D_j^-1 S_jl for later neighbours l
-        for &(_, jl, _) in &p.later[j] {
-            blocks[jl] = mul(&dinv, &blocks[jl]);
+        for &(l, jl, _) in &p.later[j] {
+            blocks[jl] = mul(&dinv, &blocks[jl], rj, rj, p.rows[l]);
         }
         // S_kl -= S_kj U_jl (block rows and columns beyond a joint's size are zero)
-        for &(kj, jl, kl) in &p.updates[j] {
-            let p = mul(&blocks[kj], &blocks[jl]);
+        for &(kj, jl, kl, rk, rl) in &p.updates[j] {
+            let p = mul(&blocks[kj], &blocks[jl], rk, rj, rl);
             for (x, y) in blocks[kl].iter_mut().zip(p) {
                 *x -= y;
             }
@@ -356,37 +372,44 @@ fn factor_tree(blocks: &mut [[f64; B * B]], p: &JointPattern) -> bool {
     true
 }
 
+/// A joint's `n` rows of `b` from `o`, in a copy of constant length 3, 4, 5 or 6 (no call to
+/// memcpy).
+#[inline(always)]
+fn load_rows(b: &[f64], o: usize, n: usize) -> [f64; B] {
+    let mut x = [0.0; B];
+    match n {
+        3 => x[..3].copy_from_slice(&b[o..o + 3]),
+        4 => x[..4].copy_from_slice(&b[o..o + 4]),
+        5 => x[..5].copy_from_slice(&b[o..o + 5]),
+        _ => x.copy_from_slice(&b[o..o + B]),
+    }
+    x
+}
+
+/// The inverse of [`load_rows`].
+#[inline(always)]
+fn store_rows(b: &mut [f64], o: usize, n: usize, x: &[f64; B]) {
+    match n {
+        3 => b[o..o + 3].copy_from_slice(&x[..3]),
+        4 => b[o..o + 4].copy_from_slice(&x[..4]),
+        5 => b[o..o + 5].copy_from_slice(&x[..5]),
+        _ => b[o..o + B].copy_from_slice(x),
+    }
+}
+
 /// Solve A x = b for the tree rows of `b` in place (A = S_tt factored by [`factor_tree`]);
 /// the loop rows of `b` are neither read nor written.
 fn solve_tree(blocks: &[[f64; B * B]], p: &JointPattern, b: &mut [f64]) {
-    // copies of a joint's rows, of a constant length 3, 4, 5 or 6 (no call to memcpy)
-    let load = |b: &[f64], j: usize| {
-        let mut x = [0.0; B];
-        let o = p.offset[j];
-        match p.rows[j] {
-            3 => x[..3].copy_from_slice(&b[o..o + 3]),
-            4 => x[..4].copy_from_slice(&b[o..o + 4]),
-            5 => x[..5].copy_from_slice(&b[o..o + 5]),
-            _ => x.copy_from_slice(&b[o..o + B]),
-        }
-        x
-    };
-    let store = |b: &mut [f64], j: usize, x: &[f64; B]| {
-        let o = p.offset[j];
-        match p.rows[j] {
-            3 => b[o..o + 3].copy_from_slice(&x[..3]),
-            4 => b[o..o + 4].copy_from_slice(&x[..4]),
-            5 => b[o..o + 5].copy_from_slice(&x[..5]),
-            _ => b[o..o + B].copy_from_slice(x),
-        }
-    };
+    let load = |b: &[f64], j: usize| load_rows(b, p.offset[j], p.rows[j]);
+    let store = |b: &mut [f64], j: usize, x: &[f64; B]| store_rows(b, p.offset[j], p.rows[j], x);
     // forward: x_j = D_j^-1 b_j, then b_k -= S_kj x_j for the later neighbours k
     for &j in &p.order {
-        let x = mul_vec(&blocks[p.diag[j]], &load(b, j));
+        let rj = p.rows[j];
+        let x = mul_vec(&blocks[p.diag[j]], &load(b, j), rj, rj);
         store(b, j, &x);
         for &(k, _, kj) in &p.later[j] {
             let mut bk = load(b, k);
-            for (y, s) in bk.iter_mut().zip(mul_vec(&blocks[kj], &x)) {
+            for (y, s) in bk.iter_mut().zip(mul_vec(&blocks[kj], &x, p.rows[k], rj)) {
                 *y -= s;
             }
             store(b, k, &bk);
@@ -396,7 +419,10 @@ fn solve_tree(blocks: &[[f64; B * B]], p: &JointPattern, b: &mut [f64]) {
     for &j in p.order.iter().rev() {
         let mut x = load(b, j);
         for &(l, jl, _) in &p.later[j] {
-            for (y, s) in x.iter_mut().zip(mul_vec(&blocks[jl], &load(b, l))) {
+            for (y, s) in x
+                .iter_mut()
+                .zip(mul_vec(&blocks[jl], &load(b, l), p.rows[j], p.rows[l]))
+            {
                 *y -= s;
             }
         }
