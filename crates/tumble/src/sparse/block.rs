@@ -127,3 +127,28 @@ fn mul_vec_n<const N: usize>(a: &[f64; B * B], x: &[f64; B]) -> [f64; B] {
     }
     out
 }
+
+/// A joint's `n` rows of `b` from `o`, in a copy of constant length 3, 4, 5 or 6 (no call to
+/// memcpy).
+#[inline(always)]
+pub fn load_rows(b: &[f64], o: usize, n: usize) -> [f64; B] {
+    let mut x = [0.0; B];
+    match n {
+        3 => x[..3].copy_from_slice(&b[o..o + 3]),
+        4 => x[..4].copy_from_slice(&b[o..o + 4]),
+        5 => x[..5].copy_from_slice(&b[o..o + 5]),
+        _ => x.copy_from_slice(&b[o..o + B]),
+    }
+    x
+}
+
+/// The inverse of [`load_rows`].
+#[inline(always)]
+pub fn store_rows(b: &mut [f64], o: usize, n: usize, x: &[f64; B]) {
+    match n {
+        3 => b[o..o + 3].copy_from_slice(&x[..3]),
+        4 => b[o..o + 4].copy_from_slice(&x[..4]),
+        5 => b[o..o + 5].copy_from_slice(&x[..5]),
+        _ => b[o..o + B].copy_from_slice(x),
+    }
+}

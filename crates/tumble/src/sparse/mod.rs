@@ -38,7 +38,7 @@ use crate::model::Model;
 use alloc::vec;
 use alloc::vec::Vec;
 pub use block::B;
-use block::{invert, mul, mul_vec};
+use block::{invert, load_rows, mul, mul_vec, store_rows};
 
 /// Most loop-closing joints a system may have (a documented limit: each costs one tree solve
 /// per factorisation, and the loop rows are solved densely).
@@ -370,31 +370,6 @@ fn factor_tree(blocks: &mut [[f64; B * B]], p: &JointPattern) -> bool {
         }
     }
     true
-}
-
-/// A joint's `n` rows of `b` from `o`, in a copy of constant length 3, 4, 5 or 6 (no call to
-/// memcpy).
-#[inline(always)]
-fn load_rows(b: &[f64], o: usize, n: usize) -> [f64; B] {
-    let mut x = [0.0; B];
-    match n {
-        3 => x[..3].copy_from_slice(&b[o..o + 3]),
-        4 => x[..4].copy_from_slice(&b[o..o + 4]),
-        5 => x[..5].copy_from_slice(&b[o..o + 5]),
-        _ => x.copy_from_slice(&b[o..o + B]),
-    }
-    x
-}
-
-/// The inverse of [`load_rows`].
-#[inline(always)]
-fn store_rows(b: &mut [f64], o: usize, n: usize, x: &[f64; B]) {
-    match n {
-        3 => b[o..o + 3].copy_from_slice(&x[..3]),
-        4 => b[o..o + 4].copy_from_slice(&x[..4]),
-        5 => b[o..o + 5].copy_from_slice(&x[..5]),
-        _ => b[o..o + B].copy_from_slice(x),
-    }
 }
 
 /// Solve A x = b for the tree rows of `b` in place (A = S_tt factored by [`factor_tree`]);
