@@ -158,11 +158,14 @@ fn settings_from(sc: &Scenario, method: Method, o: &Opts) -> Result<Settings, St
     Ok(s)
 }
 
-fn sample_json(out: &mut String, inv: &Invariants, sim: &Simulation) {
+/// One sample: the invariants, the energy budget (work W, dissipated D, the balance
+/// E - E0 - W + D, in J), each joint's reaction (the force on its body b in N and the torque on
+/// b about the joint's point in N m, world; omitted without joints) and the bodies' poses.
+fn sample_json(out: &mut String, inv: &Invariants, sim: &mut Simulation) {
     let m = inv.momentum;
     let _ = write!(
         out,
-        "{{\"t\":{},\"energy\":{},\"kinetic\":{},\"potential\":{},\"momentum\":[{},{},{}],\"internal_violation\":{},\"joint_violation\":{},\"iterations\":{},\"residual\":{},\"bodies\":[",
+        "{{\"t\":{},\"energy\":{},\"kinetic\":{},\"potential\":{},\"momentum\":[{},{},{}],\"internal_violation\":{},\"joint_violation\":{},\"iterations\":{},\"residual\":{},\"work\":{},\"dissipated\":{},\"balance\":{},",
         json_num(inv.t),
         json_num(inv.energy()),
         json_num(inv.kinetic),
@@ -173,8 +176,24 @@ fn sample_json(out: &mut String, inv: &Invariants, sim: &Simulation) {
         json_num(inv.internal_violation),
         json_num(inv.joint_violation),
         inv.iterations,
-        json_num(inv.residual)
+        json_num(inv.residual),
+        json_num(inv.work),
+        json_num(inv.dissipated),
+        json_num(inv.balance)
     );
+    let nj = sim.model().joints.len();
+    if nj > 0 {
+        let mut r = vec![0.0; 6 * nj];
+        out.push_str("\"reactions\":[");
+        if sim.reactions(&mut r).is_ok() {
+            for (j, x) in r.chunks_exact(6).enumerate() {
+                let v: Vec<String> = x.iter().map(|&y| json_num(y)).collect();
+                let _ = write!(out, "{}[{}]", if j > 0 { "," } else { "" }, v.join(","));
+            }
+        }
+        out.push_str("],");
+    }
+    out.push_str("\"bodies\":[");
     for (i, s) in sim.states().iter().enumerate() {
         let r = s.r;
         let row = |k: usize| {
@@ -204,7 +223,7 @@ fn sample_csv(out: &mut String, inv: &Invariants) {
     let m = inv.momentum;
     let _ = writeln!(
         out,
-        "{:?},{:?},{:?},{:?},{:?},{:?},{:?},{:?},{:?},{},{:?}",
+        "{:?},{:?},{:?},{:?},{:?},{:?},{:?},{:?},{:?},{},{:?},{:?},{:?},{:?}",
         inv.t,
         inv.energy(),
         inv.kinetic,
@@ -215,7 +234,10 @@ fn sample_csv(out: &mut String, inv: &Invariants) {
         inv.internal_violation,
         inv.joint_violation,
         inv.iterations,
-        inv.residual
+        inv.residual,
+        inv.work,
+        inv.dissipated,
+        inv.balance
     );
 }
 
@@ -273,7 +295,7 @@ fn run(args: &[String]) -> Result<(), String> {
     let start = Instant::now();
     let mut out = String::new();
     if csv {
-        out.push_str("t,energy,kinetic,potential,l1,l2,l3,internal_violation,joint_violation,iterations,residual\n");
+        out.push_str("t,energy,kinetic,potential,l1,l2,l3,internal_violation,joint_violation,iterations,residual,work,dissipated,balance\n");
         sample_csv(&mut out, &sim.invariants());
     } else {
         let mech = sim.mechanism();
@@ -288,7 +310,8 @@ fn run(args: &[String]) -> Result<(), String> {
             mech.redundant,
             mech.loop_joints
         );
-        sample_json(&mut out, &sim.invariants(), &sim);
+        let inv = sim.invariants();
+        sample_json(&mut out, &inv, &mut sim);
     }
     let mut failure = None;
     for k in 1..=steps {
@@ -301,7 +324,8 @@ fn run(args: &[String]) -> Result<(), String> {
                 sample_csv(&mut out, &sim.invariants());
             } else {
                 out.push(',');
-                sample_json(&mut out, &sim.invariants(), &sim);
+                let inv = sim.invariants();
+                sample_json(&mut out, &inv, &mut sim);
             }
         }
     }
