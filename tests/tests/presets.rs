@@ -34,6 +34,7 @@ fn conserved_components_by_preset() {
         ("driven-pendulum", none),
         ("slider-crank", none),
         ("kapitza", none),
+        ("andrews", none),
     ] {
         let sc = Scenario::parse(text).unwrap();
         assert_eq!(conserved_momentum(&sc.model), want, "{text}");
@@ -179,6 +180,7 @@ fn every_preset_runs_with_every_integrator_at_its_suitable_step() {
         "slider-crank?spring=100&piston_damping=1",
         "slider-crank?speed=0",
         "kapitza",
+        "andrews",
     ] {
         let sc = Scenario::parse(text).unwrap();
         for m in Method::ALL {

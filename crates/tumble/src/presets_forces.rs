@@ -299,3 +299,124 @@ pub fn kapitza(values: &[f64]) -> (Model, Vec<BodyState>) {
     };
     (model, vec![carriage_state, rod_state])
 }
+
+/// Andrews' squeezing mechanism (IFToMM benchmark A03; the IVP test set of Hairer & Wanner,
+/// "Solving ODEs II", VII.7): seven bodies in the x1-x2 plane on ten hinges about x3 (three
+/// closed loops meeting at the point E), a constant motor torque of 0.033 N m on the crank K1
+/// and a spring (4530 N/m, rest length 0.07785 m) from the fixed point C to the point D of K3,
+/// no gravity, released at rest at the test set's consistent angles. The bodies' frames are
+/// turned by their absolute angles (K1 beta, K2 beta + Theta, K3 gamma, K4 Phi + delta,
+/// K5 delta, K6 Omega + epsilon, K7 epsilon) and their points follow the test set's constraint
+/// equations; the centre of a body on a fixed pivot lies at the test set's distance from the
+/// pivot (its direction there does not enter the motion). Planar inertias I about x3; the
+/// other two moments are set to I too (they do not enter the planar motion).
+pub fn andrews() -> (Model, Vec<BodyState>) {
+    let (beta, theta, gamma, phi, delta, omega, epsilon) = (
+        -0.061_713_890_014_276_45,
+        0.0,
+        0.455_279_819_163_070_4,
+        0.222_668_390_165_885_9,
+        0.487_364_979_543_842_55,
+        -0.222_668_390_165_885_9,
+        1.230_547_444_549_821_2,
+    );
+    let m = [
+        0.04325, 0.00365, 0.02373, 0.00706, 0.07050, 0.00706, 0.05498,
+    ];
+    let inertia = [
+        2.194e-6, 4.410e-7, 5.255e-6, 5.667e-7, 1.169e-5, 5.667e-7, 1.912e-5,
+    ];
+    let (xa, ya, xb, yb, xc, yc) = (-0.06934, -0.00227, -0.03635, 0.03273, 0.014, 0.072);
+    let (d, da, e, ea) = (28e-3, 115e-4, 2e-2, 1421e-5);
+    let (rr, ra) = (7e-3, 92e-5);
+    let (sa, sb, sc, sd) = (1874e-5, 1043e-5, 18e-3, 2e-2); // ss = 35e-3 is |E - B|, implied
+    let (ta, tb) = (2308e-5, 916e-5);
+    let (u, ua, ub) = (4e-2, 1228e-5, 449e-5);
+    let (zf, zt, fa) = (2e-2, 4e-2, 1421e-5);
+    let v = |x: f64, y: f64| DVec3::new(x, y, 0.0);
+    let rot = |a: f64| rotation(DVec3::Z, a);
+    let angles = [
+        beta,
+        beta + theta,
+        gamma,
+        phi + delta,
+        delta,
+        omega + epsilon,
+        epsilon,
+    ];
+    let (pa, pb) = (v(xa, ya), v(xb, yb));
+    // the bodies' centres (global) and points (in their own frames, from the centre)
+    let p = rot(beta) * v(rr, 0.0); // K1-K2
+    let x1 = rot(beta) * v(ra, 0.0);
+    let x2 = p + rot(angles[1]) * v(-da, 0.0);
+    let x3 = pb + rot(gamma) * v(sa, sb);
+    let f = pa + rot(delta) * v(zt, 0.0); // K5-K4
+    let x4 = f + rot(angles[3]) * v(0.0, -(e - ea));
+    let x5 = pa + rot(delta) * v(ta, tb);
+    let g = pa + rot(epsilon) * v(0.0, -u); // K7-K6
+    let x6 = g + rot(angles[5]) * v(zf - fa, 0.0);
+    let x7 = pa + rot(epsilon) * v(ua, ub);
+    let centres = [x1, x2, x3, x4, x5, x6, x7];
+    // a body point given globally at the start, in body k's frame
+    let local = |k: usize, q: DVec3| rot(angles[k]).transpose() * (q - centres[k]);
+    let e_point = p + rot(angles[1]) * v(-d, 0.0); // E, where K2, K3, K4 and K6 meet
+    let d_point = pb + rot(gamma) * v(sd, -sc); // D on K3, the spring's end
+    let hinge = |a: Option<usize>, qa: DVec3, b: usize, qb: DVec3| Joint {
+        kind: JointKind::Revolute {
+            axis_a: DVec3::Z,
+            axis_b: DVec3::Z,
+        },
+        a,
+        point_a: qa,
+        b,
+        point_b: qb,
+    };
+    let at = |a: usize, b: usize, q: DVec3| hinge(Some(a), local(a, q), b, local(b, q));
+    let joints = vec![
+        hinge(None, DVec3::ZERO, 0, local(0, DVec3::ZERO)),
+        at(0, 1, p),
+        hinge(None, pb, 2, local(2, pb)),
+        hinge(None, pa, 4, local(4, pa)),
+        at(4, 3, f),
+        hinge(None, pa, 6, local(6, pa)),
+        at(6, 5, g),
+        at(1, 2, e_point),
+        at(1, 3, e_point),
+        at(1, 5, e_point),
+    ];
+    let bodies = m
+        .iter()
+        .zip(inertia)
+        .map(|(&mass, i)| Body {
+            mass,
+            inertia: DVec3::splat(i),
+            size: DVec3::new(0.004, 0.004, 0.004),
+        })
+        .collect();
+    let model = Model {
+        bodies,
+        joints,
+        gravity: DVec3::ZERO,
+        drives: vec![],
+        forces: vec![
+            ForceElement::Motor {
+                joint: 0,
+                torque: 0.033,
+                time: TimeFn::Constant { value: 1.0 },
+            },
+            ForceElement::Spring {
+                a: None,
+                point_a: v(xc, yc),
+                b: 2,
+                point_b: local(2, d_point),
+                stiffness: 4530.0,
+                rest_length: 0.07785,
+                damping: 0.0,
+            },
+        ],
+    };
+    let states = (0..7)
+        .map(|k| BodyState::at_rest(centres[k], rot(angles[k])))
+        .collect();
+    (model, states)
+}

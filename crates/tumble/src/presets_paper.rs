@@ -151,6 +151,10 @@ pub(crate) fn build(name: &str, values: &[f64]) -> (Model, Vec<BodyState>, f64, 
             let (m, s) = crate::presets_forces::kapitza(values);
             (m, s, 0.001, 10.0)
         }
+        "andrews" => {
+            let (m, s) = crate::presets_forces::andrews();
+            (m, s, 1e-5, 0.03)
+        }
         _ => unreachable!("every preset has a builder"),
     }
 }

@@ -185,6 +185,11 @@ pub const PRESETS: &[Preset] = &[
             Param { key: "angle", help: "initial tilt of the rod from upright (rad)", kind: ParamKind::Number { default: 0.2, min: -3.1, max: 3.1, integer: false } },
         ],
     },
+    Preset {
+        name: "andrews",
+        description: "Andrews' squeezing mechanism (IFToMM A03, Hairer & Wanner's test set): seven bodies, ten hinges, three loops, a 0.033 N m motor and a stiff spring, 0.03 s",
+        params: &[],
+    },
 ];
 
 /// A ready-to-run scenario: the model, the initial state and the default run settings.
