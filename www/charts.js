@@ -120,7 +120,8 @@ function chartSpecs(names, v0s, conserved, forced) {
   const balance = `|E \u2212 E\u2080 \u2212 W + D| / max(|E\u2080|, ${E_FLOOR} J)`;
   const energy = forced
     ? {
-      key: 'energy', log: true, short: `balance error ${balance}`,
+      // (embeds show the short title on one line: the formula without spaces fits 240 px)
+      key: 'energy', log: true, short: 'balance |E\u2212E\u2080\u2212W+D| / max(|E\u2080|, 1 J)',
       title: `Energy balance error ${balance}, E\u2080 = ${compact(v0s[0][1], 4)} J (W: work in, D: dissipated)`,
       name: 'energy balance error (relative)',
       series: runs.map((r) => ({ ...r, label: who(r.n, one ? 'balance' : ''), dash: [], get: (v, v0) => Math.abs(v[13]) / escale(v0) })),
@@ -311,6 +312,7 @@ export class Charts {
     }
     const plot = new uPlot(opts, [new Float64Array(0), ...series.map(() => new Float64Array(0))], el);
     plot.root.setAttribute('role', 'figure');
+    if (this.fit) plot.root.querySelector('.u-title')?.setAttribute('title', spec.title); // the whole title, where the short one is cut
     plot.root.setAttribute('aria-label', `${title}. Chart of ${spec.name} against time in s for ${this.names.map((n) => LABEL[n] ?? n).join(', ')}.`);
     plot.root.querySelectorAll('.u-legend .u-series').forEach((row, k) => {
       const marker = row.querySelector('.u-marker');
