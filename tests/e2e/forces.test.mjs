@@ -8,21 +8,12 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { useBrowser, skip, open, loaded, axe, out } from './harness.mjs';
+import { useBrowser, skip, open, loaded, axe, out, settle, playUntil } from './harness.mjs';
 
 useBrowser();
 
-const pause = (page) => page.evaluate(() => { if (window.tumble.playing()) document.getElementById('play').click(); });
-// two animation frames: the page's redraw and uPlot's commit have happened
-const settle = (page) => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
-
 /** Play until the simulated time passes `t` (s), then pause with every step asked for landed. */
-async function playTo(page, t) {
-  await page.waitForFunction((goal) => window.tumble.time() > goal, t, { timeout: 60000 });
-  await pause(page);
-  await page.evaluate(() => window.tumble.settled());
-  await settle(page);
-}
+const playTo = (page, t) => playUntil(page, (goal) => window.tumble.time() > goal, t);
 
 /** The spring's pixels in the 3-D view: how many are within 90 levels of the coil's steel
  * colour, and the height of their bounding box (px). */
