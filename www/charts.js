@@ -120,8 +120,8 @@ function chartSpecs(names, v0s, conserved, forced) {
   const balance = `|E \u2212 E\u2080 \u2212 W + D| / max(|E\u2080|, ${E_FLOOR} J)`;
   const energy = forced
     ? {
-      // (embeds show the short title on one line: the formula without spaces fits 240 px)
-      key: 'energy', log: true, short: 'balance |E\u2212E\u2080\u2212W+D| / max(|E\u2080|, 1 J)',
+      // (embeds show the short title on one line: the formula alone fits 200 px; the legend says "balance")
+      key: 'energy', log: true, short: '|E\u2212E\u2080\u2212W+D| / max(|E\u2080|, 1 J)',
       title: `Energy balance error ${balance}, E\u2080 = ${compact(v0s[0][1], 4)} J (W: work in, D: dissipated)`,
       name: 'energy balance error (relative)',
       series: runs.map((r) => ({ ...r, label: who(r.n, one ? 'balance' : ''), dash: [], get: (v, v0) => Math.abs(v[13]) / escale(v0) })),
@@ -449,6 +449,9 @@ export class Charts {
       });
       this.plots[ci].setData(data);
     });
+    // fitted charts: a legend that wrapped onto more or fewer lines (its values grew or shrank)
+    // changes the room the title and legend take: share the height again
+    if (this.fit && this.plots.some((p, i) => Math.abs(p.root.getBoundingClientRect().height - p.height - this.extra[i]) > 1)) this.resize();
   }
 
   /** A vertical marker at simulated time t (s) on every chart; null removes it. */
