@@ -1,5 +1,9 @@
 // charts.js: the live invariant charts (uPlot), made to be read in a classroom.
-//   1. energy: relative error |E - E0| / |E0| (log)
+//   1. energy: relative error |E - E0| / |E0| (log); for a system with force elements or loads,
+//      whose energy changes by the physics, the balance error |E - E0 - W + D| / max(|E0|, 1 J)
+//      (log), W the work put in by loads and motors, D the energy taken out by dampers
+//   1b. energy budget (systems with force elements only): T, V, W and D in J of the first run,
+//      one colour per quantity (linear)
 //   2. angular momentum: the drift of each conserved component |l_i - l_i(0)| / max(|l(0)|, L_FLOOR)
 //      (log), or, when the scenario conserves no component, the non-zero components as values (linear)
 //   3. constraint drift: joints |Phi| (m, solid) and the internal violation (dashed) (log)
@@ -17,12 +21,20 @@ const LOG_FLOOR = 1e-16;  // log charts: smaller values (round-off, exact zeros)
  * below. (nk-spherical starts from rest, l(0) = 0: with a tiny floor its 1e-11 kg m^2/s round-off
  * drift of l3 would read as a 1e-2 "relative" drift.) */
 export const L_FLOOR = 1;
+/** The balance error is divided by max(|E0|, E_FLOOR) (J): relative when |E0| > 1 J, in J below. */
+export const E_FLOOR = 1;
 
 /** Colour of each integrator (charts, legend and its ghost in the 3-D view): Okabe-Ito blue,
  * bluish green and vermillion, told apart with the common colour-vision deficiencies and on a projector. */
 export const INTEGRATOR_COLORS = { director: '#0072b2', rattle: '#009e73', baumgarte: '#d55e00' };
 /** How each integrator is named on the page (charts, legends, messages, readout). */
 export const LABEL = { director: 'director', rattle: 'RATTLE', baumgarte: 'Baumgarte' };
+/** Colours of the energy budget's quantities (kinetic T, potential V, work in W, dissipated D):
+ * brown, purple, magenta and grey, apart from the integrators' colours and each at least 5:1
+ * against the white chart; dashes tell them apart too (BUDGET_DASH). */
+export const BUDGET_COLORS = { T: '#8c510a', V: '#5e3c99', W: '#c51b7d', D: '#4d4d4d' };
+const BUDGET_DASH = { T: [], V: [9, 4], W: [14, 4, 3, 4], D: [3, 3] };
+const BUDGET = [['T', 'kinetic T', 2], ['V', 'potential V', 3], ['W', 'work in W', 11], ['D', 'dissipated D', 12]]; // [key, label, invariant index]
 const COMPONENT_DASH = [[], [9, 4], [2, 3]];   // l1 solid, l2 dashed, l3 dotted
 const INTERNAL_DASH = [7, 4];                 // the internal violation, against the joints' solid line
 const RUN_WIDTH = [4, 2.5, 1.25];             // compare mode: widest first (drawn first, underneath)
@@ -74,10 +86,11 @@ function linearLabels(splits) {
 /** A value in the legend or summary. */
 const show = (v, log) => (v == null || Number.isNaN(v) ? '-' : log ? v.toExponential(1) : compact(v, 4));
 
-// The series that each chart may show for runs `names` with initial invariants `v0s` and the
-// conserved-component flags `conserved`. A series with a `group` is shown only once some run has
-// drawn a non-zero value in that group (components that are zero by symmetry stay hidden).
-function chartSpecs(names, v0s, conserved) {
+// The series that each chart may show for runs `names` with initial invariants `v0s`, the
+// conserved-component flags `conserved` and `forced` (the system has force elements or loads).
+// A series with a `group` is shown only once some run has drawn a non-zero value in that group
+// (components that are zero by symmetry stay hidden).
+function chartSpecs(names, v0s, conserved, forced) {
   const one = names.length === 1;
   const col = (n) => INTEGRATOR_COLORS[n] ?? '#555555';
   const width = (i) => (one ? ONE_WIDTH : RUN_WIDTH[i] ?? 1.25);
@@ -96,18 +109,39 @@ function chartSpecs(names, v0s, conserved) {
       }))),
     }
     : {
-      key: 'momentum', log: false, short: 'angular momentum (kg m\u00b2/s)',
+      key: 'momentum', log: false, unit: 'kg m\u00b2/s', short: 'angular momentum (kg m\u00b2/s)',
       title: 'Angular momentum l in kg m\u00b2/s (not conserved here; components that stay zero are hidden)',
       name: 'angular momentum in kg m\u00b2/s',
       series: runs.flatMap((r) => [0, 1, 2].map((c) => ({
         ...r, label: who(r.n, `l${SUB[c]}`), dash: COMPONENT_DASH[c], comp: c, group: `l${c}`, get: (v) => v[4 + c],
       }))),
     };
-  return [
-    {
+  const escale = (v0) => Math.max(Math.abs(v0[1]), E_FLOOR);
+  const balance = `|E \u2212 E\u2080 \u2212 W + D| / max(|E\u2080|, ${E_FLOOR} J)`;
+  const energy = forced
+    ? {
+      // (embeds show the short title on one line: the formula alone fits 200 px; the legend says "balance")
+      key: 'energy', log: true, short: '|E\u2212E\u2080\u2212W+D| / max(|E\u2080|, 1 J)',
+      title: `Energy balance error ${balance}, E\u2080 = ${compact(v0s[0][1], 4)} J (W: work in, D: dissipated)`,
+      name: 'energy balance error (relative)',
+      series: runs.map((r) => ({ ...r, label: who(r.n, one ? 'balance' : ''), dash: [], get: (v, v0) => Math.abs(v[13]) / escale(v0) })),
+    }
+    : {
       key: 'energy', log: true, short: 'energy error |E \u2212 E\u2080| / |E\u2080|', title: 'Energy: relative error |E \u2212 E\u2080| / |E\u2080|', name: 'relative energy error',
       series: runs.map((r) => ({ ...r, label: who(r.n, one ? 'energy' : ''), dash: [], get: (v, v0) => Math.abs(v[1] - v0[1]) / Math.max(Math.abs(v0[1]), 1e-300) })),
-    },
+    };
+  // the budget of the first run only: with one line per quantity and run, three runs would draw
+  // twelve lines (the balance chart above compares the runs)
+  const first = runs[0];
+  const budget = {
+    key: 'budget', log: false, unit: 'J', short: 'energy budget (J)',
+    title: `Energy budget in J: kinetic T, potential V, work put in W, dissipated D${one ? '' : ` (${LABEL[first.n] ?? first.n} run)`}`,
+    name: 'kinetic energy T, potential energy V, work put in W and energy dissipated D in J',
+    series: BUDGET.map(([key, label, at]) => ({ ...first, width: ONE_WIDTH, color: BUDGET_COLORS[key], label: `${label} (J)`, dash: BUDGET_DASH[key], comp: key, get: (v) => v[at] })),
+  };
+  return [
+    energy,
+    ...(forced ? [budget] : []),
     momentum,
     {
       key: 'constraints', log: true, short: 'constraint drift (joints in m)', title: 'Constraint drift: joints |\u03a6| in m (solid), internal (dashed, dimensionless)', name: 'constraint drift',
@@ -163,12 +197,14 @@ export class Charts {
   }
 
   /** Start over for runs `names` (primary first) with initial invariants `invs0` and the
-   * conserved-component flags `conserved` ([l1, l2, l3]). */
-  reset(names, invs0, conserved = [false, false, false]) {
+   * conserved-component flags `conserved` ([l1, l2, l3]); `forced`: the system has force
+   * elements or loads (the energy chart shows the balance, and the budget chart is added). */
+  reset(names, invs0, conserved = [false, false, false], forced = false) {
     this.names = names.slice();
     this.v0s = invs0.map((v) => Float64Array.from(v));
     this.conserved = conserved.slice();
-    this.specs = chartSpecs(this.names, this.v0s, this.conserved).filter((c) => !this.only || this.only.includes(c.key));
+    this.forced = forced;
+    this.specs = chartSpecs(this.names, this.v0s, this.conserved, forced).filter((c) => !this.only || this.only.includes(c.key));
     this.n = 0;
     this.stoppedAt = this.names.map(() => null); // time of a stopped run's last sample
     this.lastGap = this.names.map(() => -Infinity); // index of a run's newest missing sample
@@ -190,6 +226,7 @@ export class Charts {
     const note = document.createElement('p');
     note.className = 'charts-note';
     note.textContent = `Log charts draw values below ${LOG_FLOOR.toExponential(0)} (round-off, exact zeros) at ${LOG_FLOOR.toExponential(0)}. `
+      + (forced ? `The energy balance error is relative to |E\u2080| when |E\u2080| > ${E_FLOOR} J, in J below. ` : '')
       + `Momentum drift is relative to |l(0)| when |l(0)| > ${L_FLOOR} kg m\u00b2/s, in kg m\u00b2/s below. Time t in s.`;
     this.container.append(note);
     this.dirty = true;
@@ -275,6 +312,7 @@ export class Charts {
     }
     const plot = new uPlot(opts, [new Float64Array(0), ...series.map(() => new Float64Array(0))], el);
     plot.root.setAttribute('role', 'figure');
+    if (this.fit) plot.root.querySelector('.u-title')?.setAttribute('title', spec.title); // the whole title, where the short one is cut
     plot.root.setAttribute('aria-label', `${title}. Chart of ${spec.name} against time in s for ${this.names.map((n) => LABEL[n] ?? n).join(', ')}.`);
     plot.root.querySelectorAll('.u-legend .u-series').forEach((row, k) => {
       const marker = row.querySelector('.u-marker');
@@ -411,6 +449,9 @@ export class Charts {
       });
       this.plots[ci].setData(data);
     });
+    // fitted charts: a legend that wrapped onto more or fewer lines (its values grew or shrank)
+    // changes the room the title and legend take: share the height again
+    if (this.fit && this.plots.some((p, i) => Math.abs(p.root.getBoundingClientRect().height - p.height - this.extra[i]) > 1)) this.resize();
   }
 
   /** A vertical marker at simulated time t (s) on every chart; null removes it. */
@@ -455,9 +496,9 @@ export class Charts {
     for (const spec of this.specs) {
       const items = spec.shown.map((s) => {
         const label = this.names.length === 1 || s.label.startsWith(LABEL[s.n]) ? s.label : `${LABEL[s.n]} ${s.label}`;
-        const name = label === 'energy' || label === 'iterations' ? runs[0] : label;
+        const name = label === 'energy' || label === 'balance' || label === 'iterations' ? runs[0] : label;
         if (spec.key === 'iterations') return `${name} ${show(s.last, false)}`;
-        if (!spec.log) return `${name} ${show(s.last, false)} kg m\u00b2/s now, largest magnitude ${show(s.max, false)}`;
+        if (!spec.log) return `${name.replace(` (${spec.unit})`, '')} ${show(s.last, false)} ${spec.unit} now, largest magnitude ${show(s.max, false)} ${spec.unit}`;
         return `${name} ${show(s.last, true)} now, max ${show(s.max, true)}`;
       });
       parts.push(`${spec.shownTitle}: ${items.join('; ')}.`);

@@ -8,21 +8,24 @@
 // 1024-link runs). Everything is preallocated at reset: recording allocates only the hash
 // string of the sample.
 //
-// A sample of run r holds its invariants (the 11 numbers of `invariant_fields()`), its body
-// poses (12 per body), its joints' world positions (3 per joint) and its state hash; a run that stopped (failed step) records nothing
+// A sample of run r holds its invariants (the 14 numbers of `invariant_fields()`), its body
+// poses (12 per body), its joints' world positions (3 per joint), its springs' end points (6 per
+// point-to-point spring) and its state hash; a run that stopped (failed step) records nothing
 // after its last good step.
 
 export const MAX_SAMPLES = 20000;
 export const MEMORY_BUDGET = 96 * 1024 * 1024;
-/** Numbers per invariant sample (`invariant_fields()`: t, energy, kinetic, potential, l1..l3, internal, joint, iterations, residual). */
-export const NINV = 11;
+/** Numbers per invariant sample (`invariant_fields()`: t, energy, kinetic, potential, l1..l3,
+ * internal, joint, iterations, residual, work, dissipated, balance). */
+export const NINV = 14;
 
 export class History {
-  /** Start over for `runs` runs of `bodies` bodies and `joints` joints each, step `dt` (s). */
-  reset(runs, bodies, joints, dt) {
+  /** Start over for `runs` runs of `bodies` bodies, `joints` joints and `springs` springs each, step `dt` (s). */
+  reset(runs, bodies, joints, dt, springs = 0) {
     this.runs = runs;
     this.bodies = bodies;
-    this.pn = 12 * bodies + 3 * joints; // pose and joint numbers per sample
+    this.joints = joints;
+    this.pn = 12 * bodies + 3 * joints + 6 * springs; // pose, joint and spring numbers per sample
     this.dt = dt;
     const perSample = runs * (NINV + this.pn) * 8;
     this.cap = Math.max(64, Math.min(MAX_SAMPLES, Math.floor(MEMORY_BUDGET / perSample)));
@@ -41,7 +44,7 @@ export class History {
   }
 
   /** Record sample `steps / stride` of run `r` (call when `due()` reached 0, i.e. steps % stride == 0). */
-  record(r, steps, inv, poses, joints, hash) {
+  record(r, steps, inv, poses, joints, springs, hash) {
     if (steps % this.stride !== 0) return;
     let k = steps / this.stride;
     if (k >= this.cap) {
@@ -52,6 +55,7 @@ export class History {
     this.inv[r].set(inv.subarray(0, NINV), k * NINV);
     this.poses[r].set(poses, k * this.pn);
     this.poses[r].set(joints, k * this.pn + poses.length);
+    this.poses[r].set(springs, k * this.pn + poses.length + joints.length);
     this.hashes[r][k] = hash;
     this.last[r] = k;
     this.count = Math.max(this.count, k + 1);
@@ -90,11 +94,11 @@ export class History {
     return lo > 0 && Math.abs(this.time(lo - 1) - t) <= Math.abs(this.time(lo) - t) ? lo - 1 : lo;
   }
 
-  /** Views of run r's sample k (valid until the next record): { inv, poses, joints, hash }, or null. */
+  /** Views of run r's sample k (valid until the next record): { inv, poses, joints, springs, hash }, or null. */
   sample(r, k) {
     if (k < 0 || k > this.last[r]) return null;
-    const at = k * this.pn, mid = at + 12 * this.bodies;
-    return { inv: this.inv[r].subarray(k * NINV, (k + 1) * NINV), poses: this.poses[r].subarray(at, mid), joints: this.poses[r].subarray(mid, at + this.pn), hash: this.hashes[r][k] };
+    const at = k * this.pn, mid = at + 12 * this.bodies, end = mid + 3 * this.joints, P = this.poses[r];
+    return { inv: this.inv[r].subarray(k * NINV, (k + 1) * NINV), poses: P.subarray(at, mid), joints: P.subarray(mid, end), springs: P.subarray(end, at + this.pn), hash: this.hashes[r][k] };
   }
 
   /** CSV: one row per sample and run: `integrator,` then the invariant fields, then `state_hash`. */

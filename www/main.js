@@ -261,6 +261,7 @@ function onFrame(now) {
     `t = ${inv[0].toFixed(3)} s   h = ${r.dt} s   ${LABEL[r.name]}\n` +
     `${app.mechanism}\n` +
     `E = T + V = ${fmtE(inv[1])} J   (T = ${fmtE(inv[2])} J, V = ${fmtE(inv[3])} J)\n` +
+    (r.forced ? `W = ${fmtE(inv[11])} J in, D = ${fmtE(inv[12])} J dissipated, E \u2212 E\u2080 \u2212 W + D = ${inv[13].toExponential(1)} J\n` : '') +
     `Newton: ${inv[9]} iterations, residual ${inv[10].toExponential(1)}\n` + state;
   const h = hash ?? r.hash; // the hash of the state shown
   if ($('hash').textContent !== h) $('hash').textContent = h;
@@ -526,6 +527,14 @@ async function main() {
     notice: () => ($('notice').hidden ? null : $('notice-text').textContent),
     playing: () => p.playing,
     runs: () => p.runs.map((x) => [x.name, x.inv[0], x.inv[1], x.error]),
+    // the invariants of the state shown (all 14 numbers of invariant_fields())
+    invariants: () => Array.from(p.shown().inv),
+    // each point-to-point spring of the state shown: its length (m), and the coil vertices drawn
+    springs: () => {
+      const s = p.shown().springs, out = [];
+      for (let j = 0; j < s.length; j += 6) out.push(Math.hypot(s[j + 3] - s[j], s[j + 4] - s[j + 1], s[j + 5] - s[j + 2]));
+      return { lengths: out, coilVerts: p.renderer.coilVerts };
+    },
     scenario: () => app.settings.scenario,
     link: () => location.origin + location.pathname + buildQuery(app.settings),
     view: () => app.view,

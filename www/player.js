@@ -97,16 +97,16 @@ export class Player {
     if (gen !== this.gen) throw new Error('superseded by a newer load');
     this.settings = { ...settings };
     this.runs = reply.info.map((info) => ({
-      ...info, energy0: info.inv0[1], poses: new Float64Array(12 * info.n), joints: new Float64Array(3 * info.nj),
+      ...info, energy0: info.inv0[1], poses: new Float64Array(12 * info.n), joints: new Float64Array(3 * info.nj), springs: new Float64Array(6 * info.ns),
       inv: new Float64Array(NINV), row: new Float64Array(NINV), steps: 0, error: null, hash: '',
     }));
     this.run = this.runs[0];
     this.invs = this.runs.map(() => null);
     this.apply(reply);
     const r = this.run;
-    this.renderer.frame(r.poses, r.sizes, r.joints, r.nj > 0);
+    this.renderer.frame(r.poses, r.sizes, r.joints, r.nj > 0 || r.ns > 0);
     this.renderer.clearTrails();
-    this.charts?.reset(names, this.runs.map((x) => x.inv0), r.conserved);
+    this.charts?.reset(names, this.runs.map((x) => x.inv0), r.conserved, r.forced);
     this.charts?.push(this.runs.map((x) => x.inv));
     this.ghosts = this.runs.slice(1).map((x) => ({ poses: x.poses, color: hexColor(INTEGRATOR_COLORS[x.name]) }));
     this.scrubGhosts = this.runs.slice(1).map((x) => ({ poses: x.poses, color: hexColor(INTEGRATOR_COLORS[x.name]) }));
@@ -121,6 +121,7 @@ export class Player {
       const x = runs[i], r = reply.runs[i];
       x.poses.set(b.poses[i]);
       x.joints.set(b.joints[i]);
+      x.springs.set(b.springs[i]);
       x.inv.set(b.inv[i]);
       x.steps = r.steps;
       x.error = r.error;
@@ -257,7 +258,7 @@ export class Player {
     msg.give = this.take();
     transfer.length = 0;
     if (msg.give) {
-      for (const k of ['poses', 'joints', 'inv']) for (const a of msg.give[k]) transfer.push(a.buffer);
+      for (const k of ['poses', 'joints', 'springs', 'inv']) for (const a of msg.give[k]) transfer.push(a.buffer);
       transfer.push(msg.give.samples.buffer);
     }
     const reply = await engine.request(msg, transfer);
@@ -274,10 +275,10 @@ export class Player {
     if (this.pending || (this.playing && !engine.local)) queueMicrotask(() => this.send());
   }
 
-  /** What to show: the live state, or the scrubbed moment: { inv, hash (null when live), live }. */
+  /** What to show: the live state, or the scrubbed moment: { inv, springs, hash (null when live), live }. */
   shown() {
-    if (this.scrub) return { inv: this.scrub.runs[0].inv, hash: this.scrub.runs[0].hash, live: false };
-    return { inv: this.run.inv, hash: null, live: true };
+    if (this.scrub) return { inv: this.scrub.runs[0].inv, springs: this.scrub.runs[0].springs, hash: this.scrub.runs[0].hash, live: false };
+    return { inv: this.run.inv, springs: this.run.springs, hash: null, live: true };
   }
 
   /** Time of the newest stored sample (s). */
@@ -317,8 +318,8 @@ export class Player {
   /** Draw the live state, or the stored moment the scrubber points at. */
   draw() {
     const r = this.run;
-    if (!this.scrub) this.renderer.draw(r.poses, r.sizes, r.joints, this.ghosts);
-    else this.renderer.draw(this.scrub.runs[0].poses, r.sizes, this.scrub.runs[0].joints, this.scrubGhosts);
+    if (!this.scrub) this.renderer.draw(r.poses, r.sizes, r.joints, this.ghosts, r.springs);
+    else this.renderer.draw(this.scrub.runs[0].poses, r.sizes, this.scrub.runs[0].joints, this.scrubGhosts, this.scrub.runs[0].springs);
   }
 
   /** Stop the loop and the worker (an element removed from its page). */

@@ -1,5 +1,6 @@
 // render.js: draws the bodies (shaded boxes with their principal axes), the joints, a ground
-// grid and the world axes with WebGL2, from the pose array the wasm module fills.
+// grid and the world axes with WebGL2, from the pose array the wasm module fills, and the
+// point-to-point springs as coils between the end points the module writes (write_springs).
 // World z is up. The orbit camera is driven by mouse and touch.
 
 // Bodies are instanced: one draw call per run (the primary, then each ghost) over a unit cube,
@@ -41,6 +42,14 @@ const AXIS_VERTS = new Float32Array([
   0, 0, 0, 0.4, 0.6, 1, 0, 0, 1, 0.4, 0.6, 1,
 ]);
 const POSE = 12; // floats per body in the pose array
+// a spring's coil: a helix of COIL_TURNS turns (COIL_SEGS segments a turn) over the middle
+// COIL_SPAN of the spring, straight leads to its end points; the turns keep their number, so
+// they spread apart as the spring stretches and crowd as it shortens
+const COIL_TURNS = 9, COIL_SEGS = 12, COIL_SPAN = 0.8;
+const COIL_LINES = COIL_TURNS * COIL_SEGS + 2; // segments per spring
+/** Floats a spring takes in the line buffer (2 vertices a segment, position and colour). */
+export const COIL_FLOATS = 12 * COIL_LINES;
+const COIL_COLOR = [0.86, 0.89, 0.95]; // steel: light against the dark background, unlike any body
 const NO_GHOSTS = Object.freeze([]);
 const UP = [0, 0, 1];
 
@@ -155,6 +164,7 @@ export class Renderer {
     this.linesValid = 0; // floats at the start of `lines` the GPU holds as they are: the grid, then the trails until they change
     this.trailEnd = 0; // end of the trails in `lines`, when valid
     this.jointFrames = null; // "joint axes": 14 numbers a joint (jointFrame below), or null
+    this.coilVerts = 0; // line vertices of the springs' coils in the last frame (a hook for the tests)
     this.proj = new Float32Array(16); this.view = new Float32Array(16);
     this.eye = new Float64Array(3);
     this.tint = new Float32Array(4); // a ghost's colour, alpha 1; alpha 0 for the palette
@@ -289,8 +299,9 @@ export class Renderer {
     return k;
   }
 
-  /** Draw the primary run solid, then `ghosts` ([{ poses, color }], same bodies) translucent. */
-  draw(poses, sizes, joints, ghosts = NO_GHOSTS) {
+  /** Draw the primary run solid, then `ghosts` ([{ poses, color }], same bodies) translucent;
+   * the primary's springs (6 numbers each: end a, end b) as coils. */
+  draw(poses, sizes, joints, ghosts = NO_GHOSTS, springs = NO_GHOSTS) {
     const gl = this.gl, cv = this.canvas, n = sizes.length / 3;
     const dpr = Math.min(window.devicePixelRatio || 1, 2);
     const w = Math.max(1, Math.round(cv.clientWidth * dpr)), h = Math.max(1, Math.round(cv.clientHeight * dpr));
@@ -331,7 +342,7 @@ export class Renderer {
       gl.depthMask(true);
       gl.disable(gl.BLEND);
     }
-    this.lineOverlay(joints, n, poses, sizes);
+    this.lineOverlay(joints, n, poses, sizes, springs);
   }
 
   // copy the poses of every run into one Float32Array and send it in one call; the sizes and
@@ -373,14 +384,16 @@ export class Renderer {
     gl.drawArraysInstanced(gl.TRIANGLES, 0, 36, count);
   }
 
-  // the grid with the world axes and the trails (one draw of lines), the principal axes of
-  // every body (one instanced draw of lines), the joints (one draw of points, on top)
-  lineOverlay(joints, n, poses, sizes) {
+  // the grid with the world axes, the trails, the joint frames and the springs' coils (one draw
+  // of lines), the principal axes of every body (one instanced draw of lines), the joints (one
+  // draw of points, on top)
+  lineOverlay(joints, n, poses, sizes, springs) {
     const gl = this.gl;
     const dpr = Math.min(window.devicePixelRatio || 1, 2);
     const trailFloats = this.trail ? 12 * this.trail.bodies.length * this.trail.cap : 0;
     const F = this.jointFrames, nf = F && F.length === 14 * (joints.length / 3) ? F.length / 14 : 0;
-    const need = this.grid.length + trailFloats + 48 * nf + 2 * joints.length;
+    const ns = springs.length / 6;
+    const need = this.grid.length + trailFloats + 48 * nf + COIL_FLOATS * ns + 2 * joints.length;
     gl.bindBuffer(gl.ARRAY_BUFFER, this.lineBuf);
     if (this.lines.length < need) {
       this.lines = new Float32Array(need);
@@ -392,6 +405,9 @@ export class Renderer {
     if (from <= this.gridLen) this.trailEnd = this.trailLines(L, this.gridLen);
     let k = this.trailEnd;
     for (let j = 0; j < nf; j++) k = this.jointFrame(L, k, F, 14 * j, poses, sizes);
+    const coilsFrom = k;
+    for (let j = 0; j < ns; j++) k = this.coil(L, k, springs, 6 * j);
+    this.coilVerts = (k - coilsFrom) / 6;
     const framesEnd = k;
     for (let j = 0; j < joints.length; j += 3) { L[k++] = joints[j]; L[k++] = joints[j + 1]; L[k++] = joints[j + 2]; L[k++] = 1; L[k++] = 0.85; L[k++] = 0.25; }
     gl.bufferSubData(gl.ARRAY_BUFFER, 4 * from, L, from, k - from);
@@ -443,6 +459,39 @@ export class Renderer {
       const s = len * (side ? 1 : 0.8); // a's line a little shorter: both show where they overlap
       L[k++] = px - s * ax; L[k++] = py - s * ay; L[k++] = pz - s * az; L[k++] = r; L[k++] = g; L[k++] = bl;
       L[k++] = px + s * ax; L[k++] = py + s * ay; L[k++] = pz + s * az; L[k++] = r; L[k++] = g; L[k++] = bl;
+    }
+    return k;
+  }
+
+  // a spring from (S[o], S[o+1], S[o+2]) to (S[o+3], S[o+4], S[o+5]) as a coil of radius
+  // 0.04 of the scene's reach: COIL_LINES segments written into L from k; returns the end.
+  // Scalars only: no allocation per frame.
+  coil(L, k, S, o) {
+    const ax = S[o], ay = S[o + 1], az = S[o + 2];
+    let ux = S[o + 3] - ax, uy = S[o + 4] - ay, uz = S[o + 5] - az;
+    const len = Math.sqrt(ux * ux + uy * uy + uz * uz);
+    if (len > 1e-12) { ux /= len; uy /= len; uz /= len; } else { ux = 0; uy = 0; uz = 1; }
+    // p, q: unit vectors across the spring (u x e, e the world axis least along u; then u x p)
+    let px, py, pz;
+    if (Math.abs(ux) < 0.9) { px = 0; py = uz; pz = -uy; } else { px = -uz; py = 0; pz = ux; }
+    const pl = Math.sqrt(px * px + py * py + pz * pz);
+    px /= pl; py /= pl; pz /= pl;
+    const qx = uy * pz - uz * py, qy = uz * px - ux * pz, qz = ux * py - uy * px;
+    const rad = 0.04 * (this.scale || 1), lead = 0.5 * (1 - COIL_SPAN) * len, m = COIL_TURNS * COIL_SEGS;
+    const r = COIL_COLOR[0], g = COIL_COLOR[1], b = COIL_COLOR[2];
+    // vertex i of the coil (0..m): along the spring from the first lead's end, round the helix
+    let x0 = ax, y0 = ay, z0 = az; // the previous vertex, from end a
+    for (let i = 0; i <= m + 1; i++) {
+      let x, y, z;
+      if (i <= m) {
+        const s = lead + COIL_SPAN * len * (i / m), phi = (2 * Math.PI * i) / COIL_SEGS;
+        // the radius opens over the first and last half turn, so the leads meet the coil
+        const w = Math.min(1, Math.min(i, m - i) / (0.5 * COIL_SEGS)), c = rad * w * Math.cos(phi), d = rad * w * Math.sin(phi);
+        x = ax + s * ux + c * px + d * qx; y = ay + s * uy + c * py + d * qy; z = az + s * uz + c * pz + d * qz;
+      } else { x = S[o + 3]; y = S[o + 4]; z = S[o + 5]; }
+      L[k++] = x0; L[k++] = y0; L[k++] = z0; L[k++] = r; L[k++] = g; L[k++] = b;
+      L[k++] = x; L[k++] = y; L[k++] = z; L[k++] = r; L[k++] = g; L[k++] = b;
+      x0 = x; y0 = y; z0 = z;
     }
     return k;
   }

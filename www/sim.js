@@ -13,6 +13,9 @@ export class Run {
     this.poses = new Float64Array(12 * this.n);
     this.sizes = new Float64Array(3 * this.n);
     this.joints = new Float64Array(3 * this.nj);
+    this.forced = this.sim.has_forces(); // force elements or loads: E alone is not conserved
+    this.ns = this.sim.spring_count();
+    this.springs = new Float64Array(6 * this.ns); // each point-to-point spring's world ends, a then b
     this.inv = new Float64Array(NINV);
     this.conserved = Array.from(this.sim.conserved(), (c) => c === 1);
     this.sim.write_sizes(this.sizes);
@@ -27,6 +30,7 @@ export class Run {
   refresh() {
     this.sim.write_poses(this.poses);
     this.sim.write_joints(this.joints);
+    if (this.ns) this.sim.write_springs(this.springs);
     this.sim.invariants(this.inv);
   }
 
@@ -48,7 +52,7 @@ export class Run {
       if (history && this.steps % history.stride === 0) {
         this.refresh();
         if (!this.finite()) break;
-        history.record(r, this.steps, this.inv, this.poses, this.joints, this.sim.state_hash());
+        history.record(r, this.steps, this.inv, this.poses, this.joints, this.springs, this.sim.state_hash());
       }
     }
     const ms = (performance.now() - t0) / Math.max(done, 1);

@@ -4,14 +4,14 @@
 // history (history.js).
 //
 // Messages (each answered by one reply):
-//   { type: 'load', settings }        -> 'loaded' { info: [{ name, n, nj, sizes, conserved, inv0, dt, tol, gains }] } + state
+//   { type: 'load', settings }        -> 'loaded' { info: [{ name, n, nj, ns, forced, sizes, conserved, inv0, dt, tol, gains }] } + state
 //   { type: 'step', n, budget, give } -> 'state': up to n steps of every live run in lockstep, for
 //                                        at most `budget` ms
 //   { type: 'resume', h }             -> 'state': stopped runs go on from their last good state with step h
 //   { type: 'sample', t }             -> 'sample': the stored moment nearest to t (poses, joints, inv, hash per run)
 //   { type: 'export', format, fields, settings } -> 'export' { text }
-// A 'state' reply holds each run's poses, joints, invariants, step count, hash and error, the
-// chart samples taken since the last reply (`samples`: k x runs x 11, NaN where a run had
+// A 'state' reply holds each run's poses, joints, spring ends, invariants, step count, hash and
+// error, the chart samples taken since the last reply (`samples`: k x runs x NINV, NaN where a run had
 // stopped; at most SAMPLE_CAP of the newest), and the runs that failed in it. Its typed arrays
 // are transferred; the page hands them back with its next request (`give`), so nothing is
 // allocated per frame once both sides hold a set.
@@ -58,10 +58,10 @@ export class Stepper {
     this.runs = runs;
     this.pool = [];
     const r = runs[0];
-    this.history.reset(runs.length, r.n, r.nj, r.sim.dt());
-    runs.forEach((x, i) => this.history.record(i, 0, x.inv, x.poses, x.joints, x.sim.state_hash()));
+    this.history.reset(runs.length, r.n, r.nj, r.sim.dt(), r.ns);
+    runs.forEach((x, i) => this.history.record(i, 0, x.inv, x.poses, x.joints, x.springs, x.sim.state_hash()));
     const info = runs.map((x) => ({
-      name: x.name, n: x.n, nj: x.nj, sizes: x.sizes, conserved: x.conserved, inv0: x.inv0,
+      name: x.name, n: x.n, nj: x.nj, ns: x.ns, forced: x.forced, sizes: x.sizes, conserved: x.conserved, inv0: x.inv0,
       dt: x.sim.dt(), tol: x.sim.tol(), gains: Array.from(x.sim.gains()),
     }));
     const out = this.state('loaded', 0, []);
@@ -72,7 +72,7 @@ export class Stepper {
   // a set of reply arrays: one handed back by the page, or new ones
   buffers() {
     const r = this.runs;
-    const fits = (b) => b.poses.length === r.length && b.poses[0].length === 12 * r[0].n && b.joints[0].length === 3 * r[0].nj;
+    const fits = (b) => b.poses.length === r.length && b.poses[0].length === 12 * r[0].n && b.joints[0].length === 3 * r[0].nj && b.springs[0].length === 6 * r[0].ns;
     while (this.pool.length) {
       const b = this.pool.pop();
       if (fits(b)) return b;
@@ -80,6 +80,7 @@ export class Stepper {
     return {
       poses: r.map((x) => new Float64Array(12 * x.n)),
       joints: r.map((x) => new Float64Array(3 * x.nj)),
+      springs: r.map((x) => new Float64Array(6 * x.ns)),
       inv: r.map(() => new Float64Array(NINV)),
       samples: new Float64Array(SAMPLE_CAP * r.length * NINV),
     };
@@ -120,6 +121,7 @@ export class Stepper {
     this.runs.forEach((x, i) => {
       buf.poses[i].set(x.poses);
       buf.joints[i].set(x.joints);
+      buf.springs[i].set(x.springs);
       buf.inv[i].set(x.inv);
     });
     const reply = {
@@ -128,7 +130,7 @@ export class Stepper {
       runs: this.runs.map((x) => ({ steps: x.steps, error: x.error, hash: x.sim.state_hash(), ms: x.msPerStep })),
       end: this.end(),
     };
-    return { reply, transfer: [...buf.poses, ...buf.joints, ...buf.inv, buf.samples].map((a) => a.buffer) };
+    return { reply, transfer: [...buf.poses, ...buf.joints, ...buf.springs, ...buf.inv, buf.samples].map((a) => a.buffer) };
   }
 
   // time of the newest stored sample (s)
@@ -141,7 +143,7 @@ export class Stepper {
     const k = Math.max(0, this.history.nearest(t));
     const runs = this.runs.map((x, i) => {
       const s = this.history.sample(i, Math.min(k, this.history.last[i]));
-      return s ? { poses: s.poses.slice(), joints: s.joints.slice(), inv: s.inv.slice(), hash: s.hash } : null;
+      return s ? { poses: s.poses.slice(), joints: s.joints.slice(), springs: s.springs.slice(), inv: s.inv.slice(), hash: s.hash } : null;
     });
     return { reply: { type: 'sample', k, runs }, transfer: [] };
   }

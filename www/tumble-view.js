@@ -18,7 +18,9 @@
 // `explain` adds the scenario's and the integrators' explanation (explain.js), closed, over the view.
 // JS API: el.play(), el.pause(), el.reset(); read-only el.time (s), el.playing, el.error,
 // el.stateHash; an `invariants` event about four times a second while running, with detail
-// { t, runs: [{ integrator, energy, energyError, momentum: [l1, l2, l3], jointViolation, error }] }.
+// { t, runs: [{ integrator, energy, energyError, momentum: [l1, l2, l3], jointViolation, error,
+// work, dissipated, balance }] } (work W put in by loads and motors, energy D taken out by
+// dampers and the balance E - E0 - W + D, all in J; 0 for a system without force elements).
 import * as wasm from './pkg/tumble_wasm.js';
 import { loadSolver } from './engine.js';
 import { Player, LABEL } from './player.js';
@@ -203,6 +205,7 @@ export class TumbleView extends HTMLElement {
           runs: p.runs.map((x) => ({
             integrator: x.name, energy: x.inv[1], energyError: Math.abs(x.inv[1] - x.energy0) / Math.max(Math.abs(x.energy0), 1e-300),
             momentum: [x.inv[4], x.inv[5], x.inv[6]], jointViolation: x.inv[8], error: x.error,
+            work: x.inv[11], dissipated: x.inv[12], balance: x.inv[13],
           })),
         },
       }));

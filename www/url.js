@@ -25,8 +25,9 @@ export const DEFAULTS = { scenario: 'free-body', integrator: 'rattle', dt: 0, to
 export const STUDY_DEFAULTS = { integrators: ['director', 'rattle', 'baumgarte'], h0: 0, levels: 4, duration: 1, long: 1000 };
 /** The study settings a link carries (parseStudy). */
 const STUDY_KEYS = ['integrators', 'h0', 'levels', 'T', 'long'];
-/** The charts a link or an element can ask for (`charts=energy,momentum`; `none` for none). */
-export const CHARTS = ['energy', 'momentum', 'constraints', 'iterations'];
+/** The charts a link or an element can ask for (`charts=energy,momentum`; `none` for none;
+ * `budget` shows only for systems with force elements). */
+export const CHARTS = ['energy', 'budget', 'momentum', 'constraints', 'iterations'];
 
 /** The parameters of a location: its query, and those of its fragment (`#system=...`) after
  * them, as one query string for parseQuery. */

@@ -6,20 +6,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { useBrowser, skip, open, axe, out, PHONE, IFRAME, LAPTOP } from './harness.mjs';
+import { useBrowser, skip, open, axe, out, PHONE, IFRAME, LAPTOP, pause, playUntil } from './harness.mjs';
 
 useBrowser();
 
-const pause = (page) => page.evaluate(() => { if (window.tumble.playing()) document.getElementById('play').click(); });
-// two animation frames: the page's redraw and uPlot's commit have happened
-const settle = (page) => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
-
-async function runFor(page, points) {
-  await page.waitForFunction((n) => window.tumble.chartPoints() > n, points, { timeout: 60000 });
-  await pause(page);
-  await page.evaluate(() => window.tumble.settled()); // steps asked for before the pause land (and redraw the charts)
-  await settle(page);
-}
+const runFor = (page, points) => playUntil(page, (n) => window.tumble.chartPoints() > n, points);
 
 /** For each chart canvas: how many pixels are within `tol` (sum of |dr|+|dg|+|db|) of each colour. */
 function countColours(page, colours, tol = 40) {

@@ -115,3 +115,18 @@ export async function axe(page) {
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => `${v.impact} ${v.id}: ${v.help} (${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')})`);
 }
+
+/** Pause the full page if it is playing (its Play button). */
+export const pause = (page) => page.evaluate(() => { if (window.tumble.playing()) document.getElementById('play').click(); });
+
+/** Two animation frames: the page's redraw and uPlot's commit have happened. */
+export const settle = (page) => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+
+/** Let the full page play until `predicate(arg)` holds in it, then pause with every step asked
+ * for landed (and drawn in the charts). */
+export async function playUntil(page, predicate, arg) {
+  await page.waitForFunction(predicate, arg, { timeout: 60000 });
+  await pause(page);
+  await page.evaluate(() => window.tumble.settled());
+  await settle(page);
+}

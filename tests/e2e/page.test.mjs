@@ -99,7 +99,7 @@ test('the invariant history exports as CSV', { skip }, async () => {
   const [download] = await Promise.all([page.waitForEvent('download'), page.click('#export-csv')]);
   const text = await readFile(await download.path(), 'utf8');
   const lines = text.trim().split('\n');
-  assert.equal(lines[0], 'integrator,t,energy,kinetic,potential,l1,l2,l3,internal_violation,joint_violation,iterations,residual,state_hash');
+  assert.equal(lines[0], 'integrator,t,energy,kinetic,potential,l1,l2,l3,internal_violation,joint_violation,iterations,residual,work,dissipated,balance,state_hash');
   assert.ok(lines.length > 10);
   assert.ok(lines.slice(1).every((l) => l.startsWith('director,') && /,[0-9a-f]{16}$/.test(l)));
   const e = lines.slice(1).map((l) => Number(l.split(',')[2]));

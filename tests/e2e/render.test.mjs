@@ -92,7 +92,10 @@ async function scenePage(width = 800, height = 560) {
       });
       const r = new Renderer(document.getElementById('c'));
       r.frame(poses, sizes, new Float64Array(0), false);
-      return { r, poses, sizes, joints: new Float64Array(3 * (n - 1)), ghosts };
+      // a spring below each pair of neighbours, centre to centre 0.6 lower (drawn as coils)
+      const springs = new Float64Array(6 * (n - 1));
+      for (let i = 0; i + 1 < n; i++) springs.set([poses[12 * i], 0, -0.6, poses[12 * (i + 1)], 0, -0.6], 6 * i);
+      return { r, poses, sizes, joints: new Float64Array(3 * (n - 1)), ghosts, springs };
     };
     window.colors = INTEGRATOR_COLORS;
   });
@@ -136,7 +139,7 @@ test('compare mode: each ghost is drawn translucent over the background in its i
 
 // The sampling heap profiler, told to keep the objects the garbage collector took, attributes
 // every allocation to the JavaScript function that made it: over 300 frames of 16 bodies with
-// two ghosts, none may come from render.js. This is the steady state, after 3000 frames: before
+// two ghosts and 15 springs (coils), none may come from render.js. This is the steady state, after 3000 frames: before
 // the engine optimises it, any code boxes its fractional numbers (300 warm-up frames are too few
 // here, 1000 enough). The canvas is small so that the frames are quick.
 test('drawing a frame allocates nothing in render.js', { skip }, async () => {
@@ -146,7 +149,7 @@ test('drawing a frame allocates nothing in render.js', { skip }, async () => {
     // each frame also leaves one small object of garbage here, outside render.js: the profiler must see those
     window.frames = function framesLoop(k) {
       for (let i = 0; i < k; i++) {
-        window.s.r.draw(window.s.poses, window.s.sizes, window.s.joints, window.s.ghosts);
+        window.s.r.draw(window.s.poses, window.s.sizes, window.s.joints, window.s.ghosts, window.s.springs);
         window.sink = { i, at: performance.now() };
       }
     };

@@ -147,7 +147,7 @@ test('exports hold every run, sampled every step, with the settings and the stat
   assert.ok(Math.max(...e.map((x) => Math.abs(x - e[0]) / Math.abs(e[0]))) < 1e-11, 'director energy drifts in the export');
   const [dl2] = await Promise.all([page.waitForEvent('download'), page.click('#export-csv')]);
   const lines = (await readFile(await dl2.path(), 'utf8')).trim().split('\n');
-  assert.equal(lines[0], 'integrator,t,energy,kinetic,potential,l1,l2,l3,internal_violation,joint_violation,iterations,residual,state_hash');
+  assert.equal(lines[0], 'integrator,t,energy,kinetic,potential,l1,l2,l3,internal_violation,joint_violation,iterations,residual,work,dissipated,balance,state_hash');
   assert.equal(lines.length, 1 + 3 * 101);
   assert.deepEqual(lines.slice(1, 4).map((l) => l.split(',')[0]), ['director', 'rattle', 'baumgarte']);
   assert.deepEqual(problems, []);

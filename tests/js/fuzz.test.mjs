@@ -51,7 +51,7 @@ test('random scenario texts, integrators and settings: values or Errors, never a
     accepted++;
     const want = pick([0, 1, 3]);
     const taken = s.step(want);
-    const inv = new Float64Array(11);
+    const inv = new Float64Array(14);
     s.invariants(inv);
     assert.ok(inv.every(Number.isFinite), text);
     // a run that stopped early says why, naming the time and one of the step's failures; a run
@@ -78,7 +78,7 @@ test('typed-array outputs tolerate wrong sizes: whole records into what fits, no
     ['write_poses', 12, 60],
     ['write_sizes', 3, 15],
     ['write_joints', 3, 15],
-    ['invariants', 1, 11],
+    ['invariants', 1, 14],
   ];
   for (const [name, record, length] of outputs) {
     const full = new Float64Array(length);
@@ -94,4 +94,15 @@ test('typed-array outputs tolerate wrong sizes: whole records into what fits, no
     }
   }
   assert.equal(s.step(2), 2);
+  // the spring ends (6 numbers a spring) of a system with one spring
+  const sp = new Simulation('spring-pendulum', 'director', 0, 0);
+  assert.equal(sp.spring_count(), 1);
+  const full = new Float64Array(6);
+  sp.write_springs(full);
+  for (const n of [0, 5, 6, 13]) {
+    const out = new Float64Array(n).fill(-7.5);
+    sp.write_springs(out);
+    for (let i = 0; i < n; i++) assert.equal(out[i], i < (n >= 6 ? 6 : 0) ? full[i] : -7.5, `write_springs into ${n} numbers, element ${i}`);
+  }
+  sp.free();
 });
