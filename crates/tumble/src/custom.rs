@@ -23,6 +23,7 @@
 //! { "type": "spring", "a": null, "point_a": [0, 0, 0], "b": 0, "point_b": [0, 0, 0.5],
 //!   "stiffness": 100, "rest_length": 1, "damping": 0.5 }
 //! { "type": "joint_spring", "joint": 0, "stiffness": 10, "rest_angle": 0, "damping": 0.2 }
+//! { "type": "slider_spring", "joint": 1, "stiffness": 50, "rest_slide": 0, "damping": 1 }
 //! { "type": "force", "body": 0, "point": [0, 0, 0], "force": [0, 0, 10], "time": F }
 //! { "type": "torque", "body": 0, "torque": [0, 0, 1], "time": F }
 //! { "type": "motor", "joint": 0, "torque": 0.033, "time": F }
@@ -129,6 +130,15 @@ enum JsonForce {
         stiffness: f64,
         #[serde(default)]
         rest_angle: f64,
+        #[serde(default)]
+        damping: f64,
+    },
+    SliderSpring {
+        joint: usize,
+        #[serde(default)]
+        stiffness: f64,
+        #[serde(default)]
+        rest_slide: f64,
         #[serde(default)]
         damping: f64,
     },
@@ -275,6 +285,17 @@ pub fn forces_json(model: &Model) -> Result<serde_json::Value, String> {
                 rest_angle,
                 damping,
             },
+            ForceElement::SliderSpring {
+                joint,
+                stiffness,
+                rest_slide,
+                damping,
+            } => JsonForce::SliderSpring {
+                joint,
+                stiffness,
+                rest_slide,
+                damping,
+            },
             ForceElement::Force {
                 body,
                 point,
@@ -335,6 +356,17 @@ fn forces_from(js: &[JsonForce]) -> Vec<ForceElement> {
                 joint,
                 stiffness,
                 rest_angle,
+                damping,
+            },
+            JsonForce::SliderSpring {
+                joint,
+                stiffness,
+                rest_slide,
+                damping,
+            } => ForceElement::SliderSpring {
+                joint,
+                stiffness,
+                rest_slide,
                 damping,
             },
             JsonForce::Force {

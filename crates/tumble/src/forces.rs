@@ -51,6 +51,13 @@ pub struct Frame {
     pub m_a: DVec3,
     /// the vector perpendicular to axis_b in b's frame
     pub e_b: DVec3,
+    /// a slider spring: the joint's points (a's global for the ground) and the slide at the
+    /// start, n . (p_b - p_a) with n = R_a n_a
+    pub point_a: DVec3,
+    /// b's point
+    pub point_b: DVec3,
+    /// the slide at the start (m)
+    pub s0: f64,
 }
 
 /// The frames of `model`'s elements, with the angles of joint springs measured from `init`
@@ -84,6 +91,27 @@ pub fn frames(model: &Model, init: Option<&[BodyState]>) -> Vec<Frame> {
                     r_a,
                     m_a: n_a.cross(r_a),
                     e_b,
+                    ..Frame::default()
+                }
+            }
+            ForceElement::SliderSpring { joint, .. } => {
+                let j = &model.joints[joint];
+                let n_a = crate::math::normalize(j.kind.axes().0);
+                let s0 = match init {
+                    Some(s) => {
+                        let ra = j.a.map_or(DMat3::IDENTITY, |a| s[a].r);
+                        (ra * n_a).dot(point(s, j.b, j.point_b) - end(s, j.a, j.point_a))
+                    }
+                    None => 0.0,
+                };
+                Frame {
+                    a: j.a,
+                    b: j.b,
+                    n_a,
+                    point_a: j.point_a,
+                    point_b: j.point_b,
+                    s0,
+                    ..Frame::default()
                 }
             }
             _ => Frame::default(),
@@ -189,6 +217,33 @@ pub fn validate(model: &Model, init: &[BodyState]) -> Result<(), String> {
                     return Err(format!(
                         "{name}.rest_angle must be finite and at most 1e6 rad in size, not {rest_angle}"
                     ));
+                }
+            }
+            ForceElement::SliderSpring {
+                joint,
+                stiffness,
+                rest_slide,
+                damping,
+            } => {
+                match model.joints.get(joint) {
+                    Some(j) if matches!(j.kind, JointKind::Prismatic { .. } | JointKind::Cylindrical { .. }) => {}
+                    Some(j) => {
+                        return Err(format!(
+                            "{name}.joint: joints[{joint}] is a {} joint; a slider spring acts along a prismatic or cylindrical joint",
+                            j.kind.name()
+                        ))
+                    }
+                    None => {
+                        return Err(format!(
+                            "{name}.joint: there are {} joints, so joints[{joint}] does not exist",
+                            model.joints.len()
+                        ))
+                    }
+                }
+                coefficient(name, "stiffness", stiffness)?;
+                coefficient(name, "damping", damping)?;
+                if !(rest_slide.is_finite() && rest_slide.abs() <= 1e9) {
+                    return Err(format!("{name}.rest_slide must be finite and at most 1e9 m in size, not {rest_slide}"));
                 }
             }
             ForceElement::Force {
@@ -306,9 +361,9 @@ pub fn update_angles(model: &Model, frames: &[Frame], s: &[BodyState], angles: &
 
 /// The springs' potential energy at `s` (J), the joint springs' angles from `angles` (those of
 /// the same state, see [`update_angles`]).
-pub fn potential(model: &Model, s: &[BodyState], angles: &[f64]) -> f64 {
+pub fn potential(model: &Model, frames: &[Frame], s: &[BodyState], angles: &[f64]) -> f64 {
     let mut v = 0.0;
-    for (f, angle) in model.forces.iter().zip(angles) {
+    for ((f, fr), angle) in model.forces.iter().zip(frames).zip(angles) {
         match *f {
             ForceElement::Spring {
                 a,
@@ -327,10 +382,24 @@ pub fn potential(model: &Model, s: &[BodyState], angles: &[f64]) -> f64 {
                 rest_angle,
                 ..
             } => v += 0.5 * stiffness * (angle - rest_angle) * (angle - rest_angle),
+            ForceElement::SliderSpring {
+                stiffness,
+                rest_slide,
+                ..
+            } => {
+                let x = slide(fr, s) - rest_slide;
+                v += 0.5 * stiffness * x * x;
+            }
             _ => {}
         }
     }
     v
+}
+
+/// A slider spring's slide at the states `s`, from the start: n . (p_b - p_a) - s0, n = R_a n_a.
+pub fn slide(fr: &Frame, s: &[BodyState]) -> f64 {
+    let ra = fr.a.map_or(DMat3::IDENTITY, |a| s[a].r);
+    (ra * fr.n_a).dot(point(s, fr.b, fr.point_b) - end(s, fr.a, fr.point_a)) - fr.s0
 }
 
 /// The powers of the elements at a state: what the loads put in and the dampers take out (W).
@@ -397,6 +466,30 @@ pub fn add_world(
                 torque[fr.b] += n * tau;
                 if let Some(a) = fr.a {
                     torque[a] -= n * tau;
+                }
+                p.dissipation += damping * rate * rate;
+            }
+            ForceElement::SliderSpring {
+                stiffness,
+                rest_slide,
+                damping,
+                ..
+            } => {
+                // the slide x = mw . d - s0 (mw = R_a n_a, d = p_b - p_a) and its rate
+                // mw . (pdot_b - pdot_a) + (w_a x mw) . d; the force -F along mw on b's point,
+                // +F on a at that same point (the Jacobian of the sliding row, joints.rs)
+                let ra = fr.a.map_or(DMat3::IDENTITY, |a| s[a].r);
+                let mw = ra * fr.n_a;
+                let pb = point(s, fr.b, fr.point_b);
+                let d = pb - end(s, fr.a, fr.point_a);
+                let wa = fr.a.map_or(DVec3::ZERO, |a| s[a].r * s[a].w);
+                let rate = mw.dot(
+                    point_velocity(s, Some(fr.b), fr.point_b) - point_velocity(s, fr.a, fr.point_a),
+                ) + wa.cross(mw).dot(d);
+                let f = mw * (stiffness * (mw.dot(d) - fr.s0 - rest_slide) + damping * rate);
+                apply(fr.b, pb - s[fr.b].x, -f, force, torque);
+                if let Some(a) = fr.a {
+                    apply(a, pb - s[a].x, f, force, torque);
                 }
                 p.dissipation += damping * rate * rate;
             }

@@ -105,9 +105,9 @@ pub fn conserved_momentum(model: &Model) -> [bool; 3] {
                 } => parallel(point_a, e),
                 ForceElement::Spring { .. } => true,
                 // a torque about a joint's axis reacts on the ground when the joint is grounded
-                ForceElement::JointSpring { joint, .. } | ForceElement::Motor { joint, .. } => {
-                    model.joints[joint].a.is_some()
-                }
+                ForceElement::JointSpring { joint, .. }
+                | ForceElement::Motor { joint, .. }
+                | ForceElement::SliderSpring { joint, .. } => model.joints[joint].a.is_some(),
                 // an external load changes the momentum
                 ForceElement::Force { .. } | ForceElement::Torque { .. } => false,
             });

@@ -169,6 +169,18 @@ pub enum ForceElement {
         /// damping (N m s/rad), >= 0
         damping: f64,
     },
+    /// Linear spring and damper on a prismatic or cylindrical joint's slide (b's point along
+    /// a's axis, measured from the start).
+    SliderSpring {
+        /// the joint (prismatic or cylindrical)
+        joint: usize,
+        /// stiffness (N/m), >= 0
+        stiffness: f64,
+        /// the slide at rest (m), relative to the start
+        rest_slide: f64,
+        /// damping (N s/m), >= 0
+        damping: f64,
+    },
     /// A force at a body point, global direction, scaled by a function of time.
     Force {
         /// the body

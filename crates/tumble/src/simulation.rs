@@ -314,7 +314,12 @@ impl Simulation {
         inv.residual = self.last.residual;
         let f = self.force_state();
         if !self.model().forces.is_empty() {
-            inv.potential += crate::forces::potential(self.model(), states, &f.angles);
+            inv.potential += crate::forces::potential(
+                self.model(),
+                &self.compiled.force_frames,
+                states,
+                &f.angles,
+            );
         }
         inv.work = f.work;
         inv.dissipated = f.dissipated;

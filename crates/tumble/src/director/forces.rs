@@ -21,6 +21,9 @@
 //!                in z = (x, y): Delta theta = gbar . Delta z exactly. With
 //!                F = k (thetabar - theta_r) + c Delta theta / h, g = F (gbar_x grad x + gbar_y grad y):
 //!                g . Delta q = Delta V + c Delta theta^2 / h
+//! slider spring  x = (Q_a n) . (p_b - p_a) - s0, quadratic: Delta x = grad x(qbar) . Delta q
+//!                exactly, so with F = k (xbar - x_r) + c Delta x / h, g = F grad x(qbar):
+//!                g . Delta q = Delta V + c Delta x^2 / h
 //! force          f = force (f(t_n) + f(t_n+1)) / 2 at the point p: g = -f on q0 and -s_i f on
 //!                q_i; W_step = f . Delta p (exactly -g . Delta q)
 //! torque         tau (mean of f as above): g_i = qbar_i x tau'' on the directors with
@@ -208,6 +211,38 @@ pub fn evaluate(
                     let u = qb_bar * e;
                     let s = fr.r_a * (f * gx) + fr.m_a * (f * gy);
                     add_dirs(&mut g[a], &DMat3::from_cols(u * s.x, u * s.y, u * s.z));
+                }
+            }
+            ForceElement::SliderSpring {
+                stiffness,
+                rest_slide,
+                damping,
+                ..
+            } => {
+                // x(q) = (Q_a n) . (x_b + Q_b s_b - x_a - Q_a s_a) - s0 is quadratic, so its
+                // gradient at the mean configuration is exact: Delta x = grad x(qbar) . Delta q
+                let slide = |q: &[[f64; 12]]| {
+                    let mw = fr.a.map_or(fr.n_a, |a| dirs(&q[a]) * fr.n_a);
+                    mw.dot(point(&q[fr.b], fr.point_b) - end(q, fr.a, fr.point_a)) - fr.s0
+                };
+                let (x0, x1) = (slide(qn), slide(q1));
+                let dx = x1 - x0;
+                out.dissipated += damping * dx * dx / h;
+                let f = stiffness * (0.5 * (x0 + x1) - rest_slide) + damping * dx / h;
+                let mean = |b: usize| -> [f64; 12] {
+                    core::array::from_fn(|i| 0.5 * (qn[b][i] + q1[b][i]))
+                };
+                let qb = mean(fr.b);
+                let qa = fr.a.map(mean);
+                let mw = qa.map_or(fr.n_a, |q| dirs(&q) * fr.n_a);
+                let pa = qa.map_or(fr.point_a, |q| point(&q, fr.point_a));
+                let d = point(&qb, fr.point_b) - pa;
+                add_point(&mut g[fr.b], fr.point_b, mw * f);
+                if let Some(a) = fr.a {
+                    // on a: -mw on x_a, n_i d - s_a,i mw on q_a,i
+                    add_point(&mut g[a], fr.point_a, -mw * f);
+                    let n = fr.n_a * f;
+                    add_dirs(&mut g[a], &DMat3::from_cols(d * n.x, d * n.y, d * n.z));
                 }
             }
             ForceElement::Force {
