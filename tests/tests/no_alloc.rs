@@ -75,6 +75,15 @@ fn steps_allocate_nothing() {
                            {"type": "revolute", "point_a": [0.5, 0, 0], "b": 0, "point_b": [0.5, 0, 1.5]}]}"#,
             None,
         ),
+        // force elements, drives and the sliding joints (issue 19): springs, dampers, a motor,
+        // an angle drive on a closed loop with a prismatic joint, a slide drive, Andrews'
+        // three loops with a motor and a spring
+        ("driven-pendulum", None),
+        ("spring-pendulum", None),
+        ("slider-crank?spring=40&piston_damping=0.5", None),
+        ("slider-crank?speed=0", None),
+        ("kapitza", None),
+        ("andrews", None),
     ];
     for m in Method::ALL {
         for (text, dt) in cases {
@@ -104,6 +113,18 @@ fn steps_allocate_nothing() {
         n, 0,
         "director with fallbacks: {n} allocations in 300 steps"
     );
+    // the joint reactions, after their first call made their scratch space
+    let sc = Scenario::parse("slider-crank").unwrap();
+    let mut sim = Simulation::new(&sc, Method::Director, Settings::for_scenario(&sc)).unwrap();
+    let mut out = [0.0; 24];
+    sim.reactions(&mut out).unwrap();
+    let (_, n) = allocations(|| {
+        for _ in 0..20 {
+            sim.step().unwrap();
+            sim.reactions(&mut out).unwrap();
+        }
+    });
+    assert_eq!(n, 0, "reactions: {n} allocations in 20 steps");
 }
 
 /// A study's run (tumble::study::Run: the CLI's `tumble study` and the page's Study view)
