@@ -383,3 +383,46 @@ fn slider_spring_oscillates_as_the_closed_form() {
     );
     assert!(worst < 1e-10 && inv.dissipated > 0.01);
 }
+
+/// Bad joints are named: a prismatic axis of zero length, a fixed joint given axes, an unknown
+/// type, a slider whose body is off its line at the start, a Cardan joint whose cross axes are
+/// not perpendicular at the start.
+#[test]
+fn bad_joints_are_named() {
+    let one = |joint: &str, position: &str| {
+        format!(
+            r#"{{"bodies":[{{"mass":1,"inertia":[0.1,0.1,0.1],"position":{position}}}],"joints":[{joint}]}}"#
+        )
+    };
+    for (text, needle) in [
+        (
+            one(r#"{"type":"prismatic","b":0,"axis_a":[0,0,0]}"#, "[0,0,0]"),
+            "joints[0].axis_a must be a non-zero vector",
+        ),
+        (
+            one(r#"{"type":"fixed","b":0,"axis_a":[1,0,0]}"#, "[0,0,0]"),
+            "takes no axes",
+        ),
+        (
+            one(r#"{"type":"slider","b":0}"#, "[0,0,0]"),
+            "prismatic, cylindrical, universal or fixed",
+        ),
+        (
+            one(
+                r#"{"type":"prismatic","b":0,"axis_a":[0,0,1],"axis_b":[0,0,1]}"#,
+                "[0.1,0,0]",
+            ),
+            "m apart",
+        ),
+        (
+            one(
+                r#"{"type":"universal","b":0,"axis_a":[1,0,0],"axis_b":[1,0,0]}"#,
+                "[0,0,0]",
+            ),
+            "rad apart",
+        ),
+    ] {
+        let e = Scenario::parse(&text).unwrap_err().to_string();
+        assert!(e.contains(needle), "{needle}: {e}");
+    }
+}
