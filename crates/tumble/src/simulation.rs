@@ -110,11 +110,19 @@ impl Simulation {
         settings: Settings,
     ) -> Result<Simulation, String> {
         settings.validate()?;
-        let mut c = Compiled::new(&scenario.model)?;
         let init = &scenario.initial;
+        if init.len() != scenario.model.bodies.len() {
+            return Err(format!(
+                "the initial state has {} bodies, the model {}",
+                init.len(),
+                scenario.model.bodies.len()
+            ));
+        }
+        // the elements and drives first: compiling reads the joints they name
         crate::forces::validate(&scenario.model, init)?;
-        c.measure_from(init);
         crate::validate::check_drives(&scenario.model).map_err(|e| e.0)?;
+        let mut c = Compiled::new(&scenario.model)?;
+        c.measure_from(init);
         let mechanism = mechanism::analyse(&mut c, init)?;
         // a drive whose row depends on the others cannot move the mechanism: the solvers would
         // hold it at zero force and the prescribed motion would silently not happen
