@@ -109,3 +109,282 @@ fn run_reports_the_energy_budget_and_reactions() {
     let r = &doc["samples"][1]["reactions"][0];
     assert!((r[2].as_f64().unwrap() - 9.81).abs() < 1e-9, "{r}");
 }
+
+fn tumble_out(args: &[&str]) -> std::process::Output {
+    Command::new(tumble())
+        .args(args)
+        .output()
+        .expect("cannot run tumble")
+}
+
+/// Issue 20: `--help` for every command lists its options with units and defaults,
+/// `--version` prints the workspace version, a mistyped option exits 1 with a suggestion, and
+/// completions and the man page are generated.
+#[test]
+fn help_version_suggestions_completions() {
+    for (cmd, options) in [
+        (
+            "run",
+            &[
+                "--integrator",
+                "--dt",
+                "--tol",
+                "--max-iter",
+                "--alpha",
+                "--beta",
+                "--duration",
+                "--every",
+                "--format",
+                "--quiet",
+            ][..],
+        ),
+        (
+            "bench",
+            &[
+                "--scenarios",
+                "--integrators",
+                "--steps",
+                "--repeats",
+                "--dt",
+                "--tol",
+            ][..],
+        ),
+        (
+            "study",
+            &[
+                "--integrators",
+                "--dt",
+                "--levels",
+                "--duration",
+                "--long",
+                "--jobs",
+                "--format",
+                "--reference",
+                "--plan",
+                "--collect",
+                "--quiet",
+            ][..],
+        ),
+        ("completions", &["bash", "zsh", "fish"][..]),
+    ] {
+        let out = tumble_out(&[cmd, "--help"]);
+        assert!(out.status.success());
+        let text = String::from_utf8(out.stdout).unwrap();
+        for o in options {
+            assert!(text.contains(o), "{cmd} --help lacks {o}:\n{text}");
+        }
+        // `tumble help CMD` says the same
+        let out = tumble_out(&["help", cmd]);
+        assert_eq!(String::from_utf8(out.stdout).unwrap(), text);
+    }
+    let help = String::from_utf8(tumble_out(&["run", "--help"]).stdout).unwrap();
+    assert!(
+        help.contains("in s") && help.contains("[default: director]"),
+        "{help}"
+    );
+    let out = tumble_out(&["--version"]);
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap().trim(),
+        format!("tumble {}", env!("CARGO_PKG_VERSION"))
+    );
+    let out = tumble_out(&["run", "nk-revolute", "--durration", "1"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        err.contains("a similar argument exists: '--duration'"),
+        "{err}"
+    );
+    let out = tumble_out(&["studdy"]);
+    assert_eq!(out.status.code(), Some(1));
+    for (shell, marker) in [
+        ("bash", "complete -F"),
+        ("zsh", "#compdef tumble"),
+        ("fish", "complete -c tumble"),
+    ] {
+        let out = tumble_out(&["completions", shell]);
+        assert!(out.status.success());
+        let text = String::from_utf8(out.stdout).unwrap();
+        assert!(
+            text.contains(marker) && text.contains("integrator"),
+            "{shell}"
+        );
+    }
+    let man = String::from_utf8(tumble_out(&["man"]).stdout).unwrap();
+    assert!(
+        man.contains(".TH tumble") && man.contains("run"),
+        "{}",
+        &man[..200.min(man.len())]
+    );
+}
+
+/// Issue 20: the JSON documents written by serde are the documents the hand-written writers
+/// wrote before, field for field and number for number (tests/golden/cli/, written by the
+/// command line before the change; the timing fields aside).
+#[test]
+fn json_documents_are_those_before_serde() {
+    fn strip(v: &mut serde_json::Value) {
+        match v {
+            serde_json::Value::Object(m) => {
+                m.remove("wall_seconds");
+                m.remove("wall_per_step");
+                m.values_mut().for_each(strip);
+            }
+            serde_json::Value::Array(a) => a.iter_mut().for_each(strip),
+            _ => {}
+        }
+    }
+    let golden = |name: &str| {
+        let path = format!("{}/golden/cli/{name}", env!("CARGO_MANIFEST_DIR"));
+        std::fs::read_to_string(path).unwrap()
+    };
+    for (name, args) in [
+        (
+            "run-nk-revolute.json",
+            &["run", "nk-revolute", "--duration", "0.5", "--every", "0.1"][..],
+        ),
+        (
+            "run-damped-baumgarte.json",
+            &[
+                "run",
+                "damped-pendulum",
+                "--duration",
+                "0.2",
+                "--every",
+                "0.1",
+                "--integrator",
+                "baumgarte",
+            ][..],
+        ),
+        (
+            "run-study.json",
+            &[
+                "run",
+                "nk-revolute",
+                "--duration",
+                "0.2",
+                "--format",
+                "study",
+            ][..],
+        ),
+        (
+            "study.json",
+            &[
+                "study",
+                "nk-revolute",
+                "--levels",
+                "2",
+                "--duration",
+                "0.2",
+                "--long",
+                "0.4",
+                "--integrators",
+                "director,rattle",
+                "--quiet",
+            ][..],
+        ),
+    ] {
+        let out = tumble_out(args);
+        assert!(
+            out.status.success(),
+            "{name}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let mut new: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let mut old: serde_json::Value = serde_json::from_str(&golden(name)).unwrap();
+        strip(&mut new);
+        strip(&mut old);
+        assert!(
+            new == old,
+            "{name} differs from the document before the change"
+        );
+    }
+    let out = tumble_out(&[
+        "run",
+        "chain?links=4",
+        "--integrator",
+        "rattle",
+        "--duration",
+        "0.3",
+        "--every",
+        "0.1",
+        "--format",
+        "csv",
+    ]);
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        golden("run-chain4-rattle.csv")
+    );
+}
+
+/// Issue 20: NDJSON streams a header, one record per sample and the end with the state hash
+/// (the JSON document's), each line a JSON document.
+#[test]
+fn ndjson_streams_records_ending_with_the_hash() {
+    let out = tumble_out(&[
+        "run",
+        "driven-pendulum",
+        "--duration",
+        "0.5",
+        "--every",
+        "0.1",
+        "--format",
+        "ndjson",
+    ]);
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<serde_json::Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 1 + 6 + 1);
+    assert_eq!(lines[0]["scenario"], "driven-pendulum");
+    assert!((lines[6]["t"].as_f64().unwrap() - 0.5).abs() < 1e-9);
+    let doc: serde_json::Value = serde_json::from_slice(
+        &tumble_out(&[
+            "run",
+            "driven-pendulum",
+            "--duration",
+            "0.5",
+            "--every",
+            "0.1",
+        ])
+        .stdout,
+    )
+    .unwrap();
+    assert_eq!(lines[7]["state_hash"], doc["state_hash"]);
+    assert_eq!(lines[3], doc["samples"][2]);
+}
+
+/// Issue 20: a progress bar is drawn on stderr when it is a terminal (run under `script`, a
+/// pseudo-terminal), not when it is a pipe, and not with --quiet.
+#[test]
+fn progress_bar_only_on_a_terminal() {
+    let bin = tumble().display().to_string();
+    let pty = |extra: &str| {
+        let log =
+            std::env::temp_dir().join(format!("tumble-pty-{}-{extra}.log", std::process::id()));
+        let cmd = format!("{bin} run 'chain?links=64' --duration 2 --every 2 {extra} > /dev/null");
+        let status = Command::new("script")
+            .args(["-qec", &cmd, &log.display().to_string()])
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .status()
+            .expect("script (util-linux) runs a command under a pseudo-terminal");
+        assert!(status.success());
+        let text = std::fs::read_to_string(&log).unwrap();
+        let _ = std::fs::remove_file(&log);
+        text
+    };
+    let drawn = pty("");
+    assert!(
+        drawn.contains("steps") && drawn.contains("/200"),
+        "no bar on a terminal: {drawn}"
+    );
+    assert!(!pty("--quiet").contains("/200"), "--quiet still draws");
+    let out = tumble_out(&["run", "chain?links=64", "--duration", "2", "--every", "2"]);
+    assert!(
+        out.stderr.is_empty(),
+        "a pipe got: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}

@@ -391,8 +391,19 @@ fn bad_options_give_a_message_and_exit_1() {
             &["study", "nk-revolute", "--reference", "/nonexistent.json"],
             "cannot read reference",
         ),
-        (&["study", "nk-revolute", "--levels"], "needs a value"),
-        (&["study", "nk-revolute", "--bogus", "1"], "unknown option"),
+        // clap's messages (issue 20): the option named, with a suggestion where one is close
+        (
+            &["study", "nk-revolute", "--levels"],
+            "a value is required for '--levels",
+        ),
+        (
+            &["study", "nk-revolute", "--bogus", "1"],
+            "unexpected argument '--bogus'",
+        ),
+        (
+            &["study", "nk-revolute", "--level", "2"],
+            "a similar argument exists: '--levels'",
+        ),
         (
             &["study", "--collect", "/nonexistent-dir"],
             "study-args.txt",

@@ -1,53 +1,59 @@
-//! `tumble`: run the scenarios natively and print numbers for papers.
-//!
-//! ```text
-//! tumble scenarios
-//! tumble run SCENARIO [--integrator director|rattle|baumgarte] [--dt H] [--duration T]
-//!            [--every S] [--tol EPS] [--max-iter N] [--alpha A] [--beta B] [--format json|csv]
-//! tumble bench [--scenarios A,B,..] [--integrators X,Y,..] [--steps N] [--repeats R] [--dt H] [--tol EPS]
-//! tumble study SCENARIO [options]   (study.rs)
-//! ```
-//! Errors go to stderr with a non-zero exit status.
+//! `tumble`: run the scenarios natively and print numbers for papers. The grammar (commands,
+//! options, help, completions, man page) is in `cli.rs`; `tumble --help` prints it.
+//! Errors go to stderr with exit status 1.
+use clap::{CommandFactory, Parser};
+use cli::{BenchArgs, Cli, Command, RunArgs, RunFormat, Shell};
 use out::{out, outln};
+use serde::Serialize;
 use std::fmt::Write as _;
+use std::io::IsTerminal;
 use std::process::ExitCode;
 use std::time::Instant;
-use tumble::study::{json_num, json_str};
 use tumble::{Invariants, Method, Scenario, Settings, Simulation};
 
+mod cli;
 mod json;
 mod link;
 mod out;
 mod study;
 
-const USAGE: &str = "usage:
-  tumble scenarios
-  tumble run SCENARIO [--integrator director|rattle|baumgarte] [--dt H] [--duration T]
-             [--every S] [--tol EPS] [--max-iter N] [--alpha A] [--beta B] [--format json|csv|study]
-  tumble bench [--scenarios A,B,..] [--integrators X,Y,..] [--steps N] [--repeats R] [--dt H] [--tol EPS]
-  tumble study SCENARIO [--integrators X,Y,..] [--dt H0] [--levels K] [--duration T] [--long T_LONG]
-               [--jobs N] [--format json|csv] [--reference FILE] [--plan DIR]
-               [--tol EPS] [--max-iter N] [--alpha A] [--beta B]
-  tumble study --collect DIR [--format json|csv]
-SCENARIO is a preset, a scenario text such as 'chain?links=64&joint=spherical'
-(quote it in the shell), the path of a JSON scenario file (format: docs/scenarios.md),
-or a page's share link (quoted; its integrator, dt, tol, alpha, beta are the defaults) or its
-system= value;
-'tumble scenarios' lists the presets and their parameters.";
-
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let result = match args.first().map(String::as_str) {
-        Some("scenarios") => scenarios(),
-        Some("run") => run(&args[1..]),
-        Some("bench") => bench(&args[1..]),
-        Some("study") => study::study(&args[1..]),
-        Some("-h") | Some("--help") | Some("help") => {
-            outln!("{USAGE}");
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => {
+            // --help and --version print to stdout and succeed; a usage error (an unknown or
+            // mistyped option or command, with clap's suggestion) prints to stderr, status 1
+            let code = u8::from(e.use_stderr());
+            let _ = e.print();
+            return ExitCode::from(code);
+        }
+    };
+    let result = match cli.command {
+        Command::Scenarios => scenarios(),
+        Command::Run(a) => run(a),
+        Command::Bench(a) => bench(a),
+        Command::Study(a) => study::study(&a.to_args(), a.quiet),
+        Command::Completions { shell } => {
+            let shell = match shell {
+                Shell::Bash => clap_complete::Shell::Bash,
+                Shell::Zsh => clap_complete::Shell::Zsh,
+                Shell::Fish => clap_complete::Shell::Fish,
+            };
+            let mut buf = Vec::new();
+            clap_complete::generate(shell, &mut Cli::command(), "tumble", &mut buf);
+            out!("{}", String::from_utf8_lossy(&buf));
             Ok(())
         }
-        Some(other) => Err(format!("unknown command '{other}'\n{USAGE}")),
-        None => Err(USAGE.to_string()),
+        Command::Man => {
+            let mut buf = Vec::new();
+            match clap_mangen::Man::new(Cli::command()).render(&mut buf) {
+                Ok(()) => {
+                    out!("{}", String::from_utf8_lossy(&buf));
+                    Ok(())
+                }
+                Err(e) => Err(format!("cannot render the man page: {e}")),
+            }
+        }
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -72,7 +78,8 @@ fn scenarios() -> Result<(), String> {
     Ok(())
 }
 
-/// Parsed `--key value` options.
+/// Options as `--key value` pairs (from clap's parse, and for a share link its settings first):
+/// the commands read their values with their own messages.
 struct Opts(Vec<(String, String)>);
 
 impl Opts {
@@ -158,65 +165,111 @@ fn settings_from(sc: &Scenario, method: Method, o: &Opts) -> Result<Settings, St
     Ok(s)
 }
 
-/// One sample: the invariants, the energy budget (work W, dissipated D, the balance
-/// E - E0 - W + D, in J), each joint's reaction (the force on its body b in N and the torque on
-/// b about the joint's point in N m, world; omitted without joints) and the bodies' poses.
-fn sample_json(out: &mut String, inv: &Invariants, sim: &mut Simulation) {
-    let m = inv.momentum;
-    let _ = write!(
-        out,
-        "{{\"t\":{},\"energy\":{},\"kinetic\":{},\"potential\":{},\"momentum\":[{},{},{}],\"internal_violation\":{},\"joint_violation\":{},\"iterations\":{},\"residual\":{},\"work\":{},\"dissipated\":{},\"balance\":{},",
-        json_num(inv.t),
-        json_num(inv.energy()),
-        json_num(inv.kinetic),
-        json_num(inv.potential),
-        json_num(m.x),
-        json_num(m.y),
-        json_num(m.z),
-        json_num(inv.internal_violation),
-        json_num(inv.joint_violation),
-        inv.iterations,
-        json_num(inv.residual),
-        json_num(inv.work),
-        json_num(inv.dissipated),
-        json_num(inv.balance)
-    );
-    let nj = sim.model().joints.len();
-    if nj > 0 {
-        let mut r = vec![0.0; 6 * nj];
-        out.push_str("\"reactions\":[");
-        if sim.reactions(&mut r).is_ok() {
-            for (j, x) in r.chunks_exact(6).enumerate() {
-                let v: Vec<String> = x.iter().map(|&y| json_num(y)).collect();
-                let _ = write!(out, "{}[{}]", if j > 0 { "," } else { "" }, v.join(","));
+/// One sample of `tumble run`: the invariants, the energy budget (work W, dissipated D, the
+/// balance E - E0 - W + D, in J), each joint's reaction (the force on its body b in N and the
+/// torque on b about the joint's point in N m, world; absent without joints) and the poses.
+#[derive(Serialize)]
+struct Sample {
+    t: f64,
+    energy: f64,
+    kinetic: f64,
+    potential: f64,
+    momentum: [f64; 3],
+    internal_violation: f64,
+    joint_violation: f64,
+    iterations: u32,
+    residual: f64,
+    work: f64,
+    dissipated: f64,
+    balance: f64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    reactions: Option<Vec<[f64; 6]>>,
+    bodies: Vec<Pose>,
+}
+
+/// A body's centre (m) and rotation (rows of the matrix mapping body axes to global axes).
+#[derive(Serialize)]
+struct Pose {
+    position: [f64; 3],
+    rotation: [[f64; 3]; 3],
+}
+
+impl Sample {
+    fn new(inv: &Invariants, sim: &mut Simulation) -> Sample {
+        let nj = sim.model().joints.len();
+        let reactions = (nj > 0).then(|| {
+            let mut r = vec![0.0; 6 * nj];
+            if sim.reactions(&mut r).is_err() {
+                return vec![];
             }
+            r.chunks_exact(6)
+                .map(|x| core::array::from_fn(|i| x[i]))
+                .collect()
+        });
+        Sample {
+            t: inv.t,
+            energy: inv.energy(),
+            kinetic: inv.kinetic,
+            potential: inv.potential,
+            momentum: inv.momentum.to_array(),
+            internal_violation: inv.internal_violation,
+            joint_violation: inv.joint_violation,
+            iterations: inv.iterations,
+            residual: inv.residual,
+            work: inv.work,
+            dissipated: inv.dissipated,
+            balance: inv.balance,
+            reactions,
+            bodies: sim
+                .states()
+                .iter()
+                .map(|s| Pose {
+                    position: s.x.to_array(),
+                    rotation: [0, 1, 2].map(|k| [s.r.x_axis[k], s.r.y_axis[k], s.r.z_axis[k]]),
+                })
+                .collect(),
         }
-        out.push_str("],");
     }
-    out.push_str("\"bodies\":[");
-    for (i, s) in sim.states().iter().enumerate() {
-        let r = s.r;
-        let row = |k: usize| {
-            format!(
-                "[{},{},{}]",
-                json_num(r.x_axis[k]),
-                json_num(r.y_axis[k]),
-                json_num(r.z_axis[k])
-            )
-        };
-        let _ = write!(
-            out,
-            "{}{{\"position\":[{},{},{}],\"rotation\":[{},{},{}]}}",
-            if i > 0 { "," } else { "" },
-            json_num(s.x.x),
-            json_num(s.x.y),
-            json_num(s.x.z),
-            row(0),
-            row(1),
-            row(2)
-        );
-    }
-    out.push_str("]}");
+}
+
+/// The start of `tumble run`'s document (and NDJSON's first record).
+#[derive(Serialize)]
+struct RunHead {
+    scenario: String,
+    integrator: &'static str,
+    dt: f64,
+    mechanism: Mechanism,
+}
+
+#[derive(Serialize)]
+struct Mechanism {
+    dof: i64,
+    joint_rows: usize,
+    redundant_rows: Vec<usize>,
+    loop_joints: usize,
+}
+
+/// The end of `tumble run`'s document (and NDJSON's last record).
+#[derive(Serialize)]
+struct RunEnd {
+    state_hash: String,
+    wall_seconds: f64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error: Option<String>,
+}
+
+/// The whole JSON document of `tumble run`.
+#[derive(Serialize)]
+struct RunDoc {
+    #[serde(flatten)]
+    head: RunHead,
+    samples: Vec<Sample>,
+    #[serde(flatten)]
+    end: RunEnd,
+}
+
+fn to_json<T: Serialize>(v: &T) -> String {
+    serde_json::to_string(v).expect("the run's records are plain numbers and strings")
 }
 
 fn sample_csv(out: &mut String, inv: &Invariants) {
@@ -241,31 +294,19 @@ fn sample_csv(out: &mut String, inv: &Invariants) {
     );
 }
 
-fn run(args: &[String]) -> Result<(), String> {
-    let (pos, mut o) = Opts::parse(
-        args,
-        &[
-            "integrator",
-            "dt",
-            "duration",
-            "every",
-            "tol",
-            "max-iter",
-            "alpha",
-            "beta",
-            "format",
-        ],
-    )?;
-    let text = match pos.as_slice() {
-        [t] => t,
-        [] => return Err(format!("run needs a SCENARIO\n{USAGE}")),
-        _ => return Err(format!("run takes one SCENARIO, got {}", pos.len())),
-    };
+fn run(a: RunArgs) -> Result<(), String> {
+    let mut o = Opts(cli::pairs(&[
+        ("integrator", &a.integrator),
+        ("duration", &a.duration),
+        ("every", &a.every),
+    ]));
+    o.0.extend(a.settings.pairs());
+    let text = &a.scenario;
     // a page's share link (or its system= value): its scenario, and its settings as options
     // that the command line's own options override
     let sc = match link::parse(text) {
         Some(l) => {
-            let l = l.map_err(|e| format!("{e}\n{USAGE}"))?;
+            let l = l.map_err(|e| format!("{e} (see 'tumble run --help')"))?;
             o.0.splice(0..0, l.settings);
             Scenario::parse(&l.scenario).map_err(|e| format!("the link's scenario: {}", e.0))?
         }
@@ -285,34 +326,47 @@ fn run(args: &[String]) -> Result<(), String> {
         Some(s) if s > 0.0 && s <= 1e6 => ((s / settings.dt).round() as u64).max(1),
         Some(s) => return Err(format!("--every must be positive, not {s}")),
     };
-    let csv = match o.get("format").unwrap_or("json") {
-        "json" => false,
-        "csv" => true,
-        "study" => return study::print_record(&sc, method, settings, duration),
-        f => return Err(format!("--format must be json, csv or study, not '{f}'")),
-    };
+    if a.format == RunFormat::Study {
+        return study::print_record(&sc, method, settings, duration);
+    }
     let mut sim = Simulation::new(&sc, method, settings)?;
     let start = Instant::now();
-    let mut out = String::new();
-    if csv {
-        out.push_str("t,energy,kinetic,potential,l1,l2,l3,internal_violation,joint_violation,iterations,residual,work,dissipated,balance\n");
-        sample_csv(&mut out, &sim.invariants());
-    } else {
+    let head = {
         let mech = sim.mechanism();
-        let _ = write!(
-            out,
-            "{{\"scenario\":{},\"integrator\":\"{}\",\"dt\":{},\"mechanism\":{{\"dof\":{},\"joint_rows\":{},\"redundant_rows\":{:?},\"loop_joints\":{}}},\"samples\":[",
-            json_str(&sc.canonical()),
-            method.name(),
-            json_num(settings.dt),
-            mech.dof,
-            mech.rows,
-            mech.redundant,
-            mech.loop_joints
-        );
+        RunHead {
+            scenario: sc.canonical(),
+            integrator: method.name(),
+            dt: settings.dt,
+            mechanism: Mechanism {
+                dof: mech.dof,
+                joint_rows: mech.rows,
+                redundant_rows: mech.redundant.clone(),
+                loop_joints: mech.loop_joints,
+            },
+        }
+    };
+    // JSON gathers the samples for one document at the end; NDJSON and CSV write each sample
+    // as it is computed
+    let mut samples = vec![];
+    let emit = |sim: &mut Simulation, samples: &mut Vec<Sample>| {
         let inv = sim.invariants();
-        sample_json(&mut out, &inv, &mut sim);
+        match a.format {
+            RunFormat::Csv => {
+                let mut line = String::new();
+                sample_csv(&mut line, &inv);
+                out!("{line}");
+            }
+            RunFormat::Ndjson => outln!("{}", to_json(&Sample::new(&inv, sim))),
+            _ => samples.push(Sample::new(&inv, sim)),
+        }
+    };
+    match a.format {
+        RunFormat::Csv => outln!("t,energy,kinetic,potential,l1,l2,l3,internal_violation,joint_violation,iterations,residual,work,dissipated,balance"),
+        RunFormat::Ndjson => outln!("{}", to_json(&head)),
+        _ => {}
     }
+    emit(&mut sim, &mut samples);
+    let progress = Progress::new(steps, "steps", a.quiet);
     let mut failure = None;
     for k in 1..=steps {
         if let Err(e) = sim.step() {
@@ -320,32 +374,74 @@ fn run(args: &[String]) -> Result<(), String> {
             break;
         }
         if k % every == 0 || k == steps {
-            if csv {
-                sample_csv(&mut out, &sim.invariants());
-            } else {
-                out.push(',');
-                let inv = sim.invariants();
-                sample_json(&mut out, &inv, &mut sim);
-            }
+            emit(&mut sim, &mut samples);
         }
+        progress.at(k, sim.time());
     }
-    let wall = start.elapsed().as_secs_f64();
-    if !csv {
-        let _ = write!(
-            out,
-            "],\"state_hash\":\"{:016x}\",\"wall_seconds\":{}",
-            sim.state_hash(),
-            json_num(wall)
-        );
-        if let Some(f) = &failure {
-            let _ = write!(out, ",\"error\":{}", json_str(f));
-        }
-        out.push_str("}\n");
+    progress.done();
+    let end = RunEnd {
+        state_hash: format!("{:016x}", sim.state_hash()),
+        wall_seconds: start.elapsed().as_secs_f64(),
+        error: failure.clone(),
+    };
+    match a.format {
+        RunFormat::Ndjson => outln!("{}", to_json(&end)),
+        RunFormat::Json => outln!("{}", to_json(&RunDoc { head, samples, end })),
+        _ => {}
     }
-    out!("{out}");
     match failure {
         Some(f) => Err(f),
         None => Ok(()),
+    }
+}
+
+/// A progress bar on stderr for long work (indicatif), drawn only when stderr is a terminal
+/// and not `--quiet`; it is cleared when the work is done, so logs and pipes see nothing.
+pub(crate) struct Progress(Option<indicatif::ProgressBar>);
+
+impl Progress {
+    /// For `total` units of `what` ("steps", "runs").
+    pub(crate) fn new(total: u64, what: &str, quiet: bool) -> Progress {
+        if quiet || !std::io::stderr().is_terminal() {
+            return Progress(None);
+        }
+        let bar = indicatif::ProgressBar::new(total);
+        let style = indicatif::ProgressStyle::with_template(&format!(
+            "{{bar:30}} {{pos}}/{{len}} {what}  {{msg}}  {{per_sec}}  {{eta}} left"
+        ))
+        .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar());
+        bar.set_style(style);
+        Progress(Some(bar))
+    }
+
+    /// `done` units done; `t` the simulated time (s), shown beside the bar.
+    pub(crate) fn at(&self, done: u64, t: f64) {
+        if let Some(bar) = &self.0 {
+            bar.set_position(done);
+            if done % 64 == 0 {
+                bar.set_message(format!("t = {t:.3} s"));
+            }
+        }
+    }
+
+    /// One more unit done, with a message.
+    pub(crate) fn inc(&self, msg: &str) {
+        if let Some(bar) = &self.0 {
+            bar.inc(1);
+            bar.set_message(msg.to_string());
+        }
+    }
+
+    /// Whether a bar is drawn (else the caller may print plain lines).
+    pub(crate) fn drawn(&self) -> bool {
+        self.0.is_some()
+    }
+
+    /// Clear the bar.
+    pub(crate) fn done(&self) {
+        if let Some(bar) = &self.0 {
+            bar.finish_and_clear();
+        }
     }
 }
 
@@ -369,14 +465,15 @@ fn load_scenario(arg: &str) -> Result<Scenario, String> {
     Scenario::parse(arg).map_err(|e| e.0)
 }
 
-fn bench(args: &[String]) -> Result<(), String> {
-    let (pos, o) = Opts::parse(
-        args,
-        &["scenarios", "integrators", "steps", "repeats", "dt", "tol"],
-    )?;
-    if !pos.is_empty() {
-        return Err(format!("bench takes only options, got '{}'", pos.join(" ")));
-    }
+fn bench(a: BenchArgs) -> Result<(), String> {
+    let o = Opts(cli::pairs(&[
+        ("scenarios", &a.scenarios),
+        ("integrators", &a.integrators),
+        ("steps", &a.steps),
+        ("repeats", &a.repeats),
+        ("dt", &a.dt),
+        ("tol", &a.tol),
+    ]));
     let scenarios: Vec<String> = o
         .get("scenarios")
         .unwrap_or("nk-revolute,nk-spherical,chain?links=16,chain?links=64,chain?links=256,chain?links=1024")

@@ -8,7 +8,7 @@ pub use record::print_record;
 use record::{simulate, Record, RecordJson};
 use report::report;
 
-use crate::{load_scenario, settings_from, Opts, USAGE};
+use crate::{load_scenario, settings_from, Opts, Progress};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use tumble::study::Plan;
@@ -47,7 +47,7 @@ fn parse(args: &[String]) -> Result<(Study, Opts), String> {
         [t] => t.clone(),
         [] => {
             return Err(format!(
-                "study needs a SCENARIO (or --collect DIR)\n{USAGE}"
+                "study needs a SCENARIO (or --collect DIR); see 'tumble study --help'"
             ))
         }
         _ => return Err(format!("study takes one SCENARIO, got {}", pos.len())),
@@ -105,7 +105,8 @@ fn parse(args: &[String]) -> Result<(Study, Opts), String> {
 }
 
 /// `tumble study ...`
-pub fn study(args: &[String]) -> Result<(), String> {
+/// `args` as clap parsed them (`cli::StudyArgs::to_args`); `quiet`: no progress on stderr.
+pub fn study(args: &[String], quiet: bool) -> Result<(), String> {
     // --collect DIR: the study's arguments come from DIR/study-args.txt (written by --plan)
     let (_, o) = Opts::parse(args, OPTIONS)?;
     if let Some(dir) = o.get("collect") {
@@ -146,7 +147,7 @@ pub fn study(args: &[String]) -> Result<(), String> {
     if let Some(dir) = o.get("plan") {
         return plan(&s, args, dir);
     }
-    let records = execute(&s);
+    let records = execute(&s, quiet);
     report(&s, &records)
 }
 
@@ -200,8 +201,9 @@ fn plan(s: &Study, args: &[String], dir: &str) -> Result<(), String> {
     Ok(())
 }
 
-/// Run every spec on `s.jobs` threads, longest first; a progress line on stderr.
-fn execute(s: &Study) -> Vec<Record> {
+/// Run every spec on `s.jobs` threads, longest first; progress on stderr: a bar on a terminal,
+/// plain lines otherwise (logs and CI), nothing with `quiet`.
+fn execute(s: &Study, quiet: bool) -> Vec<Record> {
     let specs = &s.plan.specs;
     let n = specs.len();
     let mut order: Vec<usize> = (0..n).collect();
@@ -210,6 +212,7 @@ fn execute(s: &Study) -> Vec<Record> {
     let next = AtomicUsize::new(0);
     let done = AtomicUsize::new(0);
     let results: Mutex<Vec<Option<Record>>> = Mutex::new(vec![None; n]);
+    let bar = Progress::new(n as u64, "runs", quiet);
     std::thread::scope(|scope| {
         for _ in 0..s.jobs.min(n) {
             scope.spawn(|| loop {
@@ -219,14 +222,21 @@ fn execute(s: &Study) -> Vec<Record> {
                 let r = simulate(&s.scenario, spec.method, spec.settings, spec.duration);
                 results.lock().unwrap()[i] = Some(r);
                 let d = done.fetch_add(1, Ordering::SeqCst) + 1;
-                eprint!(
-                    "\rtumble study: {d}/{n} runs done ({} finished) ",
-                    spec.name()
-                );
+                if bar.drawn() {
+                    bar.inc(&format!("{} finished", spec.name()));
+                } else if !quiet {
+                    eprint!(
+                        "\rtumble study: {d}/{n} runs done ({} finished) ",
+                        spec.name()
+                    );
+                }
             });
         }
     });
-    eprintln!();
+    bar.done();
+    if !quiet && !bar.drawn() {
+        eprintln!();
+    }
     results
         .into_inner()
         .unwrap()

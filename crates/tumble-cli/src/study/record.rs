@@ -2,11 +2,11 @@
 //! (`tumble run --format study` prints exactly this record; `tumble study --collect` reads it).
 use crate::json::{self, Value};
 use crate::out::outln;
-use crate::{json_num, json_str};
 use glam::{DMat3, DVec3};
 use std::fmt::Write as _;
 use std::time::Instant;
 use tumble::study::Run;
+use tumble::study::{json_num, json_str};
 pub use tumble::study::{whole_steps, Pose, Record};
 use tumble::{Method, Scenario, Settings};
 
