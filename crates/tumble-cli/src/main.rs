@@ -12,7 +12,6 @@ use std::time::Instant;
 use tumble::{Invariants, Method, Scenario, Settings, Simulation};
 
 mod cli;
-mod json;
 mod link;
 mod out;
 mod study;

@@ -27,34 +27,18 @@ pub fn energy_growth(r: &Record) -> f64 {
     libm::log10(max_in(t / 10.0, t) / max_in(t / 100.0, t / 10.0))
 }
 
-/// A number as JSON: `{:?}` (reads back to the same bits), null when not finite.
-pub fn json_num(x: f64) -> String {
-    if x.is_finite() {
-        format!("{x:?}")
-    } else {
-        "null".to_string()
+/// A number for the CSV and its comment lines: `{:?}` (reads back to the same bits), `null`
+/// when missing or not finite.
+fn csv_num(x: Option<f64>) -> String {
+    match x {
+        Some(x) if x.is_finite() => format!("{x:?}"),
+        _ => "null".into(),
     }
 }
 
-/// A JSON string literal.
-pub fn json_str(s: &str) -> String {
-    let mut out = String::from("\"");
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            c if (c as u32) < 0x20 => {
-                let _ = write!(out, "\\u{:04x}", c as u32);
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
-}
-
-fn opt_num(x: Option<f64>) -> String {
-    x.map_or("null".into(), json_num)
+/// A number for JSON: None (null) when not finite.
+fn fin(x: f64) -> Option<f64> {
+    x.is_finite().then_some(x)
 }
 
 /// A CSV field: quoted when it holds a comma or a quote.
@@ -218,8 +202,8 @@ impl<'a> Report<'a> {
             "# reference: {}; failed: {}; estimated error {}; finest error / reference error {}",
             self.source,
             self.reference_failed.as_deref().unwrap_or("no"),
-            opt_num(self.estimate),
-            opt_num(self.ratio)
+            csv_num(self.estimate),
+            csv_num(self.ratio)
         );
         out.push_str("integrator,level,h,steps,steps_done,failed,error,error_position,error_rotation,order,max_energy_error,l1_drift,l2_drift,l3_drift,max_joint_violation,max_internal_violation,mean_iterations,wall_seconds,wall_per_step\n");
         for t in &self.tables {
@@ -236,9 +220,9 @@ impl<'a> Report<'a> {
                     r.steps,
                     r.steps_done,
                     csv_field(r.failed.as_deref().unwrap_or("")),
-                    json_num(row.error).replace("null", ""),
-                    json_num(row.error_position).replace("null", ""),
-                    json_num(row.error_rotation).replace("null", ""),
+                    csv_num(Some(row.error)).replace("null", ""),
+                    csv_num(Some(row.error_position)).replace("null", ""),
+                    csv_num(Some(row.error_rotation)).replace("null", ""),
                     if l == 0 {
                         String::new()
                     } else {
@@ -271,63 +255,147 @@ impl<'a> Report<'a> {
         out
     }
 
-    /// The report as JSON, one line (README, "Convergence studies").
+    /// The report as JSON, one line (README, "Convergence studies"), written by serde from the
+    /// structs below; non-finite numbers are null.
     pub fn to_json(&self) -> String {
         let s = self.plan;
-        let mut out = String::new();
-        let _ = write!(
-            out,
-            "{{\"scenario\":{},\"duration\":{},\"long_duration\":{},\"levels\":{},\"error_definition\":{},\"length_scale\":{},\"energy_definition\":{},",
-            json_str(&self.scenario), json_num(s.duration), json_num(s.long), s.levels, json_str(ERROR_DEFINITION),
-            json_num(LENGTH_SCALE), json_str(ENERGY_DEFINITION)
-        );
-        let _ = write!(
-            out,
-            "\"reference\":{{\"source\":{},\"failed\":{},\"estimated_error\":{},\"estimate\":{},\"finest_error_over_reference_error\":{}}},\"integrators\":[",
-            json_str(&self.source), self.reference_failed.as_deref().map_or("null".into(), json_str), opt_num(self.estimate),
-            json_str(ESTIMATE_DEFINITION), opt_num(self.ratio)
-        );
-        for (k, t) in self.tables.iter().enumerate() {
-            let _ = write!(
-                out,
-                "{}{{\"integrator\":\"{}\",\"h0\":{},\"orders\":[{}],\"runs\":[",
-                if k > 0 { "," } else { "" },
-                t.method.name(),
-                json_num(s.h0[t.index]),
-                t.orders
-                    .iter()
-                    .map(|o| opt_num(*o))
-                    .collect::<Vec<_>>()
-                    .join(",")
-            );
-            for (l, row) in t.rows.iter().enumerate() {
-                let r = row.record;
-                let _ = write!(
-                    out,
-                    "{}{{\"h\":{},\"steps\":{},\"steps_done\":{},\"failed\":{},\"error\":{},\"error_position\":{},\"error_rotation\":{},\"max_energy_error\":{},\"momentum_drift\":[{}],\"max_joint_violation\":{},\"max_internal_violation\":{},\"mean_iterations\":{},\"wall_seconds\":{},\"wall_per_step\":{}}}",
-                    if l > 0 { "," } else { "" }, json_num(r.settings.dt), r.steps, r.steps_done,
-                    r.failed.as_deref().map_or("null".into(), json_str),
-                    json_num(row.error), json_num(row.error_position), json_num(row.error_rotation), json_num(r.max_energy_error),
-                    r.momentum_drift.iter().map(|d| opt_num(*d)).collect::<Vec<_>>().join(","),
-                    json_num(r.max_joint_violation), json_num(r.max_internal_violation), json_num(r.mean_iterations),
-                    json_num(r.wall_seconds), json_num(r.wall_seconds / r.steps_done.max(1) as f64)
-                );
-            }
-            out.push_str("]}");
-        }
-        out.push_str("],\"long\":[");
-        for (k, r) in self.longs.iter().enumerate() {
-            let _ = write!(
-                out,
-                "{}{{\"integrator\":{},\"dt\":{},\"duration\":{},\"steps_done\":{},\"failed\":{},\"max_energy_error\":{},\"max_joint_violation\":{},\"energy_growth\":{},\"series_fields\":[\"t\",\"energy_error\",\"joint_violation\",\"internal_violation\"],\"series\":[{}],\"wall_seconds\":{}}}",
-                if k > 0 { "," } else { "" }, json_str(&r.integrator), json_num(r.settings.dt), json_num(r.duration), r.steps_done,
-                r.failed.as_deref().map_or("null".into(), json_str), json_num(r.max_energy_error), json_num(r.max_joint_violation),
-                json_num(energy_growth(r)),
-                r.series.iter().map(|p| format!("[{}]", p.map(json_num).join(","))).collect::<Vec<_>>().join(","),
-                json_num(r.wall_seconds)
-            );
-        }
-        let _ = writeln!(out, "],\"long_grid\":{}}}", json_str(LONG_GRID));
+        let series = |r: &Record| r.series.iter().map(|p| p.map(fin)).collect();
+        let doc = ReportDoc {
+            scenario: &self.scenario,
+            duration: s.duration,
+            long_duration: s.long,
+            levels: s.levels,
+            error_definition: ERROR_DEFINITION,
+            length_scale: LENGTH_SCALE,
+            energy_definition: ENERGY_DEFINITION,
+            reference: ReferenceDoc {
+                source: &self.source,
+                failed: self.reference_failed.as_deref(),
+                estimated_error: self.estimate.and_then(fin),
+                estimate: ESTIMATE_DEFINITION,
+                finest_error_over_reference_error: self.ratio.and_then(fin),
+            },
+            integrators: self
+                .tables
+                .iter()
+                .map(|t| TableDoc {
+                    integrator: t.method.name(),
+                    h0: fin(s.h0[t.index]),
+                    orders: t.orders.iter().map(|o| o.and_then(fin)).collect(),
+                    runs: t
+                        .rows
+                        .iter()
+                        .map(|row| {
+                            let r = row.record;
+                            RowDoc {
+                                h: fin(r.settings.dt),
+                                steps: r.steps,
+                                steps_done: r.steps_done,
+                                failed: r.failed.as_deref(),
+                                error: fin(row.error),
+                                error_position: fin(row.error_position),
+                                error_rotation: fin(row.error_rotation),
+                                max_energy_error: fin(r.max_energy_error),
+                                momentum_drift: r.momentum_drift.map(|d| d.and_then(fin)),
+                                max_joint_violation: fin(r.max_joint_violation),
+                                max_internal_violation: fin(r.max_internal_violation),
+                                mean_iterations: fin(r.mean_iterations),
+                                wall_seconds: fin(r.wall_seconds),
+                                wall_per_step: fin(r.wall_seconds / r.steps_done.max(1) as f64),
+                            }
+                        })
+                        .collect(),
+                })
+                .collect(),
+            long: self
+                .longs
+                .iter()
+                .map(|r| LongDoc {
+                    integrator: &r.integrator,
+                    dt: fin(r.settings.dt),
+                    duration: fin(r.duration),
+                    steps_done: r.steps_done,
+                    failed: r.failed.as_deref(),
+                    max_energy_error: fin(r.max_energy_error),
+                    max_joint_violation: fin(r.max_joint_violation),
+                    energy_growth: fin(energy_growth(r)),
+                    series_fields: SERIES_FIELDS,
+                    series: series(r),
+                    wall_seconds: fin(r.wall_seconds),
+                })
+                .collect(),
+            long_grid: LONG_GRID,
+        };
+        let mut out = serde_json::to_string(&doc).expect("a report is numbers and strings");
+        out.push('\n');
         out
     }
+}
+
+/// The fields of a run's series.
+const SERIES_FIELDS: [&str; 4] = ["t", "energy_error", "joint_violation", "internal_violation"];
+
+#[derive(serde::Serialize)]
+struct ReportDoc<'a> {
+    scenario: &'a str,
+    duration: f64,
+    long_duration: f64,
+    levels: usize,
+    error_definition: &'static str,
+    length_scale: f64,
+    energy_definition: &'static str,
+    reference: ReferenceDoc<'a>,
+    integrators: Vec<TableDoc<'a>>,
+    long: Vec<LongDoc<'a>>,
+    long_grid: &'static str,
+}
+
+#[derive(serde::Serialize)]
+struct ReferenceDoc<'a> {
+    source: &'a str,
+    failed: Option<&'a str>,
+    estimated_error: Option<f64>,
+    estimate: &'static str,
+    finest_error_over_reference_error: Option<f64>,
+}
+
+#[derive(serde::Serialize)]
+struct TableDoc<'a> {
+    integrator: &'static str,
+    h0: Option<f64>,
+    orders: Vec<Option<f64>>,
+    runs: Vec<RowDoc<'a>>,
+}
+
+#[derive(serde::Serialize)]
+struct RowDoc<'a> {
+    h: Option<f64>,
+    steps: u64,
+    steps_done: u64,
+    failed: Option<&'a str>,
+    error: Option<f64>,
+    error_position: Option<f64>,
+    error_rotation: Option<f64>,
+    max_energy_error: Option<f64>,
+    momentum_drift: [Option<f64>; 3],
+    max_joint_violation: Option<f64>,
+    max_internal_violation: Option<f64>,
+    mean_iterations: Option<f64>,
+    wall_seconds: Option<f64>,
+    wall_per_step: Option<f64>,
+}
+
+#[derive(serde::Serialize)]
+struct LongDoc<'a> {
+    integrator: &'a str,
+    dt: Option<f64>,
+    duration: Option<f64>,
+    steps_done: u64,
+    failed: Option<&'a str>,
+    max_energy_error: Option<f64>,
+    max_joint_violation: Option<f64>,
+    energy_growth: Option<f64>,
+    series_fields: [&'static str; 4],
+    series: Vec<[Option<f64>; 4]>,
+    wall_seconds: Option<f64>,
 }
