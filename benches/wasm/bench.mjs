@@ -75,8 +75,8 @@ function wasmRun(scenario, integrator, dt, steps) {
 function nativeBench(scenario, integrator, dt, steps) {
   const out = execFileSync(opts.tumble, ['bench', '--scenarios', scenario, '--integrators', integrator,
     '--dt', String(dt), '--steps', String(steps), '--repeats', '1'], { encoding: 'utf8' }).trim().split('\n');
-  // scenario integrator bodies us/step us/body its/step max |dE/E|
-  if (out[0].split(/\s+/).join(' ') !== 'scenario integrator bodies us/step us/body its/step max |dE/E|') {
+  // scenario integrator bodies us/step us/body its/step max |bal/E0|
+  if (out[0].split(/\s+/).join(' ') !== 'scenario integrator bodies us/step us/body its/step max |bal/E0|') {
     throw new Error(`unexpected 'tumble bench' header: ${out[0]}`);
   }
   const cols = out[1].split(/\s+/);
