@@ -110,7 +110,9 @@ impl Ctx<'_> {
                 self.element_forces(h);
             }
             // centres at n+1, (23) and (27): the translational gradients are constant, so the
-            // gradients of the last evaluation (or of `new`) give the translational forces
+            // gradients of the last evaluation (or of `new`) give the translational forces; a
+            // sliding joint's rows turn with body a, and take those of the last iterate (a lag
+            // the iteration removes: the step is judged on the residual with the current ones)
             for b in 0..nb {
                 let f0 = self.force_translational(b, model);
                 let m = model.bodies[b].mass;
