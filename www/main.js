@@ -35,6 +35,29 @@ function download(name, type, data) {
   setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
 
+/** Grab and pull: a press on a body in the view (mouse or touch, no modifier key) pulls it
+ * towards the pointer with a spring, in the plane through the grabbed point facing the camera,
+ * on every run on the page; letting go ends the pull. A press on empty space, or with shift,
+ * alt, ctrl or meta held, orbits the camera as before. */
+function wireGrab(p) {
+  const r = p.renderer;
+  let plane = null;
+  r.onGrab = (e) => {
+    if (!p.run || p.scrub || p.run.error) return false;
+    const hit = r.pick(e.clientX, e.clientY, p.run.poses, p.run.sizes);
+    if (!hit) return false;
+    plane = { point: hit.hit, normal: hit.forward };
+    p.grab(hit.body, hit.point, hit.hit);
+    if (!p.playing) p.setPlaying(true);
+    return true;
+  };
+  r.onDrag = (e) => {
+    const t = plane && r.onPlane(e.clientX, e.clientY, plane.point, plane.normal);
+    if (t) p.drag(t);
+  };
+  r.onRelease = () => { plane = null; p.release(); };
+}
+
 /** Copy `text` to the clipboard and say so on `button` for a moment (a prompt where the
  * clipboard is not available, e.g. on plain http). */
 async function copyText(text, button, done, ask) {
@@ -261,10 +284,11 @@ function onFrame(now) {
     `t = ${inv[0].toFixed(3)} s   h = ${r.dt} s   ${LABEL[r.name]}\n` +
     `${app.mechanism}\n` +
     `E = T + V = ${fmtE(inv[1])} J   (T = ${fmtE(inv[2])} J, V = ${fmtE(inv[3])} J)\n` +
-    (r.forced ? `W = ${fmtE(inv[11])} J in, D = ${fmtE(inv[12])} J dissipated, E \u2212 E\u2080 \u2212 W + D = ${inv[13].toExponential(1)} J\n` : '') +
+    (r.forced || r.pulled ? `W = ${fmtE(inv[11])} J in${r.pulled ? ' (by your pull too)' : ''}, D = ${fmtE(inv[12])} J dissipated, E \u2212 E\u2080 \u2212 W + D = ${inv[13].toExponential(1)} J\n` : '') +
     `Newton: ${inv[9]} iterations, residual ${inv[10].toExponential(1)}\n` + state;
   const h = hash ?? r.hash; // the hash of the state shown
   if ($('hash').textContent !== h) $('hash').textContent = h;
+  if ($('pulled').hidden === !!r.pulled) $('pulled').hidden = !r.pulled;
   updateScrubber(inv[0]);
   if (now - app.summaryAt > (p.playing ? SUMMARY_EVERY_MS : 1e12) || app.summaryAt === 0) {
     app.summaryAt = now;
@@ -353,8 +377,11 @@ function wire() {
   $('reset').addEventListener('click', () => restart());
   $('share').addEventListener('click', () => {
     if (isCustom(app.settings.scenario) && !app.settings.system) { showError(app.linkProblem ?? 'This custom system has no link.'); return; }
-    copyText(location.origin + location.pathname + buildQuery(app.settings), $('share'), 'Copied', 'Copy this link:');
+    const pulled = p.run?.pulled;
+    copyText(location.origin + location.pathname + buildQuery(app.settings), $('share'), pulled ? 'Copied: it starts the run without your pull' : 'Copied',
+      pulled ? 'This link starts the run without your pull. Copy it:' : 'Copy this link:');
   });
+  wireGrab(p);
   $('scrub').addEventListener('input', () => p.scrubTo(Number($('scrub').value)));
   $('live').addEventListener('click', () => play(true));
   $('run-to').addEventListener('submit', (e) => {
@@ -536,6 +563,10 @@ async function main() {
       return { lengths: out, coilVerts: p.renderer.coilVerts };
     },
     scenario: () => app.settings.scenario,
+    // a body's centre on the screen (client pixels), for the grab tests
+    bodyOnScreen: (b) => p.renderer.toScreen(p.run.poses[12 * b], p.run.poses[12 * b + 1], p.run.poses[12 * b + 2]),
+    pulled: () => !!p.run.pulled,
+    pick: (x, y) => p.renderer.pick(x, y, p.run.poses, p.run.sizes)?.body ?? null,
     link: () => location.origin + location.pathname + buildQuery(app.settings),
     view: () => app.view,
     study: null, // the Study view's hook (study.js), once it is shown

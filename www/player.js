@@ -84,6 +84,8 @@ export class Player {
     this.scrub = null;
     this.target = null;
     this.acc = 0;
+    this.grabbed = null;
+    this.renderer.pull = null;
     this.setPlaying(false);
     this.loads++;
     let reply;
@@ -126,6 +128,7 @@ export class Player {
       x.steps = r.steps;
       x.error = r.error;
       x.hash = r.hash;
+      x.pulled = r.pulled;
     }
     this.endT = reply.end;
     const width = runs.length * NINV;
@@ -275,6 +278,37 @@ export class Player {
     if (this.pending || (this.playing && !engine.local)) queueMicrotask(() => this.send());
   }
 
+  /** Grab body `body` at its point `point` (body frame, m): from now on `drag(target)` pulls it
+   * there, the same pull on every run on the page; `release()` lets go. The view draws the pull
+   * as a line from the body point to the target. */
+  grab(body, point, target) {
+    this.grabbed = { body, point, target: [...target], dirty: true };
+    this.renderer.pull = this.grabbed;
+  }
+
+  drag(target) {
+    if (!this.grabbed) return;
+    this.grabbed.target = [...target];
+    this.grabbed.dirty = true;
+  }
+
+  async release() {
+    if (!this.grabbed) return;
+    this.grabbed = null;
+    this.renderer.pull = null;
+    const engine = await this.engine;
+    await engine.request({ type: 'pull', pull: null });
+  }
+
+  // send the pointer's newest target once a frame (the worker answers in order, between steps)
+  async sendPull() {
+    const g = this.grabbed;
+    if (!g || !g.dirty) return;
+    g.dirty = false;
+    const engine = await this.engine;
+    await engine.request({ type: 'pull', pull: { body: g.body, point: g.point, target: g.target } });
+  }
+
   /** What to show: the live state, or the scrubbed moment: { inv, springs, hash (null when live), live }. */
   shown() {
     if (this.scrub) return { inv: this.scrub.runs[0].inv, springs: this.scrub.runs[0].springs, hash: this.scrub.runs[0].hash, live: false };
@@ -288,6 +322,7 @@ export class Player {
 
   frame(now) {
     if (this.stopped) return;
+    if (this.grabbed?.dirty) this.sendPull();
     if (this.run && this.playing) this.send();
     this.last = now;
     if (this.run) {

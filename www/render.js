@@ -50,6 +50,7 @@ const COIL_LINES = COIL_TURNS * COIL_SEGS + 2; // segments per spring
 /** Floats a spring takes in the line buffer (2 vertices a segment, position and colour). */
 export const COIL_FLOATS = 12 * COIL_LINES;
 const COIL_COLOR = [0.86, 0.89, 0.95]; // steel: light against the dark background, unlike any body
+const PULL_COLOR = [1, 0.35, 0.85]; // the pointer's pull: magenta, unlike the bodies and the coils
 const NO_GHOSTS = Object.freeze([]);
 const UP = [0, 0, 1];
 
@@ -91,6 +92,9 @@ function cube() {
 // The camera's matrices, written in place. Only objects and integers are passed between
 // functions each frame: a fractional number passed to a function the engine did not inline is
 // allocated (boxed), and that is garbage every frame.
+const cross = (a, b) => [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
+const norm = (a) => { const l = Math.hypot(a[0], a[1], a[2]) || 1; return [a[0] / l, a[1] / l, a[2] / l]; };
+
 const mat = {
   // perspective of vertical field `fovy` for a w x h view, near and far planes at 0.01 and 10 `dist`
   perspective(out, fovy, w, h, cam) {
@@ -169,6 +173,10 @@ export class Renderer {
     this.eye = new Float64Array(3);
     this.tint = new Float32Array(4); // a ghost's colour, alpha 1; alpha 0 for the palette
     this.cam = { target: [0, 0, 0], dist: 10, yaw: -1.1, pitch: 0.35 };
+    this.pull = null; // the pointer's pull ({ body, point (body frame), target (world) }): drawn as a line
+    this.onGrab = null; // (event) -> true when a press grabs a body (no orbit then); see attachControls
+    this.onDrag = null;
+    this.onRelease = null;
     this.grid = new Float32Array(0);
     this.trail = null;
     this.attachControls();
@@ -393,7 +401,7 @@ export class Renderer {
     const trailFloats = this.trail ? 12 * this.trail.bodies.length * this.trail.cap : 0;
     const F = this.jointFrames, nf = F && F.length === 14 * (joints.length / 3) ? F.length / 14 : 0;
     const ns = springs.length / 6;
-    const need = this.grid.length + trailFloats + 48 * nf + COIL_FLOATS * ns + 2 * joints.length;
+    const need = this.grid.length + trailFloats + 48 * nf + COIL_FLOATS * ns + 12 + 2 * joints.length;
     gl.bindBuffer(gl.ARRAY_BUFFER, this.lineBuf);
     if (this.lines.length < need) {
       this.lines = new Float32Array(need);
@@ -408,6 +416,16 @@ export class Renderer {
     const coilsFrom = k;
     for (let j = 0; j < ns; j++) k = this.coil(L, k, springs, 6 * j);
     this.coilVerts = (k - coilsFrom) / 6;
+    const g = this.pull;
+    if (g && g.body < n) {
+      // from the grabbed point, x + R s, to the pointer's target
+      const o = POSE * g.body, P = poses, q = g.point;
+      for (let i = 0; i < 3; i++) L[k + i] = P[o + i] + P[o + 3 + i] * q[0] + P[o + 6 + i] * q[1] + P[o + 9 + i] * q[2];
+      L[k + 3] = PULL_COLOR[0]; L[k + 4] = PULL_COLOR[1]; L[k + 5] = PULL_COLOR[2];
+      L[k + 6] = g.target[0]; L[k + 7] = g.target[1]; L[k + 8] = g.target[2];
+      L[k + 9] = PULL_COLOR[0]; L[k + 10] = PULL_COLOR[1]; L[k + 11] = PULL_COLOR[2];
+      k += 12;
+    }
     const framesEnd = k;
     for (let j = 0; j < joints.length; j += 3) { L[k++] = joints[j]; L[k++] = joints[j + 1]; L[k++] = joints[j + 2]; L[k++] = 1; L[k++] = 0.85; L[k++] = 0.25; }
     gl.bufferSubData(gl.ARRAY_BUFFER, 4 * from, L, from, k - from);
@@ -496,15 +514,80 @@ export class Renderer {
     return k;
   }
 
-  // orbit by drag, zoom by wheel; one-finger drag and two-finger pinch on touch screens
+  /** The ray through the view at client point (x, y): { origin, dir } (world, dir a unit vector),
+   * from the camera of the last frame drawn. */
+  ray(x, y) {
+    const cv = this.canvas, rect = cv.getBoundingClientRect(), c = this.cam, e = this.eye;
+    const nx = (2 * (x - rect.left)) / Math.max(1, rect.width) - 1, ny = 1 - (2 * (y - rect.top)) / Math.max(1, rect.height);
+    const f = norm([c.target[0] - e[0], c.target[1] - e[1], c.target[2] - e[2]]);
+    const r = norm(cross(f, UP)), u = cross(r, f), t = Math.tan(0.4), a = Math.max(1, rect.width) / Math.max(1, rect.height);
+    const d = norm([0, 1, 2].map((i) => f[i] + nx * t * a * r[i] + ny * t * u[i]));
+    return { origin: [e[0], e[1], e[2]], dir: d, forward: f };
+  }
+
+  /** The nearest body box under client point (x, y) for `poses` and `sizes`:
+   * { body, point (body frame), hit (world), forward (the view direction) }, or null. */
+  pick(x, y, poses, sizes) {
+    const { origin: o, dir: d, forward } = this.ray(x, y);
+    let best = null;
+    for (let b = 0; b < sizes.length / 3; b++) {
+      const p = POSE * b, rel = [o[0] - poses[p], o[1] - poses[p + 1], o[2] - poses[p + 2]];
+      // the ray in the body's frame: R^T (o - x), R^T d (columns of R at p + 3, p + 6, p + 9)
+      const col = (k, v) => poses[p + 3 + 3 * k] * v[0] + poses[p + 4 + 3 * k] * v[1] + poses[p + 5 + 3 * k] * v[2];
+      const lo = [0, 1, 2].map((k) => col(k, rel)), ld = [0, 1, 2].map((k) => col(k, d));
+      let t0 = -Infinity, t1 = Infinity;
+      for (let k = 0; k < 3; k++) {
+        const h = 0.5 * Math.max(sizes[3 * b + k], 0.02 * (this.scale || 1)); // thin boxes stay pickable
+        if (Math.abs(ld[k]) < 1e-12) { if (Math.abs(lo[k]) > h) { t1 = -1; break; } continue; }
+        const a = (-h - lo[k]) / ld[k], c = (h - lo[k]) / ld[k];
+        t0 = Math.max(t0, Math.min(a, c)); t1 = Math.min(t1, Math.max(a, c));
+      }
+      if (t1 >= Math.max(t0, 0) && (!best || t0 < best.t)) {
+        const t = Math.max(t0, 0);
+        best = { body: b, t, point: [0, 1, 2].map((k) => lo[k] + t * ld[k]), hit: [0, 1, 2].map((k) => o[k] + t * d[k]), forward };
+      }
+    }
+    return best;
+  }
+
+  /** The client point (pixels) where world point (x, y, z) is drawn, with the last frame's camera. */
+  toScreen(x, y, z) {
+    const V = this.view, P = this.proj, rect = this.canvas.getBoundingClientRect();
+    const v = [0, 1, 2, 3].map((i) => V[i] * x + V[4 + i] * y + V[8 + i] * z + V[12 + i]);
+    const c = [0, 1, 3].map((i) => P[i] * v[0] + P[4 + i] * v[1] + P[8 + i] * v[2] + P[12 + i] * v[3]);
+    return [rect.left + (0.5 + 0.5 * c[0] / c[2]) * rect.width, rect.top + (0.5 - 0.5 * c[1] / c[2]) * rect.height];
+  }
+
+  /** Where the ray at client point (x, y) meets the plane through `point` facing along `normal`. */
+  onPlane(x, y, point, normal) {
+    const { origin: o, dir: d } = this.ray(x, y);
+    const den = d[0] * normal[0] + d[1] * normal[1] + d[2] * normal[2];
+    if (Math.abs(den) < 1e-9) return null;
+    const t = ((point[0] - o[0]) * normal[0] + (point[1] - o[1]) * normal[1] + (point[2] - o[2]) * normal[2]) / den;
+    return [0, 1, 2].map((k) => o[k] + t * d[k]);
+  }
+
+  // orbit by drag, zoom by wheel; one-finger drag and two-finger pinch on touch screens; a press
+  // on a body grabs it (onGrab), unless a modifier key is held: then it orbits too
   attachControls() {
     const cv = this.canvas, c = this.cam, pts = new Map();
-    let pinch = 0;
-    cv.addEventListener('pointerdown', (e) => { cv.setPointerCapture(e.pointerId); pts.set(e.pointerId, [e.clientX, e.clientY]); });
-    const end = (e) => { pts.delete(e.pointerId); pinch = 0; };
+    let pinch = 0, grabbing = null;
+    cv.addEventListener('pointerdown', (e) => {
+      cv.setPointerCapture(e.pointerId);
+      if (!pts.size && grabbing === null && !(e.shiftKey || e.altKey || e.ctrlKey || e.metaKey) && this.onGrab?.(e)) {
+        grabbing = e.pointerId;
+        return;
+      }
+      pts.set(e.pointerId, [e.clientX, e.clientY]);
+    });
+    const end = (e) => {
+      if (e.pointerId === grabbing) { grabbing = null; this.onRelease?.(e); return; }
+      pts.delete(e.pointerId); pinch = 0;
+    };
     cv.addEventListener('pointerup', end);
     cv.addEventListener('pointercancel', end);
     cv.addEventListener('pointermove', (e) => {
+      if (e.pointerId === grabbing) { this.onDrag?.(e); return; }
       const prev = pts.get(e.pointerId);
       if (!prev) return;
       pts.set(e.pointerId, [e.clientX, e.clientY]);

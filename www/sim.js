@@ -27,6 +27,17 @@ export class Run {
     this.energy0 = this.inv[1];
   }
 
+  /** Pull: `p` = { body, point (body frame, m), target (world, m) } attaches a zero-length spring
+   * from the body point to the target, scaled to the body (1.5 Hz on its mass, damping ratio 0.5);
+   * null lets go. Its work counts in W (the solver's set_pull). */
+  pull(p) {
+    if (this.error) return;
+    if (!p) { this.sim.release_pull(); return; }
+    if (!this.masses) { this.masses = new Float64Array(this.n); this.sim.write_masses(this.masses); }
+    const m = this.masses[p.body], w = 2 * Math.PI * 1.5;
+    this.sim.set_pull(p.body, p.point, p.target, m * w * w, 2 * 0.5 * m * w);
+  }
+
   refresh() {
     this.sim.write_poses(this.poses);
     this.sim.write_joints(this.joints);

@@ -10,6 +10,8 @@
 //   { type: 'resume', h }             -> 'state': stopped runs go on from their last good state with step h
 //   { type: 'sample', t }             -> 'sample': the stored moment nearest to t (poses, joints, inv, hash per run)
 //   { type: 'export', format, fields, settings } -> 'export' { text }
+//   { type: 'pull', pull }            -> 'pulled': every run pulled by the same spring ({ body,
+//                                        point, target } in m, sim.js) from its next step, or let go (null)
 // A 'state' reply holds each run's poses, joints, spring ends, invariants, step count, hash and
 // error, the chart samples taken since the last reply (`samples`: k x runs x NINV, NaN where a run had
 // stopped; at most SAMPLE_CAP of the newest), and the runs that failed in it. Its typed arrays
@@ -39,6 +41,7 @@ export class Stepper {
         case 'resume': for (const x of this.runs) x.resume(msg.h); this.history.dt = msg.h; return this.state('state', 0, []);
         case 'sample': return this.sample(msg.t);
         case 'export': return { reply: { type: 'export', text: this.export(msg) }, transfer: [] };
+        case 'pull': for (const x of this.runs) x.pull(msg.pull); return { reply: { type: 'pulled' }, transfer: [] };
         default: throw new Error(`unknown message '${msg.type}'`);
       }
     } catch (e) {
@@ -127,7 +130,7 @@ export class Stepper {
     const reply = {
       type, taken, failed, buf,
       samples: Math.min(k, SAMPLE_CAP), sampleStart: k > SAMPLE_CAP ? k % SAMPLE_CAP : 0,
-      runs: this.runs.map((x) => ({ steps: x.steps, error: x.error, hash: x.sim.state_hash(), ms: x.msPerStep })),
+      runs: this.runs.map((x) => ({ steps: x.steps, error: x.error, hash: x.sim.state_hash(), ms: x.msPerStep, pulled: x.sim.pulled() })),
       end: this.end(),
     };
     return { reply, transfer: [...buf.poses, ...buf.joints, ...buf.springs, ...buf.inv, buf.samples].map((a) => a.buffer) };

@@ -400,6 +400,13 @@ impl Simulation {
         self.inner.set_pull(Some(p)).map_err(|e| JsError::new(&e))
     }
 
+    /// Every body's mass (kg), one per body, into `out` (the page scales a pull's spring to it).
+    pub fn write_masses(&self, out: &mut [f64]) {
+        for (o, b) in out.iter_mut().zip(&self.inner.model().bodies) {
+            *o = b.mass;
+        }
+    }
+
     /// Let go of the pull (its spring's remaining energy leaves W).
     pub fn release_pull(&mut self) {
         let _ = self.inner.set_pull(None);
