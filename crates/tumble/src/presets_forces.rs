@@ -9,7 +9,8 @@
 //!   torsional damper (and an optional torsional spring): E decays, D grows by what E loses.
 //! - `driven-pendulum`: the same rod with a sinusoidal motor torque at the hinge and a damper:
 //!   the motor puts energy in (W), the damper takes it out (D).
-//! - `slider-crank`: a crank (a 2 kg square plate, the flywheel, hinged at its centre), a
+//! - `slider-crank`: a crank (a 2 kg square plate 2.4 r on a side, the flywheel, hinged at its
+//!   centre 0.06 m behind the mechanism's plane), a
 //!   connecting rod and a piston on a prismatic joint along x2, in the x2-x3 plane under
 //!   gravity; the crank driven at a constant speed reached by a smooth ramp (a drive), or turned
 //!   by a motor torque (ramped up smoothly) against a damper there, and an optional
@@ -134,7 +135,10 @@ pub fn slider_crank(values: &[f64]) -> (Model, Vec<BodyState>) {
     let speed = values[0];
     let (torque, crank_damping, k, c) = (values[1], values[2], values[3], values[4]);
     let (r, l, phi) = (values[5], values[6], values[7]);
-    let plate = DVec3::new(0.05, 3.0 * r, 3.0 * r);
+    // the flywheel: a square plate 2.4 r on a side, its centre 0.06 m behind the mechanism's
+    // plane along the hinge axis x1 (so that it does not hide the rod), hinged at that centre
+    let plate = DVec3::new(0.05, 2.4 * r, 2.4 * r);
+    let behind = DVec3::new(0.06, 0.0, 0.0);
     let crank = Body {
         mass: 2.0,
         inertia: box_inertia(2.0, plate),
@@ -161,8 +165,8 @@ pub fn slider_crank(values: &[f64]) -> (Model, Vec<BodyState>) {
     let mut model = Model {
         bodies: vec![crank, rod(l), piston],
         joints: vec![
-            hinge(None, DVec3::ZERO, 0, DVec3::ZERO),
-            hinge(Some(0), DVec3::new(0.0, 0.0, r), 1, -half),
+            hinge(None, DVec3::ZERO, 0, behind),
+            hinge(Some(0), behind + DVec3::new(0.0, 0.0, r), 1, -half),
             hinge(Some(1), half, 2, DVec3::ZERO),
             Joint {
                 kind: JointKind::Prismatic {
@@ -225,7 +229,7 @@ pub fn slider_crank(values: &[f64]) -> (Model, Vec<BodyState>) {
         });
     }
     let states = vec![
-        planar_rod_state(DVec3::ZERO, phi),
+        planar_rod_state(-behind, phi),
         planar_rod_state((pin + q) * 0.5, psi),
         BodyState::at_rest(q, DMat3::IDENTITY),
     ];
