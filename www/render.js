@@ -244,7 +244,7 @@ export class Renderer {
         reach = Math.max(reach, r);
       }
     }
-    reach = Math.max(reach, 0.5);
+    reach = Math.max(reach, 0.05); // small mechanisms (Andrews' squeezer, 0.1 m) fill the view too
     this.cam.target = c;
     this.cam.dist = (grounded && nj > n ? 2.6 : grounded && n > 1 ? 2.0 : 3.4) * reach;
     this.scale = reach;

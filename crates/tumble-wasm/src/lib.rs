@@ -335,10 +335,11 @@ impl Simulation {
         }
     }
 
-    /// Whether the system has force elements or loads: its energy balance is then
+    /// Whether the system has force elements, loads or drives: its energy balance is then
     /// E - E0 - W + D, and the page shows the budget (T, V, W, D).
     pub fn has_forces(&self) -> bool {
-        !self.inner.model().forces.is_empty()
+        let m = self.inner.model();
+        !m.forces.is_empty() || !m.drives.is_empty()
     }
 
     /// Number of point-to-point spring-dampers (drawn as coils).

@@ -388,13 +388,24 @@ pub fn andrews() -> (Model, Vec<BodyState>) {
         at(1, 3, e_point),
         at(1, 5, e_point),
     ];
+    // drawn as the plates spanning each body's joint points (and the spring's end on K3)
+    let mut extent = [DVec3::splat(0.001); 7];
+    for jt in &joints {
+        for (body, p) in [(jt.a, jt.point_a), (Some(jt.b), jt.point_b)] {
+            if let Some(k) = body {
+                extent[k] = extent[k].max(p.abs());
+            }
+        }
+    }
+    extent[2] = extent[2].max(local(2, d_point).abs());
     let bodies = m
         .iter()
         .zip(inertia)
-        .map(|(&mass, i)| Body {
+        .zip(extent)
+        .map(|((&mass, i), x)| Body {
             mass,
             inertia: DVec3::splat(i),
-            size: DVec3::new(0.004, 0.004, 0.004),
+            size: DVec3::new(2.0 * x.x + 0.002, 2.0 * x.y + 0.002, 0.002),
         })
         .collect();
     let model = Model {
