@@ -8,7 +8,7 @@
 //! the root) couple like the line graph of that tree, which has a perfect elimination order:
 //! leaves first, each joint after every other joint of its child body. Block LU in that order
 //! makes no fill, so factor and solve cost O(number of joints). S may be non-symmetric (the
-//! director tangent is); blocks are at most 5 x 5.
+//! director tangent is); blocks are at most 6 x 6 (a weld, or a driven joint).
 //!
 //! **Closed loops** (`border.rs`). Every other joint closes a loop: a second joint between two
 //! bodies already connected, or a second joint to the ground. With the tree rows t and the
@@ -47,7 +47,7 @@ pub const MAX_LOOP_JOINTS: usize = 64;
 /// Structure of the block-sparse joint-space matrix.
 #[derive(Clone, Debug)]
 pub struct JointPattern {
-    /// rows of each joint (3 or 5)
+    /// rows of each joint (3 to 6)
     rows: Vec<usize>,
     /// offset of each joint's rows in the stacked vector of multipliers (m x 1)
     offset: Vec<usize>,
@@ -235,7 +235,7 @@ impl JointPattern {
         self.offset[j]
     }
 
-    /// Rows of joint `j` (3 or 5).
+    /// Rows of joint `j` (3 to 6).
     pub fn rows(&self, j: usize) -> usize {
         self.rows[j]
     }
@@ -330,7 +330,7 @@ impl JointMatrix {
     }
 
     /// Factor in place: the tree by block LU in the perfect elimination order (each diagonal
-    /// block stored inverted, so that factor and solve are fixed 5 x 5 products), then the
+    /// block stored inverted, so that factor and solve are fixed-size products), then the
     /// loop rows' Schur complement. Returns `false` if a pivot is singular: the joints are
     /// degenerate, or redundant beyond the rows marked at the initial state.
     pub fn factor(&mut self, p: &JointPattern) -> bool {
