@@ -48,12 +48,10 @@ pub enum Shell {
     Fish,
 }
 
-/// The settings every run takes (values checked by the command, with the range in the message).
+/// The solver settings of `run` and `study` (values checked by the command, with the range in
+/// the message).
 #[derive(Args, Debug, Default, Clone)]
 pub struct SettingArgs {
-    /// time step h in s (default: the scenario's step that suits the integrator)
-    #[arg(long, value_name = "H")]
-    pub dt: Option<String>,
     /// Newton tolerance on the residual max-norm, 1e-14 to 1e-3 [default: 1e-12]
     #[arg(long, value_name = "EPS")]
     pub tol: Option<String>,
@@ -89,6 +87,9 @@ pub struct RunArgs {
     /// director, rattle or baumgarte [default: director]
     #[arg(long, value_name = "NAME")]
     pub integrator: Option<String>,
+    /// time step h in s (default: the scenario's step that suits the integrator)
+    #[arg(long, value_name = "H")]
+    pub dt: Option<String>,
     #[command(flatten)]
     pub settings: SettingArgs,
     /// simulated time in s [default: the scenario's duration]
@@ -163,18 +164,8 @@ pub struct StudyArgs {
     /// read the runs written by a --plan from DIR and print the report
     #[arg(long, value_name = "DIR")]
     pub collect: Option<String>,
-    /// Newton tolerance [default: 1e-12]
-    #[arg(long, value_name = "EPS")]
-    pub tol: Option<String>,
-    /// Newton iteration limit per step [default: 30]
-    #[arg(long, value_name = "N")]
-    pub max_iter: Option<String>,
-    /// Baumgarte velocity gain in 1/s [default: 10]
-    #[arg(long, value_name = "A")]
-    pub alpha: Option<String>,
-    /// Baumgarte position gain in 1/s [default: 10]
-    #[arg(long, value_name = "B")]
-    pub beta: Option<String>,
+    #[command(flatten)]
+    pub settings: SettingArgs,
     /// no progress bar or progress lines on stderr
     #[arg(long, short)]
     pub quiet: bool,
@@ -191,7 +182,6 @@ impl SettingArgs {
     /// The settings as `--key value` pairs.
     pub fn pairs(&self) -> Vec<(String, String)> {
         pairs(&[
-            ("dt", &self.dt),
             ("tol", &self.tol),
             ("max-iter", &self.max_iter),
             ("alpha", &self.alpha),
@@ -215,11 +205,10 @@ impl StudyArgs {
             ("reference", &self.reference),
             ("plan", &self.plan),
             ("collect", &self.collect),
-            ("tol", &self.tol),
-            ("max-iter", &self.max_iter),
-            ("alpha", &self.alpha),
-            ("beta", &self.beta),
-        ]) {
+        ])
+        .into_iter()
+        .chain(self.settings.pairs())
+        {
             out.push(format!("--{k}"));
             out.push(v);
         }

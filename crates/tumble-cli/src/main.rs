@@ -296,6 +296,7 @@ fn sample_csv(out: &mut String, inv: &Invariants) {
 fn run(a: RunArgs) -> Result<(), String> {
     let mut o = Opts(cli::pairs(&[
         ("integrator", &a.integrator),
+        ("dt", &a.dt),
         ("duration", &a.duration),
         ("every", &a.every),
     ]));
