@@ -101,7 +101,17 @@ function showScenarioName() {
 
 /** The joint frames the view draws ("joint axes"), from the scenario's definition. */
 function updateJointFrames() {
-  app.player.renderer.jointFrames = $('joint-axes').checked ? new Float64Array(wasm.joint_frames(app.settings.scenario)) : null;
+  const r = app.player.renderer, text = app.settings.scenario;
+  r.jointFrames = $('joint-axes').checked ? new Float64Array(wasm.joint_frames(text)) : null;
+  // the sliding joints' rails and the driven and motored joints' colours, always drawn
+  try {
+    const rails = wasm.joint_rails(text);
+    r.rails = rails.length ? new Float64Array(rails) : null;
+    r.jointMarks = new Uint8Array(wasm.joint_marks(text));
+  } catch {
+    r.rails = null;
+    r.jointMarks = null;
+  }
 }
 
 /** The editor (editor.js, CodeMirror: loaded on first use) opened on the current scenario's JSON. */
@@ -566,6 +576,9 @@ async function main() {
     // a body's centre on the screen (client pixels), for the grab tests
     bodyOnScreen: (b) => p.renderer.toScreen(p.run.poses[12 * b], p.run.poses[12 * b + 1], p.run.poses[12 * b + 2]),
     pulled: () => !!p.run.pulled,
+    // the sliding joints' rails drawn, and each joint's mark (1 driven, 2 motor)
+    rails: () => (p.renderer.rails ? p.renderer.rails.length / 7 : 0),
+    jointMarks: () => Array.from(p.renderer.jointMarks ?? []),
     pick: (x, y) => p.renderer.pick(x, y, p.run.poses, p.run.sizes)?.body ?? null,
     link: () => location.origin + location.pathname + buildQuery(app.settings),
     view: () => app.view,

@@ -173,6 +173,8 @@ export class Renderer {
     this.eye = new Float64Array(3);
     this.tint = new Float32Array(4); // a ghost's colour, alpha 1; alpha 0 for the palette
     this.cam = { target: [0, 0, 0], dist: 10, yaw: -1.1, pitch: 0.35 };
+    this.rails = null; // the sliding joints' rails: 7 numbers each (a, point_a, axis_a; joint_rails), or null
+    this.jointMarks = null; // per joint: 1 driven, 2 motor, 3 both (joint_marks), or null
     this.pull = null; // the pointer's pull ({ body, point (body frame), target (world) }): drawn as a line
     this.onGrab = null; // (event) -> true when a press grabs a body (no orbit then); see attachControls
     this.onDrag = null;
@@ -401,7 +403,8 @@ export class Renderer {
     const trailFloats = this.trail ? 12 * this.trail.bodies.length * this.trail.cap : 0;
     const F = this.jointFrames, nf = F && F.length === 14 * (joints.length / 3) ? F.length / 14 : 0;
     const ns = springs.length / 6;
-    const need = this.grid.length + trailFloats + 48 * nf + COIL_FLOATS * ns + 12 + 2 * joints.length;
+    const R = this.rails, nr = R ? R.length / 7 : 0;
+    const need = this.grid.length + trailFloats + 48 * nf + COIL_FLOATS * ns + 12 + 12 * nr + 2 * joints.length;
     gl.bindBuffer(gl.ARRAY_BUFFER, this.lineBuf);
     if (this.lines.length < need) {
       this.lines = new Float32Array(need);
@@ -413,6 +416,7 @@ export class Renderer {
     if (from <= this.gridLen) this.trailEnd = this.trailLines(L, this.gridLen);
     let k = this.trailEnd;
     for (let j = 0; j < nf; j++) k = this.jointFrame(L, k, F, 14 * j, poses, sizes);
+    for (let j = 0; j < nr; j++) k = this.rail(L, k, R, 7 * j, poses);
     const coilsFrom = k;
     for (let j = 0; j < ns; j++) k = this.coil(L, k, springs, 6 * j);
     this.coilVerts = (k - coilsFrom) / 6;
@@ -427,7 +431,13 @@ export class Renderer {
       k += 12;
     }
     const framesEnd = k;
-    for (let j = 0; j < joints.length; j += 3) { L[k++] = joints[j]; L[k++] = joints[j + 1]; L[k++] = joints[j + 2]; L[k++] = 1; L[k++] = 0.85; L[k++] = 0.25; }
+    // the joints as points: yellow, a driven joint magenta, one turned by a motor cyan
+    const M = this.jointMarks && this.jointMarks.length === joints.length / 3 ? this.jointMarks : null;
+    for (let j = 0; j < joints.length; j += 3) {
+      const mark = M ? M[j / 3] : 0;
+      L[k++] = joints[j]; L[k++] = joints[j + 1]; L[k++] = joints[j + 2];
+      if (mark & 1) { L[k++] = 1; L[k++] = 0.35; L[k++] = 0.85; } else if (mark & 2) { L[k++] = 0.3; L[k++] = 0.9; L[k++] = 1; } else { L[k++] = 1; L[k++] = 0.85; L[k++] = 0.25; }
+    }
     gl.bufferSubData(gl.ARRAY_BUFFER, 4 * from, L, from, k - from);
     this.linesValid = this.trailEnd; // the joints move: sent again every frame
     const lineVerts = framesEnd / 6; // the grid, trails and joint frames are lines, the joints points
@@ -478,6 +488,26 @@ export class Renderer {
       L[k++] = px - s * ax; L[k++] = py - s * ay; L[k++] = pz - s * az; L[k++] = r; L[k++] = g; L[k++] = bl;
       L[k++] = px + s * ax; L[k++] = py + s * ay; L[k++] = pz + s * az; L[k++] = r; L[k++] = g; L[k++] = bl;
     }
+    return k;
+  }
+
+  // a sliding joint's rail: the line along its axis through a's point (R[o]: body a, -1 the
+  // ground; then the point and the axis in a's frame), as long as the scene; scalars only
+  rail(L, k, R, o, P) {
+    const body = R[o];
+    let px = R[o + 1], py = R[o + 2], pz = R[o + 3], ax = R[o + 4], ay = R[o + 5], az = R[o + 6];
+    if (body >= 0) {
+      const q = 12 * body, x = px, y = py, z = pz, u = ax, v = ay, w = az;
+      px = P[q] + P[q + 3] * x + P[q + 6] * y + P[q + 9] * z;
+      py = P[q + 1] + P[q + 4] * x + P[q + 7] * y + P[q + 10] * z;
+      pz = P[q + 2] + P[q + 5] * x + P[q + 8] * y + P[q + 11] * z;
+      ax = P[q + 3] * u + P[q + 6] * v + P[q + 9] * w;
+      ay = P[q + 4] * u + P[q + 7] * v + P[q + 10] * w;
+      az = P[q + 5] * u + P[q + 8] * v + P[q + 11] * w;
+    }
+    const s = (this.scale || 1) / (Math.hypot(ax, ay, az) || 1);
+    L[k++] = px - s * ax; L[k++] = py - s * ay; L[k++] = pz - s * az; L[k++] = 0.62; L[k++] = 0.66; L[k++] = 0.74;
+    L[k++] = px + s * ax; L[k++] = py + s * ay; L[k++] = pz + s * az; L[k++] = 0.62; L[k++] = 0.66; L[k++] = 0.74;
     return k;
   }
 

@@ -2,7 +2,8 @@
 // spring from that point to the pointer; dragging pulls the body after it, the work the pull puts
 // in shows in W, the page marks the run as pulled (its link starts the run without the pull),
 // and a press on empty space still orbits the camera. In compare mode the pull acts on every
-// run. axe-core stays clean. Screenshot: tests/out/pull.png.
+// run. axe-core stays clean. Screenshot: tests/out/pull.png. Also: the sliding joints are drawn
+// as rails and the driven and motored joints marked (screenshot tests/out/rails.png).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
@@ -63,4 +64,34 @@ test('a press on empty space orbits the camera and pulls nothing', { skip }, asy
   assert.equal(await page.evaluate(() => window.tumble.pulled()), false);
   assert.equal(await page.evaluate(() => window.tumble.playing()), false, 'an orbit does not start the run');
   assert.deepEqual(problems, []);
+});
+
+test('sliding joints are drawn as rails; driven and motored joints are marked', { skip }, async () => {
+  for (const [scenario, rails, marks] of [
+    ['slider-crank', 1, [1, 0, 0, 0]],
+    ['slider-crank?speed=0', 1, [2, 0, 0, 0]],
+    ['kapitza', 1, [1, 0]],
+    ['driven-pendulum', 0, [2]],
+    ['nk-revolute', 0, [0, 0, 0, 0]],
+  ]) {
+    const { page, problems } = await open(`?scenario=${encodeURIComponent(scenario)}&integrator=director`);
+    await pause(page);
+    await settle(page);
+    assert.equal(await page.evaluate(() => window.tumble.rails()), rails, scenario);
+    assert.deepEqual(await page.evaluate(() => window.tumble.jointMarks()), marks, scenario);
+    if (scenario === 'slider-crank') {
+      // the driven crank's hinge in magenta on the screen
+      const magenta = await page.evaluate(() => {
+        const c = document.getElementById('canvas'), gl = c.getContext('webgl2');
+        const px = new Uint8Array(c.width * c.height * 4);
+        gl.readPixels(0, 0, c.width, c.height, gl.RGBA, gl.UNSIGNED_BYTE, px);
+        let n = 0;
+        for (let i = 0; i < px.length; i += 4) if (px[i] > 200 && px[i + 1] < 130 && px[i + 2] > 170) n++;
+        return n;
+      });
+      await page.locator('#canvas').screenshot({ path: join(out, 'rails.png') });
+      assert.ok(magenta > 4, `the driven joint's mark: ${magenta} magenta pixels`);
+    }
+    assert.deepEqual(problems, []);
+  }
 });

@@ -173,6 +173,44 @@ pub fn joint_frames(text: &str) -> Result<Vec<f64>, JsError> {
     Ok(out)
 }
 
+/// The rails of the sliding joints (prismatic, cylindrical) of `text`, 7 numbers each: body a
+/// (-1 for the ground), point_a (3) and axis_a (3) in a's frame (global for the ground), for the
+/// view to draw along the axis. Throws on a bad text.
+#[wasm_bindgen]
+pub fn joint_rails(text: &str) -> Result<Vec<f64>, JsError> {
+    let sc = Scenario::parse(text).map_err(|e| JsError::new(&e.0))?;
+    let mut out = Vec::new();
+    for j in &sc.model.joints {
+        if matches!(
+            j.kind,
+            tumble::JointKind::Prismatic { .. } | tumble::JointKind::Cylindrical { .. }
+        ) {
+            out.push(j.a.map_or(-1.0, |a| a as f64));
+            out.extend_from_slice(&j.point_a.to_array());
+            out.extend_from_slice(&j.kind.axes().0.to_array());
+        }
+    }
+    Ok(out)
+}
+
+/// One mark per joint of `text` for the view: 1 driven (a drive on it), 2 turned by a motor, 3
+/// both, 0 neither. Throws on a bad text.
+#[wasm_bindgen]
+pub fn joint_marks(text: &str) -> Result<Vec<u8>, JsError> {
+    let sc = Scenario::parse(text).map_err(|e| JsError::new(&e.0))?;
+    let m = &sc.model;
+    Ok((0..m.joints.len())
+        .map(|j| {
+            let driven = m.drives.iter().any(|d| d.joint == j);
+            let motor = m
+                .forces
+                .iter()
+                .any(|f| matches!(f, tumble::ForceElement::Motor { joint, .. } if *joint == j));
+            u8::from(driven) + 2 * u8::from(motor)
+        })
+        .collect())
+}
+
 /// The mechanism of `text` at its initial state, for the page's readout: "1 degree of
 /// freedom; 3 of 20 joint rows redundant (1 loop)" (`tumble::mechanism`). Throws on a bad text
 /// or joints that are degenerate at the initial state.
