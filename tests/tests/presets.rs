@@ -35,6 +35,7 @@ fn conserved_components_by_preset() {
         ("slider-crank", none),
         ("kapitza", none),
         ("andrews", none),
+        ("governor", none),
     ] {
         let sc = Scenario::parse(text).unwrap();
         assert_eq!(conserved_momentum(&sc.model), want, "{text}");
@@ -181,6 +182,7 @@ fn every_preset_runs_with_every_integrator_at_its_suitable_step() {
         "slider-crank?speed=0",
         "kapitza",
         "andrews",
+        "governor",
     ] {
         let sc = Scenario::parse(text).unwrap();
         for m in Method::ALL {

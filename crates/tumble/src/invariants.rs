@@ -110,7 +110,10 @@ pub fn conserved_momentum(model: &Model) -> [bool; 3] {
                 | ForceElement::SliderSpring { joint, .. } => model.joints[joint].a.is_some(),
                 // an external load changes the momentum
                 ForceElement::Force { .. } | ForceElement::Torque { .. } => false,
-            });
+            })
+            // a drive on a grounded joint pushes or turns against the ground (the governor's
+            // spindle, Kapitza's carriage); one between two bodies acts equally on both
+            && model.drives.iter().all(|d| model.joints[d.joint].a.is_some());
     }
     out
 }

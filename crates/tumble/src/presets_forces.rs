@@ -435,3 +435,154 @@ pub fn andrews() -> (Model, Vec<BodyState>) {
         .collect();
     (model, states)
 }
+
+/// The flyball governor with the data of IFToMM benchmark A05 (the stiff flyball governor):
+/// `values` = [spindle speed (rad/s), spring stiffness (N/m), spring damping (N s/m), initial
+/// arm angle from the downward vertical (rad)].
+///
+/// A vertical spindle (a rod 1 x 0.01 x 0.01 m of density 3000 kg/m^3, 0.3 kg) on a hinge about
+/// x3 at the origin, its angle driven at a constant speed Omega by a drive; two arms (rods like the spindle) hinged to its top at (0, 0, 1) about x2, each
+/// carrying a 5 kg ball at its end; a sleeve (a 0.1 m cube of 3000 kg/m^3, 3 kg) sliding on the
+/// spindle on a prismatic joint, turning with it; and in place of the governor's lower links two
+/// stiff spring-dampers (k, c, rest length 0.5 m) from each arm's midpoint (s = 0.5 m from the
+/// pivot) to the sleeve's centre. At the start the arms stand at alpha from the downward
+/// vertical and the springs are at their rest length (pivot, arm midpoint and sleeve form an
+/// isosceles triangle with sides 0.5 m), and the whole governor turns rigidly at Omega about
+/// x3; the arms then swing out towards the minimum of the rotating frame's effective potential
+/// and back (the springs, nearly rigid links, hardly stretch in that swing, so their dampers
+/// hardly damp it).
+///
+/// The benchmark's balls are point masses; a body needs positive principal moments, so each is a
+/// 5 kg sphere of radius 0.01 m (moments 2e-4 kg m^2, against about 5 kg m^2 of each arm about
+/// its pivot) welded to the arm's end by a fixed joint, drawn as a 0.1 m cube. The springs attach
+/// at the sleeve's centre on the spindle's axis.
+pub fn governor(values: &[f64]) -> (Model, Vec<BodyState>) {
+    let (speed, k, c, alpha) = (values[0], values[1], values[2], values[3]);
+    let rod_size = DVec3::new(0.01, 0.01, 1.0);
+    let rod_mass = 3000.0 * 0.01 * 0.01 * 1.0;
+    let rod = Body {
+        mass: rod_mass,
+        inertia: box_inertia(rod_mass, rod_size),
+        size: rod_size,
+    };
+    let ball = Body {
+        mass: 5.0,
+        inertia: DVec3::splat(0.4 * 5.0 * 0.01 * 0.01),
+        size: DVec3::splat(0.1),
+    };
+    let sleeve_size = DVec3::splat(0.1);
+    let sleeve = Body {
+        mass: 3000.0 * 0.1 * 0.1 * 0.1,
+        inertia: box_inertia(3.0, sleeve_size),
+        size: sleeve_size,
+    };
+    let top = DVec3::new(0.0, 0.0, 1.0);
+    let half = DVec3::new(0.0, 0.0, 0.5);
+    let (s, co) = (libm::sin(alpha), libm::cos(alpha));
+    // arm i (side +1: towards +x1, -1: towards -x1): its body x3 along the rod, downwards from
+    // the pivot, x2 the hinge axis, x1 = x2 x x3
+    let arm_frame = |side: f64| {
+        let u = DVec3::new(side * s, 0.0, -co);
+        let e2 = DVec3::Y;
+        DMat3::from_cols(e2.cross(u), e2, u)
+    };
+    // the sleeve: the springs (rest length 0.5 m) from the arm midpoints reach the axis at
+    // 1 - 2 (0.5 cos alpha)
+    let sleeve_z = 1.0 - co;
+    let hinge_y = JointKind::Revolute {
+        axis_a: DVec3::Y,
+        axis_b: DVec3::Y,
+    };
+    let mut bodies = vec![rod.clone(), sleeve];
+    let mut joints = vec![
+        Joint {
+            kind: JointKind::Revolute {
+                axis_a: DVec3::Z,
+                axis_b: DVec3::Z,
+            },
+            a: None,
+            point_a: DVec3::ZERO,
+            b: 0,
+            point_b: -half,
+        },
+        Joint {
+            kind: JointKind::Prismatic {
+                axis_a: DVec3::Z,
+                axis_b: DVec3::Z,
+                twist_a: crate::model::twist_reference(
+                    DVec3::Z,
+                    DVec3::Z,
+                    &DMat3::IDENTITY,
+                    &DMat3::IDENTITY,
+                ),
+            },
+            a: Some(0),
+            point_a: DVec3::ZERO,
+            b: 1,
+            point_b: DVec3::ZERO,
+        },
+    ];
+    // every body turning rigidly at Omega about x3: v = Omega x3 x x, body angular velocity
+    // R^T (Omega x3)
+    let spinning = |x: DVec3, r: DMat3| BodyState {
+        x,
+        r,
+        v: DVec3::new(-speed * x.y, speed * x.x, 0.0),
+        w: r.transpose() * DVec3::new(0.0, 0.0, speed),
+    };
+    let mut states = vec![
+        spinning(half, DMat3::IDENTITY),
+        spinning(DVec3::new(0.0, 0.0, sleeve_z), DMat3::IDENTITY),
+    ];
+    let mut forces = Vec::new();
+    for side in [1.0, -1.0] {
+        let r = arm_frame(side);
+        let arm = bodies.len();
+        bodies.push(rod.clone());
+        bodies.push(ball.clone());
+        states.push(spinning(top + r * half, r));
+        states.push(spinning(top + r * (2.0 * half), r));
+        joints.push(Joint {
+            kind: hinge_y,
+            a: Some(0),
+            point_a: half,
+            b: arm,
+            point_b: -half,
+        });
+        joints.push(Joint {
+            kind: JointKind::Fixed {
+                axis_a: DVec3::X,
+                axis_b: DVec3::X,
+                twist_a: crate::model::twist_reference(DVec3::X, DVec3::X, &r, &r),
+            },
+            a: Some(arm),
+            point_a: half,
+            b: arm + 1,
+            point_b: DVec3::ZERO,
+        });
+        forces.push(ForceElement::Spring {
+            a: Some(arm),
+            point_a: DVec3::ZERO,
+            b: 1,
+            point_b: DVec3::ZERO,
+            stiffness: k,
+            rest_length: 0.5,
+            damping: c,
+        });
+    }
+    let model = Model {
+        bodies,
+        joints,
+        gravity: GRAVITY,
+        drives: vec![crate::model::Drive {
+            joint: 0,
+            kind: crate::model::DriveKind::Angle,
+            time: TimeFn::Linear {
+                start: 0.0,
+                rate: speed,
+            },
+        }],
+        forces,
+    };
+    (model, states)
+}

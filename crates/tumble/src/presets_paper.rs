@@ -155,6 +155,10 @@ pub(crate) fn build(name: &str, values: &[f64]) -> (Model, Vec<BodyState>, f64, 
             let (m, s) = crate::presets_forces::andrews();
             (m, s, 1e-5, 0.03)
         }
+        "governor" => {
+            let (m, s) = crate::presets_forces::governor(values);
+            (m, s, 1e-3, 5.0)
+        }
         _ => unreachable!("every preset has a builder"),
     }
 }

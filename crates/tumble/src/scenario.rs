@@ -190,6 +190,16 @@ pub const PRESETS: &[Preset] = &[
         description: "Andrews' squeezing mechanism (IFToMM A03, Hairer & Wanner's test set): seven bodies, ten hinges, three loops, a 0.033 N m motor and a stiff spring, 0.03 s",
         params: &[],
     },
+    Preset {
+        name: "governor",
+        description: "flyball governor with the data of IFToMM A05 (the stiff flyball governor): a spindle driven at a constant speed, two arms with 5 kg balls, and a sleeve on the spindle held by two stiff spring-dampers in place of the lower links",
+        params: &[
+            Param { key: "speed", help: "spindle speed, kept by a drive; the governor turns at it from the start (rad/s)", kind: ParamKind::Number { default: 5.0, min: -30.0, max: 30.0, integer: false } },
+            Param { key: "stiffness", help: "stiffness of the two spring-dampers (N/m)", kind: ParamKind::Number { default: 8e5, min: 0.0, max: 1e8, integer: false } },
+            Param { key: "damping", help: "damping of the two spring-dampers (N s/m)", kind: ParamKind::Number { default: 4e4, min: 0.0, max: 1e6, integer: false } },
+            Param { key: "angle", help: "initial angle of the arms from the downward vertical, the springs relaxed (rad)", kind: ParamKind::Number { default: 0.5235987755982988, min: 0.1, max: 1.4, integer: false } },
+        ],
+    },
 ];
 
 /// A ready-to-run scenario: the model, the initial state and the default run settings.
@@ -314,6 +324,9 @@ impl Scenario {
     /// steps come from their rotation rates (`double_pendulum_step`, `four_bar_step`), Baumgarte
     /// gets half; on the catenary of N links (span 9.5 m, tilt 1 rad the worst) RATTLE runs at
     /// 0.32 / N and fails at twice that, Baumgarte at 0.08 / N, so they get 0.16 / N and 0.04 / N.
+    /// The governor's spring-dampers are explicit in RATTLE and Baumgarte: both fail at
+    /// h = 1e-4 and run its 5 s at 5e-5 (tests/governor.rs), so they get 2.5e-5; the director
+    /// runs it at 5e-3 and gets the scenario's 1e-3.
     /// Every preset runs its 10 s at twice the step given here.
     pub fn suitable_dt(&self, method: crate::Method) -> f64 {
         use crate::Method::{Baumgarte, Rattle};
@@ -325,6 +338,7 @@ impl Scenario {
             (Some("double-pendulum" | "four-bar"), Baumgarte) => 0.5 * self.dt,
             (Some("catenary"), Rattle) => self.dt.min(0.16 / self.values[0]),
             (Some("catenary"), Baumgarte) => self.dt.min(0.04 / self.values[0]),
+            (Some("governor"), Rattle | Baumgarte) => 2.5e-5,
             _ => self.dt,
         }
     }

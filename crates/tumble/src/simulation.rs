@@ -397,7 +397,7 @@ impl Simulation {
                 match &mut self.solver {
                     Solver::Director(s, w) => {
                         s.forces.angles.push(0.0);
-                        w.grow_elements();
+                        w.grow_elements(&self.compiled);
                     }
                     Solver::Rattle(s, w) => {
                         s.forces.angles.push(0.0);

@@ -87,6 +87,19 @@ impl Ctx<'_> {
         let mut iterations = 0u32;
         let mut residual;
         let mut last_fresh = true;
+        // stiff spring-dampers as rows of Newton (`springs.rs`)
+        let nsp = if model.forces.is_empty() {
+            0
+        } else {
+            self.spring_rows_select(model, h)
+        };
+        // a stiff element's force carries the round-off of the positions times F', and the
+        // momentum residual h times that: the tolerance is held above it (`springs.rs`)
+        let floor = self.spring_rows_floor(h);
+        let settings = &Settings {
+            tol: settings.tol.max(floor),
+            ..*settings
+        };
         loop {
             // directors at n+1 from Omega: the Cayley transform, (23) exactly
             for b in 0..nb {
@@ -108,6 +121,9 @@ impl Ctx<'_> {
                     }
                 }
                 self.element_forces(h);
+                if nsp > 0 {
+                    self.spring_rows_force(h, iterations == 0);
+                }
             }
             // centres at n+1, (23) and (27): the translational gradients are constant, so the
             // gradients of the last evaluation (or of `new`) give the translational forces; a
@@ -143,6 +159,9 @@ impl Ctx<'_> {
                 );
                 self.w.rj[k] = phi - self.s.phi0[k];
                 residual = residual.max(self.w.rj[k].abs());
+            }
+            if nsp > 0 {
+                residual = residual.max(self.spring_rows_residual(h));
             }
             // gmean: the spherical rows' gradients are constant (set by `Workspace::new`), the
             // revolute rows' are those at the mean
@@ -214,15 +233,9 @@ impl Ctx<'_> {
                         if general {
                             // a sliding joint's row: its rotational gradient on side a is of
                             // rank two, so the general forms (the debug check below)
-                            let g = mat(&self.w.gmean[k][side]);
-                            let e = mat(&self.w.gnew[k][side]);
-                            let cc =
-                                2.0 * h * skew_vec(&(mat(&self.w.q1[b]).transpose() * g * amat));
-                            let d = 2.0
-                                * h
-                                * skew_vec(&(self.w.qna[b].transpose() * e * amat.transpose()));
-                            self.w.cy[k][side] = self.w.kinv[b] * cc;
-                            self.w.dk[k][side] = d;
+                            let (gm, gn) = (self.w.gmean[k][side], self.w.gnew[k][side]);
+                            (self.w.cy[k][side], self.w.dk[k][side]) =
+                                self.general_factors(b, &gm, &gn, h);
                             continue;
                         }
                         let ((un, wn), (um, wm)) = self.row_factors(model, k, side, h);
@@ -298,7 +311,10 @@ impl Ctx<'_> {
                     return Err(StepError::Singular);
                 }
             }
-            if nrows > 0 {
+            if nsp > 0 && fresh && !self.spring_rows_tangent(model, h) {
+                return Err(StepError::Singular);
+            }
+            if nrows > 0 || nsp > 0 {
                 // S dlambda = -rho + sum_b d . K^-1 Res,
                 // S_kl = -sum_b (h^2 / 2M) e0_k . g0_l - d_k . y_l  (bodies shared by k and l)
                 for k in 0..nrows {
@@ -309,7 +325,12 @@ impl Ctx<'_> {
                     }
                     self.w.rj[k] = rhs;
                 }
-                self.w.js.solve(&c.pattern, &mut self.w.rj); // now delta lambda
+                if nsp > 0 {
+                    // the spring rows as a border of the joint rows (`springs.rs`)
+                    self.spring_rows_solve();
+                } else {
+                    self.w.js.solve(&c.pattern, &mut self.w.rj); // now delta lambda
+                }
                 for k in 0..nrows {
                     self.w.lambda1[k] += self.w.rj[k];
                     let Row { a, b: bb, .. } = c.rows[k];

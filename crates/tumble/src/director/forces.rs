@@ -42,8 +42,9 @@
 //! elements' forces are evaluated at each iterate (a fixed-point iteration within Newton), and
 //! the step is judged on the residual of (23)-(28) with them, so a converged step is exact to
 //! the tolerance. Its contraction is about h^2 k / M per iteration for a spring of stiffness k on
-//! a body of mass M (h c / M for a damper): fast for the elements of the presets, and for stiff
-//! ones the step fails with "Newton did not converge ... try a smaller time step".
+//! a body of mass M (h c / M for a damper): fast for the elements of the presets. A stiff
+//! spring-damper is instead a row of the condensed Newton solve, its force the unknown
+//! (`springs.rs`); `full.rs`, the fallback, keeps the fixed point.
 use crate::compiled::Compiled;
 use crate::forces::{unwrap, ForceElement};
 use glam::{DMat3, DVec3};

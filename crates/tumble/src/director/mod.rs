@@ -47,6 +47,7 @@ mod condensed;
 pub mod forces;
 mod full;
 mod rows;
+mod springs;
 
 use crate::compiled::{Compiled, Incident};
 use crate::math::max_abs_cols;
@@ -219,12 +220,15 @@ pub struct Workspace {
     // the mean configuration (q_n + q_n+1) / 2 of the bodies of sliding joints' rows
     qm: Vec<[f64; 12]>,
     budget: forces::StepBudget,
+    // stiff spring-dampers taken as Newton rows (`springs.rs`)
+    springs: springs::SpringRows,
 }
 
 impl Workspace {
-    /// Room for one more force element (a pull added during the run).
-    pub fn grow_elements(&mut self) {
+    /// Room for one more force element (a pull added during the run to `c`).
+    pub fn grow_elements(&mut self, c: &Compiled) {
         self.angles1.push(0.0);
+        self.springs.reserve(&c.model, c.pattern.dim());
     }
 
     /// Scratch space for `c`.
@@ -269,6 +273,7 @@ impl Workspace {
             qm: vec![[0.0; 12]; n],
             angles1: vec![0.0; c.model.forces.len()],
             budget: forces::StepBudget::default(),
+            springs: springs::SpringRows::new(&c.model, m),
         }
     }
 }
@@ -366,10 +371,13 @@ impl Ctx<'_> {
             tol: effective_tol(settings.tol, scale),
             ..*settings
         };
-        let failed = match self.step_condensed(model, settings) {
+        let condensed = match self.step_condensed(model, settings) {
             Ok(info) => return Ok(info),
-            Err(StepError::NoConvergence { iterations, .. }) => iterations,
-            Err(_) => 0,
+            Err(e) => e,
+        };
+        let failed = match condensed {
+            StepError::NoConvergence { iterations, .. } => iterations,
+            _ => 0,
         };
         // Far from the solution (a large step, a fast spin) Newton in Omega can run away
         // through the Cayley map, where Newton in the director coordinates, whose equations are
@@ -387,7 +395,11 @@ impl Ctx<'_> {
                     tol,
                 })
             }
-            Err(e) => return Err(e),
+            // the fallback's tangent is singular: when a body turns a radian or more in the
+            // step (a spin of 1e9 rad/s), that is the cause; otherwise (a stiff element far
+            // from the solution) the condensed solve's failure says better what happened
+            Err(e @ StepError::BodySingular { turn, .. }) if turn >= 1.0 => return Err(e),
+            Err(_) => return Err(condensed),
         };
         self.s.fallbacks += 1;
         Ok(StepInfo {
