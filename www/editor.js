@@ -24,10 +24,20 @@ const SCHEMA = [
   ['bodies[i].rotation', '', 'rows of the matrix that maps body axes to global axes', 'a proper rotation (RᵀR = I to 1e-9); default identity'],
   ['bodies[i].velocity', 'm/s', 'velocity of the centre of mass, global', 'default zero'],
   ['bodies[i].angular_velocity', 'rad/s', 'angular velocity, body components', 'default zero'],
-  ['joints[k].type', '', '"spherical" (3 equations) or "revolute" (5)', ''],
+  ['joints[k].type', '', '"spherical" (3 equations), "revolute" (5), "prismatic" (5: slides along axis_a, no turn), "cylindrical" (4: slides along and turns about axis_a), "universal" (4: Cardan, cross axes axis_a ⟂ axis_b) or "fixed" (6: a weld)', ''],
   ['joints[k].a, .b', '', 'the two bodies by index; a null or absent: the ground', 'a ≠ b; loops allowed (at most 64 loop-closing joints), and each must close at the initial positions'],
   ['joints[k].point_a, .point_b', 'm', 'the joint point relative to each centre of mass, in body axes (global for the ground)', 'must coincide at the start (1e-6)'],
-  ['joints[k].axis_a, .axis_b', '', 'revolute axis in each body\'s axes (global for the ground)', 'non-zero; default [1, 0, 0]; parallel at the start'],
+  ['joints[k].axis_a, .axis_b', '', 'revolute, prismatic or cylindrical axis in each body\'s axes (global for the ground); universal: the two cross axes', 'non-zero; default [1, 0, 0] (universal b: [0, 1, 0]); parallel (universal: perpendicular) at the start; none for fixed'],
+  ['forces[i].type', '', '"spring", "joint_spring", "slider_spring", "force", "torque" or "motor"', 'optional list'],
+  ['spring .a, .b, .point_a, .point_b', 'm', 'spring-damper between two body points (a null: a ground point, global), along the line between them', 'points apart at the start unless rest_length is 0'],
+  ['spring .stiffness, .rest_length, .damping', 'N/m, m, N s/m', 'linear spring and damper in the length', '0 to 1e12; default 0'],
+  ['joint_spring .joint, .stiffness, .rest_angle, .damping', 'N m/rad, rad, N m s/rad', 'torsional spring and damper on a revolute or cylindrical joint, angle from the start', '0 to 1e12'],
+  ['slider_spring .joint, .stiffness, .rest_slide, .damping', 'N/m, m, N s/m', 'linear spring and damper on a prismatic or cylindrical joint\'s slide, from the start', '0 to 1e12'],
+  ['force .body, .point, .force, .time', 'm, N', 'a force at a body point (body axes), global direction, scaled by time', 'finite'],
+  ['torque .body, .torque, .time', 'N m', 'a torque on a body, global, scaled by time', 'finite'],
+  ['motor .joint, .torque, .time', 'N m', 'a torque about a revolute or cylindrical joint\'s axis, on b and the opposite on a, scaled by time', 'finite'],
+  ['time.kind', '', 'a function of time: "constant" (value), "linear" (start, rate /s), "sine" (offset, amplitude, frequency Hz, phase rad), "ramp" (value reached smoothly over time s), "ramp_speed" (rate /s reached smoothly over time s)', 'optional, default constant 1; finite, |x| ≤ 1e12, frequency ≤ 1e6 Hz, time > 0'],
+  ['drives[i].joint, .type, .time', 'rad or m', 'a prescribed joint coordinate: "angle" (revolute, cylindrical) or "slide" (prismatic, cylindrical), measured from the start', 'f(0) = 0, f\'(0) the rate the bodies start with; one drive per coordinate; must move the mechanism'],
 ];
 
 const el = (tag, props = {}, ...children) => {

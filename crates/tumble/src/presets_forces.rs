@@ -463,7 +463,8 @@ pub fn governor(values: &[f64]) -> (Model, Vec<BodyState>) {
     let rod = Body {
         mass: rod_mass,
         inertia: box_inertia(rod_mass, rod_size),
-        size: rod_size,
+        // drawn 0.04 m thick: a 0.01 m rod is a hair on the screen (the size is for drawing)
+        size: DVec3::new(0.04, 0.04, 1.0),
     };
     let ball = Body {
         mass: 5.0,
