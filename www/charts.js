@@ -8,6 +8,9 @@
 //      (log), or, when the scenario conserves no component, the non-zero components as values (linear)
 //   3. constraint drift: joints |Phi| (m, solid) and the internal violation (dashed) (log)
 //   4. Newton iterations of the last step
+//   5. reaction (systems with joints): the force |F| (N, solid) and torque |M| (N m, dashed) that
+//      the joint the user picked transmits to its body b, per run (samples carry them after the
+//      invariants, at NINV and NINV + 1; NaN where the joint-space system is singular)
 // One colour per integrator (the same as its ghost in the 3-D view); dashes tell components apart,
 // and the legend swatches show them. In compare mode the runs are drawn widest first, so a line
 // that coincides with another still shows as a border around it.
@@ -90,7 +93,20 @@ const show = (v, log) => (v == null || Number.isNaN(v) ? '-' : log ? v.toExponen
 // conserved-component flags `conserved` and `forced` (the system has force elements or loads).
 // A series with a `group` is shown only once some run has drawn a non-zero value in that group
 // (components that are zero by symmetry stay hidden).
-function chartSpecs(names, v0s, conserved, forced) {
+/** The reaction chart's spec for joint `joint` = { index, label } (runs as in chartSpecs). */
+function reactionSpec(runs, who, joint) {
+  return {
+    key: 'reactions', log: false, unit: 'N, N m', short: `joint ${joint.index} reaction |F| (N), |M| (N m)`,
+    title: `Reaction at joint ${joint.index} (${joint.label}): force |F| in N (solid), torque |M| in N m (dashed), on its body b`,
+    name: `the force and torque joint ${joint.index} transmits, in N and N m`,
+    series: runs.flatMap((r) => [
+      { ...r, label: who(r.n, '|F| (N)'), dash: [], comp: 'F', nanOk: true, get: (v) => v[14] },
+      { ...r, label: who(r.n, '|M| (N m)'), dash: INTERNAL_DASH, comp: 'M', nanOk: true, get: (v) => v[15] },
+    ]),
+  };
+}
+
+function chartSpecs(names, v0s, conserved, forced, joint = null) {
   const one = names.length === 1;
   const col = (n) => INTEGRATOR_COLORS[n] ?? '#555555';
   const width = (i) => (one ? ONE_WIDTH : RUN_WIDTH[i] ?? 1.25);
@@ -157,6 +173,7 @@ function chartSpecs(names, v0s, conserved, forced) {
       range: (u, min, max) => [-0.3, Math.max(4, Math.ceil(max) + 1)], // a line at 0 stays off the frame
       series: runs.map((r) => ({ ...r, label: who(r.n, one ? 'iterations' : ''), dash: [], get: (v) => v[9] })),
     },
+    ...(joint ? [reactionSpec(runs, who, joint)] : []),
   ];
 }
 
@@ -199,12 +216,12 @@ export class Charts {
   /** Start over for runs `names` (primary first) with initial invariants `invs0` and the
    * conserved-component flags `conserved` ([l1, l2, l3]); `forced`: the system has force
    * elements or loads (the energy chart shows the balance, and the budget chart is added). */
-  reset(names, invs0, conserved = [false, false, false], forced = false) {
+  reset(names, invs0, conserved = [false, false, false], forced = false, joint = null) {
     this.names = names.slice();
     this.v0s = invs0.map((v) => Float64Array.from(v));
     this.conserved = conserved.slice();
     this.forced = forced;
-    this.specs = chartSpecs(this.names, this.v0s, this.conserved, forced).filter((c) => !this.only || this.only.includes(c.key));
+    this.specs = chartSpecs(this.names, this.v0s, this.conserved, forced, joint).filter((c) => !this.only || this.only.includes(c.key));
     this.n = 0;
     this.stoppedAt = this.names.map(() => null); // time of a stopped run's last sample
     this.lastGap = this.names.map(() => -Infinity); // index of a run's newest missing sample
@@ -379,7 +396,7 @@ export class Charts {
       for (const s of spec.series) {
         const v = invs[s.i];
         const y = v ? s.get(v, this.v0s[s.i]) : NaN;
-        if (v && !Number.isFinite(y)) return false;
+        if (v && !Number.isFinite(y) && !(s.nanOk && Number.isNaN(y))) return false;
         this.scratch[k++] = y;
       }
     }
@@ -420,6 +437,23 @@ export class Charts {
     return true;
   }
 
+  /** Show joint `joint` = { index, label } in the reaction chart from now on: its lines start
+   * over (the runs' earlier samples were of the joint before). */
+  setJoint(joint) {
+    const ci = this.specs.findIndex((s) => s.key === 'reactions');
+    if (ci < 0) return;
+    const fresh = chartSpecs(this.names, this.v0s, this.conserved, this.forced, joint).find((s) => s.key === 'reactions');
+    for (const s of fresh.series) {
+      s.buf = new Float64Array(2 * WINDOW).fill(NaN);
+      s.plain = null;
+      s.last = NaN;
+      s.max = -Infinity;
+    }
+    this.specs[ci] = fresh;
+    this.build(ci);
+    this.dirty = true;
+  }
+
   points() {
     return Math.min(this.n, WINDOW);
   }
@@ -436,7 +470,7 @@ export class Charts {
       data[0] = x;
       spec.shown.forEach((s, j) => {
         const view = s.buf.subarray(start, start + len);
-        if (this.n - this.lastGap[s.i] > WINDOW) {
+        if (this.n - this.lastGap[s.i] > WINDOW && !s.nanOk) {
           data[j + 1] = view;
           return;
         }

@@ -43,7 +43,21 @@ function wireGrab(p) {
   const r = p.renderer;
   let plane = null;
   r.onGrab = (e) => {
-    if (!p.run || p.scrub || p.run.error) return false;
+    if (!p.run) return false;
+    // a press within 12 px of a joint's point charts that joint's reaction (and grabs nothing)
+    const js = p.run.joints;
+    let near = -1, best = 12;
+    for (let j = 0; j < js.length / 3; j++) {
+      const [x, y] = r.toScreen(js[3 * j], js[3 * j + 1], js[3 * j + 2]);
+      const d = Math.hypot(x - e.clientX, y - e.clientY);
+      if (d < best) { best = d; near = j; }
+    }
+    if (near >= 0) {
+      p.setJoint(near);
+      $('joint-pick').value = String(near);
+      return true;
+    }
+    if (p.scrub || p.run.error) return false;
     const hit = r.pick(e.clientX, e.clientY, p.run.poses, p.run.sizes);
     if (!hit) return false;
     plane = { point: hit.hit, normal: hit.forward };
@@ -217,8 +231,34 @@ function adviseStep() {
 /** Load app.settings into the player, paused at t = 0: true when loaded, false when the load
  * failed (the error is shown), null when a newer load replaced it before it finished (that one
  * decides). */
+/** Each joint of scenario `text` described for people: "revolute, ground – body 0". */
+function describeJoints(text) {
+  try {
+    const json = JSON.parse(isCustom(text) && app.customText ? app.customText : wasm.scenario_json(text));
+    return (json.joints ?? []).map((j) => `${j.type}, ${j.a == null ? 'ground' : `body ${j.a}`} \u2013 body ${j.b}`);
+  } catch {
+    return [];
+  }
+}
+
+/** The "reaction at" menu: every joint of the scenario, the charted one chosen; hidden without
+ * joints. */
+function updateJointMenu() {
+  const p = app.player, list = app.jointLabels ?? [];
+  const menu = $('joint-pick');
+  menu.replaceChildren(...list.map((label, j) => new Option(`joint ${j}: ${label}`, String(j))));
+  menu.value = String(p.joint);
+  $('joint-pick-label').hidden = list.length === 0;
+}
+
 async function restart() {
   try {
+    // a new scenario charts its joint 0; a reset keeps the joint chosen
+    if (app.jointScenario !== app.settings.scenario) {
+      app.player.joint = 0;
+      app.jointScenario = app.settings.scenario;
+      app.jointLabels = describeJoints(app.settings.scenario);
+    }
     await app.player.load(app.settings);
   } catch (e) {
     if (/superseded/.test(e.message)) return null;
@@ -234,6 +274,7 @@ async function restart() {
   }
   showScenarioName();
   updateJointFrames();
+  updateJointMenu();
   if (app.editor && !$('editor').hidden && app.editorScenario !== app.settings.scenario) toggleEditor(true); // a preset chosen while it is open
   $('integrator').value = app.settings.integrator;
   $('dt').value = r.dt;
@@ -334,6 +375,7 @@ function wire() {
     app.settings.scenario = $('scenario').value; app.settings.dt = 0; delete app.settings.system; buildParams(); restartAndPlay();
   });
   onChange('joint-axes', updateJointFrames);
+  $('joint-pick').addEventListener('change', () => app.player.setJoint(Number($('joint-pick').value)));
   $('edit-json').addEventListener('click', () => toggleEditor());
   onChange('integrator', () => {
     const prev = app.settings.integrator;
@@ -515,6 +557,7 @@ async function main() {
   app.embed = linkParams.get('embed') === '1';
   if (app.embed) { await embed(error); return; }
   app.player = new Player({ canvas: $('canvas'), charts: $('charts') }, { failure: onFailure, frame: onFrame, playing: onPlaying });
+  app.player.jointLabel = (j) => app.jointLabels?.[j] ?? '';
   app.presets = wasm.presets();
   for (const p of app.presets) {
     const o = new Option(p.name, p.name);
@@ -575,6 +618,8 @@ async function main() {
     scenario: () => app.settings.scenario,
     // a body's centre on the screen (client pixels), for the grab tests
     bodyOnScreen: (b) => p.renderer.toScreen(p.run.poses[12 * b], p.run.poses[12 * b + 1], p.run.poses[12 * b + 2]),
+    // a joint's point on the screen (client pixels), for the reaction chart's tests
+    jointOnScreen: (j) => p.renderer.toScreen(p.run.joints[3 * j], p.run.joints[3 * j + 1], p.run.joints[3 * j + 2]),
     pulled: () => !!p.run.pulled,
     // the sliding joints' rails drawn, and each joint's mark (1 driven, 2 motor)
     rails: () => (p.renderer.rails ? p.renderer.rails.length / 7 : 0),

@@ -51,6 +51,7 @@ export class Player {
     this.playing = false;
     this.speed = 1; // simulated seconds per second (0: as fast as possible)
     this.trails = false;
+    this.joint = 0; // the joint whose reaction the chart shows (kept over reloads while it exists)
     this.scrub = null; // the stored moment shown ({ t, runs: [{ poses, joints, inv, hash }] }), or null for the live state
     this.target = null; // "run to t" goal (s)
     this.pending = 0; // single steps asked for and not yet sent
@@ -91,7 +92,7 @@ export class Player {
     let reply;
     try {
       const engine = await this.engine;
-      reply = await engine.request({ type: 'load', settings: { ...settings, dt, integrators: names } });
+      reply = await engine.request({ type: 'load', settings: { ...settings, dt, integrators: names, joint: this.joint } });
     } finally {
       this.loads--;
     }
@@ -100,7 +101,8 @@ export class Player {
     this.settings = { ...settings };
     this.runs = reply.info.map((info) => ({
       ...info, energy0: info.inv0[1], poses: new Float64Array(12 * info.n), joints: new Float64Array(3 * info.nj), springs: new Float64Array(6 * info.ns),
-      inv: new Float64Array(NINV), row: new Float64Array(NINV), steps: 0, error: null, hash: '',
+      // a chart row: the invariants and the chosen joint's reaction |F| (N), |M| (N m)
+      inv: new Float64Array(NINV + 2).fill(NaN), row: new Float64Array(NINV + 2), steps: 0, error: null, hash: '',
     }));
     this.run = this.runs[0];
     this.invs = this.runs.map(() => null);
@@ -108,7 +110,8 @@ export class Player {
     const r = this.run;
     this.renderer.frame(r.poses, r.sizes, r.joints, r.nj > 0 || r.ns > 0);
     this.renderer.clearTrails();
-    this.charts?.reset(names, this.runs.map((x) => x.inv0), r.conserved, r.forced);
+    if (this.joint >= r.nj) this.joint = 0; // (the worker fell back to joint 0 too)
+    this.charts?.reset(names, this.runs.map((x) => x.inv0), r.conserved, r.forced, r.nj ? this.reactionJoint() : null);
     this.charts?.push(this.runs.map((x) => x.inv));
     this.ghosts = this.runs.slice(1).map((x) => ({ poses: x.poses, color: hexColor(INTEGRATOR_COLORS[x.name]) }));
     this.scrubGhosts = this.runs.slice(1).map((x) => ({ poses: x.poses, color: hexColor(INTEGRATOR_COLORS[x.name]) }));
@@ -138,6 +141,9 @@ export class Player {
         const o = at + i * NINV;
         if (Number.isNaN(b.samples[o])) { this.invs[i] = null; continue; }
         for (let m = 0; m < NINV; m++) runs[i].row[m] = b.samples[o + m];
+        const ra = ((reply.sampleStart + j) % SAMPLE_CAP) * runs.length * 2 + 2 * i;
+        runs[i].row[NINV] = b.react[ra];
+        runs[i].row[NINV + 1] = b.react[ra + 1];
         this.invs[i] = runs[i].row;
       }
       this.charts?.push(this.invs);
@@ -262,7 +268,7 @@ export class Player {
     transfer.length = 0;
     if (msg.give) {
       for (const k of ['poses', 'joints', 'springs', 'inv']) for (const a of msg.give[k]) transfer.push(a.buffer);
-      transfer.push(msg.give.samples.buffer);
+      transfer.push(msg.give.samples.buffer, msg.give.react.buffer);
     }
     const reply = await engine.request(msg, transfer);
     msg.give = null;
@@ -276,6 +282,20 @@ export class Player {
     // ask again at once: the worker keeps stepping while this thread draws (a frame may take
     // longer than a request); stepping on this thread (no worker) waits for the next frame instead
     if (this.pending || (this.playing && !engine.local)) queueMicrotask(() => this.send());
+  }
+
+  /** The reaction chart's joint: { index, label } (`jointLabel` is the page's describer). */
+  reactionJoint() {
+    return { index: this.joint, label: this.jointLabel?.(this.joint) ?? '' };
+  }
+
+  /** Chart the reaction of joint `j` from now on (every run; the chart's lines start over). */
+  async setJoint(j) {
+    if (!this.run || !(j >= 0 && j < this.run.nj) || j === this.joint) return;
+    this.joint = j;
+    this.charts?.setJoint(this.reactionJoint());
+    const engine = await this.engine;
+    await engine.request({ type: 'joint', joint: j });
   }
 
   /** Grab body `body` at its point `point` (body frame, m): from now on `drag(target)` pulls it

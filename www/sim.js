@@ -17,6 +17,9 @@ export class Run {
     this.ns = this.sim.spring_count();
     this.springs = new Float64Array(6 * this.ns); // each point-to-point spring's world ends, a then b
     this.inv = new Float64Array(NINV);
+    // the reaction chart's joint and every joint's reaction (force on b, N; torque on b, N m)
+    this.joint = 0;
+    this.react = this.nj ? new Float64Array(6 * this.nj) : null;
     this.conserved = Array.from(this.sim.conserved(), (c) => c === 1);
     this.sim.write_sizes(this.sizes);
     this.msPerStep = 0;
@@ -71,6 +74,20 @@ export class Run {
     this.refresh();
     this.finite();
     return done;
+  }
+
+  /** The chosen joint's reaction at the current state into out[o] (|F| in N) and out[o + 1]
+   * (|M| in N m): from the multipliers of the index-1 equations (wasm write_reactions); NaN where
+   * there is no joint or the joint-space system is singular at this state. */
+  reaction(out, o) {
+    if (!this.react || this.joint >= this.nj || !this.sim.write_reactions(this.react)) {
+      out[o] = NaN;
+      out[o + 1] = NaN;
+      return;
+    }
+    const r = this.react, k = 6 * this.joint;
+    out[o] = Math.sqrt(r[k] * r[k] + r[k + 1] * r[k + 1] + r[k + 2] * r[k + 2]);
+    out[o + 1] = Math.sqrt(r[k + 3] * r[k + 3] + r[k + 4] * r[k + 4] + r[k + 5] * r[k + 5]);
   }
 
   finite() {

@@ -12,9 +12,11 @@
 //   { type: 'export', format, fields, settings } -> 'export' { text }
 //   { type: 'pull', pull }            -> 'pulled': every run pulled by the same spring ({ body,
 //                                        point, target } in m, sim.js) from its next step, or let go (null)
+//   { type: 'joint', joint }          -> 'joint': the joint whose reaction the samples carry
 // A 'state' reply holds each run's poses, joints, spring ends, invariants, step count, hash and
 // error, the chart samples taken since the last reply (`samples`: k x runs x NINV, NaN where a run had
-// stopped; at most SAMPLE_CAP of the newest), and the runs that failed in it. Its typed arrays
+// stopped; at most SAMPLE_CAP of the newest) with the chosen joint's reaction (`react`: k x runs x
+// 2, |F| in N and |M| in N m), and the runs that failed in it. Its typed arrays
 // are transferred; the page hands them back with its next request (`give`), so nothing is
 // allocated per frame once both sides hold a set.
 import { Run } from './sim.js';
@@ -42,6 +44,7 @@ export class Stepper {
         case 'sample': return this.sample(msg.t);
         case 'export': return { reply: { type: 'export', text: this.export(msg) }, transfer: [] };
         case 'pull': for (const x of this.runs) x.pull(msg.pull); return { reply: { type: 'pulled' }, transfer: [] };
+        case 'joint': for (const x of this.runs) x.joint = msg.joint; return { reply: { type: 'joint' }, transfer: [] };
         default: throw new Error(`unknown message '${msg.type}'`);
       }
     } catch (e) {
@@ -59,6 +62,7 @@ export class Stepper {
     }
     for (const r of this.runs) r.free();
     this.runs = runs;
+    for (const x of runs) x.joint = settings.joint > 0 && settings.joint < x.nj ? settings.joint : 0;
     this.pool = [];
     const r = runs[0];
     this.history.reset(runs.length, r.n, r.nj, r.sim.dt(), r.ns);
@@ -75,7 +79,7 @@ export class Stepper {
   // a set of reply arrays: one handed back by the page, or new ones
   buffers() {
     const r = this.runs;
-    const fits = (b) => b.poses.length === r.length && b.poses[0].length === 12 * r[0].n && b.joints[0].length === 3 * r[0].nj && b.springs[0].length === 6 * r[0].ns;
+    const fits = (b) => b.react && b.poses.length === r.length && b.poses[0].length === 12 * r[0].n && b.joints[0].length === 3 * r[0].nj && b.springs[0].length === 6 * r[0].ns;
     while (this.pool.length) {
       const b = this.pool.pop();
       if (fits(b)) return b;
@@ -86,6 +90,7 @@ export class Stepper {
       springs: r.map((x) => new Float64Array(6 * x.ns)),
       inv: r.map(() => new Float64Array(NINV)),
       samples: new Float64Array(SAMPLE_CAP * r.length * NINV),
+      react: new Float64Array(SAMPLE_CAP * r.length * 2),
     };
   }
 
@@ -109,9 +114,12 @@ export class Stepper {
       taken += m;
       if (lead.steps % this.history.stride === 0) {
         const at = (k % SAMPLE_CAP) * width;
+        const ra = (k % SAMPLE_CAP) * this.runs.length * 2;
         this.runs.forEach((x, i) => {
           if (x.error) buf.samples.fill(NaN, at + i * NINV, at + (i + 1) * NINV);
           else buf.samples.set(x.inv, at + i * NINV);
+          if (x.error || !x.nj) buf.react.fill(NaN, ra + 2 * i, ra + 2 * i + 2);
+          else x.reaction(buf.react, ra + 2 * i);
         });
         k++;
       }
@@ -133,7 +141,7 @@ export class Stepper {
       runs: this.runs.map((x) => ({ steps: x.steps, error: x.error, hash: x.sim.state_hash(), ms: x.msPerStep, pulled: x.sim.pulled() })),
       end: this.end(),
     };
-    return { reply, transfer: [...buf.poses, ...buf.joints, ...buf.springs, ...buf.inv, buf.samples].map((a) => a.buffer) };
+    return { reply, transfer: [...buf.poses, ...buf.joints, ...buf.springs, ...buf.inv, buf.samples, buf.react].map((a) => a.buffer) };
   }
 
   // time of the newest stored sample (s)

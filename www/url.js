@@ -27,7 +27,7 @@ export const STUDY_DEFAULTS = { integrators: ['director', 'rattle', 'baumgarte']
 const STUDY_KEYS = ['integrators', 'h0', 'levels', 'T', 'long'];
 /** The charts a link or an element can ask for (`charts=energy,momentum`; `none` for none;
  * `budget` shows only for systems with force elements). */
-export const CHARTS = ['energy', 'budget', 'momentum', 'constraints', 'iterations'];
+export const CHARTS = ['energy', 'budget', 'momentum', 'constraints', 'iterations', 'reactions'];
 
 /** The parameters of a location: its query, and those of its fragment (`#system=...`) after
  * them, as one query string for parseQuery. */

@@ -139,6 +139,9 @@ pub struct Workspace {
     half: Vec<(DVec3, DMat3)>, // p_1/2, P_1/2
     lambda_start: Vec<f64>,    // lambda at the start of the step, restored if it fails
     rhs: Vec<f64>,
+    // the position stage's last Newton point and direction (the backtracking of `try_step`)
+    lambda_base: Vec<f64>,
+    dlambda: Vec<f64>,
     evals: Vec<JointEval>,
     evals1: Vec<JointEval>,
     inv_mass: Vec<InverseMass>,
@@ -176,6 +179,8 @@ impl Workspace {
             half: vec![(DVec3::ZERO, DMat3::ZERO); n],
             lambda_start: vec![0.0; m],
             rhs: vec![0.0; m],
+            lambda_base: vec![0.0; m],
+            dlambda: vec![0.0; m],
             evals: vec![JointEval::default(); nj],
             evals1: vec![JointEval::default(); nj],
             inv_mass: vec![InverseMass::ZERO; n],
@@ -273,8 +278,31 @@ fn try_step(
     let tol = effective_tol(settings.tol, scale);
     let mut iterations = 0;
     let mut residual;
+    // Backtracking. Near a singular position of a closed loop (IFToMM A02's N-four-bar with every
+    // bar horizontal, where the degrees of freedom jump from 1 to 41) the joint Jacobian loses
+    // rank: the multipliers grow large, and the last step's (the start of this one) or a full
+    // Newton step on lambda can ask a body to turn more than a radian, where the rotation update
+    // has no solution, though the step has one. So when the rotation update fails, or the
+    // residual grows tenfold, the start is halved, or the step on lambda
+    // (lambda = base + 2/h^2 a S^-1 Phi, a = 1, 1/2, ..., 1/1024), before the step is given
+    // up. Converging iterations never meet either condition, so they are unchanged.
+    let mut base_residual = f64::INFINITY;
+    let mut alpha = 1.0f64;
     loop {
-        drift(c, st, ws, h)?;
+        if let Err(e) = drift(c, st, ws, h) {
+            if alpha <= 1.0 / 1024.0 {
+                return Err(e);
+            }
+            alpha *= 0.5;
+            if iterations == 0 {
+                // the last step's multipliers, the start, already turn a body too far: halve
+                // them (towards the free flight, whose rotation update always has a solution)
+                st.lambda.iter_mut().for_each(|l| *l *= 0.5);
+            } else {
+                backtrack(st, ws, alpha * 2.0 / (h * h));
+            }
+            continue;
+        }
         residual = 0.0f64;
         for (o, s) in ws.scratch.iter_mut().zip(&ws.next) {
             o.x = s.x;
@@ -294,11 +322,20 @@ fn try_step(
                 residual = residual.max(e.phi[r].abs());
             }
         }
+        if iterations > 0 && !(residual <= 10.0 * base_residual) && alpha > 1.0 / 1024.0 {
+            alpha *= 0.5;
+            backtrack(st, ws, alpha * 2.0 / (h * h));
+            continue;
+        }
         if newton_converged(residual, iterations, tol, settings)? {
             break;
         }
         joints::assemble_and_factor(&ws.evals1, &ws.evals, &ws.inv_mass, c, &mut ws.js)?;
         ws.js.solve(&c.pattern, &mut ws.rhs);
+        ws.lambda_base.copy_from_slice(&st.lambda);
+        ws.dlambda.copy_from_slice(&ws.rhs);
+        base_residual = residual;
+        alpha = 1.0;
         let s = 2.0 / (h * h);
         for (l, d) in st.lambda.iter_mut().zip(&ws.rhs) {
             *l += s * d;
@@ -520,6 +557,13 @@ fn drift(c: &Compiled, st: &State, ws: &mut Workspace, h: f64) -> Result<(), Ste
         };
     }
     Ok(())
+}
+
+/// lambda = base + `s` dlambda: the position stage's Newton step, shortened (`try_step`).
+fn backtrack(st: &mut State, ws: &Workspace, s: f64) {
+    for ((l, b), d) in st.lambda.iter_mut().zip(&ws.lambda_base).zip(&ws.dlambda) {
+        *l = b + s * d;
+    }
 }
 
 /// The rotation F = exp(xi^) with F D - D F^T = `m` (m skew), returned as G = F - I so that
