@@ -56,6 +56,11 @@ for pair in state:@codemirror/state/dist/index.js view:@codemirror/view/dist/ind
   cp "node_modules/${pair#*:}" "www/vendor/cm/${pair%%:*}.js"
 done
 
+# MuJoCo's official wasm build (@mujoco/mujoco, package-lock.json), single-threaded: the page loads
+# it only when a user compares with MuJoCo or opens a MuJoCo model (www/mjcf.js), never otherwise
+mkdir -p www/vendor/mujoco
+cp node_modules/@mujoco/mujoco/mujoco.js node_modules/@mujoco/mujoco/mujoco.wasm www/vendor/mujoco/
+
 echo "build: native command line"
 cargo build --release -q -p tumble-cli
 echo "build: ok (target/release/tumble, www/pkg, www/vendor)"

@@ -1,0 +1,113 @@
+#!/usr/bin/env node
+// mjcf2tumble: MuJoCo models (MJCF) to Tumble systems and back, from the command line, with
+// MuJoCo's own compiler (@mujoco/mujoco, installed by scripts/setup.sh) and the page's converter
+// (www/mjcf.js).
+//
+//   node scripts/mjcf2tumble.mjs model.xml > system.json        (then: tumble run system.json)
+//   node scripts/mjcf2tumble.mjs --to-mjcf system.json > model.xml
+//   node scripts/mjcf2tumble.mjs --to-mjcf nk-revolute --integrator RK4 > model.xml
+//
+// What the conversion leaves out is listed on stderr; a model that cannot be converted gets a
+// message and exit status 2.
+import { readFileSync, statSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { toMjcf, fromMjModel, compileMjcf, loadMujoco, MAX_XML_BYTES, MJ_INTEGRATORS } from '../www/mjcf.js';
+
+const USAGE = `usage: node scripts/mjcf2tumble.mjs MODEL.xml > system.json
+       node scripts/mjcf2tumble.mjs --to-mjcf SYSTEM.json|PRESET [--integrator ${MJ_INTEGRATORS.join('|')}] [--timestep H] > model.xml`;
+
+function fail(message) {
+  process.stderr.write(`mjcf2tumble: ${message}\n`);
+  process.exit(2);
+}
+
+/** A file's text, refused past MAX_XML_BYTES before it is read. */
+function readText(path) {
+  let size;
+  try {
+    size = statSync(path).size;
+  } catch {
+    fail(`cannot read '${path}': no such file`);
+  }
+  if (size > MAX_XML_BYTES) fail(`'${path}' is ${(size / 1048576).toFixed(0)} MB, more than the ${MAX_XML_BYTES / 1048576} MB Tumble reads`);
+  return readFileSync(path, 'utf8');
+}
+
+/** A Tumble system from a JSON file or a preset text (through the page's wasm module). */
+async function tumbleSystem(arg) {
+  if (arg.endsWith('.json')) {
+    try {
+      return JSON.parse(readText(arg));
+    } catch (e) {
+      fail(`'${arg}' is not JSON: ${e.message}`);
+    }
+  }
+  const pkg = new URL('../www/pkg/tumble_wasm_bg.wasm', import.meta.url);
+  let wasm;
+  try {
+    wasm = await import('../www/pkg/tumble_wasm.js');
+    wasm.initSync({ module: readFileSync(fileURLToPath(pkg)) });
+  } catch {
+    fail('a preset needs the wasm module: run bash scripts/build.sh first (or give a .json file)');
+  }
+  try {
+    return JSON.parse(wasm.scenario_json(arg));
+  } catch (e) {
+    fail(`'${arg}': ${e.message ?? e}`);
+  }
+}
+
+async function main(args) {
+  if (!args.length || args.includes('-h') || args.includes('--help')) {
+    process.stdout.write(`${USAGE}\n`);
+    process.exit(args.length ? 0 : 2);
+  }
+  const opt = (name) => {
+    const i = args.indexOf(name);
+    if (i < 0) return null;
+    const v = args[i + 1];
+    if (v === undefined) fail(`${name} needs a value\n${USAGE}`);
+    args.splice(i, 2);
+    return v;
+  };
+  const integrator = opt('--integrator') ?? 'RK4';
+  if (!MJ_INTEGRATORS.includes(integrator)) fail(`--integrator must be one of ${MJ_INTEGRATORS.join(', ')}, not '${integrator}'`);
+  const h = opt('--timestep');
+  const timestep = h === null ? null : Number(h);
+  if (timestep !== null && !(timestep > 0 && timestep <= 1)) fail(`--timestep must be a step in s between 0 and 1, not '${h}'`);
+  const toMj = args[0] === '--to-mjcf';
+  if (toMj) args.shift();
+  if (args.length !== 1) fail(USAGE);
+  if (toMj) {
+    const system = await tumbleSystem(args[0]);
+    let out;
+    try {
+      out = toMjcf(system, { integrator, timestep });
+    } catch (e) {
+      fail(e.message);
+    }
+    for (const n of out.notes) process.stderr.write(`note: ${n}\n`);
+    process.stdout.write(out.xml);
+    return;
+  }
+  const xml = readText(args[0]);
+  const mujoco = await loadMujoco();
+  let model;
+  try {
+    model = compileMjcf(mujoco, xml);
+  } catch (e) {
+    fail(e.message);
+  }
+  let out;
+  try {
+    out = fromMjModel(mujoco, model);
+  } catch (e) {
+    fail(e.message);
+  } finally {
+    model.delete();
+  }
+  for (const n of out.notes) process.stderr.write(`note: ${n}\n`);
+  process.stdout.write(`${JSON.stringify(out.system, null, 1)}\n`);
+}
+
+main(process.argv.slice(2)).catch((e) => fail(e?.message ?? String(e)));

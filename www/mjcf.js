@@ -1,0 +1,572 @@
+// mjcf.js: Tumble systems as MuJoCo models and back (issue 21). No DOM: the page, its workers and
+// Node (scripts/mjcf2tumble.mjs, the tests) share it.
+//
+//   toMjcf(system, { integrator, timestep }) -> { xml, notes }
+//     a Tumble system (the JSON of docs/scenarios.md, parsed) as an MJCF document
+//   fromMjModel(mujoco, model) -> { system, notes }
+//     a model compiled by MuJoCo's own compiler (so every default, class, fromto and
+//     inertia-from-geometry rule is MuJoCo's) as a Tumble system; throws an Error naming the
+//     element when the model cannot be represented
+//   loadMujoco(url) -> the MuJoCo module (@mujoco/mujoco's single-threaded build)
+//
+// How the two map (each choice keeps the model exactly the same where MuJoCo has the element):
+// - A body's MuJoCo frame is Tumble's body frame: the centre of mass and the principal axes, so
+//   its <inertial> sits at the origin with diaginertia = Tumble's principal moments. Bodies are
+//   named b0, b1, ... in Tumble's order and joints j0, j1, ... (j3r: the tree runs from Tumble's
+//   body b to body a, so MuJoCo's parent is Tumble's b); the way back sorts by those names.
+// - The joints of a spanning tree (breadth-first from the bodies jointed to the ground, as the
+//   solver's own) become the kinematic tree, each body placed at its initial pose relative to
+//   its parent so that every hinge and slide starts at qpos 0: revolute -> hinge, spherical ->
+//   ball, prismatic -> slide (the child cannot turn), cylindrical -> slide + hinge on one axis,
+//   universal -> hinge about axis_a then hinge about axis_b (the first turns with the parent,
+//   the second with the child: the Cardan joint), fixed -> no joint (MuJoCo welds a jointless
+//   body to its parent). A body with no tree joint to the ground gets a free joint.
+// - Joints that close loops become equality constraints: spherical -> connect; revolute -> two
+//   connects at the joint's point +- 0.5 m along its axis (six equations, one of them redundant:
+//   the two points of each body stay together, which is a hinge about that line; MuJoCo's
+//   constraint solver handles the redundancy, and closes both softly, as it closes every loop);
+//   fixed -> weld. Other loop-closing joints have no equality in MuJoCo: refused.
+// - The initial velocities go in a keyframe (qpos, qvel): hinge rates are the relative angular
+//   velocity along the axis, slide rates the relative velocity of the joint point along it, a
+//   ball's the relative angular velocity in the child's frame, a free joint's the centre's world
+//   velocity and the body-frame angular velocity (Tumble's angular_velocity as it is).
+// - Force elements: a spring between points -> a spatial tendon between two sites (stiffness,
+//   springlength, damping); joint_spring and slider_spring -> the joint's stiffness, springref and
+//   damping (on a tree joint); a constant motor -> a motor actuator with its control in the
+//   keyframe. Drives, loads, time-varying motors and elements on loop-closing joints have no
+//   MuJoCo counterpart: each is named in `notes` and left out.
+// - Gravity, the time step, the integrator; contacts off (Tumble has none); the energy flag on.
+
+/** The integrators MuJoCo offers, by their own names. */
+export const MJ_INTEGRATORS = ['RK4', 'Euler', 'implicit', 'implicitfast'];
+/** Largest MJCF text converted (bytes) and most bodies (Tumble's own limit). */
+export const MAX_XML_BYTES = 50 * 1024 * 1024;
+export const MAX_BODIES = 4096;
+
+// ---- small vector algebra (3-vectors as arrays, 3 x 3 matrices as arrays of rows) ----
+const dot = (a, b) => a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+const sub = (a, b) => [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
+const add = (a, b) => [a[0] + b[0], a[1] + b[1], a[2] + b[2]];
+const scale = (a, s) => [a[0] * s, a[1] * s, a[2] * s];
+const cross = (a, b) => [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
+const norm = (a) => Math.sqrt(dot(a, a));
+const unit = (a) => scale(a, 1 / norm(a));
+const mulv = (m, v) => [dot(m[0], v), dot(m[1], v), dot(m[2], v)];
+const tmulv = (m, v) => [0, 1, 2].map((i) => m[0][i] * v[0] + m[1][i] * v[1] + m[2][i] * v[2]);
+const transpose = (m) => [0, 1, 2].map((i) => [m[0][i], m[1][i], m[2][i]]);
+const mulm = (a, b) => a.map((row) => [0, 1, 2].map((j) => row[0] * b[0][j] + row[1] * b[1][j] + row[2] * b[2][j]));
+const IDENTITY = [[1, 0, 0], [0, 1, 0], [0, 0, 1]];
+
+/** The unit quaternion (w, x, y, z) of rotation matrix m (rows), Shepperd's method. */
+export function quatOf(m) {
+  const t = m[0][0] + m[1][1] + m[2][2];
+  let q;
+  if (t > 0) {
+    const s = 2 * Math.sqrt(1 + t);
+    q = [s / 4, (m[2][1] - m[1][2]) / s, (m[0][2] - m[2][0]) / s, (m[1][0] - m[0][1]) / s];
+  } else if (m[0][0] > m[1][1] && m[0][0] > m[2][2]) {
+    const s = 2 * Math.sqrt(1 + m[0][0] - m[1][1] - m[2][2]);
+    q = [(m[2][1] - m[1][2]) / s, s / 4, (m[0][1] + m[1][0]) / s, (m[0][2] + m[2][0]) / s];
+  } else if (m[1][1] > m[2][2]) {
+    const s = 2 * Math.sqrt(1 + m[1][1] - m[0][0] - m[2][2]);
+    q = [(m[0][2] - m[2][0]) / s, (m[0][1] + m[1][0]) / s, s / 4, (m[1][2] + m[2][1]) / s];
+  } else {
+    const s = 2 * Math.sqrt(1 + m[2][2] - m[0][0] - m[1][1]);
+    q = [(m[1][0] - m[0][1]) / s, (m[0][2] + m[2][0]) / s, (m[1][2] + m[2][1]) / s, s / 4];
+  }
+  const n = Math.hypot(...q);
+  return q.map((x) => x / n);
+}
+
+/** A number as MJCF text: the shortest that reads back to the same double. */
+const num = (x) => (Object.is(x, -0) ? '0' : String(x));
+const vec = (v) => v.map(num).join(' ');
+const esc = (s) => String(s).replace(/[<>&"]/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;' })[c]);
+
+/** The spanning tree of `system`'s joints for MuJoCo: per body its parent joint index or -1.
+ * MuJoCo closes loops only with spherical, revolute (two connects) and fixed joints, so the
+ * tree takes the other kinds first (a slider-crank's prismatic joint is a tree joint, its
+ * crank pin closes the loop), then the rest in order (Kruskal's rule); it is then oriented from
+ * the ground, breadth-first, bodies with no path to the ground from the first of them. */
+function spanningTree(system) {
+  const n = system.bodies.length;
+  const joints = system.joints ?? [];
+  const root = [...Array(n + 1).keys()]; // node n: the ground
+  const find = (x) => { while (root[x] !== x) { root[x] = root[root[x]]; x = root[x]; } return x; };
+  const closable = (t) => t === 'spherical' || t === 'revolute' || t === 'fixed';
+  const order = joints.map((_, k) => k).sort((x, y) => closable(joints[x].type) - closable(joints[y].type) || x - y);
+  const tree = new Set();
+  for (const k of order) {
+    const u = find(joints[k].a ?? n), v = find(joints[k].b);
+    if (u !== v) { root[u] = v; tree.add(k); }
+  }
+  const at = Array.from({ length: n + 1 }, () => []);
+  for (const k of tree) { at[joints[k].a ?? n].push(k); at[joints[k].b].push(k); }
+  const parent = new Array(n).fill(-1), seen = new Array(n + 1).fill(false);
+  for (const start of [n, ...Array(n).keys()]) {
+    if (seen[start]) continue;
+    seen[start] = true;
+    const queue = [start];
+    while (queue.length) {
+      const b = queue.shift();
+      for (const k of at[b]) {
+        const other = (joints[k].a ?? n) === b ? joints[k].b : joints[k].a ?? n;
+        if (!seen[other]) { seen[other] = true; parent[other] = k; queue.push(other); }
+      }
+    }
+  }
+  return parent;
+}
+
+/** Defaults of the Tumble JSON (docs/scenarios.md) filled in. */
+function normalise(system) {
+  const bodies = system.bodies.map((b) => ({
+    mass: b.mass, inertia: b.inertia, size: b.size ?? null,
+    position: b.position ?? [0, 0, 0], rotation: b.rotation ?? IDENTITY,
+    velocity: b.velocity ?? [0, 0, 0], angular_velocity: b.angular_velocity ?? [0, 0, 0],
+  }));
+  const joints = (system.joints ?? []).map((j) => ({
+    ...j, a: j.a ?? null,
+    axis_a: j.axis_a ?? (j.type === 'universal' ? [1, 0, 0] : [1, 0, 0]),
+    axis_b: j.axis_b ?? (j.type === 'universal' ? [0, 1, 0] : [1, 0, 0]),
+  }));
+  return { gravity: system.gravity ?? [0, 0, -9.81], dt: system.dt ?? 0.01, duration: system.duration ?? 10, bodies, joints, forces: system.forces ?? [], drives: system.drives ?? [] };
+}
+
+/** The MJCF document of Tumble system `system` (parsed JSON): { xml, notes }. */
+export function toMjcf(system, { integrator = 'RK4', timestep = null } = {}) {
+  const s = normalise(system);
+  const notes = [];
+  const parent = spanningTree(s);
+  const n = s.bodies.length;
+  const children = Array.from({ length: n + 1 }, () => []); // index n: the world
+  const parentBody = (b) => {
+    const k = parent[b];
+    if (k < 0) return -1;
+    const j = s.joints[k];
+    return j.a == null ? -1 : j.a === b ? j.b : j.a;
+  };
+  for (let b = 0; b < n; b++) children[parentBody(b) < 0 ? n : parentBody(b)].push(b);
+  const pose = (b) => (b < 0 ? { x: [0, 0, 0], r: IDENTITY } : { x: s.bodies[b].position, r: s.bodies[b].rotation });
+  const worldOmega = (b) => (b < 0 ? [0, 0, 0] : mulv(s.bodies[b].rotation, s.bodies[b].angular_velocity));
+  const pointVel = (b, p) => (b < 0 ? [0, 0, 0] : add(s.bodies[b].velocity, cross(worldOmega(b), sub(p, s.bodies[b].position))));
+  const qpos = [], qvel = [], ctrl = [];
+  const sites = Array.from({ length: n + 1 }, () => []);
+  const jointDefs = Array.from({ length: n }, () => []); // MJCF <joint> lines per body
+  const jointName = new Map(); // Tumble joint -> MuJoCo joint names (for springs and motors)
+  const actuators = [], tendons = [], equalities = [];
+  const jointSprings = new Map(); // MuJoCo joint name -> { stiffness, ref, damping }
+  // the tree joints
+  for (let b = 0; b < n; b++) {
+    const k = parent[b];
+    const bp = parentBody(b);
+    const { x: xp, r: rp } = pose(bp);
+    const B = s.bodies[b];
+    if (k < 0) {
+      jointDefs[b].push(`<freejoint name="free${b}"/>`);
+      qpos.push(...B.position, ...quatOf(B.rotation));
+      qvel.push(...B.velocity, ...B.angular_velocity);
+      continue;
+    }
+    const j = s.joints[k];
+    const reversed = j.a === b; // the tree runs from Tumble's b to a: MuJoCo's child is a
+    const name = `j${k}${reversed ? 'r' : ''}`;
+    const point = reversed ? j.point_a : j.point_b; // in the child's (body) frame
+    const axisC = unit(reversed ? j.axis_a : j.axis_b);
+    const world = add(B.position, mulv(B.rotation, point));
+    const axisW = mulv(B.rotation, axisC);
+    const wRel = sub(worldOmega(b), worldOmega(bp));
+    const vRel = sub(pointVel(b, world), pointVel(bp, world));
+    const names = [];
+    const hinge = (nm, ax) => { jointDefs[b].push(`<joint name="${nm}" type="hinge" pos="${vec(point)}" axis="${vec(ax)}"/>`); names.push(nm); };
+    switch (j.type) {
+      case 'revolute':
+        hinge(name, axisC); qpos.push(0); qvel.push(dot(wRel, axisW)); break;
+      case 'spherical':
+        jointDefs[b].push(`<joint name="${name}" type="ball" pos="${vec(point)}"/>`); names.push(name);
+        qpos.push(1, 0, 0, 0); qvel.push(...tmulv(B.rotation, wRel)); break;
+      case 'prismatic':
+        jointDefs[b].push(`<joint name="${name}" type="slide" pos="${vec(point)}" axis="${vec(axisC)}"/>`); names.push(name);
+        qpos.push(0); qvel.push(dot(vRel, axisW)); break;
+      case 'cylindrical':
+        jointDefs[b].push(`<joint name="${name}:slide" type="slide" pos="${vec(point)}" axis="${vec(axisC)}"/>`); names.push(`${name}:slide`);
+        hinge(`${name}:hinge`, axisC);
+        qpos.push(0, 0); qvel.push(dot(vRel, axisW), dot(wRel, axisW)); break;
+      case 'universal': {
+        // the parent's cross axis first (it turns with the parent), then the child's
+        const ap = unit(reversed ? j.axis_b : j.axis_a);
+        const apW = bp < 0 ? ap : mulv(s.bodies[bp].rotation, ap);
+        hinge(`${name}:a`, tmulv(B.rotation, apW));
+        hinge(`${name}:b`, axisC);
+        qpos.push(0, 0); qvel.push(dot(wRel, apW), dot(wRel, axisW)); break;
+      }
+      case 'fixed': break;
+      default: throw new Error(`joints[${k}]: type '${j.type}' has no MuJoCo counterpart`);
+    }
+    jointName.set(k, { names, reversed });
+  }
+  // the joints that close loops
+  s.joints.forEach((j, k) => {
+    if (parent[j.b] === k || (j.a != null && parent[j.a] === k)) return;
+    const b1 = `b${j.b}`, b2 = j.a == null ? 'world' : `b${j.a}`;
+    switch (j.type) {
+      case 'spherical':
+        equalities.push(`<connect name="j${k}" body1="${b1}" body2="${b2}" anchor="${vec(j.point_b)}"/>`); break;
+      case 'revolute': {
+        const u = scale(unit(j.axis_b), 0.5);
+        equalities.push(`<connect name="j${k}" body1="${b1}" body2="${b2}" anchor="${vec(add(j.point_b, u))}"/>`);
+        equalities.push(`<connect name="j${k}:2" body1="${b1}" body2="${b2}" anchor="${vec(sub(j.point_b, u))}"/>`);
+        break;
+      }
+      case 'fixed': {
+        // relpose: body2's frame in body1's (MuJoCo's weld: the start's relative pose)
+        const ra = j.a == null ? IDENTITY : s.bodies[j.a].rotation, rb = s.bodies[j.b].rotation;
+        const xa = j.a == null ? [0, 0, 0] : s.bodies[j.a].position;
+        const rel = mulm(transpose(rb), ra);
+        equalities.push(`<weld name="j${k}" body1="${b1}" body2="${b2}" relpose="${vec(tmulv(rb, sub(xa, s.bodies[j.b].position)))} ${vec(quatOf(rel))}"/>`);
+        break;
+      }
+      default: throw new Error(`joints[${k}]: a ${j.type} joint that closes a loop has no MuJoCo equality constraint`);
+    }
+  });
+  // force elements
+  s.forces.forEach((f, i) => {
+    const constant = !f.time || (f.time.kind === 'constant');
+    const factor = f.time?.kind === 'constant' ? (f.time.value ?? 1) : 1;
+    switch (f.type) {
+      case 'spring': {
+        const sa = `f${i}a`, sb = `f${i}b`;
+        sites[f.a == null ? n : f.a].push(`<site name="${sa}" pos="${vec(f.point_a)}" size="0.01"/>`);
+        sites[f.b].push(`<site name="${sb}" pos="${vec(f.point_b)}" size="0.01"/>`);
+        tendons.push(`<spatial name="f${i}" stiffness="${num(f.stiffness ?? 0)}" springlength="${num(f.rest_length ?? 0)}" damping="${num(f.damping ?? 0)}" width="0.005"><site site="${sa}"/><site site="${sb}"/></spatial>`);
+        break;
+      }
+      case 'joint_spring':
+      case 'slider_spring': {
+        const info = jointName.get(f.joint);
+        const want = f.type === 'joint_spring' ? /(^j\d+r?$|:hinge$)/ : /(^j\d+r?$|:slide$)/;
+        const target = info?.names.find((nm) => want.test(nm));
+        if (!target) { notes.push(`forces[${i}] (${f.type} on joint ${f.joint}): that joint closes a loop (an equality constraint in MuJoCo), which has no spring: left out`); break; }
+        const sign = info.reversed ? -1 : 1;
+        const rest = f.type === 'joint_spring' ? f.rest_angle ?? 0 : f.rest_slide ?? 0;
+        jointSprings.set(target, { stiffness: f.stiffness ?? 0, ref: sign * rest, damping: f.damping ?? 0 });
+        break;
+      }
+      case 'motor': {
+        const info = jointName.get(f.joint);
+        const target = info?.names.find((nm) => /(^j\d+r?$|:hinge$)/.test(nm));
+        if (!target) { notes.push(`forces[${i}] (motor on joint ${f.joint}): that joint closes a loop in MuJoCo: left out`); break; }
+        if (!constant) notes.push(`forces[${i}] (motor): its ${f.time.kind} function of time has no MuJoCo counterpart: the motor's control is the constant ${num(f.torque)} N m; set data.ctrl from your code for the rest`);
+        actuators.push(`<motor name="f${i}" joint="${target}" gear="1" ctrllimited="false"/>`);
+        ctrl.push((info.reversed ? -1 : 1) * (f.torque ?? 0) * factor);
+        break;
+      }
+      default:
+        notes.push(`forces[${i}] (${f.type}): a load on a body has no MJCF element (MuJoCo applies such loads at run time through data.xfrc_applied): left out`);
+    }
+  });
+  s.drives.forEach((d, i) => notes.push(`drives[${i}] (the ${d.type} of joint ${d.joint} prescribed in time): MuJoCo has no time-dependent constraint: left out, the joint moves freely`));
+  // the bodies, nested
+  const lines = [];
+  const body = (b, depth) => {
+    const pad = '  '.repeat(depth);
+    const bp = parentBody(b);
+    const { x: xp, r: rp } = pose(bp);
+    const B = s.bodies[b];
+    const pos = tmulv(rp, sub(B.position, xp));
+    const rel = mulm(transpose(rp), B.rotation);
+    lines.push(`${pad}<body name="b${b}" pos="${vec(pos)}" quat="${vec(quatOf(rel))}">`);
+    lines.push(`${pad}  <inertial pos="0 0 0" mass="${num(B.mass)}" diaginertia="${vec(B.inertia)}"/>`);
+    for (const jd of jointDefs[b]) lines.push(`${pad}  ${withSpring(jd)}`);
+    if (B.size) lines.push(`${pad}  <geom type="box" size="${vec(B.size.map((x) => x / 2))}" contype="0" conaffinity="0" rgba="0.6 0.7 0.9 1"/>`);
+    for (const st of sites[b]) lines.push(`${pad}  ${st}`);
+    for (const c of children[b]) body(c, depth + 1);
+    lines.push(`${pad}</body>`);
+  };
+  const withSpring = (jd) => {
+    const m = /name="([^"]+)"/.exec(jd);
+    const sp = m && jointSprings.get(m[1]);
+    return sp ? jd.replace('/>', ` stiffness="${num(sp.stiffness)}" springref="${num(sp.ref)}" damping="${num(sp.damping)}"/>`) : jd;
+  };
+  for (const c of children[n]) body(c, 2);
+  {
+    const h = timestep ?? s.dt;
+    const out = [
+      '<mujoco model="tumble">',
+      '  <!-- written by Tumble (www/mjcf.js): bodies b0.. at their centres of mass along their principal axes, joints j0.. as in the Tumble system -->',
+      '  <compiler angle="radian" inertiafromgeom="false" autolimits="true"/>',
+      `  <option timestep="${num(h)}" gravity="${vec(s.gravity)}" integrator="${esc(integrator)}">`,
+      '    <flag contact="disable" energy="enable"/>',
+      '  </option>',
+      '  <worldbody>',
+      ...sites[n].map((st) => `    ${st}`),
+      ...lines,
+      '  </worldbody>',
+      ...(equalities.length ? ['  <equality>', ...equalities.map((e) => `    ${e}`), '  </equality>'] : []),
+      ...(tendons.length ? ['  <tendon>', ...tendons.map((e) => `    ${e}`), '  </tendon>'] : []),
+      ...(actuators.length ? ['  <actuator>', ...actuators.map((e) => `    ${e}`), '  </actuator>'] : []),
+      '  <keyframe>',
+      `    <key name="start" qpos="${vec(qpos)}" qvel="${vec(qvel)}"${ctrl.length ? ` ctrl="${vec(ctrl)}"` : ''}/>`,
+      '  </keyframe>',
+      '</mujoco>',
+      '',
+    ];
+    return { xml: out.join('\n'), notes };
+  }
+}
+
+// ---- the way back ----
+
+/** The names of a compiled model's elements of one kind (`adr`: e.g. model.name_bodyadr). */
+function names(model, adr, count) {
+  const bytes = model.names;
+  const out = [];
+  for (let i = 0; i < count; i++) {
+    let e = adr[i];
+    let s = '';
+    while (e < bytes.length && bytes[e] !== 0) s += String.fromCharCode(bytes[e++]);
+    out.push(s);
+  }
+  return out;
+}
+
+const rows3 = (a, o) => [[a[o], a[o + 1], a[o + 2]], [a[o + 3], a[o + 4], a[o + 5]], [a[o + 6], a[o + 7], a[o + 8]]];
+const v3 = (a, o) => [a[o], a[o + 1], a[o + 2]];
+
+/** Load @mujoco/mujoco's single-threaded build; `url`: where mujoco.js is (default: the npm
+ * package's own file, for Node). */
+export async function loadMujoco(url = null) {
+  const mod = await import(url ?? '@mujoco/mujoco');
+  return mod.default();
+}
+
+/** Compile MJCF text with MuJoCo's compiler: the model, or an Error with MuJoCo's message. */
+export function compileMjcf(mujoco, xml) {
+  if (typeof xml !== 'string') throw new Error('the MuJoCo model is not text');
+  if (xml.length > MAX_XML_BYTES) throw new Error(`the MuJoCo model is ${(xml.length / 1048576).toFixed(0)} MB, more than the ${MAX_XML_BYTES / 1048576} MB Tumble reads`);
+  if (!xml.trim()) throw new Error('the MuJoCo model is empty');
+  try {
+    return mujoco.MjModel.from_xml_string(xml);
+  } catch (e) {
+    const msg = typeof e === 'object' && e && 'message' in e ? e.message : mujoco.getExceptionMessage?.(e)?.join(': ') ?? String(e);
+    throw new Error(`MuJoCo's compiler rejected the model: ${msg}`);
+  }
+}
+
+/** The Tumble system of compiled MuJoCo model `model` at its first keyframe (or qpos0):
+ * { system, notes }. Throws an Error naming the element where the model cannot be represented. */
+export function fromMjModel(mujoco, model) {
+  const notes = [];
+  const nb = model.nbody - 1;
+  if (nb < 1) throw new Error('the MuJoCo model has no body besides the world');
+  if (nb > MAX_BODIES) throw new Error(`the MuJoCo model has ${nb} bodies; Tumble takes at most ${MAX_BODIES}`);
+  const data = new mujoco.MjData(model);
+  try {
+    if (model.nkey > 0) mujoco.mj_resetDataKeyframe(model, data, 0);
+    mujoco.mj_forward(model, data);
+    const bodyNames = names(model, model.name_bodyadr, model.nbody);
+    const jointNames = names(model, model.name_jntadr, model.njnt);
+    const eqNames = names(model, model.name_eqadr, model.neq);
+    // Tumble's order: bodies named b0.. (a model Tumble wrote) keep theirs; others MuJoCo's
+    const tumbleOrder = bodyNames.slice(1).every((nm) => /^b\d+$/.test(nm)) && new Set(bodyNames.slice(1)).size === nb;
+    const index = new Array(model.nbody).fill(-1); // MuJoCo body -> Tumble body
+    for (let i = 1; i < model.nbody; i++) index[i] = tumbleOrder ? Number(bodyNames[i].slice(1)) : i - 1;
+    const label = (i) => (bodyNames[i] ? `body '${bodyNames[i]}'` : `body ${i}`);
+    // the inertial frames' world poses and velocities
+    const pos = [], rot = [];
+    for (let i = 0; i < model.nbody; i++) { pos.push(v3(data.xipos, 3 * i)); rot.push(rows3(data.ximat, 9 * i)); }
+    const bodies = new Array(nb);
+    for (let i = 1; i < model.nbody; i++) {
+      const mass = model.body_mass[i];
+      if (!(mass > 0)) throw new Error(`${label(i)} has no mass (${mass} kg): Tumble needs a mass for every body; give it an inertial or a geom, or merge it into its parent`);
+      // cvel: [angular; linear] in world axes, the linear part at the subtree's centre of mass
+      // of the body's tree root (mj_objectVelocity's output array does not cross the bindings)
+      const w = v3(data.cvel, 6 * i), v = v3(data.cvel, 6 * i + 3);
+      const c = v3(data.subtree_com, 3 * model.body_rootid[i]);
+      bodies[index[i]] = {
+        mass, inertia: v3(model.body_inertia, 3 * i), position: pos[i], rotation: rot[i],
+        velocity: add(v, cross(w, sub(pos[i], c))), angular_velocity: tmulv(rot[i], w),
+      };
+    }
+    // drawing sizes: a box geom at the inertial frame
+    for (let g = 0; g < model.ngeom; g++) {
+      const i = model.geom_bodyid[g];
+      if (i > 0 && model.geom_type[g] === mujoco.mjtGeom.mjGEOM_BOX.value && !bodies[index[i]].size) {
+        const gp = v3(data.geom_xpos, 3 * g);
+        if (norm(sub(gp, pos[i])) < 1e-9) bodies[index[i]].size = v3(model.geom_size, 3 * g).map((x) => 2 * x);
+      }
+    }
+    const inFrame = (i, world) => (i === 0 ? world : tmulv(rot[i], sub(world, pos[i])));
+    const dirIn = (i, world) => (i === 0 ? world : tmulv(rot[i], world));
+    const joints = [];
+    const order = []; // per Tumble joint its sort key (the joint's name index, if Tumble wrote it)
+    const jtype = mujoco.mjtJoint;
+    const jointForces = [];
+    for (let i = 1; i < model.nbody; i++) {
+      const adr = model.body_jntadr[i], num = model.body_jntnum[i];
+      const p = model.body_parentid[i];
+      const list = [];
+      for (let k = adr; k < adr + num; k++) list.push(k);
+      const types = list.map((k) => model.jnt_type[k]);
+      const xb = v3(data.xpos, 3 * i), rb = rows3(data.xmat, 9 * i);
+      const anchor = (k) => add(xb, mulv(rb, v3(model.jnt_pos, 3 * k)));
+      const axis = (k) => unit(mulv(rb, v3(model.jnt_axis, 3 * k)));
+      // (the bool arrays, jnt_limited among them, do not cross the bindings: a range set is a limit)
+      for (const k of list) {
+        if (model.jnt_range[2 * k] !== 0 || model.jnt_range[2 * k + 1] !== 0) notes.push(`joint '${jointNames[k] || k}': its limits are ignored (Tumble has no joint limits)`);
+      }
+      const make = (type, k, extra = {}) => {
+        const world = anchor(k);
+        const ax = extra.axes ?? (type === 'spherical' || type === 'fixed' ? null : [axis(k), axis(k)]);
+        const j = { type, a: p === 0 ? null : index[p], point_a: inFrame(p, world), b: index[i], point_b: inFrame(i, world) };
+        if (ax) { j.axis_a = dirIn(p, ax[0]); j.axis_b = dirIn(i, ax[1]); }
+        const nm = (jointNames[k] ?? '').split(':')[0];
+        joints.push(j);
+        order.push({ name: nm, mj: k });
+        return joints.length - 1;
+      };
+      const same = (k1, k2) => norm(sub(anchor(k1), anchor(k2))) < 1e-9;
+      if (num === 0) {
+        make('fixed', -1, {});
+        // a jointless body: welded to its parent at its own centre
+        const j = joints[joints.length - 1];
+        j.point_b = [0, 0, 0];
+        j.point_a = inFrame(p, pos[i]);
+        order[order.length - 1] = { name: '', mj: -1 };
+        notes.push(`${label(i)} has no joint: welded to ${p === 0 ? 'the ground' : label(p)} by a fixed joint`);
+      } else if (num === 1 && types[0] === jtype.mjJNT_FREE.value) {
+        // free: nothing
+      } else if (num === 1 && types[0] === jtype.mjJNT_HINGE.value) {
+        jointForces.push([make('revolute', list[0]), 'joint_spring', list[0]]);
+      } else if (num === 1 && types[0] === jtype.mjJNT_BALL.value) {
+        make('spherical', list[0]);
+      } else if (num === 1 && types[0] === jtype.mjJNT_SLIDE.value) {
+        jointForces.push([make('prismatic', list[0]), 'slider_spring', list[0]]);
+      } else if (num === 2 && types.includes(jtype.mjJNT_SLIDE.value) && types.includes(jtype.mjJNT_HINGE.value)
+        && same(list[0], list[1]) && Math.abs(Math.abs(dot(axis(list[0]), axis(list[1]))) - 1) < 1e-9) {
+        const ks = types[0] === jtype.mjJNT_SLIDE.value ? list[0] : list[1];
+        const kh = ks === list[0] ? list[1] : list[0];
+        const t = make('cylindrical', ks);
+        jointForces.push([t, 'slider_spring', ks], [t, 'joint_spring', kh]);
+      } else if (num === 2 && types.every((t) => t === jtype.mjJNT_HINGE.value) && same(list[0], list[1])
+        && Math.abs(dot(axis(list[0]), axis(list[1]))) < 1e-9) {
+        make('universal', list[0], { axes: [axis(list[0]), axis(list[1])] });
+      } else {
+        throw new Error(`${label(i)} has ${num} joints (${list.map((k) => ['free', 'ball', 'slide', 'hinge'][model.jnt_type[k]]).join(', ')}) that no Tumble joint matches; Tumble takes one hinge, ball or slide, a slide and a hinge on one axis (cylindrical), two crossed hinges at one point (universal), or none`);
+      }
+    }
+    // equality constraints
+    const eqt = mujoco.mjtEq;
+    for (let e = 0; e < model.neq; e++) {
+      const type = model.eq_type[e];
+      const nm = eqNames[e] || `equality ${e}`;
+      const b1 = model.eq_obj1id[e], b2 = model.eq_obj2id[e];
+      if (type === eqt.mjEQ_CONNECT.value && model.eq_objtype[e] === mujoco.mjtObj.mjOBJ_BODY.value) {
+        const base = nm.split(':')[0];
+        if (/:2$/.test(nm)) continue; // the second connect of a revolute loop Tumble wrote
+        const anchor1 = v3(model.eq_data, 11 * e); // in body1's frame
+        const xb1 = v3(data.xpos, 3 * b1), rb1 = rows3(data.xmat, 9 * b1);
+        const world = b1 === 0 ? anchor1 : add(xb1, mulv(rb1, anchor1));
+        const pair = eqNames.indexOf(`${base}:2`);
+        const j = { type: 'spherical', a: b2 === 0 ? null : index[b2], point_a: inFrame(b2, world), b: index[b1], point_b: inFrame(b1, world) };
+        if (b1 === 0) throw new Error(`${nm}: a connect whose body1 is the world: write it with the body first`);
+        if (pair >= 0) {
+          // two connects on a line: a revolute joint about it, at their midpoint
+          const anchor2 = v3(model.eq_data, 11 * pair);
+          const w2 = add(xb1, mulv(rb1, anchor2));
+          const mid = scale(add(world, w2), 0.5), ax = unit(sub(world, w2));
+          Object.assign(j, { type: 'revolute', point_a: inFrame(b2, mid), point_b: inFrame(b1, mid), axis_a: dirIn(b2, ax), axis_b: dirIn(b1, ax) });
+        }
+        joints.push(j);
+        order.push({ name: base, mj: -1 });
+      } else if (type === eqt.mjEQ_WELD.value && model.eq_objtype[e] === mujoco.mjtObj.mjOBJ_BODY.value) {
+        if (b1 === 0) throw new Error(`${nm}: a weld whose body1 is the world: write it with the body first`);
+        joints.push({ type: 'fixed', a: b2 === 0 ? null : index[b2], point_a: inFrame(b2, pos[b1]), b: index[b1], point_b: [0, 0, 0] });
+        order.push({ name: nm, mj: -1 });
+      } else {
+        throw new Error(`${nm}: a ${['connect', 'weld', 'joint', 'tendon', 'flex', 'distance'][type] ?? 'kind of'} equality constraint has no Tumble joint`);
+      }
+    }
+    // Tumble's joint order, when Tumble wrote the names; a reversed tree joint (jNr) turned back
+    const keyed = order.every((o) => /^j\d+r?$/.test(o.name));
+    let idx = joints.map((_, k) => k);
+    if (keyed) {
+      idx.sort((x, y) => parseInt(order[x].name.slice(1), 10) - parseInt(order[y].name.slice(1), 10));
+      joints.forEach((j, k) => {
+        if (!order[k].name.endsWith('r')) return;
+        [j.a, j.b] = [j.b, j.a];
+        [j.point_a, j.point_b] = [j.point_b, j.point_a];
+        if (j.axis_a) [j.axis_a, j.axis_b] = [j.axis_b, j.axis_a];
+      });
+    }
+    const where = new Array(joints.length);
+    idx.forEach((k, pos) => { where[k] = pos; });
+    const forces = [];
+    // joint springs and dampers
+    for (const [t, kind, k] of jointForces) {
+      const kk = model.jnt_stiffness[k], c = model.dof_damping[model.jnt_dofadr[k]];
+      if (!(kk > 0 || c > 0)) continue;
+      const q = data.qpos[model.jnt_qposadr[k]];
+      const sign = keyed && order[t].name.endsWith('r') ? -1 : 1;
+      const rest = sign * (model.qpos_spring[model.jnt_qposadr[k]] - q);
+      forces.push(kind === 'joint_spring'
+        ? { type: 'joint_spring', joint: where[t], stiffness: kk, rest_angle: rest, damping: c }
+        : { type: 'slider_spring', joint: where[t], stiffness: kk, rest_slide: rest, damping: c });
+    }
+    // tendons: spatial between two sites -> springs
+    const siteBody = (sid) => model.site_bodyid[sid];
+    for (let t = 0; t < model.ntendon; t++) {
+      const adr = model.tendon_adr[t], num = model.tendon_num[t];
+      const kinds = [];
+      for (let w = adr; w < adr + num; w++) kinds.push(model.wrap_type[w]);
+      const tname = names(model, model.name_tendonadr, model.ntendon)[t] || `tendon ${t}`;
+      if (num !== 2 || !kinds.every((k) => k === mujoco.mjtWrap.mjWRAP_SITE.value)) {
+        notes.push(`${tname}: a tendon with pulleys or wrapping (or of joints) has no Tumble element: ignored`);
+        continue;
+      }
+      const [s1, s2] = [model.wrap_objid[adr], model.wrap_objid[adr + 1]];
+      const [i1, i2] = [siteBody(s1), siteBody(s2)];
+      const w1 = v3(data.site_xpos, 3 * s1), w2 = v3(data.site_xpos, 3 * s2);
+      const lo = model.tendon_lengthspring[2 * t], hi = model.tendon_lengthspring[2 * t + 1];
+      if (lo !== hi) notes.push(`${tname}: its dead band ${lo} m to ${hi} m becomes the rest length ${lo} m`);
+      const spring = { type: 'spring', a: i1 === 0 ? null : index[i1], point_a: inFrame(i1, w1), b: index[i2], point_b: inFrame(i2, w2), stiffness: model.tendon_stiffness[t], rest_length: lo, damping: model.tendon_damping[t] };
+      if (i2 === 0) Object.assign(spring, { a: index[i1], point_a: inFrame(i1, w1), b: null });
+      if (spring.b == null) { const tmp = { ...spring }; Object.assign(spring, { a: null, point_a: w2, b: tmp.a, point_b: tmp.point_a }); }
+      spring.key = /^f\d+$/.test(tname) ? Number(tname.slice(1)) : Infinity;
+      forces.push(spring);
+    }
+    // actuators: a motor on a hinge with a control in the keyframe -> a constant motor torque
+    const actNames = names(model, model.name_actuatoradr, model.nu);
+    for (let a = 0; a < model.nu; a++) {
+      const nm = actNames[a] || `actuator ${a}`;
+      const onJoint = model.actuator_trntype[a] === mujoco.mjtTrn.mjTRN_JOINT.value;
+      const k = model.actuator_trnid[2 * a];
+      const motor = onJoint && model.actuator_gaintype[a] === mujoco.mjtGain.mjGAIN_FIXED.value && model.actuator_biastype[a] === mujoco.mjtBias.mjBIAS_NONE.value
+        && model.jnt_type[k] === jtype.mjJNT_HINGE.value;
+      const t = jointForces.find(([, kind, kk]) => kk === k && kind === 'joint_spring')?.[0]
+        ?? order.findIndex((o) => o.mj === k);
+      if (!motor || t < 0 || t === undefined) { notes.push(`${nm}: an actuator other than a motor on a hinge has no Tumble element: ignored`); continue; }
+      const torque = model.actuator_gear[6 * a] * model.actuator_gainprm[10 * a] * (model.nkey > 0 ? model.key_ctrl[a] : 0);
+      const sign = keyed && order[t].name.endsWith('r') ? -1 : 1;
+      forces.push({ type: 'motor', joint: where[t], torque: sign * torque, key: /^f\d+$/.test(nm) ? Number(nm.slice(1)) : Infinity });
+      if (model.nkey === 0) notes.push(`${nm}: a motor without a keyframe control: its torque is 0 N m`);
+    }
+    // what is ignored
+    let colliding = 0;
+    for (let g = 0; g < model.ngeom; g++) if (model.geom_contype[g] || model.geom_conaffinity[g]) colliding++;
+    const contactsOff = (model.opt.disableflags & mujoco.mjtDisableBit.mjDSBL_CONTACT.value) !== 0;
+    if (colliding && !contactsOff) notes.push(`contacts and collision geometry (${colliding} geom${colliding > 1 ? 's' : ''} that collide): ignored, Tumble has no contacts`);
+    if (model.nflex) notes.push(`flex (${model.nflex}): ignored`);
+    // the elements Tumble wrote (f0, f1, ...) in their order, the joints' springs first
+    forces.sort((x, y) => (x.key ?? -1) - (y.key ?? -1));
+    for (const f of forces) delete f.key;
+    const system = {
+      gravity: Array.from(model.opt.gravity), dt: model.opt.timestep, duration: 10,
+      bodies, joints: idx.map((k) => joints[k]),
+      ...(forces.length ? { forces } : {}),
+    };
+    return { system, notes };
+  } finally {
+    data.delete();
+  }
+}
