@@ -29,9 +29,10 @@ export const E_FLOOR = 1;
 
 /** Colour of each integrator (charts, legend and its ghost in the 3-D view): Okabe-Ito blue,
  * bluish green and vermillion, told apart with the common colour-vision deficiencies and on a projector. */
-export const INTEGRATOR_COLORS = { director: '#0072b2', rattle: '#009e73', baumgarte: '#d55e00' };
-/** How each integrator is named on the page (charts, legends, messages, readout). */
-export const LABEL = { director: 'director', rattle: 'RATTLE', baumgarte: 'Baumgarte' };
+export const INTEGRATOR_COLORS = { director: '#0072b2', rattle: '#009e73', baumgarte: '#d55e00', mujoco: '#cc79a7' };
+/** How each integrator is named on the page (charts, legends, messages, readout); MuJoCo's run
+ * (mujoco-run.js) in Okabe-Ito's reddish purple. */
+export const LABEL = { director: 'director', rattle: 'RATTLE', baumgarte: 'Baumgarte', mujoco: 'MuJoCo' };
 /** Colours of the energy budget's quantities (kinetic T, potential V, work in W, dissipated D):
  * brown, purple, magenta and grey, apart from the integrators' colours and each at least 5:1
  * against the white chart; dashes tell them apart too (BUDGET_DASH). */

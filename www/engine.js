@@ -62,8 +62,8 @@ class LocalEngine {
     this.local = true; // steps on the page's own thread: ask once a frame, never back to back
   }
 
-  request(msg) {
-    return Promise.resolve(this.stepper.handle(msg).reply);
+  async request(msg) {
+    return (await this.stepper.handle(msg)).reply;
   }
 
   close() {}

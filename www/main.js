@@ -231,6 +231,53 @@ function adviseStep() {
 /** Load app.settings into the player, paused at t = 0: true when loaded, false when the load
  * failed (the error is shown), null when a newer load replaced it before it finished (that one
  * decides). */
+/** MuJoCo's wasm build into the simulation worker, once: fetched from the site (vendor/mujoco,
+ * copied from package-lock.json by the build), its size and progress in the status line. True
+ * when it runs; false (and why, in the status line) when it cannot load. */
+async function startMujoco() {
+  if (app.mujocoReady) return true;
+  const status = $('mujoco-status');
+  const mb = (n) => `${(n / 1048576).toFixed(1)} MB`;
+  try {
+    const t0 = performance.now();
+    const url = new URL('vendor/mujoco/mujoco.wasm', location.href);
+    const res = await fetch(url);
+    if (!res.ok) throw new Error(`${url.pathname} answered ${res.status}`);
+    const total = Number(res.headers.get('content-length')) || 0;
+    const parts = [];
+    let got = 0;
+    const reader = res.body.getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      parts.push(value);
+      got += value.length;
+      status.textContent = `Loading MuJoCo: ${mb(got)}${total ? ` of ${mb(total)}` : ''}\u2026`;
+    }
+    const bytes = new Uint8Array(got);
+    let at = 0;
+    for (const p of parts) { bytes.set(p, at); at += p.length; }
+    status.textContent = `Starting MuJoCo (${mb(got)})\u2026`;
+    const engine = await app.player.engine;
+    const reply = await engine.request({ type: 'mujoco-load', url: new URL('vendor/mujoco/mujoco.js', location.href).href, bytes }, [bytes.buffer]);
+    if (reply.type === 'error') throw new Error(reply.message);
+    app.mujocoReady = true;
+    app.mujocoLoaded = `MuJoCo 3.14.0 loaded: ${mb(got)} in ${((performance.now() - t0) / 1000).toFixed(1)} s.`;
+    status.textContent = app.mujocoLoaded;
+    return true;
+  } catch (e) {
+    status.textContent = `MuJoCo could not load here: ${e.message}`;
+    return false;
+  }
+}
+
+/** What MuJoCo's run leaves out (drives, loads that vary in time), beside the menu. */
+function showMujocoNotes() {
+  const run = app.player.runs.find((x) => x.name === 'mujoco');
+  if (!run) return;
+  $('mujoco-status').textContent = `${app.mujocoLoaded ?? ''}${run.notes?.length ? ` MuJoCo has no counterpart for: ${run.notes.join('; ')}.` : ''}`;
+}
+
 /** Each joint of scenario `text` described for people: "revolute, ground – body 0". */
 function describeJoints(text) {
   try {
@@ -281,6 +328,8 @@ async function restart() {
   $('tol').value = app.settings.tol || '';
   [$('alpha').value, $('beta').value] = r.gains;
   $('compare').value = app.settings.compare;
+  $('mujoco').value = app.settings.mujoco || '';
+  showMujocoNotes();
   adviseStep();
   $('run-progress').hidden = app.player.target === null; // a "run to" asked for during the load goes on
   app.summaryAt = 0;
@@ -396,6 +445,12 @@ function wire() {
     restartAndPlay();
   });
   onChange('compare', () => { app.settings.compare = $('compare').value; restartAndPlay(); });
+  onChange('mujoco', async () => {
+    const v = $('mujoco').value;
+    if (v && !(await startMujoco())) { $('mujoco').value = app.settings.mujoco || ''; return; }
+    app.settings.mujoco = v;
+    restartAndPlay();
+  });
   onChange('trails', () => { p.trails = $('trails').checked; p.renderer.clearTrails(); });
   for (const [id, lo, hi] of [['tol', 1e-14, 1e-3], ['alpha', 0, 1e4], ['beta', 0, 1e4]]) {
     onChange(id, () => {
@@ -581,6 +636,8 @@ async function main() {
     }
   }
   if (linkError) app.settings = { ...DEFAULTS };
+  // a link that asks for MuJoCo loads it first (a page that never does, never fetches it)
+  if (app.settings.mujoco && !(await startMujoco())) app.settings.mujoco = '';
   buildParams();
   if ((await restart()) === false) {
     const why = $('error-text').textContent;
@@ -621,6 +678,8 @@ async function main() {
     // a joint's point on the screen (client pixels), for the reaction chart's tests
     jointOnScreen: (j) => p.renderer.toScreen(p.run.joints[3 * j], p.run.joints[3 * j + 1], p.run.joints[3 * j + 2]),
     pulled: () => !!p.run.pulled,
+    // the ghosts drawn beside the main run: their colours as 0-255 [r, g, b]
+    ghostColors: () => p.ghosts.map((g) => Array.from(g.color, (c) => Math.round(255 * c))),
     // the sliding joints' rails drawn, and each joint's mark (1 driven, 2 motor)
     rails: () => (p.renderer.rails ? p.renderer.rails.length / 7 : 0),
     jointMarks: () => Array.from(p.renderer.jointMarks ?? []),

@@ -111,7 +111,7 @@ export class Player {
     this.renderer.frame(r.poses, r.sizes, r.joints, r.nj > 0 || r.ns > 0);
     this.renderer.clearTrails();
     if (this.joint >= r.nj) this.joint = 0; // (the worker fell back to joint 0 too)
-    this.charts?.reset(names, this.runs.map((x) => x.inv0), r.conserved, r.forced, r.nj ? this.reactionJoint() : null);
+    this.charts?.reset(this.runs.map((x) => x.name), this.runs.map((x) => x.inv0), r.conserved, r.forced, r.nj ? this.reactionJoint() : null);
     this.charts?.push(this.runs.map((x) => x.inv));
     this.ghosts = this.runs.slice(1).map((x) => ({ poses: x.poses, color: hexColor(INTEGRATOR_COLORS[x.name]) }));
     this.scrubGhosts = this.runs.slice(1).map((x) => ({ poses: x.poses, color: hexColor(INTEGRATOR_COLORS[x.name]) }));
@@ -166,6 +166,7 @@ export class Player {
     let suits = h;
     const beyond = [];
     for (const x of this.runs) {
+      if (x.name === 'mujoco') continue; // (MuJoCo's own stability is its own: it says so when it fails)
       const s = wasm.suitable_dt(this.settings.scenario, x.name);
       suits = Math.min(suits, s);
       if (h > s * (1 + 1e-9)) beyond.push([x.name, s]);

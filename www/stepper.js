@@ -13,6 +13,10 @@
 //   { type: 'pull', pull }            -> 'pulled': every run pulled by the same spring ({ body,
 //                                        point, target } in m, sim.js) from its next step, or let go (null)
 //   { type: 'joint', joint }          -> 'joint': the joint whose reaction the samples carry
+//   { type: 'mujoco-load', url, bytes } -> 'mujoco' (a Promise of it: the worker keeps the
+//                                        order): MuJoCo's module started from its wasm bytes;
+//                                        then a 'load' with settings.mujoco (its integrator)
+//                                        adds MuJoCo's run (mujoco-run.js) after Tumble's
 // A 'state' reply holds each run's poses, joints, spring ends, invariants, step count, hash and
 // error, the chart samples taken since the last reply (`samples`: k x runs x NINV, NaN where a run had
 // stopped; at most SAMPLE_CAP of the newest) with the chosen joint's reaction (`react`: k x runs x
@@ -21,6 +25,7 @@
 // allocated per frame once both sides hold a set.
 import { Run } from './sim.js';
 import { History, NINV } from './history.js';
+import { MujocoRun, startMujoco } from './mujoco-run.js';
 
 /** Chart samples per reply at most (the charts keep 4000). */
 export const SAMPLE_CAP = 4096;
@@ -45,6 +50,7 @@ export class Stepper {
         case 'export': return { reply: { type: 'export', text: this.export(msg) }, transfer: [] };
         case 'pull': for (const x of this.runs) x.pull(msg.pull); return { reply: { type: 'pulled' }, transfer: [] };
         case 'joint': for (const x of this.runs) x.joint = msg.joint; return { reply: { type: 'joint' }, transfer: [] };
+        case 'mujoco-load': return this.loadMujoco(msg.url, msg.bytes);
         default: throw new Error(`unknown message '${msg.type}'`);
       }
     } catch (e) {
@@ -52,10 +58,25 @@ export class Stepper {
     }
   }
 
+  /** Start MuJoCo's module (once): a Promise of the reply. */
+  async loadMujoco(url, bytes) {
+    try {
+      const t0 = performance.now();
+      this.mujoco ??= await startMujoco(url, bytes);
+      return { reply: { type: 'mujoco', ms: performance.now() - t0 }, transfer: [] };
+    } catch (e) {
+      return { reply: { type: 'error', message: `MuJoCo did not start: ${e?.message ?? e}` }, transfer: [] };
+    }
+  }
+
   load(settings) {
     const runs = [];
     try {
       for (const integrator of settings.integrators) runs.push(new Run(this.wasm, { ...settings, integrator }));
+      if (settings.mujoco) {
+        if (!this.mujoco) throw new Error('MuJoCo is not loaded');
+        runs.push(new MujocoRun(this.wasm, this.mujoco, settings));
+      }
     } catch (e) {
       for (const r of runs) r.free();
       throw e;
@@ -68,7 +89,7 @@ export class Stepper {
     this.history.reset(runs.length, r.n, r.nj, r.sim.dt(), r.ns);
     runs.forEach((x, i) => this.history.record(i, 0, x.inv, x.poses, x.joints, x.springs, x.sim.state_hash()));
     const info = runs.map((x) => ({
-      name: x.name, n: x.n, nj: x.nj, ns: x.ns, forced: x.forced, sizes: x.sizes, conserved: x.conserved, inv0: x.inv0,
+      name: x.name, n: x.n, nj: x.nj, ns: x.ns, forced: x.forced, sizes: x.sizes, conserved: x.conserved, inv0: x.inv0, notes: x.notes ?? [],
       dt: x.sim.dt(), tol: x.sim.tol(), gains: Array.from(x.sim.gains()),
     }));
     const out = this.state('loaded', 0, []);

@@ -20,7 +20,9 @@ export const MAX_SYSTEM_BYTES = 16384;
 export const MAX_SYSTEM_PARAM = Math.ceil(MAX_SYSTEM_BYTES / 3) * 4;
 /** Largest custom system JSON a link inflates to (bytes; the solver's own limit, custom.rs MAX_JSON). */
 export const MAX_SYSTEM_JSON = 1 << 20;
-export const DEFAULTS = { scenario: 'free-body', integrator: 'rattle', dt: 0, tol: 0, alpha: 10, beta: 10, compare: '' };
+export const DEFAULTS = { scenario: 'free-body', integrator: 'rattle', dt: 0, tol: 0, alpha: 10, beta: 10, compare: '', mujoco: '' };
+/** MuJoCo's integrators the page can run beside Tumble's (`mujoco=RK4`). */
+export const MUJOCO_INTEGRATORS = ['RK4', 'Euler', 'implicit', 'implicitfast'];
 /** The Study view's defaults (www/study.js): the CLI's (tumble study), with a 1000 s long run. */
 export const STUDY_DEFAULTS = { integrators: ['director', 'rattle', 'baumgarte'], h0: 0, levels: 4, duration: 1, long: 1000 };
 /** The study settings a link carries (parseStudy). */
@@ -56,7 +58,7 @@ export function parseQuery(search) {
   }
   const rest = search.length - (system?.length ?? 0);
   if (rest > MAX_QUERY) return fail(`This link is ${search.length} characters long; at most ${MAX_QUERY} are accepted${system !== null ? ' besides the system' : ''}.`);
-  const known = new Set(['scenario', 'system', 'integrator', 'dt', 'tol', 'alpha', 'beta', 'embed', 'compare', 'charts', 'autoplay', 'explain', 'view', ...STUDY_KEYS]);
+  const known = new Set(['scenario', 'system', 'integrator', 'dt', 'tol', 'alpha', 'beta', 'embed', 'compare', 'mujoco', 'charts', 'autoplay', 'explain', 'view', ...STUDY_KEYS]);
   for (const key of params.keys()) {
     if (known.has(key)) continue;
     // most likely a hand-written link whose scenario text was not encoded: its '&' split it
@@ -95,6 +97,11 @@ export function parseQuery(search) {
   if (compare !== null) {
     if (compare !== 'all' && !INTEGRATORS.includes(compare)) return fail(`'compare' in this link must be all, director, rattle or baumgarte, not '${compare.slice(0, 40)}'.`);
     settings.compare = compare;
+  }
+  const mujoco = params.get('mujoco');
+  if (mujoco !== null) {
+    if (!MUJOCO_INTEGRATORS.includes(mujoco)) return fail(`'mujoco' in this link must be ${MUJOCO_INTEGRATORS.join(', ')}, not '${mujoco.slice(0, 40)}'.`);
+    settings.mujoco = mujoco;
   }
   const charts = params.get('charts');
   if (charts !== null) {
@@ -169,7 +176,7 @@ const fragment = (system) => (system ? '#system=' + system : '');
 
 /** The link (query, and a custom system in the fragment) for settings: the scenario text
  * encoded, dt omitted when it is the default; `extra` more parameters ({ embed: 1 }). */
-export function buildQuery({ scenario, system, integrator, dt, tol, alpha, beta, compare }, extra = {}) {
+export function buildQuery({ scenario, system, integrator, dt, tol, alpha, beta, compare, mujoco }, extra = {}) {
   const p = new URLSearchParams();
   if (!system) p.set('scenario', scenario);
   p.set('integrator', integrator);
@@ -178,6 +185,7 @@ export function buildQuery({ scenario, system, integrator, dt, tol, alpha, beta,
   if (alpha !== undefined && alpha !== DEFAULTS.alpha) p.set('alpha', String(alpha));
   if (beta !== undefined && beta !== DEFAULTS.beta) p.set('beta', String(beta));
   if (compare) p.set('compare', compare);
+  if (mujoco) p.set('mujoco', mujoco);
   for (const [k, v] of Object.entries(extra)) p.set(k, String(v));
   return '?' + p.toString() + fragment(system);
 }

@@ -6,7 +6,12 @@ import * as wasm from './pkg/tumble_wasm.js';
 import { Stepper } from './stepper.js';
 
 let stepper = null;
-self.onmessage = ({ data }) => {
+// one message at a time, in order: MuJoCo's start ('mujoco-load') is asynchronous, and the page
+// matches replies to requests by their order
+let queue = Promise.resolve();
+self.onmessage = ({ data }) => { queue = queue.then(() => handle(data)); };
+
+async function handle(data) {
   if (data.type === 'init') {
     try {
       initSync({ module: data.module });
@@ -17,6 +22,6 @@ self.onmessage = ({ data }) => {
     }
     return;
   }
-  const { reply, transfer } = stepper.handle(data);
+  const { reply, transfer } = await stepper.handle(data);
   self.postMessage(reply, transfer);
-};
+}

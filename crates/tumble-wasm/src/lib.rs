@@ -10,6 +10,7 @@ use tumble::{Method, Scenario, Settings};
 use wasm_bindgen::prelude::*;
 
 pub mod editor;
+pub mod external;
 pub mod study;
 
 /// Names of the numbers `invariants()` writes, in order.

@@ -1,0 +1,121 @@
+//! Tumble's invariants of states computed elsewhere (issue 21: MuJoCo beside Tumble). The page
+//! steps a system in MuJoCo and measures each state with Tumble's own definitions, so that the
+//! curves of both are comparable point for point: the same E = T + V (V with the springs),
+//! momentum about the origin, joint violation from Tumble's joint equations, and the balance
+//! E - E0 - W + D with E0 Tumble's own initial energy.
+use glam::{DMat3, DVec3};
+use tumble::compiled::Compiled;
+use tumble::model::BodyState;
+use tumble::Scenario;
+use wasm_bindgen::prelude::*;
+
+/// Measures states of one scenario's bodies with Tumble's definitions.
+#[wasm_bindgen]
+pub struct Evaluator {
+    compiled: Compiled,
+    states: Vec<BodyState>,
+    angles: Vec<f64>,
+    e0: f64,
+}
+
+#[wasm_bindgen]
+impl Evaluator {
+    /// For `scenario` (a preset text or system JSON), as the page's Simulation takes it.
+    #[wasm_bindgen(constructor)]
+    pub fn new(scenario: &str) -> Result<Evaluator, JsError> {
+        let sc = Scenario::parse(scenario).map_err(|e| JsError::new(&e.0))?;
+        // the joints without their drives: the other engine has no time-dependent constraint
+        // (mjcf.js leaves the drives out and says so), so their rows are not its violation
+        let mut model = sc.model.clone();
+        model.drives.clear();
+        let mut compiled = Compiled::new(&model).map_err(|e| JsError::new(&e))?;
+        compiled.measure_from(&sc.initial);
+        let mut inv = tumble::invariants::measure_without_joints(&sc.model, &sc.initial, 0.0);
+        let angles = alloc_angles(&sc.model);
+        if !sc.model.forces.is_empty() {
+            inv.potential +=
+                tumble::forces::potential(&sc.model, &compiled.force_frames, &sc.initial, &angles);
+        }
+        Ok(Evaluator {
+            compiled,
+            states: sc.initial.clone(),
+            angles,
+            e0: inv.energy(),
+        })
+    }
+
+    /// The invariants (`invariant_fields()`, 14 numbers) of the state `states` at time `t` into
+    /// `out`: per body 18 numbers, the centre x (m), the rotation R column-major, the velocity
+    /// v (m/s) and the angular velocity (rad/s), both world; `work` and `dissipated` (J) as the
+    /// caller counted them, `iterations` its solver's. The internal violation is the largest
+    /// entry of R^T R - I. The joint springs' angles are followed from call to call (they turn
+    /// more than a turn), so the states must come in time order.
+    pub fn evaluate(
+        &mut self,
+        t: f64,
+        states: &[f64],
+        work: f64,
+        dissipated: f64,
+        iterations: f64,
+        out: &mut [f64],
+    ) {
+        let mut internal = 0.0f64;
+        for (s, x) in self.states.iter_mut().zip(states.chunks_exact(18)) {
+            let r = DMat3::from_cols_slice(&x[3..12]);
+            let e = r.transpose() * r - DMat3::IDENTITY;
+            for c in e.to_cols_array() {
+                internal = internal.max(c.abs());
+            }
+            *s = BodyState {
+                x: DVec3::new(x[0], x[1], x[2]),
+                r,
+                v: DVec3::new(x[12], x[13], x[14]),
+                w: r.transpose() * DVec3::new(x[15], x[16], x[17]),
+            };
+        }
+        let model = &self.compiled.model;
+        let mut inv = tumble::invariants::measure_without_joints(model, &self.states, t);
+        if !model.forces.is_empty() {
+            tumble::forces::update_angles(
+                model,
+                &self.compiled.force_frames,
+                &self.states,
+                &mut self.angles,
+            );
+            inv.potential += tumble::forces::potential(
+                model,
+                &self.compiled.force_frames,
+                &self.states,
+                &self.angles,
+            );
+        }
+        let joints = tumble::invariants::joint_violation_compiled(&self.compiled, &self.states, t);
+        let e = inv.energy();
+        let v = [
+            t,
+            e,
+            inv.kinetic,
+            inv.potential,
+            inv.momentum.x,
+            inv.momentum.y,
+            inv.momentum.z,
+            internal,
+            joints,
+            iterations,
+            0.0,
+            work,
+            dissipated,
+            e - self.e0 - work + dissipated,
+        ];
+        out[..v.len()].copy_from_slice(&v);
+    }
+
+    /// Tumble's initial energy E0 of the scenario (J).
+    pub fn energy0(&self) -> f64 {
+        self.e0
+    }
+}
+
+fn alloc_angles(model: &tumble::Model) -> Vec<f64> {
+    vec![0.0; model.forces.len()]
+}

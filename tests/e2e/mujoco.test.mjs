@@ -1,0 +1,88 @@
+// MuJoCo beside Tumble on the page (issue 21) in headless Chromium: MuJoCo's wasm build is fetched
+// only when asked for, its size and progress shown; its run steps in lockstep with Tumble's, a
+// line in MuJoCo's colour in every chart and a ghost in the view; the initial energies agree; a
+// loop closes softly in MuJoCo (its joint drift shows); a failed load says why and the page runs
+// on; axe-core clean. Screenshots: tests/out/mujoco-laptop.png, mujoco-phone.png.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { useBrowser, skip, open, loaded, axe, out, settle, playUntil, PHONE } from './harness.mjs';
+
+useBrowser();
+
+/** The series of chart `key` as [label, colour]. */
+const series = (page, key) => page.evaluate((k) => {
+  const spec = document.getElementById('charts').tumbleCharts.specs.find((s) => s.key === k);
+  return spec.shown.map((s) => [s.label, s.color]);
+}, key);
+
+test('MuJoCo RK4 beside the director: fetched only when asked for, a line in each chart, a ghost', { skip }, async () => {
+  const { page, problems } = await open('?scenario=nk-revolute&integrator=director');
+  const fetched = [];
+  page.on('request', (r) => { if (r.url().includes('vendor/mujoco')) fetched.push(r.url()); });
+  await playUntil(page, (goal) => window.tumble.time() > goal, 0.2);
+  assert.deepEqual(fetched, [], 'a page that never compares with MuJoCo never fetches it');
+  await page.selectOption('#mujoco', 'RK4');
+  await page.waitForFunction(() => window.tumble.runs().length === 2, null, { timeout: 60000 });
+  await loaded(page);
+  assert.ok(fetched.some((u) => u.endsWith('mujoco.wasm')), fetched.join(', '));
+  assert.match(await page.locator('#mujoco-status').innerText(), /^MuJoCo 3\.14\.0 loaded: 9\.\d MB in \d+\.\d s\.$/);
+  const runs = await page.evaluate(() => window.tumble.runs());
+  assert.deepEqual(runs.map((r) => r[0]), ['director', 'mujoco']);
+  // the same initial energy (Tumble's definitions at MuJoCo's start)
+  assert.ok(Math.abs(runs[1][2] - runs[0][2]) < 1e-12 * Math.abs(runs[0][2]), `E0 ${runs[1][2]} J vs ${runs[0][2]} J`);
+  assert.match(page.url(), /[?&]mujoco=RK4/);
+  await playUntil(page, (goal) => window.tumble.time() > goal, 0.5);
+  for (const key of ['energy', 'constraints', 'iterations']) {
+    const s = await series(page, key);
+    assert.ok(s.some(([label, color]) => /^MuJoCo/.test(label) && color === '#cc79a7'), `${key}: ${JSON.stringify(s)}`);
+  }
+  const after = await page.evaluate(() => window.tumble.runs());
+  assert.equal(after[1][1], after[0][1], 'MuJoCo at the same time as the director');
+  assert.equal(after[1][3], null, `MuJoCo failed: ${after[1][3]}`);
+  await settle(page);
+  // MuJoCo's ghost, in its colour (#cc79a7); here it moves with the director's bodies (both
+  // follow the same motion to 1e-8 m), so it is drawn inside them
+  assert.deepEqual(await page.evaluate(() => window.tumble.ghostColors()), [[0xcc, 0x79, 0xa7]]);
+  await page.screenshot({ path: join(out, 'mujoco-laptop.png') });
+  const violations = await axe(page);
+  assert.deepEqual(violations, [], JSON.stringify(violations, null, 1));
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test("a loop in MuJoCo closes softly: the four-bar's joint drift shows, Tumble's stays at round-off", { skip }, async () => {
+  const { page, problems } = await open('?scenario=four-bar&integrator=director&mujoco=RK4');
+  await page.waitForFunction(() => window.tumble.runs().length === 2, null, { timeout: 60000 });
+  await playUntil(page, (goal) => window.tumble.time() > goal, 1);
+  const drift = await page.evaluate(() => {
+    const spec = document.getElementById('charts').tumbleCharts.specs.find((s) => s.key === 'constraints');
+    return spec.series.filter((s) => s.comp === 'joints').map((s) => [s.n, s.max]);
+  });
+  const [director, mujoco] = [drift.find((d) => d[0] === 'director')[1], drift.find((d) => d[0] === 'mujoco')[1]];
+  assert.ok(director < 1e-10, `director ${director} m`);
+  assert.ok(mujoco > 1e-6, `MuJoCo ${mujoco} m: a soft loop closure opens`);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('MuJoCo that cannot load says why; the page runs on; a system with a drive names what MuJoCo leaves out', { skip }, async () => {
+  const { page, problems } = await open('?scenario=nk-revolute&integrator=director', PHONE);
+  await page.route('**/vendor/mujoco/mujoco.wasm', (r) => r.abort());
+  await page.selectOption('#mujoco', 'Euler');
+  await page.waitForFunction(() => /could not load/.test(document.getElementById('mujoco-status').textContent));
+  assert.equal(await page.inputValue('#mujoco'), '');
+  assert.equal((await page.evaluate(() => window.tumble.runs())).length, 1);
+  await page.unroute('**/vendor/mujoco/mujoco.wasm');
+  await page.selectOption('#scenario', 'slider-crank');
+  await loaded(page);
+  await page.selectOption('#mujoco', 'implicitfast');
+  await page.waitForFunction(() => window.tumble.runs().length === 2, null, { timeout: 60000 });
+  assert.match(await page.locator('#mujoco-status').innerText(), /MuJoCo has no counterpart for: drives\[0\]/);
+  await playUntil(page, (goal) => window.tumble.time() > goal, 0.3);
+  await settle(page);
+  await page.screenshot({ path: join(out, 'mujoco-phone.png') });
+  // (an aborted fetch logs a network error in the console: that one is expected)
+  assert.deepEqual(problems.filter((p) => !/mujoco\.wasm|Failed to load resource|net::ERR_FAILED/.test(p)), []);
+  await page.close();
+});

@@ -1,0 +1,200 @@
+// mujoco-run.js: MuJoCo as one more run beside Tumble's integrators (issue 21). The same system
+// goes to MuJoCo as the MJCF document mjcf.js writes, and MuJoCo (its official wasm build) steps
+// it with its own integrator (RK4, Euler, implicit, implicitfast) at the page's step. It has the
+// interface of sim.js's Run, so the stepper runs it in lockstep with the others, the history
+// stores it and the charts, ghosts and exports show it. Its invariants are Tumble's own
+// definitions evaluated at MuJoCo's body poses and velocities (the wasm Evaluator): the same
+// E, T, V, momentum about the origin and joint violation from Tumble's joint equations, so the
+// curves compare point for point. W and D: MuJoCo does not count them; they are summed here each
+// step from MuJoCo's own forces (actuator force times velocity, and the joints' and tendons'
+// damping c v^2, at the start of the step), so MuJoCo's balance error includes that rule's error.
+import { toMjcf, compileMjcf } from './mjcf.js';
+import { NINV } from './history.js';
+
+/** How the page names MuJoCo's run (its colour and label are in charts.js). */
+export const MUJOCO = 'mujoco';
+
+export class MujocoRun {
+  /** `mujoco`: the loaded module; `settings`: { scenario, mujoco (its integrator), dt }. */
+  constructor(wasm, mujoco, { scenario, mujoco: integrator, dt }) {
+    const system = JSON.parse(wasm.scenario_json(scenario));
+    const { xml, notes } = toMjcf(system, { integrator, timestep: dt || system.dt });
+    this.name = MUJOCO;
+    this.integrator = integrator;
+    this.notes = notes;
+    this.mj = mujoco;
+    this.model = compileMjcf(mujoco, xml);
+    this.data = new mujoco.MjData(this.model);
+    mujoco.mj_resetDataKeyframe(this.model, this.data, 0);
+    this.h = this.model.opt.timestep;
+    // what Tumble's own run knows of the system: sizes, conserved components, forces
+    const probe = new wasm.Simulation(scenario, 'director', this.h, 0);
+    this.n = probe.body_count();
+    this.nj = probe.joint_count();
+    this.ns = probe.spring_count();
+    this.forced = probe.has_forces();
+    this.conserved = Array.from(probe.conserved(), (c) => c === 1);
+    this.sizes = new Float64Array(3 * this.n);
+    probe.write_sizes(this.sizes);
+    probe.free();
+    this.ev = new wasm.Evaluator(scenario);
+    // MuJoCo's body of each Tumble body (mjcf.js names them b0, b1, ...)
+    this.body = new Int32Array(this.n);
+    for (let b = 0; b < this.n; b++) this.body[b] = mujoco.mj_name2id(this.model, mujoco.mjtObj.mjOBJ_BODY.value, `b${b}`);
+    this.jointPoints = (system.joints ?? []).map((j) => [j.b, j.point_b]);
+    this.springEnds = (system.forces ?? []).filter((f) => f.type === 'spring').map((f) => [f.a ?? -1, f.point_a, f.b, f.point_b]);
+    this.poses = new Float64Array(12 * this.n);
+    this.joints = new Float64Array(3 * this.nj);
+    this.springs = new Float64Array(6 * this.ns);
+    this.states = new Float64Array(18 * this.n);
+    this.inv = new Float64Array(NINV);
+    this.work = 0;
+    this.dissipated = 0;
+    this.counting = this.model.nu > 0 || this.model.ntendon > 0 || Array.from(this.model.dof_damping).some((c) => c > 0);
+    this.joint = 0;
+    this.steps = 0;
+    this.msPerStep = 0;
+    this.error = null;
+    this.words = null; // the state's bits, for the hash
+    const self = this;
+    this.sim = {
+      dt: () => self.h, tol: () => 0, gains: () => [0, 0], state_hash: () => self.hash(),
+      pulled: () => false, last_error: () => self.error, free() {},
+    };
+    this.refresh();
+    this.inv0 = Float64Array.from(this.inv);
+    this.energy0 = this.inv[1];
+  }
+
+  /** Poses, joints, springs and invariants of MuJoCo's current state. */
+  refresh() {
+    const { mj, model, data } = this;
+    mj.mj_forward(model, data); // positions and velocities of the current qpos, qvel
+    const xi = data.xipos, xm = data.ximat, cvel = data.cvel, com = data.subtree_com, root = model.body_rootid;
+    const P = this.poses, S = this.states;
+    for (let b = 0; b < this.n; b++) {
+      const i = this.body[b];
+      const c = 3 * root[i];
+      for (let k = 0; k < 3; k++) {
+        P[12 * b + k] = S[18 * b + k] = xi[3 * i + k];
+        for (let r = 0; r < 3; r++) P[12 * b + 3 + 3 * k + r] = S[18 * b + 3 + 3 * k + r] = xm[9 * i + 3 * r + k]; // column k
+      }
+      // cvel: [angular; linear at the tree root's centre of mass], world axes
+      const w0 = cvel[6 * i], w1 = cvel[6 * i + 1], w2 = cvel[6 * i + 2];
+      const dx = xi[3 * i] - com[c], dy = xi[3 * i + 1] - com[c + 1], dz = xi[3 * i + 2] - com[c + 2];
+      S[18 * b + 12] = cvel[6 * i + 3] + w1 * dz - w2 * dy;
+      S[18 * b + 13] = cvel[6 * i + 4] + w2 * dx - w0 * dz;
+      S[18 * b + 14] = cvel[6 * i + 5] + w0 * dy - w1 * dx;
+      S[18 * b + 15] = w0;
+      S[18 * b + 16] = w1;
+      S[18 * b + 17] = w2;
+    }
+    const at = (b, p, out, o) => {
+      if (b < 0) { out[o] = p[0]; out[o + 1] = p[1]; out[o + 2] = p[2]; return; }
+      for (let r = 0; r < 3; r++) out[o + r] = P[12 * b + r] + P[12 * b + 3 + r] * p[0] + P[12 * b + 6 + r] * p[1] + P[12 * b + 9 + r] * p[2];
+    };
+    for (let j = 0; j < this.nj; j++) at(this.jointPoints[j][0], this.jointPoints[j][1], this.joints, 3 * j);
+    for (let k = 0; k < this.ns; k++) {
+      const [a, pa, b, pb] = this.springEnds[k];
+      at(a, pa, this.springs, 6 * k);
+      at(b, pb, this.springs, 6 * k + 3);
+    }
+    this.ev.evaluate(data.time, this.states, this.work, this.dissipated, data.solver_niter?.[0] ?? 0, this.inv);
+  }
+
+  /** W and D of one step of MuJoCo's, from its forces at the step's start (module notes). */
+  count() {
+    const { model, data } = this;
+    let w = 0, d = 0;
+    for (let a = 0; a < model.nu; a++) w += data.actuator_force[a] * data.actuator_velocity[a];
+    for (let t = 0; t < model.ntendon; t++) d += model.tendon_damping[t] * data.ten_velocity[t] ** 2;
+    for (let v = 0; v < model.nv; v++) d += model.dof_damping[v] * data.qvel[v] ** 2;
+    this.work += this.h * w;
+    this.dissipated += this.h * d;
+  }
+
+  /** Take up to n steps, recording run `r`'s samples into `history` when they are due (as
+   * sim.js's Run). MuJoCo does not fail a step: a state that is not finite, or MuJoCo's own
+   * warning of a bad acceleration (it then resets the state), stops the run with a message. */
+  advance(n, history = null, r = 0) {
+    if (this.error || n <= 0) return 0;
+    const { mj, model, data } = this;
+    const t0 = performance.now();
+    let done = 0;
+    const bad = mj.mjtWarning.mjWARN_BADQACC.value;
+    while (done < n) {
+      const m = history ? Math.min(n - done, history.due(this.steps)) : n - done;
+      for (let k = 0; k < m; k++) {
+        mj.mj_step(model, data);
+        if (this.counting) this.count();
+      }
+      done += m;
+      this.steps += m;
+      const stat = data.warning.get(bad); // (an embind object: deleted at once)
+      const warned = stat.number > 0;
+      stat.delete?.();
+      if (warned || !Number.isFinite(data.qpos[0]) || !Number.isFinite(data.qvel[0])) {
+        this.error = `at t = ${data.time.toFixed(4)} s: MuJoCo's state became unstable (a bad acceleration; MuJoCo resets it); a smaller time step will help`;
+        break;
+      }
+      if (history && this.steps % history.stride === 0) {
+        this.refresh();
+        if (!this.finite()) break;
+        history.record(r, this.steps, this.inv, this.poses, this.joints, this.springs, this.hash());
+      }
+    }
+    const ms = (performance.now() - t0) / Math.max(done, 1);
+    this.msPerStep = this.msPerStep ? 0.9 * this.msPerStep + 0.1 * ms : ms;
+    this.refresh();
+    this.finite();
+    return done;
+  }
+
+  finite() {
+    if (this.inv.every(Number.isFinite)) return true;
+    this.error ??= "the invariants of MuJoCo's state are not finite";
+    return false;
+  }
+
+  /** A 64-bit FNV-1a hash of MuJoCo's state bits (qpos, qvel), as 16 hex digits. */
+  hash() {
+    const { data } = this;
+    let h1 = 0x811c9dc5, h2 = 0x01000193 ^ 0x9e3779b9;
+    for (const arr of [data.qpos, data.qvel]) {
+      const words = new Uint32Array(arr.buffer, arr.byteOffset, arr.length * 2);
+      for (let i = 0; i < words.length; i++) {
+        h1 = Math.imul(h1 ^ words[i], 0x01000193) >>> 0;
+        h2 = Math.imul(h2 ^ words[i] ^ (h1 >>> 7), 0x01000193) >>> 0;
+      }
+    }
+    return h2.toString(16).padStart(8, '0') + h1.toString(16).padStart(8, '0');
+  }
+
+  /** MuJoCo's constraint forces are not a Tumble joint's reaction: none is charted. */
+  reaction(out, o) {
+    out[o] = NaN;
+    out[o + 1] = NaN;
+  }
+
+  /** The pointer's pull acts on Tumble's runs only. */
+  pull() {}
+
+  resume(h) {
+    this.model.opt.timestep = h;
+    this.h = h;
+    this.error = null;
+  }
+
+  free() {
+    this.data.delete();
+    this.model.delete();
+    this.ev.free();
+  }
+}
+
+/** Start MuJoCo's module from the bytes of its wasm (fetched by the page, which shows the
+ * progress), its glue at `url` (vendor/mujoco/mujoco.js). */
+export async function startMujoco(url, wasmBinary) {
+  const mod = await import(url);
+  return mod.default({ wasmBinary });
+}
