@@ -85,7 +85,7 @@ export class ScenarioEditor {
     const lint = linter((view) => {
       const r = this.check(view.state.doc.toString());
       // the message of Apply (or of loading) stays until the text changes
-      if (view.state.doc !== this.said) this.show(r.ok ? 'The text is a valid system: Apply runs it.' : r.message, !r.ok);
+      if (view.state.doc !== this.said) this.show(r.ok ? r.note ?? 'The text is a valid system: Apply runs it.' : r.message, !r.ok);
       return diagnostics(view.state.doc, r);
     }, { delay: 400 });
     this.view = new EditorView({

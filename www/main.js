@@ -142,7 +142,13 @@ async function toggleEditor(open = $('editor').hidden) {
   }
   if (!app.editor) {
     const { ScenarioEditor } = await import('./editor.js');
-    app.editor = new ScenarioEditor($('editor'), { check: wasm.check_scenario, apply: applyCustom, close: () => { toggleEditor(false); $('edit-json').focus(); } });
+    // MJCF pasted into the editor opens as a MuJoCo model (openMjcfText)
+    const isXml = (text) => text.trimStart().startsWith('<');
+    const check = (text) => (isXml(text)
+      ? { ok: true, canonical: null, note: "This is XML: Apply opens it as a MuJoCo model (MuJoCo's own compiler reads it)." }
+      : wasm.check_scenario(text));
+    const apply = (text, canonical) => (canonical === null ? openMjcfText(text) : applyCustom(text, canonical));
+    app.editor = new ScenarioEditor($('editor'), { check, apply, close: () => { toggleEditor(false); $('edit-json').focus(); } });
   }
   $('editor').hidden = false;
   app.editor.load(text);
@@ -269,6 +275,43 @@ async function startMujoco() {
     status.textContent = `MuJoCo could not load here: ${e.message}`;
     return false;
   }
+}
+
+/** The current system as an MJCF file (mjcf.js; MuJoCo itself is not needed for this). */
+async function exportMjcf() {
+  try {
+    const { toMjcf } = await import('./mjcf.js');
+    const text = isCustom(app.settings.scenario) && app.customText ? app.customText : wasm.scenario_json(app.settings.scenario);
+    const { xml, notes } = toMjcf(JSON.parse(text), { integrator: app.settings.mujoco || 'RK4', timestep: app.player.run.dt });
+    download(exportName('xml'), 'application/xml', xml);
+    $('mujoco-status').textContent = `Exported as a MuJoCo model (integrator ${app.settings.mujoco || 'RK4'}, h = ${app.player.run.dt} s).${notes.length ? ` Left out, with no MuJoCo counterpart: ${notes.join('; ')}.` : ''}`;
+  } catch (e) {
+    showError(`This system cannot be written as a MuJoCo model: ${e.message}`);
+  }
+}
+
+/** Open MJCF text (a file, a drop, or XML pasted into the editor): MuJoCo's compiler reads it
+ * in the worker, mjcf.js converts it, and it runs as a custom system (the editor shows its
+ * JSON). Returns null when it runs, else why not; the last valid system keeps running. */
+async function openMjcfText(xml) {
+  if (!(await startMujoco())) return `MuJoCo is needed to read a MuJoCo model, and ${$('mujoco-status').textContent.replace(/^MuJoCo /, '')}`;
+  const engine = await app.player.engine;
+  const reply = await engine.request({ type: 'mjcf', xml });
+  if (reply.type === 'error') return `This MuJoCo model cannot be opened: ${reply.message}`;
+  const text = JSON.stringify(reply.system, null, 1);
+  const checked = wasm.check_scenario(text);
+  if (!checked.ok) return `The converted model is not a valid Tumble system: ${checked.message}`;
+  const why = await applyCustom(text, checked.canonical);
+  if (why) return why;
+  if (app.editor && !$('editor').hidden) app.editor.load(text);
+  $('mujoco-status').textContent = reply.notes.length ? `Opened the MuJoCo model. ${reply.notes.join('; ')}.` : 'Opened the MuJoCo model: everything in it has a Tumble counterpart.';
+  return null;
+}
+
+async function openMjcf(file) {
+  if (file.size > 50 * 1024 * 1024) { showError(`${file.name} is ${(file.size / 1048576).toFixed(0)} MB; Tumble reads MuJoCo models of at most 50 MB. The last valid system keeps running.`); return; }
+  const why = await openMjcfText(await file.text());
+  if (why) showError(`${why} The last valid system keeps running.`);
 }
 
 /** What MuJoCo's run leaves out (drives, loads that vary in time), beside the menu. */
@@ -505,6 +548,20 @@ function wire() {
   $('export-csv').addEventListener('click', () => exportAs('csv', 'text/csv'));
   $('export-json').addEventListener('click', () => exportAs('json', 'application/json'));
   $('export-png').addEventListener('click', () => $('canvas').toBlob((b) => b && download(exportName('png'), 'image/png', b)));
+  $('export-mjcf').addEventListener('click', exportMjcf);
+  $('open-mjcf').addEventListener('click', () => $('open-mjcf-file').click());
+  $('open-mjcf-file').addEventListener('change', async () => {
+    const file = $('open-mjcf-file').files[0];
+    $('open-mjcf-file').value = '';
+    if (file) await openMjcf(file);
+  });
+  // a MuJoCo model dropped on the view
+  $('canvas').addEventListener('dragover', (e) => { e.preventDefault(); });
+  $('canvas').addEventListener('drop', async (e) => {
+    e.preventDefault();
+    const file = e.dataTransfer?.files?.[0];
+    if (file) await openMjcf(file);
+  });
   attachRecorder({ button: $('record'), withCharts: $('record-charts'), view: $('canvas'), charts: $('charts'), fileName: exportName, download, showError });
   $('embed').addEventListener('click', () => {
     const src = location.origin + location.pathname + buildQuery(app.settings, { embed: 1 });
@@ -665,7 +722,7 @@ async function main() {
     playing: () => p.playing,
     runs: () => p.runs.map((x) => [x.name, x.inv[0], x.inv[1], x.error]),
     // the invariants of the state shown (all 14 numbers of invariant_fields())
-    invariants: () => Array.from(p.shown().inv),
+    invariants: () => Array.from(p.shown().inv).slice(0, 14),
     // each point-to-point spring of the state shown: its length (m), and the coil vertices drawn
     springs: () => {
       const s = p.shown().springs, out = [];

@@ -17,6 +17,8 @@
 //                                        order): MuJoCo's module started from its wasm bytes;
 //                                        then a 'load' with settings.mujoco (its integrator)
 //                                        adds MuJoCo's run (mujoco-run.js) after Tumble's
+//   { type: 'mjcf', xml }             -> 'mjcf' { system, notes }: a MuJoCo model compiled by
+//                                        MuJoCo and converted (mjcf.js), or 'error' saying why
 // A 'state' reply holds each run's poses, joints, spring ends, invariants, step count, hash and
 // error, the chart samples taken since the last reply (`samples`: k x runs x NINV, NaN where a run had
 // stopped; at most SAMPLE_CAP of the newest) with the chosen joint's reaction (`react`: k x runs x
@@ -26,6 +28,7 @@
 import { Run } from './sim.js';
 import { History, NINV } from './history.js';
 import { MujocoRun, startMujoco } from './mujoco-run.js';
+import { compileMjcf, fromMjModel } from './mjcf.js';
 
 /** Chart samples per reply at most (the charts keep 4000). */
 export const SAMPLE_CAP = 4096;
@@ -51,6 +54,7 @@ export class Stepper {
         case 'pull': for (const x of this.runs) x.pull(msg.pull); return { reply: { type: 'pulled' }, transfer: [] };
         case 'joint': for (const x of this.runs) x.joint = msg.joint; return { reply: { type: 'joint' }, transfer: [] };
         case 'mujoco-load': return this.loadMujoco(msg.url, msg.bytes);
+        case 'mjcf': return this.convertMjcf(msg.xml);
         default: throw new Error(`unknown message '${msg.type}'`);
       }
     } catch (e) {
@@ -66,6 +70,18 @@ export class Stepper {
       return { reply: { type: 'mujoco', ms: performance.now() - t0 }, transfer: [] };
     } catch (e) {
       return { reply: { type: 'error', message: `MuJoCo did not start: ${e?.message ?? e}` }, transfer: [] };
+    }
+  }
+
+  /** A MuJoCo model (MJCF text) as a Tumble system, by MuJoCo's compiler (loaded before). */
+  convertMjcf(xml) {
+    if (!this.mujoco) throw new Error('MuJoCo is not loaded');
+    const model = compileMjcf(this.mujoco, xml);
+    try {
+      const { system, notes } = fromMjModel(this.mujoco, model);
+      return { reply: { type: 'mjcf', system, notes }, transfer: [] };
+    } finally {
+      model.delete();
     }
   }
 

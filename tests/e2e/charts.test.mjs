@@ -34,11 +34,12 @@ for (const scenario of ['nk-revolute', 'top']) {
   test(`compare mode (${scenario}): every integrator's line has pixels of its own colour in every chart`, { skip }, async () => {
     const { page, problems } = await open(`?scenario=${scenario}&integrator=director&compare=all`);
     await runFor(page, 150);
-    const colours = await page.evaluate(async () => (await import('./charts.js')).INTEGRATOR_COLORS);
-    assert.deepEqual(Object.keys(colours).sort(), ['baumgarte', 'director', 'rattle']);
-    assert.equal(new Set(Object.values(colours)).size, 3, 'one colour per integrator');
+    const all = await page.evaluate(async () => (await import('./charts.js')).INTEGRATOR_COLORS);
+    assert.deepEqual(Object.keys(all).sort(), ['baumgarte', 'director', 'mujoco', 'rattle']);
+    assert.equal(new Set(Object.values(all)).size, 4, 'one colour per integrator (and MuJoCo)');
+    const colours = { director: all.director, rattle: all.rattle, baumgarte: all.baumgarte };
     const charts = await countColours(page, colours);
-    assert.equal(charts.length, 4, 'energy, momentum, constraints, iterations');
+    assert.equal(charts.length, 5, 'energy, momentum, constraints, iterations, the reaction at joint 0');
     for (const { title, n } of charts) {
       for (const [name, count] of Object.entries(n)) assert.ok(count >= 40, `${scenario}, chart "${title}": ${name} has ${count} pixels of its colour (${JSON.stringify(n)})`);
     }
@@ -103,7 +104,8 @@ for (const [size, options] of SIZES) {
       const { page, problems } = await open(query, options);
       await runFor(page, 120);
       const charts = await drawnLabels(page);
-      assert.equal(charts.length, 4);
+      // the chain has joints: the reaction chart too; the free body none
+      assert.equal(charts.length, query ? 5 : 4);
       for (const c of charts) {
         const where = `${size} ${query || 'default'} "${c.title}"`;
         assert.ok(c.inside, `${where}: the chart canvas sticks out of #charts`);
@@ -171,7 +173,7 @@ test('charts have accessible names and a text summary that names every integrato
   const { page, problems } = await open('?scenario=top&integrator=rattle&compare=all');
   await runFor(page, 30);
   const names = await page.$$eval('#charts .uplot', (rs) => rs.map((r) => [r.getAttribute('role'), r.getAttribute('aria-label')]));
-  assert.equal(names.length, 4);
+  assert.equal(names.length, 5, 'energy, momentum, constraints, iterations, reaction');
   for (const [role, label] of names) {
     assert.equal(role, 'figure');
     assert.ok(label && label.length > 20, `aria-label: ${label}`);

@@ -103,7 +103,7 @@ test('driven-pendulum: the energy budget chart shows T, V, W and D in their own 
       swatches: [...p.root.querySelectorAll('.u-legend .u-marker svg line')].map((l) => l.getAttribute('stroke')),
     };
   });
-  assert.equal(b.count, 5, 'energy, budget, momentum, constraints, iterations');
+  assert.equal(b.count, 6, 'energy, budget, momentum, constraints, iterations, reaction');
   assert.equal(b.index, 1, 'the budget comes right after the energy chart');
   assert.equal(b.title, 'Energy budget in J: kinetic T, potential V, work put in W, dissipated D (director run)');
   assert.deepEqual(b.labels, ['t (s)', 'kinetic T (J)', 'potential V (J)', 'work in W (J)', 'dissipated D (J)']);
@@ -146,7 +146,7 @@ test('the energy chart reads the balance |E - E0 - W + D| for a forced system, t
     return { title: charts.plots[0].root.querySelector('.u-title').textContent, keys: charts.specs.map((s) => s.key), note: document.querySelector('#charts .charts-note').textContent };
   });
   assert.equal(plain.title, 'Energy: relative error |E \u2212 E\u2080| / |E\u2080|');
-  assert.deepEqual(plain.keys, ['energy', 'momentum', 'constraints', 'iterations'], 'no budget chart for a conservative system');
+  assert.deepEqual(plain.keys, ['energy', 'momentum', 'constraints', 'iterations', 'reactions'], 'no budget chart for a conservative system');
   assert.ok(!/balance/.test(plain.note));
   assert.deepEqual(problems, []);
   await page.close();

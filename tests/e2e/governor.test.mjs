@@ -12,15 +12,15 @@ useBrowser();
 
 test('governor: three integrators at the step that suits all three, two springs, the arms swing out', { skip }, async () => {
   const { page, problems } = await open('?scenario=governor&integrator=director&compare=all');
+  const springs = await page.evaluate(() => window.tumble.springs());
+  assert.equal(springs.lengths.length, 2, 'two spring-dampers');
+  for (const l of springs.lengths) assert.ok(Math.abs(l - 0.5) < 1e-9, `spring length ${l} m at the start, 0.5 m at rest`);
   // compare mode shares one step: the director's 1e-3 s is beyond RATTLE's and Baumgarte's, and
   // the notice offers one that suits all three
   assert.match(await page.evaluate(() => window.tumble.notice()), /RATTLE .*and Baumgarte/);
   await page.click('#notice-use');
   await loaded(page);
   assert.equal(Number(await page.inputValue('#dt')), 2.5e-5);
-  const springs = await page.evaluate(() => window.tumble.springs());
-  assert.equal(springs.lengths.length, 2, 'two spring-dampers');
-  for (const l of springs.lengths) assert.ok(Math.abs(l - 0.5) < 1e-9, `spring length ${l} m at the start, 0.5 m at rest`);
   await playUntil(page, (goal) => window.tumble.time() > goal, 0.4);
   await settle(page);
   const later = await page.evaluate(() => window.tumble.springs());

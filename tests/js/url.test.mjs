@@ -25,9 +25,9 @@ test('every preset, with non-default parameters, round-trips through a link', ()
 
 test('links round-trip the scenario text, integrator and step', () => {
   for (const settings of [
-    { scenario: 'chain?links=64&joint=spherical', integrator: 'rattle', dt: 0.005, tol: 1e-12, alpha: 10, beta: 10, compare: '' },
-    { scenario: 'nk-revolute', integrator: 'director', dt: 0, tol: 0, alpha: 10, beta: 10, compare: 'all' },
-    { scenario: 'top?spin=12.5&tilt=0.2', integrator: 'baumgarte', dt: 0.001, tol: 0, alpha: 25, beta: 0, compare: 'rattle' },
+    { scenario: 'chain?links=64&joint=spherical', integrator: 'rattle', dt: 0.005, tol: 1e-12, alpha: 10, beta: 10, compare: '', mujoco: '' },
+    { scenario: 'nk-revolute', integrator: 'director', dt: 0, tol: 0, alpha: 10, beta: 10, compare: 'all', mujoco: 'RK4' },
+    { scenario: 'top?spin=12.5&tilt=0.2', integrator: 'baumgarte', dt: 0.001, tol: 0, alpha: 25, beta: 0, compare: 'rattle', mujoco: 'implicitfast' },
   ]) {
     const { settings: back, error } = parseQuery(buildQuery(settings));
     assert.equal(error, null);
@@ -40,6 +40,7 @@ test('malformed links are rejected with a message and fall back to the defaults'
   for (const [q, needle] of [
     ['?integrator=euler', 'Unknown integrator'],
     ['?dt=abc', 'dt'],
+    ['?mujoco=rk4', "'mujoco' in this link must be RK4, Euler, implicit, implicitfast"],
     ['?dt=1e9', 'dt'],
     ['?dt=NaN', 'dt'],
     ['?scenario=', 'empty'],
