@@ -104,7 +104,9 @@ test('export as a MuJoCo model; open one from a file and by pasting MJCF into th
   await page.waitForFunction(() => document.getElementById('scenario').value === 'custom', null, { timeout: 60000 });
   await loaded(page);
   assert.match(await page.locator('#mujoco-status').innerText(), /^Opened the MuJoCo model\. contacts and collision geometry \(3 geoms that collide\): ignored/);
-  assert.match(await page.locator('#readout').innerText(), /1 degree of freedom; 1 of 18 joint rows redundant \(1 loop\)/);
+  // (the readout is redrawn with the next frame)
+  const readout = (re) => page.waitForFunction((s) => new RegExp(s).test(document.getElementById('readout').textContent), re.source, { timeout: 60000 });
+  await readout(/1 degree of freedom; 1 of 18 joint rows redundant \(1 loop\)/);
   // paste MJCF into the editor: Apply opens it as a MuJoCo model
   await page.click('#edit-json');
   await page.waitForSelector('.cm-content');
@@ -113,8 +115,8 @@ test('export as a MuJoCo model; open one from a file and by pasting MJCF into th
   await page.keyboard.insertText(await readFile(join(root, 'tests', 'fixtures', 'mjcf', 'arm.xml'), 'utf8'));
   await page.waitForFunction(() => /This is XML/.test(document.getElementById('editor-status').textContent));
   await page.click('#editor-apply');
+  await readout(/2 degrees of freedom \(10 joint rows, no loop\)/);
   await page.waitForFunction(() => /^\{/.test(document.querySelector('.cm-line')?.textContent ?? ''), null, { timeout: 60000 });
-  assert.match(await page.locator('#readout').innerText(), /2 degrees of freedom \(10 joint rows, no loop\)/);
   // a model MuJoCo rejects: its message, and the arm keeps running
   await page.click('.cm-content');
   await page.keyboard.press('Control+A');
