@@ -122,9 +122,12 @@ function updateJointFrames() {
     const rails = wasm.joint_rails(text);
     r.rails = rails.length ? new Float64Array(rails) : null;
     r.jointMarks = new Uint8Array(wasm.joint_marks(text));
+    // each spring-damper drawn as a coil (a spring), a dashpot (a damper) or both
+    r.springKinds = new Uint8Array(wasm.spring_kinds(text));
   } catch {
     r.rails = null;
     r.jointMarks = null;
+    r.springKinds = null;
   }
 }
 
@@ -727,7 +730,7 @@ async function main() {
     springs: () => {
       const s = p.shown().springs, out = [];
       for (let j = 0; j < s.length; j += 6) out.push(Math.hypot(s[j + 3] - s[j], s[j + 4] - s[j + 1], s[j + 5] - s[j + 2]));
-      return { lengths: out, coilVerts: p.renderer.coilVerts };
+      return { lengths: out, coilVerts: p.renderer.coilVerts, dashVerts: p.renderer.dashVerts };
     },
     scenario: () => app.settings.scenario,
     // a body's centre on the screen (client pixels), for the grab tests

@@ -50,6 +50,13 @@ const COIL_LINES = COIL_TURNS * COIL_SEGS + 2; // segments per spring
 /** Floats a spring takes in the line buffer (2 vertices a segment, position and colour). */
 export const COIL_FLOATS = 12 * COIL_LINES;
 const COIL_COLOR = [0.86, 0.89, 0.95]; // steel: light against the dark background, unlike any body
+// a damper (a spring-damper with damping): a dashpot, its cylinder drawn as DASH_SIDES lines
+// along it and a ring of DASH_SIDES segments at each end over the middle of the element, inside
+// the coil when it has a spring too, a rod from end b into it and a lead from end a
+const DASH_SIDES = 10, DASH_FROM = 0.28, DASH_TO = 0.62;
+const DASH_LINES = 3 * DASH_SIDES + 2;
+export const DASH_FLOATS = 12 * DASH_LINES;
+const DASH_COLOR = [0.95, 0.72, 0.3]; // amber, apart from the steel coil and the bodies
 const PULL_COLOR = [1, 0.35, 0.85]; // the pointer's pull: magenta, unlike the bodies and the coils
 const NO_GHOSTS = Object.freeze([]);
 const UP = [0, 0, 1];
@@ -404,7 +411,7 @@ export class Renderer {
     const F = this.jointFrames, nf = F && F.length === 14 * (joints.length / 3) ? F.length / 14 : 0;
     const ns = springs.length / 6;
     const R = this.rails, nr = R ? R.length / 7 : 0;
-    const need = this.grid.length + trailFloats + 48 * nf + COIL_FLOATS * ns + 12 + 12 * nr + 2 * joints.length;
+    const need = this.grid.length + trailFloats + 48 * nf + (COIL_FLOATS + DASH_FLOATS) * ns + 12 + 12 * nr + 2 * joints.length;
     gl.bindBuffer(gl.ARRAY_BUFFER, this.lineBuf);
     if (this.lines.length < need) {
       this.lines = new Float32Array(need);
@@ -417,9 +424,16 @@ export class Renderer {
     let k = this.trailEnd;
     for (let j = 0; j < nf; j++) k = this.jointFrame(L, k, F, 14 * j, poses, sizes);
     for (let j = 0; j < nr; j++) k = this.rail(L, k, R, 7 * j, poses);
-    const coilsFrom = k;
-    for (let j = 0; j < ns; j++) k = this.coil(L, k, springs, 6 * j);
-    this.coilVerts = (k - coilsFrom) / 6;
+    // each element's kind (bit 0: a spring, bit 1: a damper; wasm spring_kinds), a coil by default
+    const K = this.springKinds && this.springKinds.length === ns ? this.springKinds : null;
+    let coils = 0;
+    this.dashVerts = 0;
+    for (let j = 0; j < ns; j++) {
+      const kind = K ? K[j] : 1;
+      if (kind & 1 || !(kind & 2)) { const k0 = k; k = this.coil(L, k, springs, 6 * j); coils += k - k0; }
+      if (kind & 2) { const k0 = k; k = this.dashpot(L, k, springs, 6 * j); this.dashVerts += (k - k0) / 6; }
+    }
+    this.coilVerts = coils / 6;
     const g = this.pull;
     if (g && g.body < n) {
       // from the grabbed point, x + R s, to the pointer's target
@@ -540,6 +554,47 @@ export class Renderer {
       L[k++] = x0; L[k++] = y0; L[k++] = z0; L[k++] = r; L[k++] = g; L[k++] = b;
       L[k++] = x; L[k++] = y; L[k++] = z; L[k++] = r; L[k++] = g; L[k++] = b;
       x0 = x; y0 = y; z0 = z;
+    }
+    return k;
+  }
+
+  // a damper from (S[o], ..) to (S[o+3], ..) as a dashpot (DASH_LINES segments into L from k):
+  // its cylinder of radius 0.6 of the coil's over DASH_FROM..DASH_TO of the length, a lead from
+  // end a to it and a rod from end b to its middle. Scalars only: no allocation per frame.
+  dashpot(L, k, S, o) {
+    const ax = S[o], ay = S[o + 1], az = S[o + 2], bx = S[o + 3], by = S[o + 4], bz = S[o + 5];
+    let ux = bx - ax, uy = by - ay, uz = bz - az;
+    const len = Math.sqrt(ux * ux + uy * uy + uz * uz);
+    if (len > 1e-12) { ux /= len; uy /= len; uz /= len; } else { ux = 0; uy = 0; uz = 1; }
+    let px, py, pz;
+    if (Math.abs(ux) < 0.9) { px = 0; py = uz; pz = -uy; } else { px = -uz; py = 0; pz = ux; }
+    const pl = Math.sqrt(px * px + py * py + pz * pz);
+    px /= pl; py /= pl; pz /= pl;
+    const qx = uy * pz - uz * py, qy = uz * px - ux * pz, qz = ux * py - uy * px;
+    const rad = 0.6 * 0.04 * (this.scale || 1), s0 = DASH_FROM * len, s1 = DASH_TO * len;
+    const r = DASH_COLOR[0], g = DASH_COLOR[1], b = DASH_COLOR[2];
+    // segment m of the dashpot, as its two end points (x0..z1), written with the colour; plain
+    // assignments in one loop, no closure (a closure, or fractional numbers passed to a call,
+    // would allocate per frame)
+    const sm = 0.5 * (s0 + s1);
+    for (let m = 0; m < DASH_LINES; m++) {
+      let x0, y0, z0, x1, y1, z1;
+      if (m < 3 * DASH_SIDES) {
+        const i = (m / 3) | 0, part = m - 3 * i;
+        const p0 = (2 * Math.PI * i) / DASH_SIDES, p1 = (2 * Math.PI * (i + 1)) / DASH_SIDES;
+        const c0 = rad * Math.cos(p0), d0 = rad * Math.sin(p0);
+        const c1 = part === 0 ? c0 : rad * Math.cos(p1), d1 = part === 0 ? d0 : rad * Math.sin(p1);
+        // part 0: a line along the cylinder; 1 and 2: a segment of the ring at s0 and at s1
+        const sa = part === 2 ? s1 : s0, sb = part === 1 ? s0 : s1;
+        x0 = ax + sa * ux + c0 * px + d0 * qx; y0 = ay + sa * uy + c0 * py + d0 * qy; z0 = az + sa * uz + c0 * pz + d0 * qz;
+        x1 = ax + sb * ux + c1 * px + d1 * qx; y1 = ay + sb * uy + c1 * py + d1 * qy; z1 = az + sb * uz + c1 * pz + d1 * qz;
+      } else if (m === 3 * DASH_SIDES) { // the lead from end a
+        x0 = ax; y0 = ay; z0 = az; x1 = ax + s0 * ux; y1 = ay + s0 * uy; z1 = az + s0 * uz;
+      } else { // the piston rod from end b
+        x0 = bx; y0 = by; z0 = bz; x1 = ax + sm * ux; y1 = ay + sm * uy; z1 = az + sm * uz;
+      }
+      L[k++] = x0; L[k++] = y0; L[k++] = z0; L[k++] = r; L[k++] = g; L[k++] = b;
+      L[k++] = x1; L[k++] = y1; L[k++] = z1; L[k++] = r; L[k++] = g; L[k++] = b;
     }
     return k;
   }

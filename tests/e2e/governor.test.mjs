@@ -6,14 +6,24 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { useBrowser, skip, open, loaded, axe, out, settle, playUntil, PHONE } from './harness.mjs';
+import { useBrowser, skip, open, loaded, axe, out, settle, pause, playUntil, PHONE } from './harness.mjs';
 
 useBrowser();
 
 test('governor: three integrators at the step that suits all three, two springs, the arms swing out', { skip }, async () => {
   const { page, problems } = await open('?scenario=governor&integrator=director&compare=all');
+  // (the page plays at once: the stored start, through the time bar)
+  await pause(page);
+  await page.evaluate(() => { const s = document.getElementById('scrub'); s.value = '0'; s.dispatchEvent(new Event('input')); });
+  await page.waitForFunction(() => window.tumble.springs().lengths.every((l) => Math.abs(l - 0.5) < 1e-9), null, { timeout: 10000 });
   const springs = await page.evaluate(() => window.tumble.springs());
   assert.equal(springs.lengths.length, 2, 'two spring-dampers');
+  // each drawn as a coil round a dashpot (the damper: an amber cylinder, a lead and a rod)
+  const { COIL_FLOATS, DASH_FLOATS } = await page.evaluate(() => import('./render.js'));
+  await settle(page);
+  const drawn = await page.evaluate(() => window.tumble.springs());
+  assert.equal(drawn.coilVerts, 2 * COIL_FLOATS / 6);
+  assert.equal(drawn.dashVerts, 2 * DASH_FLOATS / 6);
   for (const l of springs.lengths) assert.ok(Math.abs(l - 0.5) < 1e-9, `spring length ${l} m at the start, 0.5 m at rest`);
   // compare mode shares one step: the director's 1e-3 s is beyond RATTLE's and Baumgarte's, and
   // the notice offers one that suits all three

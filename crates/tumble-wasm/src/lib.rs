@@ -212,6 +212,25 @@ pub fn joint_marks(text: &str) -> Result<Vec<u8>, JsError> {
         .collect())
 }
 
+/// One kind per point-to-point spring-damper of `text` (in the order of `write_springs`), for the
+/// view: bit 0 a spring (stiffness above 0), bit 1 a damper (damping above 0). Throws on a bad
+/// text.
+#[wasm_bindgen]
+pub fn spring_kinds(text: &str) -> Result<Vec<u8>, JsError> {
+    let sc = Scenario::parse(text).map_err(|e| JsError::new(&e.0))?;
+    Ok(sc
+        .model
+        .forces
+        .iter()
+        .filter_map(|f| match *f {
+            tumble::ForceElement::Spring {
+                stiffness, damping, ..
+            } => Some(u8::from(stiffness > 0.0) + 2 * u8::from(damping > 0.0)),
+            _ => None,
+        })
+        .collect())
+}
+
 /// The mechanism of `text` at its initial state, for the page's readout: "1 degree of
 /// freedom; 3 of 20 joint rows redundant (1 loop)" (`tumble::mechanism`). Throws on a bad text
 /// or joints that are degenerate at the initial state.
