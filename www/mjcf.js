@@ -42,6 +42,22 @@ export const MJ_INTEGRATORS = ['RK4', 'Euler', 'implicit', 'implicitfast'];
 /** Largest MJCF text converted (bytes) and most bodies (Tumble's own limit). */
 export const MAX_XML_BYTES = 50 * 1024 * 1024;
 export const MAX_BODIES = 4096;
+/** Deepest nesting of <body> elements sent to MuJoCo's wasm build: its XML reader recurses per
+ * level, and past about 125 levels (a chain of 128 links) the wasm build aborts, after which the
+ * module cannot be used again. Native MuJoCo reads deeper files; the export writes them. */
+export const MAX_WASM_DEPTH = 100;
+
+/** The deepest nesting of <body> elements in MJCF text (a scan of the tags, comments skipped). */
+export function bodyDepth(xml) {
+  let depth = 0, most = 0;
+  const tags = /<!--[\s\S]*?-->|<(\/?)body\b[^>]*?(\/?)>/g;
+  for (let m; (m = tags.exec(xml));) {
+    if (m[0].startsWith('<!--')) continue;
+    if (m[1]) depth--;
+    else if (!m[2]) most = Math.max(most, ++depth);
+  }
+  return most;
+}
 
 // ---- small vector algebra (3-vectors as arrays, 3 x 3 matrices as arrays of rows) ----
 const dot = (a, b) => a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
@@ -345,6 +361,8 @@ export function compileMjcf(mujoco, xml) {
   if (typeof xml !== 'string') throw new Error('the MuJoCo model is not text');
   if (xml.length > MAX_XML_BYTES) throw new Error(`the MuJoCo model is ${(xml.length / 1048576).toFixed(0)} MB, more than the ${MAX_XML_BYTES / 1048576} MB Tumble reads`);
   if (!xml.trim()) throw new Error('the MuJoCo model is empty');
+  const depth = bodyDepth(xml);
+  if (depth > MAX_WASM_DEPTH) throw new Error(`its bodies are nested ${depth} deep; MuJoCo's wasm build reads at most about ${MAX_WASM_DEPTH} levels (it aborts past 125), so in the page a chain of more than ${MAX_WASM_DEPTH} links cannot run in MuJoCo (native MuJoCo reads the exported file)`);
   try {
     return mujoco.MjModel.from_xml_string(xml);
   } catch (e) {

@@ -229,6 +229,14 @@ test('bad input: a message each, from the converter and from the command-line sc
   assert.match(back.out, /^<mujoco model="tumble">/);
 });
 
+test("a kinematic tree deeper than MuJoCo's wasm build reads is refused before it can abort the module", () => {
+  const deep = toMjcf(JSON.parse(scenario_json('chain?links=256'))).xml;
+  assert.throws(() => compileMjcf(mujoco, deep), /nested 256 deep; MuJoCo's wasm build reads at most about 100 levels/);
+  // the module still works (an abort would have left it unusable)
+  const ok = convert(toMjcf(JSON.parse(scenario_json('chain?links=64'))).xml);
+  assert.equal(ok.system.bodies.length, 64);
+});
+
 test('a 50 MB file and a model of 10 000 bodies are refused at once', () => {
   assert.throws(() => compileMjcf(mujoco, ' '.repeat(50 * 1024 * 1024 + 1)), /50 MB/);
   const many = `<mujoco><worldbody>${Array.from({ length: 10000 }, (_, i) => `<body pos="${i} 0 0"><freejoint/><inertial pos="0 0 0" mass="1" diaginertia="1 1 1"/></body>`).join('')}</worldbody></mujoco>`;
