@@ -525,20 +525,29 @@ export class Renderer {
     return k;
   }
 
+  // the frame of an element from (S[o], S[o+1], S[o+2]) to (S[o+3], ..): its length, the unit
+  // vector u along it and p, q across it (u x e, e the world axis least along u; then u x p),
+  // into the preallocated this.axes as [len, u, p, q] (no allocation per frame)
+  across(S, o) {
+    const A = (this.axes ??= new Float64Array(10));
+    let ux = S[o + 3] - S[o], uy = S[o + 4] - S[o + 1], uz = S[o + 5] - S[o + 2];
+    const len = Math.sqrt(ux * ux + uy * uy + uz * uz);
+    if (len > 1e-12) { ux /= len; uy /= len; uz /= len; } else { ux = 0; uy = 0; uz = 1; }
+    let px, py, pz;
+    if (Math.abs(ux) < 0.9) { px = 0; py = uz; pz = -uy; } else { px = -uz; py = 0; pz = ux; }
+    const pl = Math.sqrt(px * px + py * py + pz * pz);
+    px /= pl; py /= pl; pz /= pl;
+    A[0] = len; A[1] = ux; A[2] = uy; A[3] = uz; A[4] = px; A[5] = py; A[6] = pz;
+    A[7] = uy * pz - uz * py; A[8] = uz * px - ux * pz; A[9] = ux * py - uy * px;
+    return A;
+  }
+
   // a spring from (S[o], S[o+1], S[o+2]) to (S[o+3], S[o+4], S[o+5]) as a coil of radius
   // 0.04 of the scene's reach: COIL_LINES segments written into L from k; returns the end.
   // Scalars only: no allocation per frame.
   coil(L, k, S, o) {
     const ax = S[o], ay = S[o + 1], az = S[o + 2];
-    let ux = S[o + 3] - ax, uy = S[o + 4] - ay, uz = S[o + 5] - az;
-    const len = Math.sqrt(ux * ux + uy * uy + uz * uz);
-    if (len > 1e-12) { ux /= len; uy /= len; uz /= len; } else { ux = 0; uy = 0; uz = 1; }
-    // p, q: unit vectors across the spring (u x e, e the world axis least along u; then u x p)
-    let px, py, pz;
-    if (Math.abs(ux) < 0.9) { px = 0; py = uz; pz = -uy; } else { px = -uz; py = 0; pz = ux; }
-    const pl = Math.sqrt(px * px + py * py + pz * pz);
-    px /= pl; py /= pl; pz /= pl;
-    const qx = uy * pz - uz * py, qy = uz * px - ux * pz, qz = ux * py - uy * px;
+    const A = this.across(S, o), len = A[0], ux = A[1], uy = A[2], uz = A[3], px = A[4], py = A[5], pz = A[6], qx = A[7], qy = A[8], qz = A[9];
     const rad = 0.04 * (this.scale || 1), lead = 0.5 * (1 - COIL_SPAN) * len, m = COIL_TURNS * COIL_SEGS;
     const r = COIL_COLOR[0], g = COIL_COLOR[1], b = COIL_COLOR[2];
     // vertex i of the coil (0..m): along the spring from the first lead's end, round the helix
@@ -563,14 +572,7 @@ export class Renderer {
   // end a to it and a rod from end b to its middle. Scalars only: no allocation per frame.
   dashpot(L, k, S, o) {
     const ax = S[o], ay = S[o + 1], az = S[o + 2], bx = S[o + 3], by = S[o + 4], bz = S[o + 5];
-    let ux = bx - ax, uy = by - ay, uz = bz - az;
-    const len = Math.sqrt(ux * ux + uy * uy + uz * uz);
-    if (len > 1e-12) { ux /= len; uy /= len; uz /= len; } else { ux = 0; uy = 0; uz = 1; }
-    let px, py, pz;
-    if (Math.abs(ux) < 0.9) { px = 0; py = uz; pz = -uy; } else { px = -uz; py = 0; pz = ux; }
-    const pl = Math.sqrt(px * px + py * py + pz * pz);
-    px /= pl; py /= pl; pz /= pl;
-    const qx = uy * pz - uz * py, qy = uz * px - ux * pz, qz = ux * py - uy * px;
+    const A = this.across(S, o), len = A[0], ux = A[1], uy = A[2], uz = A[3], px = A[4], py = A[5], pz = A[6], qx = A[7], qy = A[8], qz = A[9];
     const rad = 0.6 * 0.04 * (this.scale || 1), s0 = DASH_FROM * len, s1 = DASH_TO * len;
     const r = DASH_COLOR[0], g = DASH_COLOR[1], b = DASH_COLOR[2];
     // segment m of the dashpot, as its two end points (x0..z1), written with the colour; plain

@@ -236,6 +236,27 @@ pub fn slider_crank(values: &[f64]) -> (Model, Vec<BodyState>) {
     (model, states)
 }
 
+/// A prismatic joint along x3 between the centres of `a` (or the ground) and `b`, both unturned
+/// at the start (the carriage of `kapitza`, the governor's sleeve).
+fn slider_z(a: Option<usize>, b: usize) -> Joint {
+    Joint {
+        kind: JointKind::Prismatic {
+            axis_a: DVec3::Z,
+            axis_b: DVec3::Z,
+            twist_a: crate::model::twist_reference(
+                DVec3::Z,
+                DVec3::Z,
+                &DMat3::IDENTITY,
+                &DMat3::IDENTITY,
+            ),
+        },
+        a,
+        point_a: DVec3::ZERO,
+        b,
+        point_b: DVec3::ZERO,
+    }
+}
+
 /// Kapitza's pendulum: `values` = [amplitude A (m), frequency f (Hz), angle from upright (rad)].
 pub fn kapitza(values: &[f64]) -> (Model, Vec<BodyState>) {
     use crate::presets_course::{planar_rod_state, revolute_x, rod};
@@ -264,22 +285,7 @@ pub fn kapitza(values: &[f64]) -> (Model, Vec<BodyState>) {
     let model = Model {
         bodies: vec![carriage, rod(l)],
         joints: vec![
-            Joint {
-                kind: JointKind::Prismatic {
-                    axis_a: DVec3::Z,
-                    axis_b: DVec3::Z,
-                    twist_a: crate::model::twist_reference(
-                        DVec3::Z,
-                        DVec3::Z,
-                        &DMat3::IDENTITY,
-                        &DMat3::IDENTITY,
-                    ),
-                },
-                a: None,
-                point_a: DVec3::ZERO,
-                b: 0,
-                point_b: DVec3::ZERO,
-            },
+            slider_z(None, 0),
             Joint {
                 kind: revolute_x(),
                 a: Some(0),
@@ -506,22 +512,7 @@ pub fn governor(values: &[f64]) -> (Model, Vec<BodyState>) {
             b: 0,
             point_b: -half,
         },
-        Joint {
-            kind: JointKind::Prismatic {
-                axis_a: DVec3::Z,
-                axis_b: DVec3::Z,
-                twist_a: crate::model::twist_reference(
-                    DVec3::Z,
-                    DVec3::Z,
-                    &DMat3::IDENTITY,
-                    &DMat3::IDENTITY,
-                ),
-            },
-            a: Some(0),
-            point_a: DVec3::ZERO,
-            b: 1,
-            point_b: DVec3::ZERO,
-        },
+        slider_z(Some(0), 1),
     ];
     // every body turning rigidly at Omega about x3: v = Omega x3 x x, body angular velocity
     // R^T (Omega x3)

@@ -352,7 +352,7 @@ impl Ctx<'_> {
                 }
             }
         }
-        lu_factor(&mut rows.d[..ne * ne], &mut rows.piv[..ne], ne)
+        crate::math::lu_factor(&mut rows.d[..ne * ne], ne, &mut rows.piv[..ne])
     }
 
     /// Solve the bordered system for the joint rows' right-hand side `self.w.rj` (replaced by
@@ -380,7 +380,7 @@ impl Ctx<'_> {
             }
             rows.r[e] -= s;
         }
-        lu_solve(&rows.d[..ne * ne], &rows.piv[..ne], &mut rows.r[..ne], ne);
+        crate::math::lu_back(&rows.d[..ne * ne], ne, &rows.piv[..ne], &mut rows.r[..ne]);
         for e in 0..ne {
             let dmu = rows.r[e];
             rows.mu[e] += dmu;
@@ -394,48 +394,5 @@ impl Ctx<'_> {
                 self.w.kres[b] += self.w.springs.cy[e][side] * dmu;
             }
         }
-    }
-}
-
-/// LU factorisation with partial pivoting of the n x n row-major `a` in place; false when
-/// singular.
-fn lu_factor(a: &mut [f64], piv: &mut [usize], n: usize) -> bool {
-    for k in 0..n {
-        let p = (k..n)
-            .max_by(|&i, &j| a[i * n + k].abs().total_cmp(&a[j * n + k].abs()))
-            .unwrap_or(k);
-        piv[k] = p;
-        if !(a[p * n + k].abs() > 0.0) {
-            return false;
-        }
-        if p != k {
-            for j in 0..n {
-                a.swap(k * n + j, p * n + j);
-            }
-        }
-        for i in k + 1..n {
-            let l = a[i * n + k] / a[k * n + k];
-            a[i * n + k] = l;
-            for j in k + 1..n {
-                a[i * n + j] -= l * a[k * n + j];
-            }
-        }
-    }
-    true
-}
-
-/// Solve with the factors of [`lu_factor`], `x` in place.
-fn lu_solve(a: &[f64], piv: &[usize], x: &mut [f64], n: usize) {
-    for k in 0..n {
-        x.swap(k, piv[k]);
-        for i in k + 1..n {
-            x[i] -= a[i * n + k] * x[k];
-        }
-    }
-    for k in (0..n).rev() {
-        for j in k + 1..n {
-            x[k] -= a[k * n + j] * x[j];
-        }
-        x[k] /= a[k * n + k];
     }
 }
