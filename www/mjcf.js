@@ -356,11 +356,44 @@ export async function loadMujoco(url = null) {
   return mod.default();
 }
 
+/** The number of <body> elements of MJCF text, comments left out. */
+function countBodies(xml) {
+  let n = 0, from = 0;
+  for (;;) {
+    const i = xml.indexOf('<', from);
+    if (i < 0) return n;
+    if (xml.startsWith('<!--', i)) {
+      const e = xml.indexOf('-->', i + 4);
+      if (e < 0) return n;
+      from = e + 3;
+      continue;
+    }
+    if (xml.startsWith('<body', i) && /[\s/>]/.test(xml[i + 5] ?? '')) n++;
+    from = i + 1;
+  }
+}
+
+/** A boolean of one element through MuJoCo's named accessors (`model.jnt(k).limited`): the
+ * bindings cannot hand out the boolean arrays (jnt_limited, eq_active0, ...) themselves. */
+function flag(model, kind, i, field) {
+  const acc = model[kind](i);
+  try {
+    return Boolean(acc[field]);
+  } finally {
+    acc.delete?.();
+  }
+}
+
 /** Compile MJCF text with MuJoCo's compiler: the model, or an Error with MuJoCo's message. */
 export function compileMjcf(mujoco, xml) {
   if (typeof xml !== 'string') throw new Error('the MuJoCo model is not text');
   if (xml.length > MAX_XML_BYTES) throw new Error(`the MuJoCo model is ${(xml.length / 1048576).toFixed(0)} MB, more than the ${MAX_XML_BYTES / 1048576} MB Tumble reads`);
   if (!xml.trim()) throw new Error('the MuJoCo model is empty');
+  // more <body> elements than Tumble takes: refused before MuJoCo compiles them (which takes
+  // seconds for thousands); a model that grows past the limit when compiled (<replicate>,
+  // <include>) is refused by fromMjModel after compiling
+  const bodies = countBodies(xml);
+  if (bodies > MAX_BODIES) throw new Error(`the MuJoCo model has ${bodies} bodies; Tumble takes at most ${MAX_BODIES}`);
   const depth = bodyDepth(xml);
   if (depth > MAX_WASM_DEPTH) throw new Error(`its bodies are nested ${depth} deep; MuJoCo's wasm build reads at most about ${MAX_WASM_DEPTH} levels (it aborts past 125), so in the page a chain of more than ${MAX_WASM_DEPTH} links cannot run in MuJoCo (native MuJoCo reads the exported file)`);
   try {
@@ -390,12 +423,24 @@ export function fromMjModel(mujoco, model) {
     const index = new Array(model.nbody).fill(-1); // MuJoCo body -> Tumble body
     for (let i = 1; i < model.nbody; i++) index[i] = tumbleOrder ? Number(bodyNames[i].slice(1)) : i - 1;
     const label = (i) => (bodyNames[i] ? `body '${bodyNames[i]}'` : `body ${i}`);
+    const jlabel = (k) => `joint '${jointNames[k] || k}'`;
+    if (model.nkey > 1) notes.push(`keyframes: the first is the start; the other ${model.nkey - 1} are ignored`);
+    // what the model's options switch off acts nowhere in Tumble's system either
+    const off = (bit) => (model.opt.disableflags & mujoco.mjtDisableBit[bit].value) !== 0;
+    const noGravity = off('mjDSBL_GRAVITY'), noSpring = off('mjDSBL_SPRING'), noDamper = off('mjDSBL_DAMPER');
+    const noEquality = off('mjDSBL_EQUALITY') || off('mjDSBL_CONSTRAINT'), noActuation = off('mjDSBL_ACTUATION');
+    if (noGravity) notes.push('gravity is disabled in the model: the system\'s gravity is 0');
+    if (noSpring) notes.push('springs are disabled in the model: the joints\' and tendons\' stiffness is left out');
+    if (noDamper) notes.push('dampers are disabled in the model: the joints\' and tendons\' damping is left out');
+    if (model.opt.density > 0 || model.opt.viscosity > 0) notes.push(`the medium (density ${model.opt.density} kg/m^3, viscosity ${model.opt.viscosity} Pa s): its lift, drag and viscous forces are ignored`);
     // the inertial frames' world poses and velocities
     const pos = [], rot = [];
     for (let i = 0; i < model.nbody; i++) { pos.push(v3(data.xipos, 3 * i)); rot.push(rows3(data.ximat, 9 * i)); }
     const bodies = new Array(nb);
     for (let i = 1; i < model.nbody; i++) {
       const mass = model.body_mass[i];
+      if (model.body_gravcomp[i] !== 0) notes.push(`${label(i)}: its gravity compensation (gravcomp ${model.body_gravcomp[i]}) is ignored`);
+      if (model.body_mocapid[i] >= 0) notes.push(`${label(i)} is a mocap body: fixed where it starts (its motion through data.mocap_pos is ignored)`);
       if (!(mass > 0)) throw new Error(`${label(i)} has no mass (${mass} kg): Tumble needs a mass for every body; give it an inertial or a geom, or merge it into its parent`);
       // cvel: [angular; linear] in world axes, the linear part at the subtree's centre of mass
       // of the body's tree root (mj_objectVelocity's output array does not cross the bindings)
@@ -429,9 +474,15 @@ export function fromMjModel(mujoco, model) {
       const xb = v3(data.xpos, 3 * i), rb = rows3(data.xmat, 9 * i);
       const anchor = (k) => add(xb, mulv(rb, v3(model.jnt_pos, 3 * k)));
       const axis = (k) => unit(mulv(rb, v3(model.jnt_axis, 3 * k)));
-      // (the bool arrays, jnt_limited among them, do not cross the bindings: a range set is a limit)
       for (const k of list) {
-        if (model.jnt_range[2 * k] !== 0 || model.jnt_range[2 * k + 1] !== 0) notes.push(`joint '${jointNames[k] || k}': its limits are ignored (Tumble has no joint limits)`);
+        // (the bool arrays, jnt_limited among them, do not cross the bindings: the accessor's does)
+        if (flag(model, 'jnt', k, 'limited')) notes.push(`${jlabel(k)}: its limits are ignored (Tumble has no joint limits)`);
+        const dofs = [6, 3, 1, 1][model.jnt_type[k]], d0 = model.jnt_dofadr[k];
+        for (const [field, what] of [['dof_armature', 'armature (rotor inertia)'], ['dof_frictionloss', 'dry friction (frictionloss)']]) {
+          let v = 0;
+          for (let d = d0; d < d0 + dofs; d++) v = Math.max(v, Math.abs(model[field][d]));
+          if (v > 0) notes.push(`${jlabel(k)}: its ${what} ${v} is ignored`);
+        }
       }
       const make = (type, k, extra = {}) => {
         const world = anchor(k);
@@ -475,34 +526,63 @@ export function fromMjModel(mujoco, model) {
     }
     // equality constraints
     const eqt = mujoco.mjtEq;
+    const SITE = mujoco.mjtObj.mjOBJ_SITE.value, BODY = mujoco.mjtObj.mjOBJ_BODY.value;
+    const frame = (i) => ({ x: v3(data.xpos, 3 * i), r: rows3(data.xmat, 9 * i) }); // body frame
+    const atBody = (i, local) => add(frame(i).x, mulv(frame(i).r, local));
     for (let e = 0; e < model.neq; e++) {
       const type = model.eq_type[e];
+      const kind = ['connect', 'weld', 'joint', 'tendon', 'flex', 'distance'][type] ?? 'kind of';
       const nm = eqNames[e] || `equality ${e}`;
-      const b1 = model.eq_obj1id[e], b2 = model.eq_obj2id[e];
-      if (type === eqt.mjEQ_CONNECT.value && model.eq_objtype[e] === mujoco.mjtObj.mjOBJ_BODY.value) {
+      if (noEquality) { notes.push(`${kind} '${nm}': equality constraints are disabled in the model: ignored`); continue; }
+      if (!flag(model, 'eq', e, 'active0')) { notes.push(`${kind} '${nm}' is inactive at the start: ignored`); continue; }
+      const objtype = model.eq_objtype[e];
+      if ((type !== eqt.mjEQ_CONNECT.value && type !== eqt.mjEQ_WELD.value) || (objtype !== BODY && objtype !== SITE)) {
+        throw new Error(`${kind} '${nm}': this equality constraint has no Tumble joint (Tumble closes loops with connect and weld between bodies or sites)`);
+      }
+      if (/:2$/.test(nm) && type === eqt.mjEQ_CONNECT.value && eqNames.includes(nm.slice(0, -2))) continue; // the second connect of a revolute loop Tumble wrote
+      // the two bodies and the constrained points on each, world (MuJoCo's own: a connect's
+      // anchor on body2 is the one its compiler stored, eq_data[3..5])
+      const site = objtype === SITE;
+      const o1 = model.eq_obj1id[e], o2 = model.eq_obj2id[e];
+      let b1 = site ? model.site_bodyid[o1] : o1, b2 = site ? model.site_bodyid[o2] : o2;
+      let w1 = site ? v3(data.site_xpos, 3 * o1) : atBody(b1, v3(model.eq_data, 11 * e));
+      let w2 = site ? v3(data.site_xpos, 3 * o2) : type === eqt.mjEQ_CONNECT.value ? atBody(b2, v3(model.eq_data, 11 * e + 3)) : w1;
+      if (b1 === b2) throw new Error(`${kind} '${nm}' joins ${label(b1)} to itself`);
+      const gap = norm(sub(w1, w2));
+      if (gap > 1e-6) throw new Error(`${kind} '${nm}': its two points are ${gap.toExponential(2)} m apart at the start; Tumble's joints hold from the start (to 1e-6 m)`);
+      let swapped = false;
+      if (b1 === 0) { [b1, b2, w1, w2] = [b2, b1, w2, w1]; swapped = true; } // the world as Tumble's a
+      const j = { type: 'spherical', a: b2 === 0 ? null : index[b2], point_a: inFrame(b2, w2), b: index[b1], point_b: inFrame(b1, w1) };
+      if (type === eqt.mjEQ_CONNECT.value) {
         const base = nm.split(':')[0];
-        if (/:2$/.test(nm)) continue; // the second connect of a revolute loop Tumble wrote
-        const anchor1 = v3(model.eq_data, 11 * e); // in body1's frame
-        const xb1 = v3(data.xpos, 3 * b1), rb1 = rows3(data.xmat, 9 * b1);
-        const world = b1 === 0 ? anchor1 : add(xb1, mulv(rb1, anchor1));
         const pair = eqNames.indexOf(`${base}:2`);
-        const j = { type: 'spherical', a: b2 === 0 ? null : index[b2], point_a: inFrame(b2, world), b: index[b1], point_b: inFrame(b1, world) };
-        if (b1 === 0) throw new Error(`${nm}: a connect whose body1 is the world: write it with the body first`);
-        if (pair >= 0) {
-          // two connects on a line: a revolute joint about it, at their midpoint
-          const anchor2 = v3(model.eq_data, 11 * pair);
-          const w2 = add(xb1, mulv(rb1, anchor2));
-          const mid = scale(add(world, w2), 0.5), ax = unit(sub(world, w2));
-          Object.assign(j, { type: 'revolute', point_a: inFrame(b2, mid), point_b: inFrame(b1, mid), axis_a: dirIn(b2, ax), axis_b: dirIn(b1, ax) });
+        if (pair >= 0 && !site && model.eq_type[pair] === type && model.eq_obj1id[pair] === o1 && model.eq_obj2id[pair] === o2 && !swapped) {
+          // two connects on a line (Tumble's revolute loop): a revolute joint about it, at their midpoint
+          const u1 = atBody(b1, v3(model.eq_data, 11 * pair)), u2 = atBody(b2, v3(model.eq_data, 11 * pair + 3));
+          const mid1 = scale(add(w1, u1), 0.5), mid2 = scale(add(w2, u2), 0.5), ax = unit(sub(w1, u1));
+          Object.assign(j, { type: 'revolute', point_a: inFrame(b2, mid2), point_b: inFrame(b1, mid1), axis_a: dirIn(b2, ax), axis_b: dirIn(b1, ax) });
         }
         joints.push(j);
         order.push({ name: base, mj: -1 });
-      } else if (type === eqt.mjEQ_WELD.value && model.eq_objtype[e] === mujoco.mjtObj.mjOBJ_BODY.value) {
-        if (b1 === 0) throw new Error(`${nm}: a weld whose body1 is the world: write it with the body first`);
-        joints.push({ type: 'fixed', a: b2 === 0 ? null : index[b2], point_a: inFrame(b2, pos[b1]), b: index[b1], point_b: [0, 0, 0] });
-        order.push({ name: nm, mj: -1 });
       } else {
-        throw new Error(`${nm}: a ${['connect', 'weld', 'joint', 'tendon', 'flex', 'distance'][type] ?? 'kind of'} equality constraint has no Tumble joint`);
+        // a weld holds the frames (body frames, or the sites' frames) at a relative pose: Tumble's
+        // fixed joint holds the start's, so they must be the same
+        let rel;
+        if (site) {
+          rel = mulm(transpose(rows3(data.site_xmat, 9 * o1)), rows3(data.site_xmat, 9 * o2));
+        } else {
+          const f1 = frame(o1), f2 = frame(o2);
+          const dp = norm(sub(tmulv(f1.r, sub(f2.x, f1.x)), v3(model.eq_data, 11 * e + 3)));
+          if (dp > 1e-6) throw new Error(`weld '${nm}': its relpose is ${dp.toExponential(2)} m from where the bodies are at the start; Tumble's fixed joint holds the start's relative pose`);
+          const q = quatOf(mulm(transpose(f1.r), f2.r)), qr = [3, 4, 5, 6].map((k) => model.eq_data[11 * e + 3 + k]);
+          rel = 1 - Math.abs(dot([q[1], q[2], q[3]], [qr[1], qr[2], qr[3]]) + q[0] * qr[0]) / Math.hypot(...qr) > 1e-12 ? null : IDENTITY;
+        }
+        const turn = rel === null ? Infinity : Math.acos(Math.min(1, (rel[0][0] + rel[1][1] + rel[2][2] - 1) / 2));
+        if (turn > 1e-6) throw new Error(`weld '${nm}': ${site ? 'its sites\' frames differ' : 'its relpose turns the bodies'} from their start; Tumble's fixed joint holds the start's relative pose`);
+        if (!site) Object.assign(j, { point_a: inFrame(b2, pos[b1]), point_b: [0, 0, 0] }); // at body1's centre
+        j.type = 'fixed';
+        joints.push(j);
+        order.push({ name: nm, mj: -1 });
       }
     }
     // Tumble's joint order, when Tumble wrote the names; a reversed tree joint (jNr) turned back
@@ -520,9 +600,17 @@ export function fromMjModel(mujoco, model) {
     const where = new Array(joints.length);
     idx.forEach((k, pos) => { where[k] = pos; });
     const forces = [];
-    // joint springs and dampers
+    // joint springs and dampers (a Tumble joint_spring or slider_spring only on a hinge or slide
+    // that became a revolute, prismatic or cylindrical joint: the others' are named)
+    for (let k = 0; k < model.njnt; k++) {
+      if (jointForces.some(([, , kk]) => kk === k)) continue;
+      const dofs = [6, 3, 1, 1][model.jnt_type[k]], d0 = model.jnt_dofadr[k];
+      let c = 0;
+      for (let d = d0; d < d0 + dofs; d++) c = Math.max(c, model.dof_damping[d]);
+      if ((model.jnt_stiffness[k] > 0 && !noSpring) || (c > 0 && !noDamper)) notes.push(`${jlabel(k)}: its stiffness ${model.jnt_stiffness[k]} and damping ${c} are ignored (Tumble's joint springs act on revolute, prismatic and cylindrical joints only)`);
+    }
     for (const [t, kind, k] of jointForces) {
-      const kk = model.jnt_stiffness[k], c = model.dof_damping[model.jnt_dofadr[k]];
+      const kk = noSpring ? 0 : model.jnt_stiffness[k], c = noDamper ? 0 : model.dof_damping[model.jnt_dofadr[k]];
       if (!(kk > 0 || c > 0)) continue;
       const q = data.qpos[model.jnt_qposadr[k]];
       const sign = keyed && order[t].name.endsWith('r') ? -1 : 1;
@@ -546,8 +634,11 @@ export function fromMjModel(mujoco, model) {
       const [i1, i2] = [siteBody(s1), siteBody(s2)];
       const w1 = v3(data.site_xpos, 3 * s1), w2 = v3(data.site_xpos, 3 * s2);
       const lo = model.tendon_lengthspring[2 * t], hi = model.tendon_lengthspring[2 * t + 1];
+      const stiffness = noSpring ? 0 : model.tendon_stiffness[t], damping = noDamper ? 0 : model.tendon_damping[t];
+      if (flag(model, 'tendon', t, 'limited')) notes.push(`${tname}: its length limits are ignored`);
+      if (!(stiffness > 0 || damping > 0)) { notes.push(`${tname}: a tendon with neither stiffness nor damping exerts no force of its own: left out`); continue; }
       if (lo !== hi) notes.push(`${tname}: its dead band ${lo} m to ${hi} m becomes the rest length ${lo} m`);
-      const spring = { type: 'spring', a: i1 === 0 ? null : index[i1], point_a: inFrame(i1, w1), b: index[i2], point_b: inFrame(i2, w2), stiffness: model.tendon_stiffness[t], rest_length: lo, damping: model.tendon_damping[t] };
+      const spring = { type: 'spring', a: i1 === 0 ? null : index[i1], point_a: inFrame(i1, w1), b: index[i2], point_b: inFrame(i2, w2), stiffness, rest_length: lo, damping };
       if (i2 === 0) Object.assign(spring, { a: index[i1], point_a: inFrame(i1, w1), b: null });
       if (spring.b == null) { const tmp = { ...spring }; Object.assign(spring, { a: null, point_a: w2, b: tmp.a, point_b: tmp.point_a }); }
       spring.key = /^f\d+$/.test(tname) ? Number(tname.slice(1)) : Infinity;
@@ -560,14 +651,20 @@ export function fromMjModel(mujoco, model) {
       const onJoint = model.actuator_trntype[a] === mujoco.mjtTrn.mjTRN_JOINT.value;
       const k = model.actuator_trnid[2 * a];
       const motor = onJoint && model.actuator_gaintype[a] === mujoco.mjtGain.mjGAIN_FIXED.value && model.actuator_biastype[a] === mujoco.mjtBias.mjBIAS_NONE.value
-        && model.jnt_type[k] === jtype.mjJNT_HINGE.value;
-      const t = jointForces.find(([, kind, kk]) => kk === k && kind === 'joint_spring')?.[0]
-        ?? order.findIndex((o) => o.mj === k);
-      if (!motor || t < 0 || t === undefined) { notes.push(`${nm}: an actuator other than a motor on a hinge has no Tumble element: ignored`); continue; }
-      const torque = model.actuator_gear[6 * a] * model.actuator_gainprm[10 * a] * (model.nkey > 0 ? model.key_ctrl[a] : 0);
+        && model.actuator_dyntype[a] === mujoco.mjtDyn.mjDYN_NONE.value && model.jnt_type[k] === jtype.mjJNT_HINGE.value;
+      // the Tumble joint of the hinge: a revolute one, or the turn of a cylindrical one
+      const t = jointForces.find(([, kind, kk]) => kk === k && kind === 'joint_spring')?.[0] ?? -1;
+      if (!motor || t < 0) { notes.push(`${nm}: an actuator other than a motor on a hinge (of a revolute or cylindrical joint) has no Tumble element: ignored`); continue; }
+      if (noActuation) { notes.push(`${nm}: actuation is disabled in the model: left out`); continue; }
+      // its force at the start's control, clamped as MuJoCo clamps it, held constant
+      let ctrl = model.nkey > 0 ? model.key_ctrl[a] : 0;
+      if (flag(model, 'actuator', a, 'ctrllimited') && !off('mjDSBL_CLAMPCTRL')) ctrl = Math.min(Math.max(ctrl, model.actuator_ctrlrange[2 * a]), model.actuator_ctrlrange[2 * a + 1]);
+      let force = model.actuator_gainprm[10 * a] * ctrl;
+      if (flag(model, 'actuator', a, 'forcelimited')) force = Math.min(Math.max(force, model.actuator_forcerange[2 * a]), model.actuator_forcerange[2 * a + 1]);
+      if (!/^f\d+$/.test(nm)) notes.push(`${nm}: a motor whose control is held at the start's ${ctrl} (a constant torque of ${model.actuator_gear[6 * a] * force} N m); a control that changes in time has no Tumble element`);
+      const torque = model.actuator_gear[6 * a] * force;
       const sign = keyed && order[t].name.endsWith('r') ? -1 : 1;
       forces.push({ type: 'motor', joint: where[t], torque: sign * torque, key: /^f\d+$/.test(nm) ? Number(nm.slice(1)) : Infinity });
-      if (model.nkey === 0) notes.push(`${nm}: a motor without a keyframe control: its torque is 0 N m`);
     }
     // what is ignored
     let colliding = 0;
@@ -575,6 +672,7 @@ export function fromMjModel(mujoco, model) {
     const contactsOff = (model.opt.disableflags & mujoco.mjtDisableBit.mjDSBL_CONTACT.value) !== 0;
     if (colliding && !contactsOff) notes.push(`contacts and collision geometry (${colliding} geom${colliding > 1 ? 's' : ''} that collide): ignored, Tumble has no contacts`);
     if (model.nflex) notes.push(`flex (${model.nflex}): ignored`);
+    if (model.nsensor) notes.push(`sensors (${model.nsensor}): ignored (they do not act on the motion)`);
     // the elements Tumble wrote (f0, f1, ...) in their order, the joints' springs first
     forces.sort((x, y) => (x.key ?? -1) - (y.key ?? -1));
     for (const f of forces) delete f.key;
