@@ -378,7 +378,7 @@ function countBodies(xml) {
 function flag(model, kind, i, field) {
   const acc = model[kind](i);
   try {
-    return Boolean(acc[field]);
+    return Boolean(acc[field] ?? acc[`_${field}`]); // (the tendon accessor's fields begin with _)
   } finally {
     acc.delete?.();
   }
@@ -400,7 +400,8 @@ export function compileMjcf(mujoco, xml) {
     return mujoco.MjModel.from_xml_string(xml);
   } catch (e) {
     const msg = typeof e === 'object' && e && 'message' in e ? e.message : mujoco.getExceptionMessage?.(e)?.join(': ') ?? String(e);
-    throw new Error(`MuJoCo's compiler rejected the model: ${msg}`);
+    // MuJoCo's message, on one line: "Loading error: XML parse error 14: ... Line number=1: ..."
+    throw new Error(`MuJoCo's compiler rejected the model: ${String(msg).replace(/^MuJoCo Error: /, '').trim().split(/\s*\n\s*/).join(' ')}`);
   }
 }
 
@@ -472,17 +473,21 @@ export function fromMjModel(mujoco, model) {
       for (let k = adr; k < adr + num; k++) list.push(k);
       const types = list.map((k) => model.jnt_type[k]);
       const xb = v3(data.xpos, 3 * i), rb = rows3(data.xmat, 9 * i);
-      const anchor = (k) => add(xb, mulv(rb, v3(model.jnt_pos, 3 * k)));
-      const axis = (k) => unit(mulv(rb, v3(model.jnt_axis, 3 * k)));
+      // MuJoCo's own world anchors and axes (the second of two hinges in a body turns the first's
+      // axis: it is the parent's, not the body's, that the first keeps)
+      const anchor = (k) => v3(data.xanchor, 3 * k);
+      const axis = (k) => unit(v3(data.xaxis, 3 * k));
       for (const k of list) {
         // (the bool arrays, jnt_limited among them, do not cross the bindings: the accessor's does)
         if (flag(model, 'jnt', k, 'limited')) notes.push(`${jlabel(k)}: its limits are ignored (Tumble has no joint limits)`);
         const dofs = [6, 3, 1, 1][model.jnt_type[k]], d0 = model.jnt_dofadr[k];
-        for (const [field, what] of [['dof_armature', 'armature (rotor inertia)'], ['dof_frictionloss', 'dry friction (frictionloss)']]) {
+        for (const [field, what] of [['dof_armature', 'armature (rotor inertia)'], ['dof_frictionloss', 'dry friction (frictionloss)'], ['dof_dampingpoly', 'nonlinear damping (dampingpoly)']]) {
           let v = 0;
-          for (let d = d0; d < d0 + dofs; d++) v = Math.max(v, Math.abs(model[field][d]));
-          if (v > 0) notes.push(`${jlabel(k)}: its ${what} ${v} is ignored`);
+          const per = field === 'dof_dampingpoly' ? 2 : 1;
+          for (let d = per * d0; d < per * (d0 + dofs); d++) v = Math.max(v, Math.abs(model[field]?.[d] ?? 0));
+          if (v > 0) notes.push(`${jlabel(k)}: its ${what} is ignored`);
         }
+        if (model.jnt_stiffnesspoly && (model.jnt_stiffnesspoly[2 * k] || model.jnt_stiffnesspoly[2 * k + 1])) notes.push(`${jlabel(k)}: its nonlinear stiffness (stiffnesspoly) is ignored`);
       }
       const make = (type, k, extra = {}) => {
         const world = anchor(k);
@@ -512,7 +517,8 @@ export function fromMjModel(mujoco, model) {
       } else if (num === 1 && types[0] === jtype.mjJNT_SLIDE.value) {
         jointForces.push([make('prismatic', list[0]), 'slider_spring', list[0]]);
       } else if (num === 2 && types.includes(jtype.mjJNT_SLIDE.value) && types.includes(jtype.mjJNT_HINGE.value)
-        && same(list[0], list[1]) && Math.abs(Math.abs(dot(axis(list[0]), axis(list[1]))) - 1) < 1e-9) {
+        && norm(cross(sub(anchor(list[1]), anchor(list[0])), axis(list[0]))) < 1e-9 && Math.abs(Math.abs(dot(axis(list[0]), axis(list[1]))) - 1) < 1e-9) {
+        // (a slide's anchor is where it was before it slid, the hinge's where it is: both on the axis)
         const ks = types[0] === jtype.mjJNT_SLIDE.value ? list[0] : list[1];
         const kh = ks === list[0] ? list[1] : list[0];
         const t = make('cylindrical', ks);
@@ -636,6 +642,8 @@ export function fromMjModel(mujoco, model) {
       const lo = model.tendon_lengthspring[2 * t], hi = model.tendon_lengthspring[2 * t + 1];
       const stiffness = noSpring ? 0 : model.tendon_stiffness[t], damping = noDamper ? 0 : model.tendon_damping[t];
       if (flag(model, 'tendon', t, 'limited')) notes.push(`${tname}: its length limits are ignored`);
+      if (model.tendon_frictionloss[t] > 0) notes.push(`${tname}: its dry friction (frictionloss) is ignored`);
+      for (const f of ['tendon_stiffnesspoly', 'tendon_dampingpoly']) if (model[f] && (model[f][2 * t] || model[f][2 * t + 1])) notes.push(`${tname}: its nonlinear ${f.slice(7)} is ignored`);
       if (!(stiffness > 0 || damping > 0)) { notes.push(`${tname}: a tendon with neither stiffness nor damping exerts no force of its own: left out`); continue; }
       if (lo !== hi) notes.push(`${tname}: its dead band ${lo} m to ${hi} m becomes the rest length ${lo} m`);
       const spring = { type: 'spring', a: i1 === 0 ? null : index[i1], point_a: inFrame(i1, w1), b: index[i2], point_b: inFrame(i2, w2), stiffness, rest_length: lo, damping };
@@ -677,7 +685,7 @@ export function fromMjModel(mujoco, model) {
     forces.sort((x, y) => (x.key ?? -1) - (y.key ?? -1));
     for (const f of forces) delete f.key;
     const system = {
-      gravity: Array.from(model.opt.gravity), dt: model.opt.timestep, duration: 10,
+      gravity: noGravity ? [0, 0, 0] : Array.from(model.opt.gravity), dt: model.opt.timestep, duration: 10,
       bodies, joints: idx.map((k) => joints[k]),
       ...(forces.length ? { forces } : {}),
     };
