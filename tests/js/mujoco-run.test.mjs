@@ -1,0 +1,98 @@
+// www/mujoco-run.js under Node: MuJoCo's run of a Tumble system (the page's "with MuJoCo")
+// starts in Tumble's state, writes its poses in Tumble's order and layout (write_poses: per body
+// the centre, then R column-major) and its velocities (18 numbers a body: x, R column-major, v,
+// omega, world), measures its invariants with Tumble's definitions and keeps time with the page.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import * as wasm from '../../www/pkg/tumble_wasm.js';
+import { loadMujoco } from '../../www/mjcf.js';
+import { MujocoRun } from '../../www/mujoco-run.js';
+
+wasm.initSync({ module: readFileSync(new URL('../../www/pkg/tumble_wasm_bg.wasm', import.meta.url)) });
+const mujoco = await loadMujoco();
+const fields = wasm.invariant_fields();
+const at = (name) => fields.indexOf(name);
+const gap = (a, b) => Math.max(...Array.from(a, (x, i) => Math.abs(x - b[i])));
+
+test("MuJoCo's run starts in Tumble's state: poses, velocities and E0 to 1e-12", () => {
+  for (const scenario of ['nk-revolute', 'chain?links=4', 'top', 'four-bar', 'spring-pendulum', 'damped-pendulum', 'flip']) {
+    const system = JSON.parse(wasm.scenario_json(scenario));
+    const run = new MujocoRun(wasm, mujoco, { scenario, mujoco: 'RK4', dt: 1e-3 });
+    const sim = new wasm.Simulation(scenario, 'director', 1e-3, 0);
+    try {
+      assert.equal(run.n, sim.body_count());
+      const poses = new Float64Array(12 * run.n);
+      sim.write_poses(poses);
+      assert.ok(gap(run.poses, poses) < 1e-12, `${scenario}: poses ${gap(run.poses, poses)}`);
+      assert.ok(gap(run.states.filter((_, i) => i % 18 < 12), poses) < 1e-12, `${scenario}: states' poses`);
+      system.bodies.forEach((b, k) => {
+        const R = b.rotation ?? [[1, 0, 0], [0, 1, 0], [0, 0, 1]], w = b.angular_velocity ?? [0, 0, 0];
+        const want = [...(b.velocity ?? [0, 0, 0]), ...R.map((r) => r[0] * w[0] + r[1] * w[1] + r[2] * w[2])]; // v, and omega in world axes
+        const got = run.states.slice(18 * k + 12, 18 * k + 18);
+        assert.ok(gap(got, want) < 1e-12 * Math.max(1, ...want.map(Math.abs)), `${scenario} body ${k}: ${Array.from(got)} vs ${want}`);
+      });
+      const inv = new Float64Array(fields.length);
+      sim.invariants(inv);
+      const e = inv[at('energy')], scale = Math.abs(inv[at('kinetic')]) + Math.abs(inv[at('potential')]);
+      assert.ok(Math.abs(run.energy0 - e) <= 1e-12 * Math.max(scale, 1), `${scenario}: E0 ${run.energy0} vs ${e}`);
+      assert.deepEqual(run.notes, []);
+    } finally {
+      run.free();
+      sim.free();
+    }
+  }
+});
+
+test("MuJoCo's run keeps time and follows Tumble's: nk-revolute, 1000 steps of 1 ms", () => {
+  const run = new MujocoRun(wasm, mujoco, { scenario: 'nk-revolute', mujoco: 'RK4', dt: 1e-3 });
+  const sim = new wasm.Simulation('nk-revolute', 'director', 1e-3, 0);
+  try {
+    assert.equal(run.advance(1000), 1000);
+    assert.equal(run.error, null);
+    assert.equal(run.steps, 1000);
+    assert.ok(Math.abs(run.data.time - 1) < 1e-12, `${run.data.time}`);
+    assert.ok(Math.abs(run.inv[at('t')] - 1) < 1e-12);
+    sim.step(1000);
+    const poses = new Float64Array(12 * run.n);
+    sim.write_poses(poses);
+    // the director's own error at this step (MuJoCo's RK4 is at 1.7e-12 m: mjcf.test.mjs)
+    const d = gap(run.poses, poses);
+    console.log(`# nk-revolute at t = 1 s, MujocoRun (RK4) vs the director at h = 1 ms: ${d.toExponential(2)} m; MuJoCo's joint violation ${run.inv[at('joint_violation')].toExponential(1)}, balance ${run.inv[at('balance')].toExponential(1)} J`);
+    assert.ok(d < 2e-6, `${d} m`);
+    // a tree of hinges: MuJoCo's coordinates hold Tumble's joint equations exactly
+    assert.ok(run.inv[at('joint_violation')] < 1e-12);
+    assert.ok(Math.abs(run.inv[at('balance')]) < 1e-7, `balance ${run.inv[at('balance')]}`);
+  } finally {
+    run.free();
+    sim.free();
+  }
+});
+
+test("MuJoCo's run: the same steps give the same state hash; a damper's D counted; a drive named; a new step", () => {
+  const hashes = [0, 1].map(() => {
+    const run = new MujocoRun(wasm, mujoco, { scenario: 'four-bar', mujoco: 'implicitfast', dt: 1e-3 });
+    run.advance(100);
+    const h = run.hash();
+    run.free();
+    return h;
+  });
+  assert.equal(hashes[0], hashes[1]);
+  assert.match(hashes[0], /^[0-9a-f]{16}$/);
+  // damped-pendulum: D grows and E - E0 + D stays near 0 (W, D by the rectangle rule, O(h))
+  const run = new MujocoRun(wasm, mujoco, { scenario: 'damped-pendulum', mujoco: 'RK4', dt: 1e-3 });
+  try {
+    run.advance(1000);
+    assert.ok(run.inv[at('dissipated')] > 0.01, `D ${run.inv[at('dissipated')]}`);
+    assert.ok(Math.abs(run.inv[at('balance')]) < 1e-4, `balance ${run.inv[at('balance')]}`);
+    run.resume(5e-4);
+    assert.equal(run.model.opt.timestep, 5e-4);
+    run.advance(2);
+    assert.ok(Math.abs(run.data.time - 1.001) < 1e-12, `${run.data.time}`);
+  } finally {
+    run.free();
+  }
+  const crank = new MujocoRun(wasm, mujoco, { scenario: 'slider-crank', mujoco: 'RK4', dt: 1e-3 });
+  assert.ok(crank.notes.some((n) => /drives\[0\]/.test(n)), crank.notes.join('; '));
+  crank.free();
+});
