@@ -36,6 +36,15 @@
 //   keyframe. Drives, loads, time-varying motors and elements on loop-closing joints have no
 //   MuJoCo counterpart: each is named in `notes` and left out.
 // - Gravity, the time step, the integrator; contacts off (Tumble has none); the energy flag on.
+//
+// The way back reads the compiled model at its first keyframe (or qpos0) after mj_forward: bodies
+// are the inertial frames (xipos, ximat, body_mass, body_inertia), joint anchors and axes MuJoCo's
+// own world ones (xanchor, xaxis) expressed in those frames; hinge -> revolute, ball -> spherical,
+// slide -> prismatic, a slide and a hinge on one axis -> cylindrical, two perpendicular hinges at
+// one point -> universal, free -> nothing; a jointless body with mass -> a fixed joint to its
+// parent, one without mass (a frame) is merged into its parent; connect -> spherical (Tumble's two
+// connects jN, jN:2 -> revolute), weld -> fixed, between bodies or sites, when they hold at the
+// start; velocities from cvel. Everything else is named in `notes` (ignored) or refused (Error).
 
 /** The integrators MuJoCo offers, by their own names. */
 export const MJ_INTEGRATORS = ['RK4', 'Euler', 'implicit', 'implicitfast'];
@@ -419,11 +428,26 @@ export function fromMjModel(mujoco, model) {
     const bodyNames = names(model, model.name_bodyadr, model.nbody);
     const jointNames = names(model, model.name_jntadr, model.njnt);
     const eqNames = names(model, model.name_eqadr, model.neq);
+    const label = (i) => (i === 0 ? 'the ground' : bodyNames[i] ? `body '${bodyNames[i]}'` : `body ${i}`);
+    // a body with neither mass nor joint is only a frame (MuJoCo's way to place its children): it
+    // is merged into its parent, and its children, sites and constraints belong to that parent
+    // (MuJoCo orders parents before children)
+    const merged = (i) => i > 0 && model.body_jntnum[i] === 0 && !(model.body_mass[i] > 0);
+    const owner = new Int32Array(model.nbody); // MuJoCo body -> the MuJoCo body it moves as (0: the ground)
+    const kept = [];
+    for (let i = 1; i < model.nbody; i++) {
+      owner[i] = merged(i) ? owner[model.body_parentid[i]] : i;
+      if (model.body_mocapid[i] >= 0) notes.push(`${label(i)} is a mocap body: fixed where it starts (its motion through data.mocap_pos is ignored)`);
+      if (merged(i)) notes.push(`${label(i)} has neither mass nor joint: merged into ${label(owner[i])} (a frame)`);
+      else kept.push(i);
+    }
+    if (!kept.length) throw new Error('the MuJoCo model has no body with a mass besides the world');
     // Tumble's order: bodies named b0.. (a model Tumble wrote) keep theirs; others MuJoCo's
-    const tumbleOrder = bodyNames.slice(1).every((nm) => /^b\d+$/.test(nm)) && new Set(bodyNames.slice(1)).size === nb;
+    const keptNames = kept.map((i) => bodyNames[i]);
+    const tumbleOrder = keptNames.every((nm) => /^b\d+$/.test(nm)) && new Set(keptNames).size === kept.length
+      && keptNames.every((nm) => Number(nm.slice(1)) < kept.length);
     const index = new Array(model.nbody).fill(-1); // MuJoCo body -> Tumble body
-    for (let i = 1; i < model.nbody; i++) index[i] = tumbleOrder ? Number(bodyNames[i].slice(1)) : i - 1;
-    const label = (i) => (bodyNames[i] ? `body '${bodyNames[i]}'` : `body ${i}`);
+    kept.forEach((i, k) => { index[i] = tumbleOrder ? Number(bodyNames[i].slice(1)) : k; });
     const jlabel = (k) => `joint '${jointNames[k] || k}'`;
     if (model.nkey > 1) notes.push(`keyframes: the first is the start; the other ${model.nkey - 1} are ignored`);
     // what the model's options switch off acts nowhere in Tumble's system either
@@ -437,11 +461,10 @@ export function fromMjModel(mujoco, model) {
     // the inertial frames' world poses and velocities
     const pos = [], rot = [];
     for (let i = 0; i < model.nbody; i++) { pos.push(v3(data.xipos, 3 * i)); rot.push(rows3(data.ximat, 9 * i)); }
-    const bodies = new Array(nb);
-    for (let i = 1; i < model.nbody; i++) {
+    const bodies = new Array(kept.length);
+    for (const i of kept) {
       const mass = model.body_mass[i];
       if (model.body_gravcomp[i] !== 0) notes.push(`${label(i)}: its gravity compensation (gravcomp ${model.body_gravcomp[i]}) is ignored`);
-      if (model.body_mocapid[i] >= 0) notes.push(`${label(i)} is a mocap body: fixed where it starts (its motion through data.mocap_pos is ignored)`);
       if (!(mass > 0)) throw new Error(`${label(i)} has no mass (${mass} kg): Tumble needs a mass for every body; give it an inertial or a geom, or merge it into its parent`);
       // cvel: [angular; linear] in world axes, the linear part at the subtree's centre of mass
       // of the body's tree root (mj_objectVelocity's output array does not cross the bindings)
@@ -454,7 +477,7 @@ export function fromMjModel(mujoco, model) {
     }
     // drawing sizes: a box geom at the inertial frame
     for (let g = 0; g < model.ngeom; g++) {
-      const i = model.geom_bodyid[g];
+      const i = owner[model.geom_bodyid[g]];
       if (i > 0 && model.geom_type[g] === mujoco.mjtGeom.mjGEOM_BOX.value && !bodies[index[i]].size) {
         const gp = v3(data.geom_xpos, 3 * g);
         if (norm(sub(gp, pos[i])) < 1e-9) bodies[index[i]].size = v3(model.geom_size, 3 * g).map((x) => 2 * x);
@@ -467,8 +490,9 @@ export function fromMjModel(mujoco, model) {
     const jtype = mujoco.mjtJoint;
     const jointForces = [];
     for (let i = 1; i < model.nbody; i++) {
+      if (merged(i)) continue;
       const adr = model.body_jntadr[i], num = model.body_jntnum[i];
-      const p = model.body_parentid[i];
+      const p = owner[model.body_parentid[i]];
       const list = [];
       for (let k = adr; k < adr + num; k++) list.push(k);
       const types = list.map((k) => model.jnt_type[k]);
@@ -507,7 +531,7 @@ export function fromMjModel(mujoco, model) {
         j.point_b = [0, 0, 0];
         j.point_a = inFrame(p, pos[i]);
         order[order.length - 1] = { name: '', mj: -1 };
-        notes.push(`${label(i)} has no joint: welded to ${p === 0 ? 'the ground' : label(p)} by a fixed joint`);
+        notes.push(`${label(i)} has no joint: welded to ${label(p)} by a fixed joint`);
       } else if (num === 1 && types[0] === jtype.mjJNT_FREE.value) {
         // free: nothing
       } else if (num === 1 && types[0] === jtype.mjJNT_HINGE.value) {
@@ -553,6 +577,7 @@ export function fromMjModel(mujoco, model) {
       let b1 = site ? model.site_bodyid[o1] : o1, b2 = site ? model.site_bodyid[o2] : o2;
       let w1 = site ? v3(data.site_xpos, 3 * o1) : atBody(b1, v3(model.eq_data, 11 * e));
       let w2 = site ? v3(data.site_xpos, 3 * o2) : type === eqt.mjEQ_CONNECT.value ? atBody(b2, v3(model.eq_data, 11 * e + 3)) : w1;
+      [b1, b2] = [owner[b1], owner[b2]];
       if (b1 === b2) throw new Error(`${kind} '${nm}' joins ${label(b1)} to itself`);
       const gap = norm(sub(w1, w2));
       if (gap > 1e-6) throw new Error(`${kind} '${nm}': its two points are ${gap.toExponential(2)} m apart at the start; Tumble's joints hold from the start (to 1e-6 m)`);
@@ -626,7 +651,7 @@ export function fromMjModel(mujoco, model) {
         : { type: 'slider_spring', joint: where[t], stiffness: kk, rest_slide: rest, damping: c });
     }
     // tendons: spatial between two sites -> springs
-    const siteBody = (sid) => model.site_bodyid[sid];
+    const siteBody = (sid) => owner[model.site_bodyid[sid]];
     for (let t = 0; t < model.ntendon; t++) {
       const adr = model.tendon_adr[t], num = model.tendon_num[t];
       const kinds = [];

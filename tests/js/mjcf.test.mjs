@@ -372,14 +372,7 @@ test('what MuJoCo has and Tumble leaves out is named, each element', () => {
   <actuator><general name="filtered" joint="h" dyntype="filter" dynprm="0.1"/><motor name="m" joint="h" gear="2" ctrllimited="true" ctrlrange="-1 1"/></actuator>
   <sensor><jointpos joint="h"/></sensor>
   <keyframe><key qpos="0 1 0 0 0" ctrl="0 5"/><key qpos="0.1 1 0 0 0"/></keyframe></mujoco>`;
-  const model = compileMjcf(mujoco, xml);
-  let out;
-  try {
-    assert.throws(() => fromMjModel(mujoco, model), /body 'target' has no mass/); // a mocap body without a geom
-  } finally {
-    model.delete();
-  }
-  out = convert(xml.replace('<site name="s2"/>', '<site name="s2"/><geom type="sphere" size="0.1" contype="0" conaffinity="0"/>'));
+  const out = convert(xml);
   const text = out.notes.join('\n');
   for (const want of [/keyframes: the first is the start; the other 1 are ignored/, /gravity is disabled in the model/, /the medium \(density 1.2/,
     /body 'arm': its gravity compensation/, /body 'target' is a mocap body/, /joint 'h': its armature \(rotor inertia\) is ignored/, /joint 'h': its dry friction/,
@@ -389,7 +382,14 @@ test('what MuJoCo has and Tumble leaves out is named, each element', () => {
   }
   assert.deepEqual(out.system.gravity, [0, 0, 0]);
   assert.deepEqual(out.system.forces.find((f) => f.type === 'motor'), { type: 'motor', joint: 0, torque: 2 });
-  assert.equal(out.system.joints.length, 3); // hinge, ball, the mocap body's weld to the ground
+  // hinge and ball; the mocap body, without mass, is merged into the ground with its site
+  assert.deepEqual(out.system.joints.map((j) => j.type), ['revolute', 'spherical']);
+  assert.match(text, /body 'target' has neither mass nor joint: merged into the ground \(a frame\)/);
+  // the tendon from the ball's centre (0, 0, 0.5) to the merged site (1, 0, 0): a spring whose rest
+  // length is MuJoCo's default, the length at qpos0 (springlength -1), sqrt(1.25) m
+  const rope = out.system.forces.find((f) => f.type === 'spring');
+  assert.ok(Math.abs(rope.rest_length - Math.sqrt(1.25)) < 1e-15, `${rope.rest_length}`);
+  assert.deepEqual({ ...rope, rest_length: 0 }, { type: 'spring', a: null, point_a: [1, 0, 0], b: 1, point_b: [0, 0, 0], stiffness: 10, rest_length: 0, damping: 0 });
 });
 
 test('the script refuses a file over 50 MB before reading it, and 10 000 bodies before compiling them', async () => {
@@ -426,4 +426,21 @@ test('the script refuses a file over 50 MB before reading it, and 10 000 bodies 
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test('a body with neither mass nor joint (a frame) is merged: its children hang from its parent', () => {
+  const { system, notes } = convert(`<mujoco><compiler angle="radian"/><option><flag contact="disable"/></option><worldbody>
+    <body name="arm" pos="0 0 1"><joint type="hinge" axis="1 0 0"/><geom type="box" size="0.1 0.1 0.1" mass="2"/>
+      <body name="frame" pos="0 0 -0.5" euler="0 0 1.5707963267948966">
+        <site name="mark"/>
+        <body name="hand"><joint name="wrist" type="hinge" axis="1 0 0"/><geom type="sphere" size="0.1" mass="1"/></body>
+      </body>
+    </body></worldbody></mujoco>`);
+  assert.equal(system.bodies.length, 2);
+  assert.deepEqual(notes, ["body 'frame' has neither mass nor joint: merged into body 'arm' (a frame)"]);
+  const wrist = system.joints[1];
+  assert.deepEqual([wrist.type, wrist.a, wrist.b], ['revolute', 0, 1]);
+  // on the arm 0.5 m below its centre, the frame's turn of pi/2 about z making x the arm's y
+  assert.ok(Math.hypot(...wrist.point_a.map((x, i) => x - [0, 0, -0.5][i])) < 1e-12, `${wrist.point_a}`);
+  assert.ok(Math.hypot(...wrist.axis_a.map((x, i) => x - [0, 1, 0][i])) < 1e-12, `${wrist.axis_a}`);
 });
