@@ -53,6 +53,7 @@ const COIL_COLOR = [0.86, 0.89, 0.95]; // steel: light against the dark backgrou
 const PULL_COLOR = [1, 0.35, 0.85]; // the pointer's pull: magenta, unlike the bodies and the coils
 const NO_GHOSTS = Object.freeze([]);
 const UP = [0, 0, 1];
+const FOVY = 0.8; // the camera's vertical field of view (rad)
 
 function compile(gl, vs, fs) {
   const prog = gl.createProgram();
@@ -175,9 +176,10 @@ export class Renderer {
     this.cam = { target: [0, 0, 0], dist: 10, yaw: -1.1, pitch: 0.35 };
     this.rails = null; // the sliding joints' rails: 7 numbers each (a, point_a, axis_a; joint_rails), or null
     this.jointMarks = null; // per joint: 1 driven, 2 motor, 3 both (joint_marks), or null
+    this.chartedJoint = -1; // the joint whose reaction the page charts: its marker is framed in white
     this.pull = null; // the pointer's pull ({ body, point (body frame), target (world) }): drawn as a line
     this.onGrab = null; // (event) -> true when a press grabs a body (no orbit then); see attachControls
-    this.onDrag = null;
+    this.onDrag = null; // (event) -> 'orbit' when a held press should orbit from here on (a tap on a joint that moved on)
     this.onRelease = null;
     this.grid = new Float32Array(0);
     this.trail = null;
@@ -324,7 +326,7 @@ export class Renderer {
     eye[0] = c.target[0] + c.dist * cp * Math.cos(c.yaw);
     eye[1] = c.target[1] + c.dist * cp * Math.sin(c.yaw);
     eye[2] = c.target[2] + c.dist * Math.sin(c.pitch);
-    mat.perspective(this.proj, 0.8, w, h, c);
+    mat.perspective(this.proj, FOVY, w, h, c);
     mat.lookAt(this.view, eye, c.target, UP);
     this.upload(poses, sizes, ghosts, n);
     const u = this.mesh.u;
@@ -404,7 +406,7 @@ export class Renderer {
     const F = this.jointFrames, nf = F && F.length === 14 * (joints.length / 3) ? F.length / 14 : 0;
     const ns = springs.length / 6;
     const R = this.rails, nr = R ? R.length / 7 : 0;
-    const need = this.grid.length + trailFloats + 48 * nf + COIL_FLOATS * ns + 12 + 12 * nr + 2 * joints.length;
+    const need = this.grid.length + trailFloats + 48 * nf + COIL_FLOATS * ns + 12 + 12 * nr + 2 * joints.length + 6;
     gl.bindBuffer(gl.ARRAY_BUFFER, this.lineBuf);
     if (this.lines.length < need) {
       this.lines = new Float32Array(need);
@@ -431,6 +433,12 @@ export class Renderer {
       k += 12;
     }
     const framesEnd = k;
+    // the charted joint: a larger white point under its marker, a frame around it
+    const cj = this.chartedJoint, framed = cj >= 0 && 3 * cj < joints.length ? 1 : 0;
+    if (framed) {
+      L[k++] = joints[3 * cj]; L[k++] = joints[3 * cj + 1]; L[k++] = joints[3 * cj + 2];
+      L[k++] = 1; L[k++] = 1; L[k++] = 1;
+    }
     // the joints as points: yellow, a driven joint magenta, one turned by a motor cyan
     const M = this.jointMarks && this.jointMarks.length === joints.length / 3 ? this.jointMarks : null;
     for (let j = 0; j < joints.length; j += 3) {
@@ -455,7 +463,12 @@ export class Renderer {
     gl.useProgram(this.line.prog);
     gl.bindVertexArray(this.lineVao);
     gl.disable(gl.DEPTH_TEST);
-    gl.drawArrays(gl.POINTS, lineVerts, k / 6 - lineVerts);
+    if (framed) {
+      gl.uniform1f(this.line.u.uPoint, 13 * dpr);
+      gl.drawArrays(gl.POINTS, lineVerts, 1);
+      gl.uniform1f(this.line.u.uPoint, 7 * dpr);
+    }
+    gl.drawArrays(gl.POINTS, lineVerts + framed, k / 6 - lineVerts - framed);
     gl.bindVertexArray(null);
   }
 
@@ -550,7 +563,7 @@ export class Renderer {
     const cv = this.canvas, rect = cv.getBoundingClientRect(), c = this.cam, e = this.eye;
     const nx = (2 * (x - rect.left)) / Math.max(1, rect.width) - 1, ny = 1 - (2 * (y - rect.top)) / Math.max(1, rect.height);
     const f = norm([c.target[0] - e[0], c.target[1] - e[1], c.target[2] - e[2]]);
-    const r = norm(cross(f, UP)), u = cross(r, f), t = Math.tan(0.4), a = Math.max(1, rect.width) / Math.max(1, rect.height);
+    const r = norm(cross(f, UP)), u = cross(r, f), t = Math.tan(FOVY / 2), a = Math.max(1, rect.width) / Math.max(1, rect.height);
     const d = norm([0, 1, 2].map((i) => f[i] + nx * t * a * r[i] + ny * t * u[i]));
     return { origin: [e[0], e[1], e[2]], dir: d, forward: f };
   }
@@ -617,7 +630,12 @@ export class Renderer {
     cv.addEventListener('pointerup', end);
     cv.addEventListener('pointercancel', end);
     cv.addEventListener('pointermove', (e) => {
-      if (e.pointerId === grabbing) { this.onDrag?.(e); return; }
+      if (e.pointerId === grabbing) {
+        // a press held for something else (a tap on a joint) that turned into a drag over empty
+        // space: from here on it orbits
+        if (this.onDrag?.(e) === 'orbit') { grabbing = null; pts.set(e.pointerId, [e.clientX, e.clientY]); }
+        return;
+      }
       const prev = pts.get(e.pointerId);
       if (!prev) return;
       pts.set(e.pointerId, [e.clientX, e.clientY]);
