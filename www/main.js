@@ -205,6 +205,8 @@ async function applyCustom(text, canonical) {
   return `Not applied: ${why} The last valid system keeps running.`;
 }
 
+const UNIT_IN_HELP = /\(((?:rad|Hz|kg|N|m|s)(?:[ /](?:rad|Hz|kg|N|m|s))*)\)/;
+
 function buildParams() {
   const { name, values } = splitScenario(app.settings.scenario);
   const preset = app.presets.find((p) => p.name === name);
@@ -214,7 +216,9 @@ function buildParams() {
   for (const q of preset.params) {
     const label = document.createElement('label');
     label.title = q.help;
-    const unit = /\(([^()]+)\)\s*$/.exec(q.help)?.[1];
+    // the unit: the first parenthesis made of units ("frequency of the pivot's motion (Hz);
+    // upright is stable above ..."), else a trailing one ("number of bodies (1 to 4096)")
+    const unit = UNIT_IN_HELP.exec(q.help)?.[1] ?? /\(([^()]+)\)\s*$/.exec(q.help)?.[1];
     label.append(q.key + (unit ? ` (${unit})` : '') + ' ');
     let input;
     if (q.choices.length) {
@@ -761,8 +765,6 @@ async function main() {
     // a joint's point on the screen (client pixels), for the reaction chart's tests
     jointOnScreen: (j) => p.renderer.toScreen(p.run.joints[3 * j], p.run.joints[3 * j + 1], p.run.joints[3 * j + 2]),
     pulled: () => !!p.run.pulled,
-    // the joint whose reaction is charted (framed in white in the view), -1 for none
-    chartedJoint: () => p.renderer.chartedJoint,
     // the joint whose reaction is charted (framed in white in the view), -1 for none
     chartedJoint: () => p.renderer.chartedJoint,
     // the view's rectangle and where every body's box corners and joint points are drawn in it

@@ -251,8 +251,40 @@ export class Renderer {
     reach = Math.max(reach, 0.05); // small mechanisms (Andrews' squeezer, 0.1 m) fill the view too
     this.cam.target = c;
     this.cam.dist = (grounded && nj > n ? 2.6 : grounded && n > 1 ? 2.0 : 3.4) * reach;
+    // whatever the estimate, the bodies and joints where they start are in view (Kapitza's rod
+    // stands on its carriage above the ground joint: the estimate cut off its top)
+    this.cam.dist = Math.max(this.cam.dist, this.fitDistance(poses, sizes, joints));
     this.scale = reach;
     this.buildGrid(reach, grounded ? gridZ : c[2] - reach * 0.9);
+  }
+
+  /** The camera distance at which every box corner of `poses` and `sizes` and every joint point
+   * is drawn within the middle FIT of the view's width and height, seen from the camera's
+   * direction towards its target. */
+  fitDistance(poses, sizes, joints) {
+    const FIT = 0.85, c = this.cam, cp = Math.cos(c.pitch);
+    const back = [cp * Math.cos(c.yaw), cp * Math.sin(c.yaw), Math.sin(c.pitch)]; // from the target towards the eye
+    const right = norm(cross([-back[0], -back[1], -back[2]], UP)), up = cross(right, [-back[0], -back[1], -back[2]]);
+    const cv = this.canvas, aspect = cv.clientWidth > 0 && cv.clientHeight > 0 ? cv.clientWidth / cv.clientHeight : 1;
+    const ty = FIT * Math.tan(FOVY / 2), tx = ty * aspect;
+    let dist = 0;
+    const fit = (x, y, z) => {
+      const r = [x - c.target[0], y - c.target[1], z - c.target[2]];
+      const dot = (v) => r[0] * v[0] + r[1] * v[1] + r[2] * v[2];
+      const toward = dot(back);
+      dist = Math.max(dist, toward + Math.abs(dot(up)) / ty, toward + Math.abs(dot(right)) / tx);
+    };
+    for (let b = 0; b < sizes.length / 3; b++) {
+      const o = POSE * b;
+      for (let k = 0; k < 8; k++) {
+        const q0 = (k & 1 ? 0.5 : -0.5) * sizes[3 * b], q1 = (k & 2 ? 0.5 : -0.5) * sizes[3 * b + 1], q2 = (k & 4 ? 0.5 : -0.5) * sizes[3 * b + 2];
+        fit(poses[o] + poses[o + 3] * q0 + poses[o + 6] * q1 + poses[o + 9] * q2,
+          poses[o + 1] + poses[o + 4] * q0 + poses[o + 7] * q1 + poses[o + 10] * q2,
+          poses[o + 2] + poses[o + 5] * q0 + poses[o + 8] * q1 + poses[o + 11] * q2);
+      }
+    }
+    for (let j = 0; j < joints.length; j += 3) fit(joints[j], joints[j + 1], joints[j + 2]);
+    return dist;
   }
 
   buildGrid(reach, z) {
