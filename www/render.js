@@ -32,7 +32,8 @@ void main() { vec3 len = 0.5 * iSize + 0.3 * max(iSize.x, max(iSize.y, iSize.z))
 const LINE_VS = `#version 300 es
 layout(location=0) in vec3 pos; layout(location=1) in vec3 col;
 uniform mat4 uProj, uView; uniform float uPoint; out vec3 vC;
-void main() { vC = col; gl_Position = uProj * uView * vec4(pos, 1.0); gl_PointSize = uPoint; }`;
+void main() { vC = min(col, vec3(1.0)); gl_Position = uProj * uView * vec4(pos, 1.0);
+  gl_PointSize = col.r > 1.5 ? uPoint * 13.0 / 7.0 : uPoint; }`; // a colour of 2: the charted joint's white frame, larger
 const LINE_FS = `#version 300 es
 precision mediump float; in vec3 vC; out vec4 o; void main() { o = vec4(vC, 1.0); }`;
 // the axes' segments: (tip, colour) per vertex, red x1, green x2, blue x3
@@ -465,11 +466,12 @@ export class Renderer {
       k += 12;
     }
     const framesEnd = k;
-    // the charted joint: a larger white point under its marker, a frame around it
-    const cj = this.chartedJoint, framed = cj >= 0 && 3 * cj < joints.length ? 1 : 0;
-    if (framed) {
+    // the charted joint: a larger white point under its marker, a frame around it (drawn
+    // first, in the same draw as the markers: colour 2 tells the shader to draw it larger)
+    const cj = this.chartedJoint;
+    if (cj >= 0 && 3 * cj < joints.length) {
       L[k++] = joints[3 * cj]; L[k++] = joints[3 * cj + 1]; L[k++] = joints[3 * cj + 2];
-      L[k++] = 1; L[k++] = 1; L[k++] = 1;
+      L[k++] = 2; L[k++] = 2; L[k++] = 2;
     }
     // the joints as points: yellow, a driven joint magenta, one turned by a motor cyan
     const M = this.jointMarks && this.jointMarks.length === joints.length / 3 ? this.jointMarks : null;
@@ -495,12 +497,7 @@ export class Renderer {
     gl.useProgram(this.line.prog);
     gl.bindVertexArray(this.lineVao);
     gl.disable(gl.DEPTH_TEST);
-    if (framed) {
-      gl.uniform1f(this.line.u.uPoint, 13 * dpr);
-      gl.drawArrays(gl.POINTS, lineVerts, 1);
-      gl.uniform1f(this.line.u.uPoint, 7 * dpr);
-    }
-    gl.drawArrays(gl.POINTS, lineVerts + framed, k / 6 - lineVerts - framed);
+    gl.drawArrays(gl.POINTS, lineVerts, k / 6 - lineVerts);
     gl.bindVertexArray(null);
   }
 
