@@ -10,7 +10,8 @@
 //   4. Newton iterations of the last step
 //   5. reaction (systems with joints): the force |F| (N, solid) and torque |M| (N m, dashed) that
 //      the joint the user picked transmits to its body b, per run (samples carry them after the
-//      invariants, at NINV and NINV + 1; NaN where the joint-space system is singular)
+//      invariants, at NINV and NINV + 1; NaN where the joint-space system is singular), with a
+//      caption under it saying what the magnitudes are and where they come from
 // One colour per integrator (the same as its ghost in the 3-D view); dashes tell components apart,
 // and the legend swatches show them. In compare mode the runs are drawn widest first, so a line
 // that coincides with another still shows as a border around it.
@@ -97,12 +98,20 @@ const show = (v, log) => (v == null || Number.isNaN(v) ? '-' : log ? v.toExponen
 /** The reaction chart's spec for joint `joint` = { index, label } (runs as in chartSpecs). */
 function reactionSpec(runs, who, joint) {
   return {
-    key: 'reactions', log: false, unit: 'N, N m', short: `joint ${joint.index} reaction |F| (N), |M| (N m)`,
+    key: 'reactions', log: false, unit: 'N, N m', short: `joint ${joint.index} reaction (N, N m)`, // (the legend names |F| in N and |M| in N m)
     title: `Reaction at joint ${joint.index} (${joint.label}): force |F| in N (solid), torque |M| in N m (dashed), on its body b`,
     name: `the force and torque joint ${joint.index} transmits, in N and N m`,
+    // magnitudes, not components: they do not depend on the axes they are read in, and one
+    // line for the force and one for the torque stay readable with three runs compared
+    caption: `Magnitudes of the force F (N) and the torque M (N m, about the joint's point) that joint ${joint.index} exerts on its body b, `
+      + '|F| = \u221a(Fx\u00b2 + Fy\u00b2 + Fz\u00b2) in world axes; magnitudes do not depend on the axes they are read in. '
+      + 'Each run\u2019s value comes from the joint\u2019s Lagrange multipliers of the index-1 (acceleration) equations at that run\u2019s state, '
+      + 'so a body hanging at rest reads m g. A hinge\u2019s |M| is the moment it holds about the axes it does not turn about. '
+      + 'Picking another joint starts its lines at that moment. '
+      + 'The lines break where the joint-space system is singular; MuJoCo\u2019s run has none (its constraint forces are not a Tumble joint\u2019s).',
     series: runs.flatMap((r) => [
-      { ...r, label: who(r.n, '|F| (N)'), dash: [], comp: 'F', nanOk: true, get: (v) => v[14] },
-      { ...r, label: who(r.n, '|M| (N m)'), dash: INTERNAL_DASH, comp: 'M', nanOk: true, get: (v) => v[15] },
+      { ...r, label: who(r.n, '|F| (N)'), unit: 'N', dash: [], comp: 'F', nanOk: true, get: (v) => v[14] },
+      { ...r, label: who(r.n, '|M| (N m)'), unit: 'N m', dash: INTERNAL_DASH, comp: 'M', nanOk: true, get: (v) => v[15] },
     ]),
   };
 }
@@ -339,6 +348,14 @@ export class Charts {
       const s = series[k - 1];
       marker.append(swatch(s.color, s.width, s.style));
     });
+    if (spec.caption && !this.fit) {
+      const cap = document.createElement('p');
+      cap.className = 'chart-caption';
+      cap.id = `chart-caption-${spec.key}`;
+      cap.textContent = spec.caption;
+      el.append(cap);
+      plot.root.setAttribute('aria-describedby', cap.id);
+    }
     if (old) {
       old.root.parentElement.replaceWith(el);
       old.destroy();
@@ -533,7 +550,8 @@ export class Charts {
         const label = this.names.length === 1 || s.label.startsWith(LABEL[s.n]) ? s.label : `${LABEL[s.n]} ${s.label}`;
         const name = label === 'energy' || label === 'balance' || label === 'iterations' ? runs[0] : label;
         if (spec.key === 'iterations') return `${name} ${show(s.last, false)}`;
-        if (!spec.log) return `${name.replace(` (${spec.unit})`, '')} ${show(s.last, false)} ${spec.unit} now, largest magnitude ${show(s.max, false)} ${spec.unit}`;
+        const unit = s.unit ?? spec.unit; // (the reaction chart's force and torque have their own)
+        if (!spec.log) return `${name.replace(` (${unit})`, '')} ${show(s.last, false)} ${unit} now, largest magnitude ${show(s.max, false)} ${unit}`;
         return `${name} ${show(s.last, true)} now, max ${show(s.max, true)}`;
       });
       parts.push(`${spec.shownTitle}: ${items.join('; ')}.`);

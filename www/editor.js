@@ -12,32 +12,89 @@ import { json } from '@codemirror/lang-json';
 import { bracketMatching, syntaxHighlighting, defaultHighlightStyle, indentOnInput } from '@codemirror/language';
 import { linter, lintGutter, setDiagnostics } from '@codemirror/lint';
 
-// the schema reference, one row a field: [field, unit, what, limits]
+// the schema reference (docs/scenarios.md), in groups: [group title, note, rows], one row a
+// field: [field, unit, meaning, limits and default]
 const SCHEMA = [
-  ['gravity', 'm/s²', 'gravitational acceleration, global', 'optional, default [0, 0, -9.81]'],
-  ['dt', 's', 'time step h', '1e-6 to 1; default 0.01'],
-  ['duration', 's', 'length of a run', '0 to 1e6; default 10'],
-  ['bodies[i].mass', 'kg', 'mass', '1e-9 to 1e9'],
-  ['bodies[i].inertia', 'kg m²', 'principal moments about the centre of mass, along the body axes', 'positive; each less than the sum of the other two'],
-  ['bodies[i].size', 'm', 'box sides, for drawing only', 'optional: the box with that inertia'],
-  ['bodies[i].position', 'm', 'centre of mass, global', 'default [0, 0, 0]'],
-  ['bodies[i].rotation', '', 'rows of the matrix that maps body axes to global axes', 'a proper rotation (RᵀR = I to 1e-9); default identity'],
-  ['bodies[i].velocity', 'm/s', 'velocity of the centre of mass, global', 'default zero'],
-  ['bodies[i].angular_velocity', 'rad/s', 'angular velocity, body components', 'default zero'],
-  ['joints[k].type', '', '"spherical" (3 equations), "revolute" (5), "prismatic" (5: slides along axis_a, no turn), "cylindrical" (4: slides along and turns about axis_a), "universal" (4: Cardan, cross axes axis_a ⟂ axis_b) or "fixed" (6: a weld)', ''],
-  ['joints[k].a, .b', '', 'the two bodies by index; a null or absent: the ground', 'a ≠ b; loops allowed (at most 64 loop-closing joints), and each must close at the initial positions'],
-  ['joints[k].point_a, .point_b', 'm', 'the joint point relative to each centre of mass, in body axes (global for the ground)', 'must coincide at the start (1e-6)'],
-  ['joints[k].axis_a, .axis_b', '', 'revolute, prismatic or cylindrical axis in each body\'s axes (global for the ground); universal: the two cross axes', 'non-zero; default [1, 0, 0] (universal b: [0, 1, 0]); parallel (universal: perpendicular) at the start; none for fixed'],
-  ['forces[i].type', '', '"spring", "joint_spring", "slider_spring", "force", "torque" or "motor"', 'optional list'],
-  ['spring .a, .b, .point_a, .point_b', 'm', 'spring-damper between two body points (a null: a ground point, global), along the line between them', 'points apart at the start unless rest_length is 0'],
-  ['spring .stiffness, .rest_length, .damping', 'N/m, m, N s/m', 'linear spring and damper in the length', '0 to 1e12; default 0'],
-  ['joint_spring .joint, .stiffness, .rest_angle, .damping', 'N m/rad, rad, N m s/rad', 'torsional spring and damper on a revolute or cylindrical joint, angle from the start', '0 to 1e12'],
-  ['slider_spring .joint, .stiffness, .rest_slide, .damping', 'N/m, m, N s/m', 'linear spring and damper on a prismatic or cylindrical joint\'s slide, from the start', '0 to 1e12'],
-  ['force .body, .point, .force, .time', 'm, N', 'a force at a body point (body axes), global direction, scaled by time', 'finite'],
-  ['torque .body, .torque, .time', 'N m', 'a torque on a body, global, scaled by time', 'finite'],
-  ['motor .joint, .torque, .time', 'N m', 'a torque about a revolute or cylindrical joint\'s axis, on b and the opposite on a, scaled by time', 'finite'],
-  ['time.kind', '', 'a function of time: "constant" (value), "linear" (start, rate /s), "sine" (offset, amplitude, frequency Hz, phase rad), "ramp" (value reached smoothly over time s), "ramp_speed" (rate /s reached smoothly over time s)', 'optional, default constant 1; finite, |x| ≤ 1e12, frequency ≤ 1e6 Hz, time > 0'],
-  ['drives[i].joint, .type, .time', 'rad or m', 'a prescribed joint coordinate: "angle" (revolute, cylindrical) or "slide" (prismatic, cylindrical), measured from the start', 'f(0) = 0, f\'(0) the rate the bodies start with; one drive per coordinate; must move the mechanism'],
+  ['System', 'the top level of the JSON object', [
+    ['gravity', 'm/s²', 'gravitational acceleration, global', 'optional, default [0, 0, -9.81]'],
+    ['dt', 's', 'time step h', '1e-6 to 1; default 0.01'],
+    ['duration', 's', 'length of a run', '0 to 1e6; default 10'],
+    ['bodies', '', 'the rigid bodies, numbered from 0 in their order', '1 to 4096'],
+    ['joints', '', 'the joints, numbered from 0', 'optional; at most 64 of them may close loops'],
+    ['forces', '', 'force elements and loads (below)', 'optional'],
+    ['drives', '', 'prescribed joint coordinates (below)', 'optional'],
+  ]],
+  ['Bodies', 'bodies[i]', [
+    ['mass', 'kg', 'mass', '1e-9 to 1e9'],
+    ['inertia', 'kg m²', 'principal moments about the centre of mass, along the body axes', 'positive; each less than the sum of the other two'],
+    ['size', 'm', 'box sides, for drawing only', 'optional: the box with that inertia'],
+    ['position', 'm', 'centre of mass, global', 'default [0, 0, 0]'],
+    ['rotation', '', 'rows of the matrix that maps body axes to global axes', 'a proper rotation (RᵀR = I to 1e-9); default identity'],
+    ['velocity', 'm/s', 'velocity of the centre of mass, global', 'default zero'],
+    ['angular_velocity', 'rad/s', 'angular velocity, body components', 'default zero'],
+  ]],
+  ['Joints', 'joints[k]: type, the two bodies, a point on each; the initial state must satisfy the joint (1e-6 m, 1e-6 rad)', [
+    ['type', '', 'one of the six below', 'required'],
+    ['a', '', 'first body by index; null or absent: the ground', 'a ≠ b; loops allowed, closed at the initial positions'],
+    ['b', '', 'second body by index', 'required'],
+    ['point_a, point_b', 'm', 'the joint point relative to each centre of mass, in body axes (global for the ground)', 'must coincide at the start (1e-6 m); default [0, 0, 0]'],
+    ['axis_a, axis_b', '', 'the joint axis in each body\'s axes (global for the ground); universal: the two cross axes', 'non-zero; default [1, 0, 0] (universal b: [0, 1, 0]); parallel (universal: perpendicular) at the start'],
+    ['"spherical"', '', 'ball joint, 3 equations: the two points coincide; b turns freely about it', 'no axes'],
+    ['"revolute"', '', 'hinge, 5 equations: the points coincide and axis_a stays parallel to axis_b; b turns about the axis', 'axes default x1'],
+    ['"prismatic"', '', 'slider, 5 equations: b\'s point stays on the line through a\'s point along axis_a, and b keeps its orientation relative to a from the start', 'axes default x1'],
+    ['"cylindrical"', '', 'slider and hinge, 4 equations: b\'s point on that line and axis_b parallel to axis_a: b slides along and turns about it', 'axes default x1'],
+    ['"universal"', '', 'Cardan joint, 4 equations: the points coincide and the cross axes axis_a (fixed in a) and axis_b (fixed in b) stay perpendicular', 'a: x1, b: x2 by default'],
+    ['"fixed"', '', 'weld, 6 equations: the points coincide and b keeps its orientation relative to a from the start', 'axes refused'],
+  ]],
+  ['Force element "spring"', 'forces[i]: a linear spring-damper along the line between two body points', [
+    ['a', '', 'first body; null or absent: a ground point', 'a ≠ b'],
+    ['point_a', 'm', 'end on a, in a\'s body axes from its centre of mass (global for the ground)', 'magnitude ≤ 1e9; default [0, 0, 0]'],
+    ['b', '', 'second body', 'required'],
+    ['point_b', 'm', 'end on b, in b\'s body axes from its centre of mass', 'magnitude ≤ 1e9; default [0, 0, 0]'],
+    ['stiffness', 'N/m', 'spring constant in the length', '0 to 1e12; default 0'],
+    ['rest_length', 'm', 'unstretched length (0: a zero-length pull)', '0 to 1e9; default 0; if not 0, the ends may not coincide at the start'],
+    ['damping', 'N s/m', 'damper in the rate of the length', '0 to 1e12; default 0'],
+  ]],
+  ['Force element "joint_spring"', 'forces[i]: a torsional spring-damper in a hinge', [
+    ['joint', '', 'index of a revolute or cylindrical joint', 'required'],
+    ['stiffness', 'N m/rad', 'spring constant in the joint angle about axis_a, measured from the start (0 there)', '0 to 1e12; default 0'],
+    ['rest_angle', 'rad', 'the angle at which the spring is relaxed', '|x| ≤ 1e6; default 0'],
+    ['damping', 'N m s/rad', 'damper in the angle\'s rate', '0 to 1e12; default 0'],
+  ]],
+  ['Force element "slider_spring"', 'forces[i]: a linear spring-damper along a slider', [
+    ['joint', '', 'index of a prismatic or cylindrical joint', 'required'],
+    ['stiffness', 'N/m', 'spring constant in the slide along axis_a, measured from the start (0 there)', '0 to 1e12; default 0'],
+    ['rest_slide', 'm', 'the slide at which the spring is relaxed', '|x| ≤ 1e9; default 0'],
+    ['damping', 'N s/m', 'damper in the slide\'s rate', '0 to 1e12; default 0'],
+  ]],
+  ['Load "force"', 'forces[i]: a force at a body point, times a function of time', [
+    ['body', '', 'the body it acts on', 'required'],
+    ['point', 'm', 'where it acts, in the body\'s axes from its centre of mass', 'magnitude ≤ 1e9; default [0, 0, 0]'],
+    ['force', 'N', 'the force, global components (fixed direction)', 'required; magnitude ≤ 1e12'],
+    ['time', '', 'a time function f(t) that scales it (below)', 'optional, default constant 1'],
+  ]],
+  ['Load "torque"', 'forces[i]: a torque on a body, times a function of time', [
+    ['body', '', 'the body it acts on', 'required'],
+    ['torque', 'N m', 'the torque, global components', 'required; magnitude ≤ 1e12'],
+    ['time', '', 'a time function f(t) that scales it', 'optional, default constant 1'],
+  ]],
+  ['Load "motor"', 'forces[i]: a torque in a hinge, times a function of time', [
+    ['joint', '', 'index of a revolute or cylindrical joint', 'required'],
+    ['torque', 'N m', 'the torque about axis_a, on b, and the opposite on a', 'required; |x| ≤ 1e12'],
+    ['time', '', 'a time function f(t) that scales it', 'optional, default constant 1'],
+  ]],
+  ['Time functions', '"time": {"kind": ..., parameters}; f is a factor (no unit) for a load, an angle (rad) or a slide (m) for a drive; every parameter finite, |x| ≤ 1e12', [
+    ['"constant": value', 'f', 'f(t) = value', 'value default 1'],
+    ['"linear": start, rate', 'f, f/s', 'f(t) = start + rate t', 'start default 0; rate required'],
+    ['"sine": offset, amplitude, frequency, phase', 'f, f, Hz, rad', 'f(t) = offset + amplitude sin(2π frequency t + phase)', 'offset 0, amplitude 1, phase 0 by default; frequency required, 0 to 1e6 Hz; |phase| ≤ 1e6'],
+    ['"ramp": value, time', 'f, s', 'rises smoothly from 0 to value over time s: f = value (3x² − 2x³), x = t / time; value after', 'value default 1; time required, 1e-9 to 1e9 s'],
+    ['"ramp_speed": rate, time', 'f/s, s', 'f(0) = 0 and its rate rises smoothly from 0 to rate over time s, then stays: for a drive that starts from rest', 'both required; time 1e-9 to 1e9 s'],
+  ]],
+  ['Drives', 'drives[i]: a joint coordinate prescribed as a function of time (a rheonomic constraint, one row added to the joint)', [
+    ['joint', '', 'index of the driven joint', 'required'],
+    ['type', 'rad or m', '"angle" (about axis_a; revolute or cylindrical) or "slide" (along axis_a; prismatic or cylindrical)', 'required; one drive per coordinate'],
+    ['time', 'rad or m', 'the coordinate f(t), measured from the start', 'required; f(0) = 0, and f\'(0) the rate the bodies start with; the drives must move the mechanism (its degrees of freedom fall by one each)'],
+  ]],
 ];
 
 const el = (tag, props = {}, ...children) => {
@@ -48,12 +105,17 @@ const el = (tag, props = {}, ...children) => {
 
 function schemaPanel() {
   const table = el('table', { className: 'schema-table' });
-  table.append(el('thead', {}, el('tr', {}, ...['field', 'unit', 'meaning', 'limits'].map((h) => el('th', { scope: 'col' }, h)))));
-  const body = el('tbody');
-  for (const row of SCHEMA) body.append(el('tr', {}, ...row.map((c, i) => (i === 0 ? el('td', {}, el('code', {}, c)) : el('td', {}, c)))));
-  table.append(body);
+  table.append(el('caption', { className: 'visually-hidden' }, 'Fields of a system in JSON: unit, meaning, limits and default'),
+    el('thead', {}, el('tr', {}, ...['field', 'unit', 'meaning', 'limits, default'].map((h) => el('th', { scope: 'col' }, h)))));
+  for (const [title, note, rows] of SCHEMA) {
+    const body = el('tbody');
+    const head = el('th', { scope: 'rowgroup', colSpan: 4, className: 'schema-group' }, title, el('span', { className: 'schema-note' }, ` — ${note}`));
+    body.append(el('tr', {}, head));
+    for (const row of rows) body.append(el('tr', {}, ...row.map((c, i) => (i === 0 ? el('td', {}, el('code', {}, c)) : el('td', {}, c)))));
+    table.append(body);
+  }
   return el('details', { className: 'schema', id: 'editor-schema' }, el('summary', {}, 'Schema reference'), table,
-    el('p', {}, 'Every number finite, of magnitude at most 1e9; 1 to 4096 bodies; unknown fields are rejected; at most 1 MiB. The initial state must satisfy every joint to 1e-6 in position and velocity. Full text: docs/scenarios.md.'));
+    el('p', {}, 'Every number finite, of magnitude at most 1e9 (force coefficients, loads and time-function parameters: 1e12); unknown fields are rejected; at most 1 MiB. The initial state must satisfy every joint and drive to 1e-6 in position and velocity. Units: m, kg, s, N, rad. Full text: docs/scenarios.md.'));
 }
 
 /** Diagnostics for a check result: an error mark at the line and column it names. */
@@ -78,7 +140,9 @@ export class ScenarioEditor {
     this.status.setAttribute('aria-live', 'polite');
     const cm = el('div', { className: 'editor-cm' });
     host.append(el('div', { className: 'editor-head' }, title, this.applyButton, closeButton),
-      el('div', { className: 'editor-body' }, cm, el('div', { className: 'editor-side' }, this.status, schemaPanel())));
+      el('div', { className: 'editor-body' }, cm, el('div', { className: 'editor-side' }, this.status)),
+      // below the editor, the width of the panel: some sixty rows of four columns read well there
+      schemaPanel());
     host.setAttribute('aria-labelledby', 'editor-title');
     this.applyButton.addEventListener('click', () => this.apply());
     closeButton.addEventListener('click', close);

@@ -38,38 +38,64 @@ function download(name, type, data) {
 /** Grab and pull: a press on a body in the view (mouse or touch, no modifier key) pulls it
  * towards the pointer with a spring, in the plane through the grabbed point facing the camera,
  * on every run on the page; letting go ends the pull. A press on empty space, or with shift,
- * alt, ctrl or meta held, orbits the camera as before. */
+ * alt, ctrl or meta held, orbits the camera as before. A tap (press and release within TAP_PX)
+ * on a joint's marker, within JOINT_PX of it (a finger: JOINT_TOUCH_PX), charts that joint's
+ * reaction; a press there that moves on grabs the body under it, or orbits. */
+const TAP_PX = 6, JOINT_PX = 12, JOINT_TOUCH_PX = 24;
+
+/** The joint whose marker is drawn nearest to client point (x, y), within `radius` px, or -1. */
+function jointNear(x, y, radius) {
+  const p = app.player, r = p.renderer;
+  const js = p.scrub ? p.scrub.runs[0].joints : p.run.joints;
+  let near = -1, best = radius;
+  for (let j = 0; j < js.length / 3; j++) {
+    const [sx, sy] = r.toScreen(js[3 * j], js[3 * j + 1], js[3 * j + 2]);
+    const d = Math.hypot(sx - x, sy - y);
+    if (d < best) { best = d; near = j; }
+  }
+  return near;
+}
+
+/** Chart joint `j`'s reaction (the menu follows; the view frames the joint's marker in white). */
+function chartJoint(j) {
+  app.player.setJoint(j);
+  $('joint-pick').value = String(app.player.joint);
+}
+
 function wireGrab(p) {
   const r = p.renderer;
-  let plane = null;
-  r.onGrab = (e) => {
-    if (!p.run) return false;
-    // a press within 12 px of a joint's point charts that joint's reaction (and grabs nothing)
-    const js = p.run.joints;
-    let near = -1, best = 12;
-    for (let j = 0; j < js.length / 3; j++) {
-      const [x, y] = r.toScreen(js[3 * j], js[3 * j + 1], js[3 * j + 2]);
-      const d = Math.hypot(x - e.clientX, y - e.clientY);
-      if (d < best) { best = d; near = j; }
-    }
-    if (near >= 0) {
-      p.setJoint(near);
-      $('joint-pick').value = String(near);
-      return true;
-    }
+  let plane = null, tap = null;
+  const grabAt = (x, y) => {
     if (p.scrub || p.run.error) return false;
-    const hit = r.pick(e.clientX, e.clientY, p.run.poses, p.run.sizes);
+    const hit = r.pick(x, y, p.run.poses, p.run.sizes);
     if (!hit) return false;
     plane = { point: hit.hit, normal: hit.forward };
     p.grab(hit.body, hit.point, hit.hit);
     if (!p.playing) p.setPlaying(true);
     return true;
   };
+  r.onGrab = (e) => {
+    if (!p.run) return false;
+    const near = jointNear(e.clientX, e.clientY, e.pointerType === 'touch' ? JOINT_TOUCH_PX : JOINT_PX);
+    if (near >= 0) { tap = { joint: near, x: e.clientX, y: e.clientY }; return true; } // a tap, until it moves
+    return grabAt(e.clientX, e.clientY);
+  };
   r.onDrag = (e) => {
+    if (tap) {
+      if (Math.hypot(e.clientX - tap.x, e.clientY - tap.y) < TAP_PX) return undefined;
+      const { x, y } = tap;
+      tap = null;
+      if (!grabAt(x, y)) return 'orbit'; // no body under the press: the drag orbits
+    }
     const t = plane && r.onPlane(e.clientX, e.clientY, plane.point, plane.normal);
     if (t) p.drag(t);
+    return undefined;
   };
-  r.onRelease = () => { plane = null; p.release(); };
+  r.onRelease = () => {
+    if (tap) { chartJoint(tap.joint); tap = null; return; }
+    plane = null;
+    p.release();
+  };
 }
 
 /** Copy `text` to the clipboard and say so on `button` for a moment (a prompt where the
@@ -182,6 +208,8 @@ async function applyCustom(text, canonical) {
   return `Not applied: ${why} The last valid system keeps running.`;
 }
 
+const UNIT_IN_HELP = /\(((?:rad|Hz|kg|N|m|s)(?:[ /](?:rad|Hz|kg|N|m|s))*)\)/;
+
 function buildParams() {
   const { name, values } = splitScenario(app.settings.scenario);
   const preset = app.presets.find((p) => p.name === name);
@@ -191,7 +219,9 @@ function buildParams() {
   for (const q of preset.params) {
     const label = document.createElement('label');
     label.title = q.help;
-    const unit = /\(([^()]+)\)\s*$/.exec(q.help)?.[1];
+    // the unit: the first parenthesis made of units ("frequency of the pivot's motion (Hz);
+    // upright is stable above ..."), else a trailing one ("number of bodies (1 to 4096)")
+    const unit = UNIT_IN_HELP.exec(q.help)?.[1] ?? /\(([^()]+)\)\s*$/.exec(q.help)?.[1];
     label.append(q.key + (unit ? ` (${unit})` : '') + ' ');
     let input;
     if (q.choices.length) {
@@ -334,7 +364,7 @@ function describeJoints(text) {
   }
 }
 
-/** The "reaction at" menu: every joint of the scenario, the charted one chosen; hidden without
+/** The "Joint" menu: every joint of the scenario, the charted one chosen; hidden without
  * joints. */
 function updateJointMenu() {
   const p = app.player, list = app.jointLabels ?? [];
@@ -470,7 +500,7 @@ function wire() {
     app.settings.scenario = $('scenario').value; app.settings.dt = 0; delete app.settings.system; buildParams(); restartAndPlay();
   });
   onChange('joint-axes', updateJointFrames);
-  $('joint-pick').addEventListener('change', () => app.player.setJoint(Number($('joint-pick').value)));
+  $('joint-pick').addEventListener('change', () => chartJoint(Number($('joint-pick').value)));
   $('edit-json').addEventListener('click', () => toggleEditor());
   onChange('integrator', () => {
     const prev = app.settings.integrator;
@@ -738,6 +768,24 @@ async function main() {
     // a joint's point on the screen (client pixels), for the reaction chart's tests
     jointOnScreen: (j) => p.renderer.toScreen(p.run.joints[3 * j], p.run.joints[3 * j + 1], p.run.joints[3 * j + 2]),
     pulled: () => !!p.run.pulled,
+    // the joint whose reaction is charted (framed in white in the view), -1 for none
+    chartedJoint: () => p.renderer.chartedJoint,
+    // the view's rectangle and where every body's box corners and joint points are drawn in it
+    // (client pixels, [left, top, right, bottom]), for the framing tests
+    framing: () => {
+      const r = p.renderer, P = p.run.poses, S = p.run.sizes, J = p.run.joints, v = $('canvas').getBoundingClientRect();
+      const box = [Infinity, Infinity, -Infinity, -Infinity];
+      const add = ([x, y]) => { box[0] = Math.min(box[0], x); box[1] = Math.min(box[1], y); box[2] = Math.max(box[2], x); box[3] = Math.max(box[3], y); };
+      for (let b = 0; b < S.length / 3; b++) {
+        for (let c = 0; c < 8; c++) {
+          const q = [0, 1, 2].map((k) => (c & (1 << k) ? 0.5 : -0.5) * S[3 * b + k]);
+          const w = [0, 1, 2].map((i) => P[12 * b + i] + P[12 * b + 3 + i] * q[0] + P[12 * b + 6 + i] * q[1] + P[12 * b + 9 + i] * q[2]);
+          add(r.toScreen(w[0], w[1], w[2]));
+        }
+      }
+      for (let j = 0; j < J.length; j += 3) add(r.toScreen(J[j], J[j + 1], J[j + 2]));
+      return { view: [v.left, v.top, v.right, v.bottom], shown: box };
+    },
     // the ghosts drawn beside the main run: their colours as 0-255 [r, g, b]
     ghostColors: () => p.ghosts.map((g) => Array.from(g.color, (c) => Math.round(255 * c))),
     // the sliding joints' rails drawn, and each joint's mark (1 driven, 2 motor)

@@ -113,6 +113,7 @@ export class Player {
     if (this.joint >= r.nj) this.joint = 0; // (the worker fell back to joint 0 too)
     this.charts?.reset(this.runs.map((x) => x.name), this.runs.map((x) => x.inv0), r.conserved, r.forced, r.nj ? this.reactionJoint() : null);
     this.charts?.push(this.runs.map((x) => x.inv));
+    this.frameChartedJoint();
     this.ghosts = this.runs.slice(1).map((x) => ({ poses: x.poses, color: hexColor(INTEGRATOR_COLORS[x.name]) }));
     this.scrubGhosts = this.runs.slice(1).map((x) => ({ poses: x.poses, color: hexColor(INTEGRATOR_COLORS[x.name]) }));
     return names;
@@ -135,6 +136,9 @@ export class Player {
     }
     this.endT = reply.end;
     const width = runs.length * NINV;
+    // a reply to a request sent before the user picked another joint carries the reaction of
+    // the joint before: the chart, which already shows the new one, leaves those samples out
+    const stale = reply.joint !== this.joint;
     for (let j = 0; j < reply.samples; j++) {
       const at = ((reply.sampleStart + j) % SAMPLE_CAP) * width;
       for (let i = 0; i < runs.length; i++) {
@@ -142,8 +146,8 @@ export class Player {
         if (Number.isNaN(b.samples[o])) { this.invs[i] = null; continue; }
         for (let m = 0; m < NINV; m++) runs[i].row[m] = b.samples[o + m];
         const ra = ((reply.sampleStart + j) % SAMPLE_CAP) * runs.length * 2 + 2 * i;
-        runs[i].row[NINV] = b.react[ra];
-        runs[i].row[NINV + 1] = b.react[ra + 1];
+        runs[i].row[NINV] = stale ? NaN : b.react[ra];
+        runs[i].row[NINV + 1] = stale ? NaN : b.react[ra + 1];
         this.invs[i] = runs[i].row;
       }
       this.charts?.push(this.invs);
@@ -290,11 +294,18 @@ export class Player {
     return { index: this.joint, label: this.jointLabel?.(this.joint) ?? '' };
   }
 
+  // the view frames the joint whose reaction is charted (none when no reaction chart is shown)
+  frameChartedJoint() {
+    const charted = this.run?.nj && this.charts?.specs.some((s) => s.key === 'reactions');
+    this.renderer.chartedJoint = charted ? this.joint : -1;
+  }
+
   /** Chart the reaction of joint `j` from now on (every run; the chart's lines start over). */
   async setJoint(j) {
     if (!this.run || !(j >= 0 && j < this.run.nj) || j === this.joint) return;
     this.joint = j;
     this.charts?.setJoint(this.reactionJoint());
+    this.frameChartedJoint();
     const engine = await this.engine;
     await engine.request({ type: 'joint', joint: j });
   }

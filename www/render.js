@@ -32,7 +32,8 @@ void main() { vec3 len = 0.5 * iSize + 0.3 * max(iSize.x, max(iSize.y, iSize.z))
 const LINE_VS = `#version 300 es
 layout(location=0) in vec3 pos; layout(location=1) in vec3 col;
 uniform mat4 uProj, uView; uniform float uPoint; out vec3 vC;
-void main() { vC = col; gl_Position = uProj * uView * vec4(pos, 1.0); gl_PointSize = uPoint; }`;
+void main() { vC = min(col, vec3(1.0)); gl_Position = uProj * uView * vec4(pos, 1.0);
+  gl_PointSize = col.r > 1.5 ? uPoint * 13.0 / 7.0 : uPoint; }`; // a colour of 2: the charted joint's white frame, larger
 const LINE_FS = `#version 300 es
 precision mediump float; in vec3 vC; out vec4 o; void main() { o = vec4(vC, 1.0); }`;
 // the axes' segments: (tip, colour) per vertex, red x1, green x2, blue x3
@@ -60,6 +61,7 @@ const DASH_COLOR = [0.95, 0.72, 0.3]; // amber, apart from the steel coil and th
 const PULL_COLOR = [1, 0.35, 0.85]; // the pointer's pull: magenta, unlike the bodies and the coils
 const NO_GHOSTS = Object.freeze([]);
 const UP = [0, 0, 1];
+const FOVY = 0.8; // the camera's vertical field of view (rad)
 
 function compile(gl, vs, fs) {
   const prog = gl.createProgram();
@@ -182,9 +184,10 @@ export class Renderer {
     this.cam = { target: [0, 0, 0], dist: 10, yaw: -1.1, pitch: 0.35 };
     this.rails = null; // the sliding joints' rails: 7 numbers each (a, point_a, axis_a; joint_rails), or null
     this.jointMarks = null; // per joint: 1 driven, 2 motor, 3 both (joint_marks), or null
+    this.chartedJoint = -1; // the joint whose reaction the page charts: its marker is framed in white
     this.pull = null; // the pointer's pull ({ body, point (body frame), target (world) }): drawn as a line
     this.onGrab = null; // (event) -> true when a press grabs a body (no orbit then); see attachControls
-    this.onDrag = null;
+    this.onDrag = null; // (event) -> 'orbit' when a held press should orbit from here on (a tap on a joint that moved on)
     this.onRelease = null;
     this.grid = new Float32Array(0);
     this.trail = null;
@@ -256,8 +259,40 @@ export class Renderer {
     reach = Math.max(reach, 0.05); // small mechanisms (Andrews' squeezer, 0.1 m) fill the view too
     this.cam.target = c;
     this.cam.dist = (grounded && nj > n ? 2.6 : grounded && n > 1 ? 2.0 : 3.4) * reach;
+    // whatever the estimate, the bodies and joints where they start are in view (Kapitza's rod
+    // stands on its carriage above the ground joint: the estimate cut off its top)
+    this.cam.dist = Math.max(this.cam.dist, this.fitDistance(poses, sizes, joints));
     this.scale = reach;
     this.buildGrid(reach, grounded ? gridZ : c[2] - reach * 0.9);
+  }
+
+  /** The camera distance at which every box corner of `poses` and `sizes` and every joint point
+   * is drawn within the middle FIT of the view's width and height, seen from the camera's
+   * direction towards its target. */
+  fitDistance(poses, sizes, joints) {
+    const FIT = 0.85, c = this.cam, cp = Math.cos(c.pitch);
+    const back = [cp * Math.cos(c.yaw), cp * Math.sin(c.yaw), Math.sin(c.pitch)]; // from the target towards the eye
+    const right = norm(cross([-back[0], -back[1], -back[2]], UP)), up = cross(right, [-back[0], -back[1], -back[2]]);
+    const cv = this.canvas, aspect = cv.clientWidth > 0 && cv.clientHeight > 0 ? cv.clientWidth / cv.clientHeight : 1;
+    const ty = FIT * Math.tan(FOVY / 2), tx = ty * aspect;
+    let dist = 0;
+    const fit = (x, y, z) => {
+      const r = [x - c.target[0], y - c.target[1], z - c.target[2]];
+      const dot = (v) => r[0] * v[0] + r[1] * v[1] + r[2] * v[2];
+      const toward = dot(back);
+      dist = Math.max(dist, toward + Math.abs(dot(up)) / ty, toward + Math.abs(dot(right)) / tx);
+    };
+    for (let b = 0; b < sizes.length / 3; b++) {
+      const o = POSE * b;
+      for (let k = 0; k < 8; k++) {
+        const q0 = (k & 1 ? 0.5 : -0.5) * sizes[3 * b], q1 = (k & 2 ? 0.5 : -0.5) * sizes[3 * b + 1], q2 = (k & 4 ? 0.5 : -0.5) * sizes[3 * b + 2];
+        fit(poses[o] + poses[o + 3] * q0 + poses[o + 6] * q1 + poses[o + 9] * q2,
+          poses[o + 1] + poses[o + 4] * q0 + poses[o + 7] * q1 + poses[o + 10] * q2,
+          poses[o + 2] + poses[o + 5] * q0 + poses[o + 8] * q1 + poses[o + 11] * q2);
+      }
+    }
+    for (let j = 0; j < joints.length; j += 3) fit(joints[j], joints[j + 1], joints[j + 2]);
+    return dist;
   }
 
   buildGrid(reach, z) {
@@ -331,7 +366,7 @@ export class Renderer {
     eye[0] = c.target[0] + c.dist * cp * Math.cos(c.yaw);
     eye[1] = c.target[1] + c.dist * cp * Math.sin(c.yaw);
     eye[2] = c.target[2] + c.dist * Math.sin(c.pitch);
-    mat.perspective(this.proj, 0.8, w, h, c);
+    mat.perspective(this.proj, FOVY, w, h, c);
     mat.lookAt(this.view, eye, c.target, UP);
     this.upload(poses, sizes, ghosts, n);
     const u = this.mesh.u;
@@ -411,7 +446,7 @@ export class Renderer {
     const F = this.jointFrames, nf = F && F.length === 14 * (joints.length / 3) ? F.length / 14 : 0;
     const ns = springs.length / 6;
     const R = this.rails, nr = R ? R.length / 7 : 0;
-    const need = this.grid.length + trailFloats + 48 * nf + (COIL_FLOATS + DASH_FLOATS) * ns + 12 + 12 * nr + 2 * joints.length;
+    const need = this.grid.length + trailFloats + 48 * nf + (COIL_FLOATS + DASH_FLOATS) * ns + 12 + 12 * nr + 2 * joints.length + 6;
     gl.bindBuffer(gl.ARRAY_BUFFER, this.lineBuf);
     if (this.lines.length < need) {
       this.lines = new Float32Array(need);
@@ -445,6 +480,13 @@ export class Renderer {
       k += 12;
     }
     const framesEnd = k;
+    // the charted joint: a larger white point under its marker, a frame around it (drawn
+    // first, in the same draw as the markers: colour 2 tells the shader to draw it larger)
+    const cj = this.chartedJoint;
+    if (cj >= 0 && 3 * cj < joints.length) {
+      L[k++] = joints[3 * cj]; L[k++] = joints[3 * cj + 1]; L[k++] = joints[3 * cj + 2];
+      L[k++] = 2; L[k++] = 2; L[k++] = 2;
+    }
     // the joints as points: yellow, a driven joint magenta, one turned by a motor cyan
     const M = this.jointMarks && this.jointMarks.length === joints.length / 3 ? this.jointMarks : null;
     for (let j = 0; j < joints.length; j += 3) {
@@ -607,7 +649,7 @@ export class Renderer {
     const cv = this.canvas, rect = cv.getBoundingClientRect(), c = this.cam, e = this.eye;
     const nx = (2 * (x - rect.left)) / Math.max(1, rect.width) - 1, ny = 1 - (2 * (y - rect.top)) / Math.max(1, rect.height);
     const f = norm([c.target[0] - e[0], c.target[1] - e[1], c.target[2] - e[2]]);
-    const r = norm(cross(f, UP)), u = cross(r, f), t = Math.tan(0.4), a = Math.max(1, rect.width) / Math.max(1, rect.height);
+    const r = norm(cross(f, UP)), u = cross(r, f), t = Math.tan(FOVY / 2), a = Math.max(1, rect.width) / Math.max(1, rect.height);
     const d = norm([0, 1, 2].map((i) => f[i] + nx * t * a * r[i] + ny * t * u[i]));
     return { origin: [e[0], e[1], e[2]], dir: d, forward: f };
   }
@@ -674,7 +716,12 @@ export class Renderer {
     cv.addEventListener('pointerup', end);
     cv.addEventListener('pointercancel', end);
     cv.addEventListener('pointermove', (e) => {
-      if (e.pointerId === grabbing) { this.onDrag?.(e); return; }
+      if (e.pointerId === grabbing) {
+        // a press held for something else (a tap on a joint) that turned into a drag over empty
+        // space: from here on it orbits
+        if (this.onDrag?.(e) === 'orbit') { grabbing = null; pts.set(e.pointerId, [e.clientX, e.clientY]); }
+        return;
+      }
       const prev = pts.get(e.pointerId);
       if (!prev) return;
       pts.set(e.pointerId, [e.clientX, e.clientY]);

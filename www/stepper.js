@@ -22,7 +22,7 @@
 // A 'state' reply holds each run's poses, joints, spring ends, invariants, step count, hash and
 // error, the chart samples taken since the last reply (`samples`: k x runs x NINV, NaN where a run had
 // stopped; at most SAMPLE_CAP of the newest) with the chosen joint's reaction (`react`: k x runs x
-// 2, |F| in N and |M| in N m), and the runs that failed in it. Its typed arrays
+// 2, |F| in N and |M| in N m, of joint `joint`), and the runs that failed in it. Its typed arrays
 // are transferred; the page hands them back with its next request (`give`), so nothing is
 // allocated per frame once both sides hold a set.
 import { Run } from './sim.js';
@@ -137,27 +137,33 @@ export class Stepper {
     const buf = this.buffers();
     const width = this.runs.length * NINV;
     let taken = 0, k = 0, left = n;
+    // plain loops, no closures: this runs for every batch of steps and every chart sample
+    const runs = this.runs;
     while (left > 0 && performance.now() - t0 < budget) {
-      const lead = this.runs.find((x) => !x.error);
+      let lead = null;
+      for (let i = 0; i < runs.length && !lead; i++) if (!runs[i].error) lead = runs[i];
       if (!lead) break;
       // at most to the next history sample: the charts get the same samples as the history
       const m = Math.min(left, this.history.due(lead.steps));
-      this.runs.forEach((x, i) => {
-        if (x.error) return;
+      for (let i = 0; i < runs.length; i++) {
+        const x = runs[i];
+        if (x.error) continue;
         x.advance(m, this.history, i);
         if (x.error) failed.push({ name: x.name, error: x.error });
-      });
+      }
       left -= m;
       taken += m;
       if (lead.steps % this.history.stride === 0) {
         const at = (k % SAMPLE_CAP) * width;
-        const ra = (k % SAMPLE_CAP) * this.runs.length * 2;
-        this.runs.forEach((x, i) => {
+        const ra = (k % SAMPLE_CAP) * runs.length * 2;
+        for (let i = 0; i < runs.length; i++) {
+          const x = runs[i];
           if (x.error) buf.samples.fill(NaN, at + i * NINV, at + (i + 1) * NINV);
           else buf.samples.set(x.inv, at + i * NINV);
+          // the chosen joint's reaction |F| (N), |M| (N m) beside the sample (Run.reaction)
           if (x.error || !x.nj) buf.react.fill(NaN, ra + 2 * i, ra + 2 * i + 2);
           else x.reaction(buf.react, ra + 2 * i);
-        });
+        }
         k++;
       }
       if (failed.length) break;
@@ -176,6 +182,7 @@ export class Stepper {
       type, taken, failed, buf,
       samples: Math.min(k, SAMPLE_CAP), sampleStart: k > SAMPLE_CAP ? k % SAMPLE_CAP : 0,
       runs: this.runs.map((x) => ({ steps: x.steps, error: x.error, hash: x.sim.state_hash(), ms: x.msPerStep, pulled: x.sim.pulled() })),
+      joint: this.runs[0]?.joint ?? 0, // the joint whose reaction `react` holds
       end: this.end(),
     };
     return { reply, transfer: [...buf.poses, ...buf.joints, ...buf.springs, ...buf.inv, buf.samples, buf.react].map((a) => a.buffer) };

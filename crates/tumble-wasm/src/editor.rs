@@ -206,8 +206,21 @@ pub fn locate(text: &str, msg: &str) -> Problem {
     if let Some((body, line, column)) = serde_position(msg) {
         let body = body.strip_prefix("scenario JSON: ").unwrap_or(body);
         let offset = offset_of_line_column(text, line, column);
-        let path = path_at(text, offset);
-        let (line, column) = if line == 0 {
+        let mut path = path_at(text, offset);
+        // serde reads a tagged element (a force, a time function) whole before it looks at its
+        // fields, so it places a field's error after the element's end: an unknown field is
+        // placed at its key (the last key of that name before the end), a missing or invalid
+        // one at the element just closed (not a text that ends early: that is about its end)
+        let key_at = unknown_field(body).and_then(|k| last_key_before(text, k, offset));
+        let (line, column) = if let Some((at, p)) = key_at {
+            path = p;
+            line_column(text, at)
+        } else if let Some((at, p)) = closed_before(text, offset).filter(|(_, p)| {
+            !body.starts_with("EOF") && p.starts_with(&path) && p.len() > path.len()
+        }) {
+            path = p;
+            line_column(text, at)
+        } else if line == 0 {
             (1, 1)
         } else {
             (line, column.max(1))
@@ -254,6 +267,59 @@ pub fn locate(text: &str, msg: &str) -> Problem {
     }
 }
 
+/// "unknown field `rat`, expected ..." -> "rat"
+fn unknown_field(msg: &str) -> Option<&str> {
+    let (_, rest) = msg.split_once("unknown field `")?;
+    rest.split_once('`').map(|(k, _)| k)
+}
+
+/// The last key `key` written before byte `offset`: its offset and path.
+fn last_key_before(text: &str, key: &str, offset: usize) -> Option<(usize, String)> {
+    let mut found = None;
+    scan(text, |stack, tok, start, _end, before| {
+        if start > offset {
+            return true;
+        }
+        if let Tok::Key(k) = tok {
+            if !before && k == key {
+                found = Some((start, path_of(stack)));
+            }
+        }
+        false
+    });
+    found
+}
+
+/// The last object (a body, a joint, a force, a time function ...) that closes at or before
+/// byte `offset`, if nothing but whitespace, commas and closing brackets follow it up to there:
+/// the offset where it opens and its path.
+fn closed_before(text: &str, offset: usize) -> Option<(usize, String)> {
+    let mut opened: Vec<usize> = Vec::new();
+    let mut found = None;
+    scan(text, |stack, tok, start, _end, before| {
+        if start > offset {
+            return true;
+        }
+        match tok {
+            Tok::Open if before => {
+                opened.push(start);
+                found = None;
+            }
+            Tok::Close if before => {
+                let at = opened.pop();
+                if let (Some(at), Some(Frame::Obj { .. })) = (at, stack.last()) {
+                    found = Some((at, path_of(&stack[..stack.len() - 1])));
+                }
+            }
+            Tok::Close | Tok::Comma | Tok::Open => {}
+            _ if before => found = None,
+            _ => {}
+        }
+        false
+    });
+    found
+}
+
 /// "... at line 3 column 14" -> ("...", 3, 14)
 fn serde_position(msg: &str) -> Option<(&str, usize, usize)> {
     let (head, tail) = msg.rsplit_once(" at line ")?;
@@ -267,7 +333,9 @@ fn leading_path(msg: &str) -> String {
         .find(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '[' | ']' | '.')))
         .unwrap_or(msg.len());
     let p = msg[..end].trim_end_matches('.');
-    let known = ["gravity", "dt", "duration", "bodies", "joints"];
+    let known = [
+        "gravity", "dt", "duration", "bodies", "joints", "forces", "drives",
+    ];
     let head = p.split(['[', '.']).next().unwrap_or("");
     if known.contains(&head) {
         p.to_string()
@@ -511,6 +579,34 @@ mod tests {
             assert_eq!((p.path.as_str(), p.line), (path, line), "{text}: {p:?}");
             assert!(
                 p.message.contains(path) && p.message.contains(&format!("line {line}, column ")),
+                "{p:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn problems_inside_forces_and_drives_are_placed_at_their_field() {
+        let head = "{\"bodies\": [{\"mass\": 2, \"inertia\": [1, 1, 1], \"position\": [0, 0, -1]}],\n \"joints\": [{\"type\": \"revolute\", \"b\": 0, \"point_b\": [0, 0, 1]}],\n";
+        let cases = [
+            // validation messages (they name the field)
+            ("\"forces\": [\n {\"type\": \"joint_spring\", \"joint\": 0,\n \"stiffness\": -3}]}", "forces[0].stiffness", 5),
+            ("\"forces\": [\n {\"type\": \"motor\", \"joint\": 3, \"torque\": 1}]}", "forces[0].joint", 4),
+            ("\"forces\": [\n {\"type\": \"torque\", \"body\": 0, \"torque\": [0, 0, 1],\n \"time\": {\"kind\": \"sine\", \"frequency\": -1}}]}", "forces[0].time.frequency", 5),
+            ("\"drives\": [\n {\"joint\": 0, \"type\": \"angle\", \"time\": {\"kind\": \"constant\", \"value\": 1}}]}", "drives[0]", 4),
+            ("\"drives\": [\n {\"joint\": 5, \"type\": \"angle\",\n \"time\": {\"kind\": \"linear\", \"rate\": 0}}]}", "drives[0].joint", 4),
+            ("\"drives\": [\n {\"joint\": 0, \"type\": \"angle\",\n \"time\": {\"kind\": \"ramp\", \"time\": -1}}]}", "drives[0].time.time", 5),
+            // serde's messages about tagged elements (placed after the element by serde)
+            ("\"forces\": [\n {\"type\": \"joint_spring\", \"joint\": 0,\n \"stifness\": 3\n }\n]}", "forces[0].stifness", 5),
+            ("\"forces\": [\n {\"type\": \"motor\", \"joint\": 0}\n]}", "forces[0]", 4),
+            ("\"drives\": [\n {\"joint\": 0, \"type\": \"angle\",\n \"time\": {\"kind\": \"linear\",\n \"rat\": 0}}]}", "drives[0].time.rat", 6),
+            ("\"forces\": [\n {\"type\": \"jointspring\", \"joint\": 0}]}", "forces[0].type", 4),
+        ];
+        for (tail, path, line) in cases {
+            let text = format!("{head}{tail}");
+            let p = check(&text).unwrap_err();
+            assert_eq!((p.path.as_str(), p.line), (path, line), "{text}: {p:?}");
+            assert!(
+                p.message.contains(&format!("line {line}, column ")),
                 "{p:?}"
             );
         }
