@@ -55,7 +55,6 @@ export class MujocoRun {
     this.steps = 0;
     this.msPerStep = 0;
     this.error = null;
-    this.words = null; // the state's bits, for the hash
     const self = this;
     this.sim = {
       dt: () => self.h, tol: () => 0, gains: () => [0, 0], state_hash: () => self.hash(),
