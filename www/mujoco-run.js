@@ -8,6 +8,10 @@
 // curves compare point for point. W and D: MuJoCo does not count them; they are summed here each
 // step from MuJoCo's own forces (actuator force times velocity, and the joints' and tendons'
 // damping c v^2, at the start of the step), so MuJoCo's balance error includes that rule's error.
+// The pointer's pull acts here too, as on Tumble's runs: the same spring-damper from the body
+// point to the target (1.5 Hz on the body's mass, damping ratio 0.5), applied each step through
+// MuJoCo's data.xfrc_applied at the body's centre (force, and the torque of its arm), with the
+// positions and velocities of the step's start; its work counts in W.
 import { toMjcf, compileMjcf } from './mjcf.js';
 import { NINV } from './history.js';
 
@@ -51,6 +55,8 @@ export class MujocoRun {
     this.work = 0;
     this.dissipated = 0;
     this.counting = this.model.nu > 0 || this.model.ntendon > 0 || Array.from(this.model.dof_damping).some((c) => c > 0);
+    this.pulling = null; // { body, point (body frame), target (world), k, c } while pulled
+    this.wasPulled = false;
     this.joint = 0;
     this.steps = 0;
     this.msPerStep = 0;
@@ -58,7 +64,7 @@ export class MujocoRun {
     const self = this;
     this.sim = {
       dt: () => self.h, tol: () => 0, gains: () => [0, 0], state_hash: () => self.hash(),
-      pulled: () => false, last_error: () => self.error, free() {},
+      pulled: () => self.wasPulled, last_error: () => self.error, free() {},
     };
     this.refresh();
     this.inv0 = Float64Array.from(this.inv);
@@ -124,6 +130,7 @@ export class MujocoRun {
     while (done < n) {
       const m = history ? Math.min(n - done, history.due(this.steps)) : n - done;
       for (let k = 0; k < m; k++) {
+        if (this.pulling) this.pullForce();
         mj.mj_step(model, data);
         if (this.counting) this.count();
       }
@@ -175,8 +182,42 @@ export class MujocoRun {
     out[o + 1] = NaN;
   }
 
-  /** The pointer's pull acts on Tumble's runs only. */
-  pull() {}
+  /** Pull: `p` = { body, point (body frame, m), target (world, m) } as sim.js's Run takes it
+   * (the same spring on every run); null lets go. */
+  pull(p) {
+    if (this.error) return;
+    const i = p ? this.body[p.body] : -1;
+    if (this.pulling) {
+      // let go of the last body (or move to another): its applied load back to zero
+      this.data.xfrc_applied.fill(0, 6 * this.body[this.pulling.body], 6 * this.body[this.pulling.body] + 6);
+    }
+    if (!p || i < 1) { this.pulling = null; return; }
+    const m = this.model.body_mass[i], w = 2 * Math.PI * 1.5;
+    this.pulling = { body: p.body, point: p.point, target: p.target, k: m * w * w, c: 2 * 0.5 * m * w };
+    this.wasPulled = true;
+  }
+
+  /** The pull's force at the pulled point into data.xfrc_applied (force and its torque about the
+   * centre), and its power times h into W. Scalars only. */
+  pullForce() {
+    const { model, data } = this, g = this.pulling, i = this.body[g.body];
+    const xi = data.xipos, xm = data.ximat, cv = data.cvel, com = data.subtree_com, c = 3 * model.body_rootid[i];
+    const s0 = g.point[0], s1 = g.point[1], s2 = g.point[2];
+    // the arm R s (ximat row-major) and the point
+    const r0 = xm[9 * i] * s0 + xm[9 * i + 1] * s1 + xm[9 * i + 2] * s2;
+    const r1 = xm[9 * i + 3] * s0 + xm[9 * i + 4] * s1 + xm[9 * i + 5] * s2;
+    const r2 = xm[9 * i + 6] * s0 + xm[9 * i + 7] * s1 + xm[9 * i + 8] * s2;
+    const p0 = xi[3 * i] + r0, p1 = xi[3 * i + 1] + r1, p2 = xi[3 * i + 2] + r2;
+    // the point's velocity: cvel's linear part (at the root's centre of mass) moved to it
+    const w0 = cv[6 * i], w1 = cv[6 * i + 1], w2 = cv[6 * i + 2];
+    const d0 = p0 - com[c], d1 = p1 - com[c + 1], d2 = p2 - com[c + 2];
+    const v0 = cv[6 * i + 3] + w1 * d2 - w2 * d1, v1 = cv[6 * i + 4] + w2 * d0 - w0 * d2, v2 = cv[6 * i + 5] + w0 * d1 - w1 * d0;
+    const f0 = g.k * (g.target[0] - p0) - g.c * v0, f1 = g.k * (g.target[1] - p1) - g.c * v1, f2 = g.k * (g.target[2] - p2) - g.c * v2;
+    const X = data.xfrc_applied, o = 6 * i;
+    X[o] = f0; X[o + 1] = f1; X[o + 2] = f2;
+    X[o + 3] = r1 * f2 - r2 * f1; X[o + 4] = r2 * f0 - r0 * f2; X[o + 5] = r0 * f1 - r1 * f0;
+    this.work += this.h * (f0 * v0 + f1 * v1 + f2 * v2);
+  }
 
   resume(h) {
     this.model.opt.timestep = h;
