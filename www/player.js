@@ -92,7 +92,9 @@ export class Player {
     let reply;
     try {
       const engine = await this.engine;
-      reply = await engine.request({ type: 'load', settings: { ...settings, dt, integrators: names, joint: this.joint } });
+      // the reactions cost an index-1 solve a sample: asked for only where their chart is shown
+      const charted = this.charts && (!this.charts.only || this.charts.only.includes('reactions'));
+      reply = await engine.request({ type: 'load', settings: { ...settings, dt, integrators: names, joint: charted ? this.joint : -1 } });
     } finally {
       this.loads--;
     }

@@ -78,9 +78,10 @@ export class Run {
 
   /** The chosen joint's reaction at the current state into out[o] (|F| in N) and out[o + 1]
    * (|M| in N m): from the multipliers of the index-1 equations (wasm write_reactions); NaN where
-   * there is no joint or the joint-space system is singular at this state. */
+   * there is no joint, none is charted (joint -1: the solve is skipped), or the joint-space
+   * system is singular at this state. */
   reaction(out, o) {
-    if (!this.react || this.joint >= this.nj || !this.sim.write_reactions(this.react)) {
+    if (!this.react || this.joint < 0 || this.joint >= this.nj || !this.sim.write_reactions(this.react)) {
       out[o] = NaN;
       out[o + 1] = NaN;
       return;

@@ -99,7 +99,8 @@ export class Stepper {
     }
     for (const r of this.runs) r.free();
     this.runs = runs;
-    for (const x of runs) x.joint = settings.joint > 0 && settings.joint < x.nj ? settings.joint : 0;
+    // joint -1: no reaction chart on this page (an embed of other charts), none is computed
+    for (const x of runs) x.joint = settings.joint < 0 ? -1 : settings.joint < x.nj ? settings.joint : 0;
     this.pool = [];
     const r = runs[0];
     this.history.reset(runs.length, r.n, r.nj, r.sim.dt(), r.ns);

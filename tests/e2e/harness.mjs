@@ -122,6 +122,17 @@ export const pause = (page) => page.evaluate(() => { if (window.tumble.playing()
 /** Two animation frames: the page's redraw and uPlot's commit have happened. */
 export const settle = (page) => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
 
+/** Press at client point (x, y) and drag 120 px to the right in ten moves, a frame each; the
+ * button stays down (the caller lets go with page.mouse.up()). */
+export async function pressAndDrag(page, x, y) {
+  await page.mouse.move(x, y);
+  await page.mouse.down();
+  for (let i = 1; i <= 10; i++) {
+    await page.mouse.move(x + 12 * i, y);
+    await settle(page);
+  }
+}
+
 /** Let the full page play until `predicate(arg)` holds in it, then pause with every step asked
  * for landed (and drawn in the charts). */
 export async function playUntil(page, predicate, arg) {

@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { useBrowser, skip, open, loaded, axe, out, root, settle, pause, playUntil, PHONE } from './harness.mjs';
+import { useBrowser, skip, open, loaded, axe, out, root, settle, pause, pressAndDrag, playUntil, PHONE } from './harness.mjs';
 
 useBrowser();
 
@@ -134,12 +134,7 @@ test("the pointer's pull acts on MuJoCo's run too", { skip }, async () => {
   await pause(page);
   await settle(page);
   const [x, y] = await page.evaluate(() => window.tumble.bodyOnScreen(0));
-  await page.mouse.move(x, y);
-  await page.mouse.down();
-  for (let i = 1; i <= 10; i++) {
-    await page.mouse.move(x + 12 * i, y);
-    await settle(page);
-  }
+  await pressAndDrag(page, x, y);
   await page.waitForFunction(() => window.tumble.time() > 1, null, { timeout: 20000 });
   const runs = await page.evaluate(() => window.tumble.runs());
   await page.mouse.up();

@@ -7,7 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { useBrowser, skip, open, axe, out, settle, pause } from './harness.mjs';
+import { useBrowser, skip, open, axe, out, settle, pause, pressAndDrag } from './harness.mjs';
 
 useBrowser();
 
@@ -20,12 +20,7 @@ test('pressing on a body and dragging pulls it; W grows; the run is marked pulle
   // the rod hangs from the origin: press on its centre and drag sideways on the screen
   const [x, y] = await page.evaluate(() => window.tumble.bodyOnScreen(0));
   const y0 = await page.evaluate(() => window.tumble.invariants()[0]);
-  await page.mouse.move(x, y);
-  await page.mouse.down();
-  for (let i = 1; i <= 10; i++) {
-    await page.mouse.move(x + 12 * i, y);
-    await settle(page);
-  }
+  await pressAndDrag(page, x, y);
   // hold while the simulation runs (the press started playing)
   await page.waitForFunction(() => window.tumble.time() > 1, null, { timeout: 20000 });
   const during = await page.evaluate(() => ({ inv: window.tumble.invariants(), runs: window.tumble.runs(), pulled: window.tumble.pulled() }));
