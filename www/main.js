@@ -760,7 +760,7 @@ async function main() {
     springs: () => {
       const s = p.shown().springs, out = [];
       for (let j = 0; j < s.length; j += 6) out.push(Math.hypot(s[j + 3] - s[j], s[j + 4] - s[j + 1], s[j + 5] - s[j + 2]));
-      return { lengths: out, coilVerts: p.renderer.coilVerts, dashVerts: p.renderer.dashVerts };
+      return { lengths: out, coilVerts: p.renderer.coilVerts, dashVerts: p.renderer.dashVerts, rodVerts: p.renderer.rodVerts };
     },
     scenario: () => app.settings.scenario,
     // a body's centre on the screen (client pixels), for the grab tests

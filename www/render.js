@@ -58,6 +58,8 @@ const DASH_SIDES = 10, DASH_FROM = 0.28, DASH_TO = 0.62;
 const DASH_LINES = 3 * DASH_SIDES + 2;
 export const DASH_FLOATS = 12 * DASH_LINES;
 const DASH_COLOR = [0.95, 0.72, 0.3]; // amber, apart from the steel coil and the bodies
+const ROD_COLOR = [0.85, 0.87, 0.9]; // a distance joint's rod: light steel
+const DRIVEN_COLOR = [1, 0.35, 0.85]; // a distance driver's cylinder: magenta, as driven joints' marks
 const PULL_COLOR = [1, 0.35, 0.85]; // the pointer's pull: magenta, unlike the bodies and the coils
 const NO_GHOSTS = Object.freeze([]);
 const UP = [0, 0, 1];
@@ -463,8 +465,10 @@ export class Renderer {
     const K = this.springKinds && this.springKinds.length === ns ? this.springKinds : null;
     let coils = 0;
     this.dashVerts = 0;
+    this.rodVerts = 0;
     for (let j = 0; j < ns; j++) {
       const kind = K ? K[j] : 1;
+      if (kind & 4) { const k0 = k; k = this.rod(L, k, springs, 6 * j, kind & 8); this.rodVerts += (k - k0) / 6; continue; }
       if (kind & 1 || !(kind & 2)) { const k0 = k; k = this.coil(L, k, springs, 6 * j); coils += k - k0; }
       if (kind & 2) { const k0 = k; k = this.dashpot(L, k, springs, 6 * j); this.dashVerts += (k - k0) / 6; }
     }
@@ -609,14 +613,25 @@ export class Renderer {
     return k;
   }
 
+  // a distance joint from (S[o], ..) to (S[o+3], ..): a rod, the straight line between its
+  // points; a driven one (a distance driver, like a hydraulic cylinder) with a magenta cylinder
+  // over it, the colour of driven joints. Scalars only: no allocation per frame.
+  rod(L, k, S, o, driven) {
+    const r = ROD_COLOR[0], g = ROD_COLOR[1], b = ROD_COLOR[2];
+    for (let e = 0; e < 2; e++) {
+      L[k++] = S[o + 3 * e]; L[k++] = S[o + 3 * e + 1]; L[k++] = S[o + 3 * e + 2]; L[k++] = r; L[k++] = g; L[k++] = b;
+    }
+    return driven ? this.dashpot(L, k, S, o, DRIVEN_COLOR) : k;
+  }
+
   // a damper from (S[o], ..) to (S[o+3], ..) as a dashpot (DASH_LINES segments into L from k):
   // its cylinder of radius 0.6 of the coil's over DASH_FROM..DASH_TO of the length, a lead from
   // end a to it and a rod from end b to its middle. Scalars only: no allocation per frame.
-  dashpot(L, k, S, o) {
+  dashpot(L, k, S, o, color = DASH_COLOR) {
     const ax = S[o], ay = S[o + 1], az = S[o + 2], bx = S[o + 3], by = S[o + 4], bz = S[o + 5];
     const A = this.across(S, o), len = A[0], ux = A[1], uy = A[2], uz = A[3], px = A[4], py = A[5], pz = A[6], qx = A[7], qy = A[8], qz = A[9];
     const rad = 0.6 * 0.04 * (this.scale || 1), s0 = DASH_FROM * len, s1 = DASH_TO * len;
-    const r = DASH_COLOR[0], g = DASH_COLOR[1], b = DASH_COLOR[2];
+    const r = color[0], g = color[1], b = color[2];
     // segment m of the dashpot, as its two end points (x0..z1), written with the colour; plain
     // assignments in one loop, no closure (a closure, or fractional numbers passed to a call,
     // would allocate per frame)

@@ -59,7 +59,7 @@ test('spring-pendulum: the spring is drawn as a coil that stretches, and the his
   await page.selectOption('#scenario', 'damped-pendulum');
   await loaded(page);
   await settle(page);
-  assert.deepEqual(await page.evaluate(() => window.tumble.springs()), { lengths: [], coilVerts: 0, dashVerts: 0 });
+  assert.deepEqual(await page.evaluate(() => window.tumble.springs()), { lengths: [], coilVerts: 0, dashVerts: 0, rodVerts: 0 });
   assert.deepEqual(problems, []);
   await page.close();
 });

@@ -405,7 +405,7 @@ fn bad_joints_are_named() {
         ),
         (
             one(r#"{"type":"slider","b":0}"#, "[0,0,0]"),
-            "prismatic, cylindrical, universal or fixed",
+            "prismatic, cylindrical, universal, fixed or distance",
         ),
         (
             one(

@@ -212,23 +212,23 @@ pub fn joint_marks(text: &str) -> Result<Vec<u8>, JsError> {
         .collect())
 }
 
-/// One kind per point-to-point spring-damper of `text` (in the order of `write_springs`), for the
-/// view: bit 0 a spring (stiffness above 0), bit 1 a damper (damping above 0). Throws on a bad
-/// text.
+/// One kind per point-to-point element of `text` (in the order of `write_springs`), for the
+/// view: bit 0 a spring (stiffness above 0), bit 1 a damper (damping above 0); then per distance
+/// joint bit 2 (a rod) and bit 3 (driven: drawn as a cylinder). Throws on a bad text.
 #[wasm_bindgen]
 pub fn spring_kinds(text: &str) -> Result<Vec<u8>, JsError> {
     let sc = Scenario::parse(text).map_err(|e| JsError::new(&e.0))?;
-    Ok(sc
-        .model
-        .forces
-        .iter()
-        .filter_map(|f| match *f {
-            tumble::ForceElement::Spring {
-                stiffness, damping, ..
-            } => Some(u8::from(stiffness > 0.0) + 2 * u8::from(damping > 0.0)),
-            _ => None,
-        })
-        .collect())
+    let m = &sc.model;
+    let springs = m.forces.iter().filter_map(|f| match *f {
+        tumble::ForceElement::Spring {
+            stiffness, damping, ..
+        } => Some(u8::from(stiffness > 0.0) + 2 * u8::from(damping > 0.0)),
+        _ => None,
+    });
+    let rods = (0..m.joints.len())
+        .filter(|&j| matches!(m.joints[j].kind, tumble::JointKind::Distance { .. }))
+        .map(|j| 4 + 8 * u8::from(m.drives.iter().any(|d| d.joint == j)));
+    Ok(springs.chain(rods).collect())
 }
 
 /// The mechanism of `text` at its initial state, for the page's readout: "1 degree of
@@ -400,33 +400,42 @@ impl Simulation {
         !m.forces.is_empty() || !m.drives.is_empty()
     }
 
-    /// Number of point-to-point spring-dampers (drawn as coils).
+    /// Number of point-to-point elements drawn between two points: the spring-dampers (coils,
+    /// dashpots), then the distance joints (rods; a driven one as a cylinder).
     pub fn spring_count(&self) -> usize {
-        self.inner
-            .model()
-            .forces
+        let m = self.inner.model();
+        m.forces
             .iter()
             .filter(|f| matches!(f, tumble::ForceElement::Spring { .. }))
             .count()
+            + m.joints
+                .iter()
+                .filter(|j| matches!(j.kind, tumble::JointKind::Distance { .. }))
+                .count()
     }
 
-    /// The two world end points of every spring-damper, 6 numbers each (a then b), into `out`.
+    /// The two world end points of every element of [`Simulation::spring_count`], 6 numbers
+    /// each (a then b), into `out`.
     pub fn write_springs(&self, out: &mut [f64]) {
         let states = self.inner.states();
-        let ends = self.inner.model().forces.iter().filter_map(|f| match *f {
+        let m = self.inner.model();
+        let at = |b: Option<usize>, p: glam::DVec3| b.map_or(p, |b| states[b].x + states[b].r * p);
+        let springs = m.forces.iter().filter_map(|f| match *f {
             tumble::ForceElement::Spring {
                 a,
                 point_a,
                 b,
                 point_b,
                 ..
-            } => {
-                let pa = a.map_or(point_a, |a| states[a].x + states[a].r * point_a);
-                Some((pa, states[b].x + states[b].r * point_b))
-            }
+            } => Some((at(a, point_a), at(Some(b), point_b))),
             _ => None,
         });
-        for (o, (pa, pb)) in out.chunks_exact_mut(6).zip(ends) {
+        let rods = m
+            .joints
+            .iter()
+            .filter(|j| matches!(j.kind, tumble::JointKind::Distance { .. }))
+            .map(|j| (at(j.a, j.point_a), at(Some(j.b), j.point_b)));
+        for (o, (pa, pb)) in out.chunks_exact_mut(6).zip(springs.chain(rods)) {
             o[..3].copy_from_slice(&pa.to_array());
             o[3..].copy_from_slice(&pb.to_array());
         }

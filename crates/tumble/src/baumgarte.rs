@@ -29,7 +29,7 @@
 //! error): alpha = beta = 0: 9.3e-3 / 6.9e-3; 10: 3.2e-3 / 5.5e-2; 20: 3.8e-3 / 6.3e-2;
 //! 50: 4.1e-3 / 6.7e-2. The stabilisation holds the joints but does work on the system: the
 //! energy error grows with it.
-use crate::compiled::{Compiled, RowSpec};
+use crate::compiled::Compiled;
 use crate::joints::{self, InverseMass, JointEval};
 use crate::math::{exp_so3, orthonormality_error};
 use crate::model::BodyState;
@@ -222,7 +222,7 @@ impl Workspace {
                     let (f, e) = (&c.frames[j], &self.evals[j]);
                     let o = c.pattern.offset(j);
                     for r in 0..e.rows {
-                        if matches!(f.spec[r], RowSpec::Angle(..) | RowSpec::Slide(..)) {
+                        if f.spec[r].is_driven() {
                             power.input += self.lambda[o + r] * e.velocity(r, states, model);
                         }
                     }

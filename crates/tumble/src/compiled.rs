@@ -35,6 +35,11 @@ pub enum RowSpec {
     /// A slide drive: (R_a m) . (p_b - p_a) - s0 - f(t), the sliding row along the axis m
     /// itself, s0 its value at the start. Phi_t = -f'.
     Slide(DVec3, f64, TimeFn),
+    /// A distance row (a distance joint, driven or not): (d . d - L(t)^2) / (2 L0), d = p_b - p_a,
+    /// L(t) = L0 + f(t) (f = 0 for a joint without a drive). Quadratic in the positions and
+    /// directors like the others; divided by 2 L0 so that near the solution it reads in metres
+    /// (|d| - L) and its multiplier is the rod's tension in newtons. Phi_t = -L L' / L0.
+    Dist(f64, TimeFn),
 }
 
 impl RowSpec {
@@ -42,6 +47,30 @@ impl RowSpec {
     pub fn angle_vector(r: DVec3, m: DVec3, f: &TimeFn, t: f64) -> DVec3 {
         let th = f.at(t);
         r * libm::sin(th) - m * libm::cos(th)
+    }
+
+    /// A distance row's time part S(t) = L(t)^2 / (2 L0) (Phi = d . d / (2 L0) - S) and its
+    /// first and second derivatives.
+    pub fn distance_terms(l0: f64, f: &TimeFn, t: f64) -> (f64, f64, f64) {
+        let (l, l1, l2) = (l0 + f.at(t), f.rate(t), f.accel(t));
+        (l * l / (2.0 * l0), l * l1 / l0, (l1 * l1 + l * l2) / l0)
+    }
+
+    /// Rows whose gradient is not of the revolute's rank-one form (their translational part is
+    /// not +-e_r or zero): the sliding and distance rows take the general paths.
+    pub fn is_general(&self) -> bool {
+        matches!(
+            self,
+            RowSpec::Perp(_) | RowSpec::Slide(..) | RowSpec::Dist(..)
+        )
+    }
+
+    /// Rows with a time-dependent part (the drives): their forces do work.
+    pub fn is_driven(&self) -> bool {
+        matches!(
+            self,
+            RowSpec::Angle(..) | RowSpec::Slide(..) | RowSpec::Dist(..)
+        )
     }
 }
 
@@ -89,6 +118,12 @@ impl JointFrame {
             (None, _) => p,
         };
         for d in model.drives.iter().filter(|d| d.joint == j) {
+            if let (DriveKind::Distance, RowSpec::Dist(l0, _)) = (d.kind, f.spec[0]) {
+                // the distance joint's own row, now with L(t) = L0 + f(t)
+                f.spec[0] = RowSpec::Dist(l0, d.time);
+                f.classic = false;
+                continue;
+            }
             if f.rows >= 6 {
                 break; // rejected by `validate::check_drives`
             }
@@ -110,6 +145,7 @@ impl JointFrame {
                         .dot(at(Some(joint.b), joint.point_b) - at(joint.a, joint.point_a));
                     RowSpec::Slide(n_a, s0, d.time)
                 }
+                DriveKind::Distance => break, // only on a distance joint (`check_drives`)
             };
             f.rows += 1;
             f.general |= d.kind == DriveKind::Slide;
@@ -120,10 +156,10 @@ impl JointFrame {
 
     /// The frame of `joint`.
     pub fn new(joint: &Joint) -> Self {
-        use RowSpec::{Dot, Perp, Pos};
+        use RowSpec::{Dist, Dot, Perp, Pos};
         let (axis_a, axis_b) = joint.kind.axes();
         let (n_a, e) = match joint.kind {
-            JointKind::Spherical => (DVec3::ZERO, [DVec3::ZERO; 2]),
+            JointKind::Spherical | JointKind::Distance { .. } => (DVec3::ZERO, [DVec3::ZERO; 2]),
             _ => {
                 let (e1, e2) = perpendicular_pair(axis_b);
                 (normalize(axis_a), [e1, e2])
@@ -138,6 +174,10 @@ impl JointFrame {
         let align = [Dot(n_a, e[0]), Dot(n_a, e[1])];
         let list: &[RowSpec] = &match joint.kind {
             JointKind::Spherical => [pos[0], pos[1], pos[2], Pos(0), Pos(0), Pos(0)],
+            JointKind::Distance { length } => {
+                let still = TimeFn::Constant { value: 0.0 };
+                [Dist(length, still), Pos(0), Pos(0), Pos(0), Pos(0), Pos(0)]
+            }
             JointKind::Revolute { .. } => [pos[0], pos[1], pos[2], align[0], align[1], Pos(0)],
             JointKind::Prismatic { twist_a, .. } => [
                 Perp(m1),
@@ -178,7 +218,7 @@ impl JointFrame {
             n_a,
             e,
             spec,
-            general: list.iter().any(|r| matches!(r, Perp(_))),
+            general: list.iter().any(RowSpec::is_general),
             classic: matches!(
                 joint.kind,
                 JointKind::Spherical | JointKind::Revolute { .. }

@@ -15,8 +15,10 @@
 //! joint types beyond spherical and revolute: "prismatic" (b slides along axis_a through
 //! point_a without turning; axis_b in b stays parallel), "cylindrical" (slides along and turns
 //! about axis_a), "universal" (the points coincide, the cross axes axis_a in a and axis_b in b,
-//! default x2, stay perpendicular) and "fixed" (a weld: no axes, the start's relative pose is
-//! kept). Axes default to x1 and are made unit vectors. And
+//! default x2, stay perpendicular), "fixed" (a weld: no axes, the start's relative pose is
+//! kept) and "distance" (a massless rod with ball ends: the points stay `length` m apart, by
+//! default their distance at the start; no axes). Axes default to x1 and are made unit
+//! vectors. And
 //! `forces`: a list of force elements and loads, each tagged by "type" (units: m, N, N m, s):
 //!
 //! ```json
@@ -38,11 +40,13 @@
 //! `drives`: joint coordinates prescribed as functions of time, measured from the start (so
 //! f(0) = 0, and f'(0) must match the initial velocities):
 //! `{"joint": 0, "type": "angle", "time": F}` (rad, a revolute or cylindrical joint),
-//! `{"joint": 3, "type": "slide", "time": F}` (m along the axis, prismatic or cylindrical).
-use crate::forces::ForceElement;
+//! `{"joint": 3, "type": "slide", "time": F}` (m along the axis, prismatic or cylindrical),
+//! `{"joint": 4, "type": "distance", "time": F}` (m, a distance joint: its length becomes
+//! length + f(t), a distance driver).
+use crate::custom_forces::{drives_from, forces_from, JsonDrive, JsonForce};
+pub use crate::custom_forces::{drives_json, forces_json};
 use crate::model::box_for_inertia;
-use crate::model::{twist_reference, Body, BodyState, Drive, DriveKind, Joint, JointKind, Model};
-use crate::timefn::TimeFn;
+use crate::model::{twist_reference, Body, BodyState, Joint, JointKind, Model};
 use crate::validate::{ScenarioError, MAX_LINKS};
 use alloc::format;
 use alloc::string::String;
@@ -69,333 +73,6 @@ struct JsonScenario {
     forces: Vec<JsonForce>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     drives: Vec<JsonDrive>,
-}
-
-/// A drive (`model::Drive`): {"joint": 0, "type": "angle" | "slide", "time": F}.
-#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq)]
-#[serde(deny_unknown_fields)]
-struct JsonDrive {
-    joint: usize,
-    #[serde(rename = "type")]
-    kind: JsonDriveKind,
-    time: JsonTime,
-}
-
-#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq)]
-#[serde(rename_all = "snake_case")]
-enum JsonDriveKind {
-    Angle,
-    Slide,
-}
-
-/// The JSON form of `model`'s drives, for the editor's export of a preset.
-pub fn drives_json(model: &Model) -> Result<serde_json::Value, String> {
-    let list: Vec<JsonDrive> = model
-        .drives
-        .iter()
-        .map(|d| JsonDrive {
-            joint: d.joint,
-            kind: match d.kind {
-                DriveKind::Angle => JsonDriveKind::Angle,
-                DriveKind::Slide => JsonDriveKind::Slide,
-            },
-            time: JsonTime::from_fn(d.time).unwrap_or(JsonTime::Constant { value: 1.0 }),
-        })
-        .collect();
-    serde_json::to_value(list).map_err(|e| format!("drives: {e}"))
-}
-
-/// A force element or load (`forces.rs`), tagged by "type".
-#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
-#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
-enum JsonForce {
-    Spring {
-        #[serde(default)]
-        a: Option<usize>,
-        #[serde(default)]
-        point_a: [f64; 3],
-        b: usize,
-        #[serde(default)]
-        point_b: [f64; 3],
-        #[serde(default)]
-        stiffness: f64,
-        #[serde(default)]
-        rest_length: f64,
-        #[serde(default)]
-        damping: f64,
-    },
-    JointSpring {
-        joint: usize,
-        #[serde(default)]
-        stiffness: f64,
-        #[serde(default)]
-        rest_angle: f64,
-        #[serde(default)]
-        damping: f64,
-    },
-    SliderSpring {
-        joint: usize,
-        #[serde(default)]
-        stiffness: f64,
-        #[serde(default)]
-        rest_slide: f64,
-        #[serde(default)]
-        damping: f64,
-    },
-    Force {
-        body: usize,
-        #[serde(default)]
-        point: [f64; 3],
-        force: [f64; 3],
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        time: Option<JsonTime>,
-    },
-    Torque {
-        body: usize,
-        torque: [f64; 3],
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        time: Option<JsonTime>,
-    },
-    Motor {
-        joint: usize,
-        torque: f64,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        time: Option<JsonTime>,
-    },
-}
-
-/// A function of time (`timefn.rs`), tagged by "kind".
-#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq)]
-#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
-enum JsonTime {
-    Constant {
-        #[serde(default = "one")]
-        value: f64,
-    },
-    Linear {
-        #[serde(default)]
-        start: f64,
-        rate: f64,
-    },
-    Sine {
-        #[serde(default)]
-        offset: f64,
-        #[serde(default = "one")]
-        amplitude: f64,
-        frequency: f64,
-        #[serde(default)]
-        phase: f64,
-    },
-    Ramp {
-        #[serde(default = "one")]
-        value: f64,
-        time: f64,
-    },
-    RampSpeed {
-        rate: f64,
-        time: f64,
-    },
-}
-
-fn one() -> f64 {
-    1.0
-}
-
-impl JsonTime {
-    fn to_fn(self) -> TimeFn {
-        match self {
-            JsonTime::Constant { value } => TimeFn::Constant { value },
-            JsonTime::Linear { start, rate } => TimeFn::Linear { start, rate },
-            JsonTime::Sine {
-                offset,
-                amplitude,
-                frequency,
-                phase,
-            } => TimeFn::Sine {
-                offset,
-                amplitude,
-                frequency,
-                phase,
-            },
-            JsonTime::Ramp { value, time } => TimeFn::Ramp { value, time },
-            JsonTime::RampSpeed { rate, time } => TimeFn::RampSpeed { rate, time },
-        }
-    }
-}
-
-fn time_fn(t: Option<JsonTime>) -> TimeFn {
-    t.map_or(TimeFn::default(), JsonTime::to_fn)
-}
-
-impl JsonTime {
-    fn from_fn(f: TimeFn) -> Option<JsonTime> {
-        Some(match f {
-            TimeFn::Constant { value } if value == 1.0 => return None,
-            TimeFn::Constant { value } => JsonTime::Constant { value },
-            TimeFn::Linear { start, rate } => JsonTime::Linear { start, rate },
-            TimeFn::Sine {
-                offset,
-                amplitude,
-                frequency,
-                phase,
-            } => JsonTime::Sine {
-                offset,
-                amplitude,
-                frequency,
-                phase,
-            },
-            TimeFn::Ramp { value, time } => JsonTime::Ramp { value, time },
-            TimeFn::RampSpeed { rate, time } => JsonTime::RampSpeed { rate, time },
-        })
-    }
-}
-
-/// The JSON form of `model`'s force elements (the `forces` list of a scenario file), for the
-/// editor's export of a preset.
-pub fn forces_json(model: &Model) -> Result<serde_json::Value, String> {
-    let list: Vec<JsonForce> = model
-        .forces
-        .iter()
-        .map(|f| match *f {
-            ForceElement::Spring {
-                a,
-                point_a,
-                b,
-                point_b,
-                stiffness,
-                rest_length,
-                damping,
-            } => JsonForce::Spring {
-                a,
-                point_a: point_a.to_array(),
-                b,
-                point_b: point_b.to_array(),
-                stiffness,
-                rest_length,
-                damping,
-            },
-            ForceElement::JointSpring {
-                joint,
-                stiffness,
-                rest_angle,
-                damping,
-            } => JsonForce::JointSpring {
-                joint,
-                stiffness,
-                rest_angle,
-                damping,
-            },
-            ForceElement::SliderSpring {
-                joint,
-                stiffness,
-                rest_slide,
-                damping,
-            } => JsonForce::SliderSpring {
-                joint,
-                stiffness,
-                rest_slide,
-                damping,
-            },
-            ForceElement::Force {
-                body,
-                point,
-                force,
-                time,
-            } => JsonForce::Force {
-                body,
-                point: point.to_array(),
-                force: force.to_array(),
-                time: JsonTime::from_fn(time),
-            },
-            ForceElement::Torque { body, torque, time } => JsonForce::Torque {
-                body,
-                torque: torque.to_array(),
-                time: JsonTime::from_fn(time),
-            },
-            ForceElement::Motor {
-                joint,
-                torque,
-                time,
-            } => JsonForce::Motor {
-                joint,
-                torque,
-                time: JsonTime::from_fn(time),
-            },
-        })
-        .collect();
-    serde_json::to_value(list).map_err(|e| format!("forces: {e}"))
-}
-
-/// The elements of the JSON form (numbers checked in `forces::validate`).
-fn forces_from(js: &[JsonForce]) -> Vec<ForceElement> {
-    js.iter()
-        .map(|f| match *f {
-            JsonForce::Spring {
-                a,
-                point_a,
-                b,
-                point_b,
-                stiffness,
-                rest_length,
-                damping,
-            } => ForceElement::Spring {
-                a,
-                point_a: DVec3::from_array(point_a),
-                b,
-                point_b: DVec3::from_array(point_b),
-                stiffness,
-                rest_length,
-                damping,
-            },
-            JsonForce::JointSpring {
-                joint,
-                stiffness,
-                rest_angle,
-                damping,
-            } => ForceElement::JointSpring {
-                joint,
-                stiffness,
-                rest_angle,
-                damping,
-            },
-            JsonForce::SliderSpring {
-                joint,
-                stiffness,
-                rest_slide,
-                damping,
-            } => ForceElement::SliderSpring {
-                joint,
-                stiffness,
-                rest_slide,
-                damping,
-            },
-            JsonForce::Force {
-                body,
-                point,
-                force,
-                time,
-            } => ForceElement::Force {
-                body,
-                point: DVec3::from_array(point),
-                force: DVec3::from_array(force),
-                time: time_fn(time),
-            },
-            JsonForce::Torque { body, torque, time } => ForceElement::Torque {
-                body,
-                torque: DVec3::from_array(torque),
-                time: time_fn(time),
-            },
-            JsonForce::Motor {
-                joint,
-                torque,
-                time,
-            } => ForceElement::Motor {
-                joint,
-                torque,
-                time: time_fn(time),
-            },
-        })
-        .collect()
 }
 
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
@@ -431,6 +108,8 @@ struct JsonJoint {
     axis_a: Option<[f64; 3]>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     axis_b: Option<[f64; 3]>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    length: Option<f64>,
 }
 
 fn default_gravity() -> [f64; 3] {
@@ -534,6 +213,12 @@ pub fn parse(text: &str) -> Result<(Model, Vec<BodyState>, f64, f64, String), Sc
             Ok(a.normalize())
         };
         let rot = |b: Option<usize>| b.map_or(DMat3::IDENTITY, |b| states[b].r);
+        if j.length.is_some() && j.kind != "distance" {
+            return err(format!(
+                "{name}: only a distance joint has a length; a {} joint takes none",
+                j.kind
+            ));
+        }
         let kind = match j.kind.as_str() {
             "spherical" => JointKind::Spherical,
             "revolute" => JointKind::Revolute {
@@ -571,9 +256,31 @@ pub fn parse(text: &str) -> Result<(Model, Vec<BodyState>, f64, f64, String), Sc
                     twist_a: twist_reference(axis_a, axis_b, &rot(j.a), &rot(Some(j.b))),
                 }
             }
+            "distance" => {
+                if j.axis_a.is_some() || j.axis_b.is_some() {
+                    return err(format!(
+                        "{name}: a distance joint keeps two points a distance apart and takes no axes"
+                    ));
+                }
+                // the default length: the points' distance at the start
+                let at = |b: Option<usize>, p: [f64; 3]| {
+                    let p = DVec3::from_array(p);
+                    b.map_or(p, |b| states[b].x + states[b].r * p)
+                };
+                let gap = at(Some(j.b), j.point_b) - at(j.a, j.point_a);
+                let start = crate::math::length(gap);
+                let length = j.length.unwrap_or(start);
+                if !(length.is_finite() && length >= 1e-9 && length <= 1e9) {
+                    return err(match j.length {
+                        None if start.is_finite() => format!("{name}: a distance joint's two points coincide at the start (0 m apart), so the rod has no direction; give the points a distance"),
+                        _ => format!("{name}.length must be between 1e-9 and 1e9 m, not {}", crate::math::Num(length)),
+                    });
+                }
+                JointKind::Distance { length }
+            }
             other => {
                 return err(format!(
-                    "{name}.type must be spherical, revolute, prismatic, cylindrical, universal or fixed, not '{other}'"
+                    "{name}.type must be spherical, revolute, prismatic, cylindrical, universal, fixed or distance, not '{other}'"
                 ))
             }
         };
@@ -590,18 +297,7 @@ pub fn parse(text: &str) -> Result<(Model, Vec<BodyState>, f64, f64, String), Sc
         joints,
         gravity,
         forces: forces_from(&js.forces),
-        drives: js
-            .drives
-            .iter()
-            .map(|d| Drive {
-                joint: d.joint,
-                kind: match d.kind {
-                    JsonDriveKind::Angle => DriveKind::Angle,
-                    JsonDriveKind::Slide => DriveKind::Slide,
-                },
-                time: d.time.to_fn(),
-            })
-            .collect(),
+        drives: drives_from(&js.drives),
     };
     crate::validate::check_consistent(&model, &states)?;
     let normal =
@@ -613,6 +309,11 @@ fn range(name: &str, v: f64, lo: f64, hi: f64) -> Result<(), ScenarioError> {
     if v.is_finite() && v >= lo && v <= hi {
         Ok(())
     } else {
-        err(format!("{name} must be between {lo:e} and {hi:e}, not {v}"))
+        err(format!(
+            "{name} must be between {} and {}, not {}",
+            crate::math::Num(lo),
+            crate::math::Num(hi),
+            crate::math::Num(v)
+        ))
     }
 }

@@ -129,7 +129,8 @@ pub fn validate(model: &Model, init: &[BodyState]) -> Result<(), String> {
             Ok(())
         } else {
             Err(format!(
-                "{name}.{field} must be between 0 and {MAX_COEFFICIENT:e}, not {v}"
+                "{name}.{field} must be between 0 and {MAX_COEFFICIENT:e}, not {}",
+                crate::math::Num(v)
             ))
         }
     };
@@ -194,7 +195,8 @@ pub fn validate(model: &Model, init: &[BodyState]) -> Result<(), String> {
                 coefficient(name, "damping", damping)?;
                 if !(rest_length.is_finite() && (0.0..=1e9).contains(&rest_length)) {
                     return Err(format!(
-                        "{name}.rest_length must be between 0 and 1e9 m, not {rest_length}"
+                        "{name}.rest_length must be between 0 and 1e9 m, not {}",
+                        crate::math::Num(rest_length)
                     ));
                 }
                 let l = length(point(init, b, point_b) - end(init, a, point_a));

@@ -75,6 +75,8 @@ pub fn momentum(model: &Model, states: &[BodyState]) -> DVec3 {
 /// - gravity has no torque about e_k for any position: g x e_k = 0 (g along e_k, or no gravity);
 /// - every ground joint's reaction force F at its ground point p has none, e_k . (p x F) =
 ///   F . (e_k x p) = 0 for all F: e_k x p = 0 (p on the x_k axis);
+/// - a distance joint (driven or not) pulls along the line through its points, so on the ground
+///   it acts as a ball joint at its ground point;
 /// - a ground revolute joint's reaction moment, any M perpendicular to its (fixed) axis n, has
 ///   none: e_k parallel to n;
 /// - a spring to the ground reacts at its ground point (as a ball joint there); a joint spring
@@ -90,7 +92,8 @@ pub fn conserved_momentum(model: &Model) -> [bool; 3] {
             && model.joints.iter().filter(|j| j.a.is_none()).all(|j| {
                 parallel(j.point_a, e)
                     && match j.kind {
-                        JointKind::Spherical => true,
+                        // a rod's force acts along the line through its ground point
+                        JointKind::Spherical | JointKind::Distance { .. } => true,
                         JointKind::Revolute { axis_a, .. } => parallel(axis_a, e),
                         // sliding, universal and fixed joints to the ground: reaction moments
                         // about more than one axis, or forces off the origin along a line
@@ -112,8 +115,11 @@ pub fn conserved_momentum(model: &Model) -> [bool; 3] {
                 ForceElement::Force { .. } | ForceElement::Torque { .. } => false,
             })
             // a drive on a grounded joint pushes or turns against the ground (the governor's
-            // spindle, Kapitza's carriage); one between two bodies acts equally on both
-            && model.drives.iter().all(|d| model.joints[d.joint].a.is_some());
+            // spindle, Kapitza's carriage); one between two bodies acts equally on both, and a
+            // distance drive's force is the rod's, along the line through its ground point
+            && model.drives.iter().all(|d| {
+                model.joints[d.joint].a.is_some() || d.kind == crate::model::DriveKind::Distance
+            });
     }
     out
 }

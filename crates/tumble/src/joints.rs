@@ -15,6 +15,9 @@
 //! rows Phi = mw . d, mw = R_a m, d = p_b - p_a (b's point in a plane of a):
 //! dPhi/dt = mw . (v_b - v_a) + w_b . (r_b x mw) + w_a . (mw x (d + r_a)); bias
 //! (w_a x (w_a x mw)) . d + 2 (w_a x mw) . ddot + mw . (w_b x (w_b x r_b) - w_a x (w_a x r_a)).
+//! A distance row (d . d - L(t)^2) / (2 L0), u = d / L0: Jacobian (u, r_b x u) on b and
+//! (-u, u x r_a) on a; bias (ddot . ddot + d . (w_b x (w_b x r_b) - w_a x (w_a x r_a))) / L0
+//! less (L'^2 + L L'') / L0, its Phi_t = -L L' / L0.
 //! The director method has its own forms, eqs. (35) and (38), in `director.rs`.
 use crate::compiled::{Compiled, JointFrame, RowSpec};
 use crate::math::skew;
@@ -73,6 +76,13 @@ fn dot6(c: &[f64; 6], s: &BodyState) -> f64 {
 /// integrators use [`evaluate_frame`] with the compiled frames).
 pub fn evaluate(model: &Model, j: usize, states: &[BodyState]) -> JointEval {
     evaluate_frame(&JointFrame::new(&model.joints[j]), states, 0.0)
+}
+
+/// The distance between joint `j`'s two points at `states` (m).
+pub fn distance_at(j: &crate::model::Joint, states: &[BodyState]) -> f64 {
+    let at = |b: usize, p: DVec3| states[b].x + states[b].r * p;
+    let pa = j.a.map_or(j.point_a, |a| at(a, j.point_a));
+    crate::math::length(at(j.b, j.point_b) - pa)
 }
 
 /// Evaluate the joint of frame `jt` at `states`, time `t` (for its drives).
@@ -177,6 +187,19 @@ pub fn evaluate_into(jt: &JointFrame, states: &[BodyState], t: f64, e: &mut Join
                 let nd = wa.cross(n);
                 let ud = wb.cross(u);
                 e.bias[k] = wa.cross(nd).dot(u) + 2.0 * nd.dot(ud) + n.dot(wb.cross(ud));
+            }
+            RowSpec::Dist(l0, f) => {
+                // (d . d) / (2 L0) - S(t), u = d / L0: dPhi/dt = u . ddot - S'; the
+                // velocity-product part of d2Phi/dt2 is (ddot . ddot + d . bias) / L0
+                let va = jt.a.map_or(DVec3::ZERO, |a| states[a].v);
+                let ddot = sb.v + wb.cross(rb) - va - wa.cross(ra);
+                let u = phi / l0;
+                let (s, s1, s2) = RowSpec::distance_terms(l0, &f, t);
+                e.phi[k] = 0.5 * phi.dot(u) - s;
+                e.cb[k] = row(u, rb.cross(u));
+                e.ca[k] = row(-u, u.cross(ra));
+                e.bias[k] = (ddot.dot(ddot) + phi.dot(bias)) / l0 - s2;
+                e.phi_t[k] = -s1;
             }
             RowSpec::Perp(m) | RowSpec::Slide(m, ..) => {
                 // (R_a m) . d, d = p_b - p_a: d/dt = (w_a x mw) . d + mw . ddot

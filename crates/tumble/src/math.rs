@@ -363,3 +363,18 @@ mod tests {
         assert!(!lu_solve_in_place(&mut s, 2, &mut c));
     }
 }
+
+/// A number for a message: as written (`1.5`, `-0.25`) when of ordinary size, in exponent form
+/// (`1e300`, `2.5e-12`) otherwise, so that 1e300 is not spelled out in 301 digits.
+pub struct Num(pub f64);
+
+impl core::fmt::Display for Num {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        let a = self.0.abs();
+        if a == 0.0 || !a.is_finite() || (1e-4..1e6).contains(&a) {
+            write!(f, "{}", self.0)
+        } else {
+            write!(f, "{:e}", self.0)
+        }
+    }
+}

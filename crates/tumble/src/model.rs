@@ -69,12 +69,21 @@ pub enum JointKind {
         /// as for [`JointKind::Prismatic`]
         twist_a: DVec3,
     },
+    /// Distance joint (a massless rigid rod with ball ends): the two points stay `length`
+    /// apart; a [`DriveKind::Distance`] drive on it makes the length a function of time
+    /// (STAR-CCM+'s distance driver). 1 equation.
+    Distance {
+        /// the distance between the points (m), > 0 (the JSON reader's default: the distance
+        /// at the start)
+        length: f64,
+    },
 }
 
 impl JointKind {
     /// Number of scalar constraint equations.
     pub fn rows(&self) -> usize {
         match self {
+            JointKind::Distance { .. } => 1,
             JointKind::Spherical => 3,
             JointKind::Revolute { .. } | JointKind::Prismatic { .. } => 5,
             JointKind::Cylindrical { .. } | JointKind::Universal { .. } => 4,
@@ -91,13 +100,14 @@ impl JointKind {
             JointKind::Cylindrical { .. } => "cylindrical",
             JointKind::Universal { .. } => "universal",
             JointKind::Fixed { .. } => "fixed",
+            JointKind::Distance { .. } => "distance",
         }
     }
 
-    /// (axis_a, axis_b), zero for a spherical joint.
+    /// (axis_a, axis_b), zero for a spherical or distance joint.
     pub fn axes(&self) -> (DVec3, DVec3) {
         match *self {
-            JointKind::Spherical => (DVec3::ZERO, DVec3::ZERO),
+            JointKind::Spherical | JointKind::Distance { .. } => (DVec3::ZERO, DVec3::ZERO),
             JointKind::Revolute { axis_a, axis_b }
             | JointKind::Prismatic { axis_a, axis_b, .. }
             | JointKind::Cylindrical { axis_a, axis_b }
@@ -234,6 +244,9 @@ pub enum DriveKind {
     Angle,
     /// the slide of b's point along a's axis (prismatic, cylindrical), m, 0 at the start
     Slide,
+    /// the distance between a distance joint's points, m: length + f(t) (its own row made
+    /// time-dependent, so it adds no equation)
+    Distance,
 }
 
 /// A drive (a rheonomic constraint Phi(q, t) = 0): the coordinate of joint `joint` follows
@@ -254,9 +267,25 @@ impl Model {
         (0..self.joints.len()).map(|j| self.joint_rows(j)).sum()
     }
 
-    /// The equations of joint `j`: its kind's and one per drive on it.
+    /// The equations of joint `j`: its kind's and one per drive on it (a distance drive
+    /// drives the distance joint's own row and adds none).
     pub fn joint_rows(&self, j: usize) -> usize {
-        self.joints[j].kind.rows() + self.drives.iter().filter(|d| d.joint == j).count()
+        self.joints[j].kind.rows()
+            + self
+                .drives
+                .iter()
+                .filter(|d| d.joint == j && d.kind != DriveKind::Distance)
+                .count()
+    }
+
+    /// Whether row `r` of joint `j` is a drive's: rows beyond the joint's own, and a driven
+    /// distance joint's row.
+    pub fn is_drive_row(&self, j: usize, r: usize) -> bool {
+        r >= self.joints[j].kind.rows()
+            || self
+                .drives
+                .iter()
+                .any(|d| d.joint == j && d.kind == DriveKind::Distance)
     }
 }
 

@@ -159,6 +159,10 @@ pub(crate) fn build(name: &str, values: &[f64]) -> (Model, Vec<BodyState>, f64, 
             let (m, s) = crate::presets_forces::governor(values);
             (m, s, 1e-3, 5.0)
         }
+        "crane" => {
+            let (m, s) = crate::presets_crane::crane(values);
+            (m, s, 0.005, 10.0)
+        }
         _ => unreachable!("every preset has a builder"),
     }
 }

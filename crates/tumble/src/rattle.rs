@@ -52,7 +52,7 @@
 //! max |Phi| < tol, with S = C(q_1) W(q_0) C(q_0)^T (non-symmetric; it drops only the O(h^3)
 //! dependence of the rotation solve on lambda). Both are solved with the linear-time
 //! joint-space solver of `sparse.rs`.
-use crate::compiled::{Compiled, RowSpec};
+use crate::compiled::Compiled;
 use crate::joints::{self, InverseMass, JointEval};
 use crate::math::{exp_so3_minus_identity, length, skew, skew_vec, solve_sylvester_diag};
 pub use crate::model::d_from_inertia;
@@ -413,7 +413,7 @@ fn try_step(
             for (j, f) in c.frames.iter().enumerate() {
                 let o = c.pattern.offset(j);
                 for r in 0..f.rows {
-                    if matches!(f.spec[r], RowSpec::Angle(..) | RowSpec::Slide(..)) {
+                    if f.spec[r].is_driven() {
                         power += st.lambda[o + r] * ws.evals[j].phi_t[r]
                             + ws.rhs[o + r] * ws.evals1[j].phi_t[r];
                     }

@@ -200,6 +200,17 @@ pub const PRESETS: &[Preset] = &[
             Param { key: "angle", help: "initial angle of the arms from the downward vertical, the springs relaxed (rad)", kind: ParamKind::Number { default: 0.5235987755982988, min: 0.1, max: 1.4, integer: false } },
         ],
     },
+    Preset {
+        name: "crane",
+        description: "crane: a 3 m boom luffed by a hydraulic cylinder (a distance driver) with a load on a 1.5 m rope (a distance joint); the load swings as the boom lifts",
+        params: &[
+            Param { key: "stroke", help: "how far the cylinder extends (m; negative: retracts), along a smooth ramp", kind: ParamKind::Number { default: 0.5, min: -0.3, max: 0.6, integer: false } },
+            Param { key: "time", help: "duration of the cylinder's stroke (s)", kind: ParamKind::Number { default: 2.0, min: 0.1, max: 20.0, integer: false } },
+            Param { key: "load", help: "mass of the load (kg)", kind: ParamKind::Number { default: 20.0, min: 0.1, max: 500.0, integer: false } },
+            Param { key: "rope", help: "length of the rope from the boom's tip to the load (m)", kind: ParamKind::Number { default: 1.5, min: 0.2, max: 5.0, integer: false } },
+            Param { key: "angle", help: "initial angle of the boom above the horizontal (rad)", kind: ParamKind::Number { default: 0.3, min: 0.0, max: 0.6, integer: false } },
+        ],
+    },
 ];
 
 /// A ready-to-run scenario: the model, the initial state and the default run settings.

@@ -2,7 +2,7 @@
 use crate::compiled::Compiled;
 use crate::invariants::{self, Invariants};
 use crate::mechanism::{self, Mechanism};
-use crate::model::{BodyState, Model};
+use crate::model::{BodyState, DriveKind, Model};
 use crate::scenario::Scenario;
 use crate::step::{Settings, StepError, StepInfo};
 use crate::{baumgarte, director, rattle};
@@ -121,6 +121,7 @@ impl Simulation {
         // the elements and drives first: compiling reads the joints they name
         crate::forces::validate(&scenario.model, init)?;
         crate::validate::check_drives(&scenario.model).map_err(|e| e.0)?;
+        crate::validate::check_distances(&scenario.model, scenario.duration).map_err(|e| e.0)?;
         let mut c = Compiled::new(&scenario.model)?;
         c.measure_from(init);
         let mechanism = mechanism::analyse(&mut c, init)?;
@@ -131,6 +132,17 @@ impl Simulation {
             // them (a drive whose row the joints already fix would be held at zero force)
             let mut free = scenario.model.clone();
             free.drives.clear();
+            // a driven distance joint's row is its drive's: without the drive it is not there
+            // (the forces name joints by index and do not change the degrees of freedom)
+            free.forces.clear();
+            let m = &scenario.model;
+            let mut k = 0;
+            free.joints.retain(|_| {
+                k += 1;
+                !m.drives
+                    .iter()
+                    .any(|d| d.joint == k - 1 && d.kind == DriveKind::Distance)
+            });
             let mut c0 = Compiled::new(&free)?;
             let dof0 = mechanism::analyse(&mut c0, init)?.dof;
             let n = scenario.model.drives.len() as i64;
@@ -143,7 +155,7 @@ impl Simulation {
         }
         for &k in &mechanism.redundant {
             let row = c.rows[k];
-            if row.row >= scenario.model.joints[row.joint].kind.rows() {
+            if scenario.model.is_drive_row(row.joint, row.row) {
                 return Err(format!(
                     "a drive on joints[{}] cannot move the mechanism: at the start its coordinate is fixed by the other joints (the driven loop cannot move)",
                     row.joint

@@ -28,7 +28,12 @@ impl Settings {
             if v.is_finite() && v >= lo && v <= hi {
                 Ok(())
             } else {
-                Err(format!("{name} must be between {lo:e} and {hi:e}, not {v}"))
+                Err(format!(
+                    "{name} must be between {} and {}, not {}",
+                    crate::math::Num(lo),
+                    crate::math::Num(hi),
+                    crate::math::Num(v)
+                ))
             }
         };
         check("dt", self.dt, 1e-6, 1.0)?;

@@ -165,7 +165,10 @@ impl TimeFn {
                 Ok(())
             } else {
                 Err(format!(
-                    "{name}.{field} must be between {lo:e} and {hi:e}, not {v}"
+                    "{name}.{field} must be between {} and {}, not {}",
+                    crate::math::Num(lo),
+                    crate::math::Num(hi),
+                    crate::math::Num(v)
                 ))
             }
         };

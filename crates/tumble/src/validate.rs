@@ -83,6 +83,12 @@ pub fn check_consistent(model: &Model, states: &[BodyState]) -> Result<(), Scena
             }
         }
         let gap = crate::math::sqrt(gap);
+        if let (crate::model::JointKind::Distance { length }, false) = (jt.kind, gap <= 1e-6) {
+            let d = crate::joints::distance_at(jt, states);
+            return err(format!(
+                "{what}: its two points are {d:.6} m apart, not its length {length:.6} m (at most 1e-6 m off is accepted)"
+            ));
+        }
         if !(gap <= 1e-6) {
             return err(format!(
                 "{what}: its two points are {gap:.3e} m apart (at most 1e-6 m is accepted)"
@@ -107,11 +113,15 @@ pub fn check_consistent(model: &Model, states: &[BodyState]) -> Result<(), Scena
     for (i, d) in model.drives.iter().enumerate() {
         let f = crate::compiled::JointFrame::for_model(model, d.joint, Some(states));
         let e = crate::joints::evaluate_frame(&f, states, 0.0);
-        let k = model.drives[..i]
-            .iter()
-            .filter(|x| x.joint == d.joint)
-            .count()
-            + model.joints[d.joint].kind.rows();
+        let k = if d.kind == crate::model::DriveKind::Distance {
+            0 // the distance joint's own row
+        } else {
+            model.drives[..i]
+                .iter()
+                .filter(|x| x.joint == d.joint && x.kind != crate::model::DriveKind::Distance)
+                .count()
+                + model.joints[d.joint].kind.rows()
+        };
         let unit = if d.kind == crate::model::DriveKind::Angle {
             "rad"
         } else {
@@ -156,13 +166,18 @@ pub fn check_drives(model: &Model) -> Result<(), ScenarioError> {
                 j.kind,
                 JointKind::Prismatic { .. } | JointKind::Cylindrical { .. }
             ),
+            DriveKind::Distance => matches!(j.kind, JointKind::Distance { .. }),
         };
         if !ok {
             return err(format!(
-                "drives[{i}]: joints[{}] is a {} joint, which has no {} to drive (angle: revolute or cylindrical; slide: prismatic or cylindrical)",
+                "drives[{i}]: joints[{}] is a {} joint, which has no {} to drive (angle: revolute or cylindrical; slide: prismatic or cylindrical; distance: distance)",
                 d.joint,
                 j.kind.name(),
-                if d.kind == DriveKind::Angle { "angle" } else { "slide" }
+                match d.kind {
+                    DriveKind::Angle => "angle",
+                    DriveKind::Slide => "slide",
+                    DriveKind::Distance => "distance",
+                }
             ));
         }
         if model.drives[..i]
@@ -174,6 +189,33 @@ pub fn check_drives(model: &Model) -> Result<(), ScenarioError> {
         d.time
             .validate(&format!("drives[{i}].time"))
             .map_err(ScenarioError)?;
+    }
+    Ok(())
+}
+
+/// A distance drive keeps its length L(t) = length + f(t) positive over the run (at L = 0 the
+/// rod has no direction and its row no gradient): checked at 4096 evenly spaced times of
+/// [0, `duration`] and at its end.
+pub fn check_distances(model: &Model, duration: f64) -> Result<(), ScenarioError> {
+    use crate::model::{DriveKind, JointKind};
+    for (i, d) in model.drives.iter().enumerate() {
+        let JointKind::Distance { length } = model.joints[d.joint].kind else {
+            continue;
+        };
+        if d.kind != DriveKind::Distance {
+            continue;
+        }
+        const N: usize = 4096;
+        for k in 0..=N {
+            let t = duration * (k as f64 / N as f64);
+            let l = length + d.time.at(t);
+            if !(l >= 1e-6 * length) {
+                return err(format!(
+                    "drives[{i}] makes the distance of joints[{}] {l:.6} m at t = {t:.4} s: a distance joint's length must stay positive (its start length is {length} m)",
+                    d.joint
+                ));
+            }
+        }
     }
     Ok(())
 }

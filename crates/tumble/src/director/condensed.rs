@@ -224,10 +224,7 @@ impl Ctx<'_> {
                 // G at q_n+1
                 for k in 0..nrows {
                     let Row { a, b: bb, .. } = c.rows[k];
-                    let general = matches!(
-                        c.frames[c.rows[k].joint].spec[c.rows[k].row],
-                        RowSpec::Perp(_) | RowSpec::Slide(..)
-                    );
+                    let general = c.frames[c.rows[k].joint].spec[c.rows[k].row].is_general();
                     for (side, b) in sides(a, bb) {
                         let amat = self.w.amat[b];
                         if general {
@@ -393,8 +390,8 @@ impl Ctx<'_> {
                     ((mat(&self.w.q1[jt.b]) * e, v1), (mean(jt.b) * e, vbar))
                 };
             }
-            RowSpec::Perp(_) | RowSpec::Slide(..) => {
-                unreachable!("sliding rows take the general forms")
+            RowSpec::Perp(_) | RowSpec::Slide(..) | RowSpec::Dist(..) => {
+                unreachable!("sliding and distance rows take the general forms")
             }
         };
         let mean = |b: usize| self.mean_rot(b);

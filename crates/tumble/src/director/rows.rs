@@ -6,7 +6,12 @@
 //! Pos(r)     e_r . (x_b + Q_b s_b - x_a - Q_a s_a)        (34)-(35): constant gradient
 //! Dot(v, u)  (Q_a v) . (Q_b u)                            (37)-(38): bilinear
 //! Perp(m)    (Q_a m) . (x_b + Q_b s_b - x_a - Q_a s_a)    quadratic in q_a, bilinear in q_a, q_b
+//! Dist(L0, f) (d . d - L(t)^2) / (2 L0), d = x_b + Q_b s_b - x_a - Q_a s_a   quadratic in q
 //! ```
+//! A distance row's gradient, with u = d / L0: u on x_b, s_b,i u on q_b,i, and the negatives
+//! with s_a on a. Its time part S(t) = L(t)^2 / (2 L0) is apart from q, so the step's increment
+//! is grad Phi(qbar) . Delta q - Delta S exactly, and the rod does work lambda Delta S
+//! (`drive_work`); without a drive S is constant and the rod does none.
 //! Every row is a polynomial of degree at most two, so its gradient at the mean configuration
 //! qbar = (q_n + q_n+1) / 2 is an exact finite derivative: Phi(q_n+1) - Phi(q_n) =
 //! grad Phi(qbar) . (q_n+1 - q_n) (eqs. 41-42), and the joint forces do no work over a step.
@@ -71,6 +76,31 @@ pub(crate) fn joint_row_into(
         // an angle drive is the dot row of v(t) = sin(f) r - cos(f) m (compiled.rs)
         RowSpec::Angle(rr, m, e, f) => {
             dot_row(qs, jt.a, qb, RowSpec::angle_vector(rr, m, &f, t), e, ga, gb)
+        }
+        RowSpec::Dist(l0, f) => {
+            let pa = match jt.a {
+                Some(a) => point(&qs[a], jt.point_a),
+                None => jt.point_a,
+            };
+            let d = point(qb, jt.point_b) - pa;
+            let u = (d / l0).to_array();
+            let sb = jt.point_b.to_array();
+            for k in 0..3 {
+                gb[k] = u[k];
+                for i in 0..3 {
+                    gb[3 + 3 * i + k] = sb[i] * u[k];
+                }
+            }
+            if jt.a.is_some() {
+                let sa = jt.point_a.to_array();
+                for k in 0..3 {
+                    ga[k] = -u[k];
+                    for i in 0..3 {
+                        ga[3 + 3 * i + k] = -sa[i] * u[k];
+                    }
+                }
+            }
+            0.5 * d.dot(d) / l0 - RowSpec::distance_terms(l0, &f, t).0
         }
         RowSpec::Perp(m) | RowSpec::Slide(m, ..) => {
             // (Q_a m) . d, d = p_b - p_a, quadratic in q: on b, mw on x_b and s_b,i mw on q_b,i;
@@ -179,7 +209,7 @@ impl Ctx<'_> {
                         * 0.5,
                     e,
                 ),
-                RowSpec::Perp(_) | RowSpec::Slide(..) => {
+                RowSpec::Perp(_) | RowSpec::Slide(..) | RowSpec::Dist(..) => {
                     // the whole gradient at the mean configuration (positions too)
                     let qm = &mut self.w.qm;
                     for b in [f.a, Some(f.b)].into_iter().flatten() {
@@ -215,7 +245,7 @@ impl Ctx<'_> {
     /// grad Phi(qbar) . Delta q + R, so that with Delta Phi = 0 the energy changes by lambda R
     /// (Delta E = -lambda grad Phi . Delta q, the director's discrete-gradient identity). For an
     /// angle drive R = Delta v . wbar with w = Q_a^T Q_b e (ground: Q_b e), wbar the mean of its
-    /// two end values; for a slide drive R = -Delta f.
+    /// two end values; for a slide drive R = -Delta f; for a distance row R = -Delta S.
     pub(super) fn drive_work(&self, h: f64) -> f64 {
         let c = self.c;
         let t = self.s.forces.t;
@@ -236,6 +266,10 @@ impl Ctx<'_> {
                     dv.dot((w(&self.s.q) + w(&self.w.q1)) * 0.5)
                 }
                 RowSpec::Slide(_, _, tf) => -(tf.at(t + h) - tf.at(t)),
+                RowSpec::Dist(l0, tf) => {
+                    -(RowSpec::distance_terms(l0, &tf, t + h).0
+                        - RowSpec::distance_terms(l0, &tf, t).0)
+                }
                 _ => continue,
             };
             work += self.w.lambda1[k] * r;

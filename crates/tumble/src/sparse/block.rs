@@ -1,15 +1,17 @@
 //! Fixed-size kernels on the 6 x 6 blocks of the joint-space matrix (row-major, stride 6):
 //! inverse by Gauss-Jordan elimination with partial pivoting, product, matrix-vector product.
-//! A joint of n < 6 rows uses the leading n x n part; the rest stays zero.
+//! A joint of n < 6 rows (1 to 6) uses the leading n x n part; the rest stays zero.
 
 /// Largest joint: fixed, 6 rows.
 pub const B: usize = 6;
 
-/// The inverse of the leading n x n part of a block (n = 3 to 6), by Gauss-Jordan elimination
+/// The inverse of the leading n x n part of a block (n = 1 to 6; a distance joint has 1 row), by Gauss-Jordan elimination
 /// with partial pivoting (the pivots of LU with partial pivoting); the rows and columns beyond
 /// n stay zero. None when a pivot is below 1e-14 of the largest entry or an entry is not finite.
 pub fn invert(a: &[f64; B * B], n: usize) -> Option<[f64; B * B]> {
     match n {
+        1 => invert_n::<1>(a),
+        2 => invert_n::<2>(a),
         3 => invert_n::<3>(a),
         4 => invert_n::<4>(a),
         5 => invert_n::<5>(a),
@@ -128,12 +130,14 @@ fn mul_vec_n<const N: usize>(a: &[f64; B * B], x: &[f64; B]) -> [f64; B] {
     out
 }
 
-/// A joint's `n` rows of `b` from `o`, in a copy of constant length 3, 4, 5 or 6 (no call to
+/// A joint's `n` rows of `b` from `o`, in a copy of constant length 1 to 6 (no call to
 /// memcpy).
 #[inline(always)]
 pub fn load_rows(b: &[f64], o: usize, n: usize) -> [f64; B] {
     let mut x = [0.0; B];
     match n {
+        1 => x[0] = b[o],
+        2 => x[..2].copy_from_slice(&b[o..o + 2]),
         3 => x[..3].copy_from_slice(&b[o..o + 3]),
         4 => x[..4].copy_from_slice(&b[o..o + 4]),
         5 => x[..5].copy_from_slice(&b[o..o + 5]),
@@ -146,6 +150,8 @@ pub fn load_rows(b: &[f64], o: usize, n: usize) -> [f64; B] {
 #[inline(always)]
 pub fn store_rows(b: &mut [f64], o: usize, n: usize, x: &[f64; B]) {
     match n {
+        1 => b[o] = x[0],
+        2 => b[o..o + 2].copy_from_slice(&x[..2]),
         3 => b[o..o + 3].copy_from_slice(&x[..3]),
         4 => b[o..o + 4].copy_from_slice(&x[..4]),
         5 => b[o..o + 5].copy_from_slice(&x[..5]),
