@@ -34,10 +34,10 @@ const SCHEMA = [
     ['angular_velocity', 'rad/s', 'angular velocity, body components', 'default zero'],
   ]],
   ['Joints', 'joints[k]: type, the two bodies, a point on each; the initial state must satisfy the joint (1e-6 m, 1e-6 rad)', [
-    ['type', '', 'one of the six below', 'required'],
+    ['type', '', 'one of the seven below', 'required'],
     ['a', '', 'first body by index; null or absent: the ground', 'a ≠ b; loops allowed, closed at the initial positions'],
     ['b', '', 'second body by index', 'required'],
-    ['point_a, point_b', 'm', 'the joint point relative to each centre of mass, in body axes (global for the ground)', 'must coincide at the start (1e-6 m); default [0, 0, 0]'],
+    ['point_a, point_b', 'm', 'the joint point relative to each centre of mass, in body axes (global for the ground)', 'must coincide at the start (1e-6 m; distance: be length apart); default [0, 0, 0]'],
     ['axis_a, axis_b', '', 'the joint axis in each body\'s axes (global for the ground); universal: the two cross axes', 'non-zero; default [1, 0, 0] (universal b: [0, 1, 0]); parallel (universal: perpendicular) at the start'],
     ['"spherical"', '', 'ball joint, 3 equations: the two points coincide; b turns freely about it', 'no axes'],
     ['"revolute"', '', 'hinge, 5 equations: the points coincide and axis_a stays parallel to axis_b; b turns about the axis', 'axes default x1'],
@@ -45,6 +45,8 @@ const SCHEMA = [
     ['"cylindrical"', '', 'slider and hinge, 4 equations: b\'s point on that line and axis_b parallel to axis_a: b slides along and turns about it', 'axes default x1'],
     ['"universal"', '', 'Cardan joint, 4 equations: the points coincide and the cross axes axis_a (fixed in a) and axis_b (fixed in b) stay perpendicular', 'a: x1, b: x2 by default'],
     ['"fixed"', '', 'weld, 6 equations: the points coincide and b keeps its orientation relative to a from the start', 'axes refused'],
+    ['"distance"', '', 'rod, 1 equation: a massless rod with ball ends keeps the two points length apart (a rope that never slackens, a link, or with a drive a hydraulic cylinder)', 'axes refused'],
+    ['length', 'm', 'distance joint only: the rod\'s length', '1e-9 to 1e9; default the points\' distance at the start, which may not be 0'],
   ]],
   ['Force element "spring"', 'forces[i]: a linear spring-damper along the line between two body points', [
     ['a', '', 'first body; null or absent: a ground point', 'a ≠ b'],
@@ -90,9 +92,9 @@ const SCHEMA = [
     ['"ramp": value, time', 'f, s', 'rises smoothly from 0 to value over time s: f = value (3x² − 2x³), x = t / time; value after', 'value default 1; time required, 1e-9 to 1e9 s'],
     ['"ramp_speed": rate, time', 'f/s, s', 'f(0) = 0 and its rate rises smoothly from 0 to rate over time s, then stays: for a drive that starts from rest', 'both required; time 1e-9 to 1e9 s'],
   ]],
-  ['Drives', 'drives[i]: a joint coordinate prescribed as a function of time (a rheonomic constraint, one row added to the joint)', [
+  ['Drives', 'drives[i]: a joint coordinate prescribed as a function of time (a rheonomic constraint: one row added to the joint; a distance drive turns the rod\'s own row into one)', [
     ['joint', '', 'index of the driven joint', 'required'],
-    ['type', 'rad or m', '"angle" (about axis_a; revolute or cylindrical) or "slide" (along axis_a; prismatic or cylindrical)', 'required; one drive per coordinate'],
+    ['type', 'rad or m', '"angle" (about axis_a; revolute or cylindrical), "slide" (along axis_a; prismatic or cylindrical) or "distance" (the rod\'s length becomes length + f(t); a distance joint: a distance driver)', 'required; one drive per coordinate; a distance must stay above 0 for the whole run'],
     ['time', 'rad or m', 'the coordinate f(t), measured from the start', 'required; f(0) = 0, and f\'(0) the rate the bodies start with; the drives must move the mechanism (its degrees of freedom fall by one each)'],
   ]],
 ];

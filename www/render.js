@@ -221,8 +221,10 @@ export class Renderer {
     return vao;
   }
 
-  // frame the camera on the scene: around the ground joints if there are any
-  frame(poses, sizes, joints, grounded) {
+  // frame the camera on the scene: around the ground joints if there are any; `driven`: the
+  // system has drives or loads, so a closed loop may move far from its start (the crane's
+  // cylinder lifts its boom by 0.6 rad)
+  frame(poses, sizes, joints, grounded, driven = false) {
     const n = sizes.length / 3, nj = joints.length / 3;
     let reach = 0, c = [0, 0, 0], gridZ;
     const size = (i) => Math.hypot(sizes[3 * i], sizes[3 * i + 1], sizes[3 * i + 2]);
@@ -260,7 +262,7 @@ export class Renderer {
     }
     reach = Math.max(reach, 0.05); // small mechanisms (Andrews' squeezer, 0.1 m) fill the view too
     this.cam.target = c;
-    this.cam.dist = (grounded && nj > n ? 2.6 : grounded && n > 1 ? 2.0 : 3.4) * reach;
+    this.cam.dist = (grounded && nj > n ? (driven ? 3.2 : 2.6) : grounded && n > 1 ? 2.0 : 3.4) * reach;
     // whatever the estimate, the bodies and joints where they start are in view (Kapitza's rod
     // stands on its carriage above the ground joint: the estimate cut off its top)
     this.cam.dist = Math.max(this.cam.dist, this.fitDistance(poses, sizes, joints));

@@ -9,6 +9,8 @@
 //!   integrated by RK4 here; every method converges with order 2 to the motion and to W, and the
 //!   director keeps E(t) - E(0) - W(t) at the Newton tolerance;
 //! - a body hanging at rest on a rod carries its weight M g in the rod;
+//! - the `crane` preset: the boom ends where the law of cosines puts it for the cylinder's new
+//!   length, and the cylinder's work is the energy the boom and the load gained;
 //! - bad input: a message naming the element and the field each.
 use tumble::{Method, Scenario, Settings, Simulation};
 use tumble_tests::observed_orders;
@@ -352,4 +354,73 @@ fn bad_distance_joints_and_drives_get_a_message() {
         .expect("a welded body cannot be moved");
     println!("{e}");
     assert!(e.contains("cannot"), "{e}");
+}
+
+/// The `crane` preset: after the stroke the boom stands where the cylinder's new length puts it
+/// (the law of cosines in the triangle hinge, cylinder base, boom point: independent of the
+/// solver), the rope keeps its length, and the cylinder's work is what the system gained
+/// (director: to the tolerance; RATTLE and Baumgarte within their O(h^2) balance).
+#[test]
+fn the_crane_boom_stands_where_the_cylinder_puts_it() {
+    let sc = Scenario::parse("crane").unwrap();
+    let (base, at, stroke) = (glam::DVec3::new(0.0, 0.8, -0.5), 1.2, 0.5);
+    // the boom's angle alpha from horizontal: |at (cos a, sin a) - base|^2 = L^2
+    let angle_for = |l: f64| {
+        let (b, phi) = (base.length(), base.z.atan2(base.y));
+        let c = (at * at + b * b - l * l) / (2.0 * at * b); // cos(alpha - phi)
+        phi + c.acos()
+    };
+    let l0 = (glam::DVec3::new(0.0, at * 0.3f64.cos(), at * 0.3f64.sin()) - base).length();
+    assert!(
+        (angle_for(l0) - 0.3).abs() < 1e-12,
+        "the formula gives the start angle"
+    );
+    let want = angle_for(l0 + stroke);
+    for method in Method::ALL {
+        let mut s = sim(&sc, method, sc.suitable_dt(method));
+        while s.time() < 10.0 - 1e-9 {
+            s.step().unwrap();
+        }
+        let st = s.states();
+        let up = st[0].r.z_axis;
+        let alpha = up.z.atan2(up.y);
+        let tip = st[0].x + up * 1.5;
+        let rope = (st[1].x + st[1].r.z_axis * 0.15 - tip).length();
+        let inv = s.invariants();
+        let gained = inv.kinetic + inv.potential - {
+            let s0 = sim(&sc, method, 0.01);
+            let i0 = s0.invariants();
+            i0.kinetic + i0.potential
+        };
+        println!(
+            "{}: boom at {alpha:.9} rad (law of cosines {want:.9}), rope {rope:.12} m, W {:.6} J, E - E0 {gained:.6} J",
+            method.name(),
+            inv.work
+        );
+        let tol = if method == Method::Baumgarte {
+            1e-3
+        } else {
+            1e-9
+        };
+        assert!(
+            (alpha - want).abs() < tol && (rope - 1.5).abs() < tol,
+            "{}",
+            method.name()
+        );
+        let balance = if method == Method::Director {
+            1e-9
+        } else {
+            1e-2
+        };
+        assert!(
+            (inv.work - gained).abs() < balance,
+            "{}: W {} vs {gained}",
+            method.name(),
+            inv.work
+        );
+        assert!(
+            inv.work > 600.0,
+            "the cylinder lifts 60 kg and 20 kg by metres"
+        );
+    }
 }

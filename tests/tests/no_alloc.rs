@@ -87,6 +87,8 @@ fn steps_allocate_nothing() {
         // stiff spring-dampers as rows of the director's Newton solve (at the step RATTLE and
         // Baumgarte need; the director still takes them as rows there)
         ("governor", Some(2.5e-5)),
+        // distance joints and a distance driver (a 1-row joint)
+        ("crane", None),
     ];
     for m in Method::ALL {
         for (text, dt) in cases {

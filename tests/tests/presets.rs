@@ -36,6 +36,7 @@ fn conserved_components_by_preset() {
         ("kapitza", none),
         ("andrews", none),
         ("governor", none),
+        ("crane", none),
     ] {
         let sc = Scenario::parse(text).unwrap();
         assert_eq!(conserved_momentum(&sc.model), want, "{text}");
@@ -183,6 +184,9 @@ fn every_preset_runs_with_every_integrator_at_its_suitable_step() {
         "kapitza",
         "andrews",
         "governor",
+        "crane",
+        "crane?stroke=-0.3&angle=0",
+        "crane?stroke=0.6&angle=0.6&time=0.5&load=500&rope=5",
     ] {
         let sc = Scenario::parse(text).unwrap();
         for m in Method::ALL {

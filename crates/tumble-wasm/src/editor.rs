@@ -76,8 +76,11 @@ fn preset_value(sc: &Scenario) -> Value {
                 "type": j.kind.name(),
                 "a": j.a, "point_a": v3(j.point_a), "b": j.b, "point_b": v3(j.point_b),
             });
-            // a fixed joint keeps the start's relative orientation: no axes to give
-            if !matches!(j.kind, JointKind::Spherical | JointKind::Fixed { .. }) {
+            // a fixed joint keeps the start's relative orientation: no axes to give; a distance
+            // joint has its length (written, so that the run has the preset's bits)
+            if let JointKind::Distance { length } = j.kind {
+                m["length"] = json!(length);
+            } else if !matches!(j.kind, JointKind::Spherical | JointKind::Fixed { .. }) {
                 let (axis_a, axis_b) = j.kind.axes();
                 m["axis_a"] = v3(axis_a);
                 m["axis_b"] = v3(axis_b);
@@ -103,9 +106,9 @@ fn preset_value(sc: &Scenario) -> Value {
     v
 }
 
-const ORDER: [&str; 17] = [
+const ORDER: [&str; 18] = [
     "gravity", "dt", "duration", "bodies", "joints", "type", "mass", "inertia", "size", "a",
-    "point_a", "b", "point_b", "axis_a", "axis_b", "position", "rotation",
+    "point_a", "b", "point_b", "axis_a", "axis_b", "length", "position", "rotation",
 ];
 
 fn rank(key: &str) -> usize {

@@ -204,7 +204,7 @@ pub const PRESETS: &[Preset] = &[
         name: "crane",
         description: "crane: a 3 m boom luffed by a hydraulic cylinder (a distance driver) with a load on a 1.5 m rope (a distance joint); the load swings as the boom lifts",
         params: &[
-            Param { key: "stroke", help: "how far the cylinder extends (m; negative: retracts), along a smooth ramp", kind: ParamKind::Number { default: 0.5, min: -0.3, max: 0.6, integer: false } },
+            Param { key: "stroke", help: "how far the cylinder extends along a smooth ramp; negative: it retracts (m)", kind: ParamKind::Number { default: 0.5, min: -0.3, max: 0.6, integer: false } },
             Param { key: "time", help: "duration of the cylinder's stroke (s)", kind: ParamKind::Number { default: 2.0, min: 0.1, max: 20.0, integer: false } },
             Param { key: "load", help: "mass of the load (kg)", kind: ParamKind::Number { default: 20.0, min: 0.1, max: 500.0, integer: false } },
             Param { key: "rope", help: "length of the rope from the boom's tip to the load (m)", kind: ParamKind::Number { default: 1.5, min: 0.2, max: 5.0, integer: false } },
