@@ -49,10 +49,11 @@ test('the free body under rattle stays on SO(3): |R^T R - I| < 1e-13 after 1000 
 
 test('wasm and native give the same state bits (state hash after 300 steps)', () => {
   assert.ok(existsSync(cli), `${cli} is missing: build it first (cargo build --release -p tumble-cli, or scripts/build.sh)`);
-  // the last four with force elements, drives and sliding joints (issue 19): the page's run is
-  // the command line's, bit for bit
+  // the last six with force elements, drives, sliding and distance joints (issue 19): the page's
+  // run is the command line's, bit for bit
   for (const [scenario, integrator] of [['nk-spherical', 'rattle'], ['top', 'baumgarte'], ['chain?links=12&joint=revolute', 'rattle'], ['nk-revolute', 'director'],
-    ['slider-crank?spring=40&piston_damping=0.5', 'director'], ['kapitza', 'rattle'], ['driven-pendulum', 'baumgarte'], ['spring-pendulum', 'director']]) {
+    ['slider-crank?spring=40&piston_damping=0.5', 'director'], ['kapitza', 'rattle'], ['driven-pendulum', 'baumgarte'], ['spring-pendulum', 'director'],
+    ['crane', 'director'], ['crane', 'baumgarte']]) {
     const s = new Simulation(scenario, integrator, 0.01, 0);
     assert.equal(s.step(300), 300, s.last_error());
     const wasmHash = s.state_hash();

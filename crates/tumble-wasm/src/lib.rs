@@ -354,6 +354,12 @@ impl Simulation {
         self.inner.method().name().to_string()
     }
 
+    /// How far from the origin the bodies can get through the joints from the ground (m), for
+    /// framing the view (`tumble::reach`); -1 when a body has no path of joints to the ground.
+    pub fn reach(&self) -> f64 {
+        tumble::reach::reach(self.inner.model(), &self.inner.states()).unwrap_or(-1.0)
+    }
+
     /// Number of bodies.
     pub fn body_count(&self) -> usize {
         self.inner.states().len()

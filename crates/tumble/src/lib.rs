@@ -29,6 +29,7 @@ pub mod presets_crane;
 pub mod presets_forces;
 mod presets_paper;
 pub mod rattle;
+pub mod reach;
 pub mod scenario;
 pub mod simulation;
 pub mod sparse;
