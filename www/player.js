@@ -110,7 +110,7 @@ export class Player {
     this.invs = this.runs.map(() => null);
     this.apply(reply);
     const r = this.run;
-    this.renderer.frame(r.poses, r.sizes, r.joints, r.nj > 0 || r.ns > 0, r.forced);
+    this.renderer.frame(r.poses, r.sizes, r.joints, r.nj > 0 || r.ns > 0, r.forced, r.reach);
     this.renderer.clearTrails();
     if (this.joint >= r.nj) this.joint = 0; // (the worker fell back to joint 0 too)
     this.charts?.reset(this.runs.map((x) => x.name), this.runs.map((x) => x.inv0), r.conserved, r.forced, r.nj ? this.reactionJoint() : null);

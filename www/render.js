@@ -223,8 +223,9 @@ export class Renderer {
 
   // frame the camera on the scene: around the ground joints if there are any; `driven`: the
   // system has drives or loads, so a closed loop may move far from its start (the crane's
-  // cylinder lifts its boom by 0.6 rad)
-  frame(poses, sizes, joints, grounded, driven = false) {
+  // cylinder lifts its boom by 0.6 rad); `bound`: how far from the origin the bodies can swing
+  // out through the joints from the ground (wasm reach; -1 when unknown)
+  frame(poses, sizes, joints, grounded, driven = false, bound = -1) {
     const n = sizes.length / 3, nj = joints.length / 3;
     let reach = 0, c = [0, 0, 0], gridZ;
     const size = (i) => Math.hypot(sizes[3 * i], sizes[3 * i + 1], sizes[3 * i + 2]);
@@ -244,9 +245,11 @@ export class Renderer {
         reach = Math.max(reach, r);
       }
       // a hanging system can swing out to its full length: frame that, not just the start pose
+      // (the bound through the joints; without one, every body's length laid end to end, which
+      // frames a governor's arms as if they hung in a row)
       let length = 0;
       for (let i = 0; i < n; i++) length += Math.max(sizes[3 * i], sizes[3 * i + 1], sizes[3 * i + 2]);
-      reach = Math.max(reach, length);
+      reach = Math.max(reach, bound > 0 ? bound : length);
       // hanging systems swing below the ground joint, a top stands above it; several bodies
       // started above it (a double pendulum held up) fall through: frame the whole circle
       let meanZ = 0;

@@ -21,6 +21,7 @@ export class Run {
     this.joint = 0;
     this.react = this.nj ? new Float64Array(6 * this.nj) : null;
     this.conserved = Array.from(this.sim.conserved(), (c) => c === 1);
+    this.reach = this.sim.reach(); // how far the bodies can swing out from the origin (m), -1: no bound
     this.sim.write_sizes(this.sizes);
     this.msPerStep = 0;
     this.steps = 0;

@@ -106,7 +106,7 @@ export class Stepper {
     this.history.reset(runs.length, r.n, r.nj, r.sim.dt(), r.ns);
     runs.forEach((x, i) => this.history.record(i, 0, x.inv, x.poses, x.joints, x.springs, x.sim.state_hash()));
     const info = runs.map((x) => ({
-      name: x.name, n: x.n, nj: x.nj, ns: x.ns, forced: x.forced, sizes: x.sizes, conserved: x.conserved, inv0: x.inv0, notes: x.notes ?? [],
+      name: x.name, n: x.n, nj: x.nj, ns: x.ns, forced: x.forced, reach: x.reach ?? -1, sizes: x.sizes, conserved: x.conserved, inv0: x.inv0, notes: x.notes ?? [],
       dt: x.sim.dt(), tol: x.sim.tol(), gains: Array.from(x.sim.gains()),
     }));
     const out = this.state('loaded', 0, []);
