@@ -60,6 +60,9 @@ function jointNear(x, y, radius) {
 function chartJoint(j) {
   app.player.setJoint(j);
   $('joint-pick').value = String(app.player.joint);
+  // the link carries the charted joint (reaction=k), joint 0 by default
+  if (app.player.joint) app.settings.joint = app.player.joint; else delete app.settings.joint;
+  if (app.view === 'live' && (!isCustom(app.settings.scenario) || app.settings.system)) history.replaceState(null, '', buildQuery(app.settings, app.embed ? { embed: 1 } : {}));
 }
 
 function wireGrab(p) {
@@ -379,6 +382,7 @@ async function restart() {
     // a new scenario charts its joint 0; a reset keeps the joint chosen
     if (app.jointScenario !== app.settings.scenario) {
       app.player.joint = 0;
+      if (app.jointScenario !== undefined) delete app.settings.joint; // a link's joint: its own system only
       app.jointScenario = app.settings.scenario;
       app.jointLabels = describeJoints(app.settings.scenario);
     }
@@ -389,6 +393,7 @@ async function restart() {
     return false;
   }
   clearError();
+  if (app.player.jointNote) { showError(app.player.jointNote); delete app.settings.joint; }
   const r = app.player.run;
   try {
     app.mechanism = `mechanism: ${wasm.mechanism(app.settings.scenario)}`;

@@ -93,6 +93,7 @@ export class Player {
     try {
       const engine = await this.engine;
       // the reactions cost an index-1 solve a sample: asked for only where their chart is shown
+      if (settings.joint !== undefined) this.joint = settings.joint; // a link's or an element's
       const charted = this.charts && (!this.charts.only || this.charts.only.includes('reactions'));
       reply = await engine.request({ type: 'load', settings: { ...settings, dt, integrators: names, joint: charted ? this.joint : -1 } });
     } finally {
@@ -110,6 +111,11 @@ export class Player {
     this.invs = this.runs.map(() => null);
     this.apply(reply);
     const r = this.run;
+    // a link's or an element's joint that the system does not have: joint 0, and a note
+    this.jointNote = null;
+    if (settings.joint !== undefined && settings.joint >= r.nj) {
+      this.jointNote = `'reaction' asks for the reaction of joint ${settings.joint}, but this system has ${r.nj ? `${r.nj} joint${r.nj > 1 ? 's' : ''}, numbered 0 to ${r.nj - 1}: the reaction chart shows joint 0` : 'no joints'}.`;
+    }
     this.renderer.frame(r.poses, r.sizes, r.joints, r.nj > 0 || r.ns > 0, r.forced, r.reach);
     this.renderer.clearTrails();
     if (this.joint >= r.nj) this.joint = 0; // (the worker fell back to joint 0 too)

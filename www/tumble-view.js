@@ -15,6 +15,7 @@
 // `autoplay` is set (ignored under prefers-reduced-motion), pauses itself when scrolled out of
 // sight or when the tab is hidden, and resumes when it comes back if it was playing.
 //
+// `reaction="k"` picks the joint whose reaction the reactions chart shows (default 0).
 // `explain` adds the scenario's and the integrators' explanation (explain.js), closed, over the view.
 // JS API: el.play(), el.pause(), el.reset(); read-only el.time (s), el.playing, el.error,
 // el.stateHash; an `invariants` event about four times a second while running, with detail
@@ -28,7 +29,7 @@ import { parseQuery, buildQuery, systemScenario } from './url.js';
 import { renderExplanation } from './explain.js';
 
 const BASE = new URL('./', import.meta.url);
-const ATTRS = ['scenario', 'system', 'integrator', 'compare', 'dt', 'tol', 'alpha', 'beta', 'charts', 'autoplay', 'explain'];
+const ATTRS = ['scenario', 'system', 'integrator', 'compare', 'dt', 'tol', 'alpha', 'beta', 'charts', 'reaction', 'autoplay', 'explain'];
 const EVENT_EVERY_MS = 250;
 
 const TEMPLATE = `
@@ -154,6 +155,7 @@ export class TumbleView extends HTMLElement {
     this.ui.charts.setAttribute('aria-label', `Charts of ${charts.join(', ')}`);
     this.ui.open.href = new URL('index.html', BASE) + buildQuery(settings);
     this.ui.msg.hidden = true;
+    if (this.player.jointNote) this.say(this.player.jointNote);
     this.ui.about.hidden = !settings.explain;
     if (settings.explain) renderExplanation(this.ui.about, { scenario: settings.scenario, integrators: this.player.runs.map((x) => x.name), open: false });
     this.showPlaying(false);

@@ -58,7 +58,7 @@ export function parseQuery(search) {
   }
   const rest = search.length - (system?.length ?? 0);
   if (rest > MAX_QUERY) return fail(`This link is ${search.length} characters long; at most ${MAX_QUERY} are accepted${system !== null ? ' besides the system' : ''}.`);
-  const known = new Set(['scenario', 'system', 'integrator', 'dt', 'tol', 'alpha', 'beta', 'embed', 'compare', 'mujoco', 'charts', 'autoplay', 'explain', 'view', ...STUDY_KEYS]);
+  const known = new Set(['scenario', 'system', 'integrator', 'dt', 'tol', 'alpha', 'beta', 'embed', 'compare', 'mujoco', 'charts', 'reaction', 'autoplay', 'explain', 'view', ...STUDY_KEYS]);
   for (const key of params.keys()) {
     if (known.has(key)) continue;
     // most likely a hand-written link whose scenario text was not encoded: its '&' split it
@@ -109,6 +109,14 @@ export function parseQuery(search) {
     const bad = list.find((c) => !CHARTS.includes(c) && c !== 'none');
     if (bad !== undefined || !list.length || (list.includes('none') && list.length > 1)) return fail(`'charts' in this link must be none or a comma-separated list of ${CHARTS.join(', ')}, not '${charts.slice(0, 60)}'.`);
     settings.charts = list.includes('none') ? [] : list;
+  }
+  // reaction=k: the joint whose reaction the chart shows (whether the system has it is known
+  // once loaded). Not 'joint': that is a preset's parameter (chain?joint=spherical), and a
+  // hand-written link with its scenario unencoded must keep failing on it with its message
+  const joint = params.get('reaction');
+  if (joint !== null) {
+    if (!/^\d{1,4}$/.test(joint)) return fail(`'reaction' in this link must be the number of the joint whose reaction is charted (0, 1, 2, ...), not '${joint.slice(0, 40)}'.`);
+    settings.joint = Number(joint);
   }
   for (const flag of ['autoplay', 'explain']) {
     const raw = params.get(flag);
@@ -176,7 +184,7 @@ const fragment = (system) => (system ? '#system=' + system : '');
 
 /** The link (query, and a custom system in the fragment) for settings: the scenario text
  * encoded, dt omitted when it is the default; `extra` more parameters ({ embed: 1 }). */
-export function buildQuery({ scenario, system, integrator, dt, tol, alpha, beta, compare, mujoco }, extra = {}) {
+export function buildQuery({ scenario, system, integrator, dt, tol, alpha, beta, compare, mujoco, joint }, extra = {}) {
   const p = new URLSearchParams();
   if (!system) p.set('scenario', scenario);
   p.set('integrator', integrator);
@@ -186,6 +194,7 @@ export function buildQuery({ scenario, system, integrator, dt, tol, alpha, beta,
   if (beta !== undefined && beta !== DEFAULTS.beta) p.set('beta', String(beta));
   if (compare) p.set('compare', compare);
   if (mujoco) p.set('mujoco', mujoco);
+  if (joint) p.set('reaction', String(joint));
   for (const [k, v] of Object.entries(extra)) p.set(k, String(v));
   return '?' + p.toString() + fragment(system);
 }

@@ -28,6 +28,8 @@ test('links round-trip the scenario text, integrator and step', () => {
     { scenario: 'chain?links=64&joint=spherical', integrator: 'rattle', dt: 0.005, tol: 1e-12, alpha: 10, beta: 10, compare: '', mujoco: '' },
     { scenario: 'nk-revolute', integrator: 'director', dt: 0, tol: 0, alpha: 10, beta: 10, compare: 'all', mujoco: 'RK4' },
     { scenario: 'top?spin=12.5&tilt=0.2', integrator: 'baumgarte', dt: 0.001, tol: 0, alpha: 25, beta: 0, compare: 'rattle', mujoco: 'implicitfast' },
+    // the reaction chart's joint (joint 0, the default, is left out of the link)
+    { scenario: 'slider-crank', integrator: 'director', dt: 0, tol: 0, alpha: 10, beta: 10, compare: '', mujoco: '', joint: 3 },
   ]) {
     const { settings: back, error } = parseQuery(buildQuery(settings));
     assert.equal(error, null);
@@ -41,6 +43,9 @@ test('malformed links are rejected with a message and fall back to the defaults'
     ['?integrator=euler', 'Unknown integrator'],
     ['?dt=abc', 'dt'],
     ['?mujoco=rk4', "'mujoco' in this link must be RK4, Euler, implicit, implicitfast"],
+    ['?reaction=two', "'reaction' in this link must be the number of the joint"],
+    ['?reaction=-1', "'reaction' in this link must be the number of the joint"],
+    ['?reaction=1e3', "'reaction' in this link must be the number of the joint"],
     ['?dt=1e9', 'dt'],
     ['?dt=NaN', 'dt'],
     ['?scenario=', 'empty'],
