@@ -25,7 +25,9 @@
 //   connects at the joint's point +- 0.5 m along its axis (six equations, one of them redundant:
 //   the two points of each body stay together, which is a hinge about that line; MuJoCo's
 //   constraint solver handles the redundancy, and closes both softly, as it closes every loop);
-//   fixed -> weld. Other loop-closing joints have no equality in MuJoCo: refused.
+//   fixed -> weld; distance (a rod, never a tree joint) -> a spatial tendon between two sites held
+//   at its start length by a tendon equality (tendon2 absent, polycoef 0: y - y0 = 0, y0 the
+//   length at qpos0, the start). Other loop-closing joints have no equality in MuJoCo: refused.
 // - The initial velocities go in a keyframe (qpos, qvel): hinge rates are the relative angular
 //   velocity along the axis, slide rates the relative velocity of the joint point along it, a
 //   ball's the relative angular velocity in the child's frame, a free joint's the centre's world
@@ -44,7 +46,8 @@
 // one point -> universal, free -> nothing; a jointless body with mass -> a fixed joint to its
 // parent, one without mass (a frame) is merged into its parent; connect -> spherical (Tumble's two
 // connects jN, jN:2 -> revolute), weld -> fixed, between bodies or sites, when they hold at the
-// start; velocities from cvel. Everything else is named in `notes` (ignored) or refused (Error).
+// start; a tendon equality on a two-site spatial tendon held at its start length -> distance;
+// velocities from cvel. Everything else is named in `notes` (ignored) or refused (Error).
 
 /** The integrators MuJoCo offers, by their own names. */
 export const MJ_INTEGRATORS = ['RK4', 'Euler', 'implicit', 'implicitfast'];
@@ -122,6 +125,7 @@ function spanningTree(system) {
   const order = joints.map((_, k) => k).sort((x, y) => closable(joints[x].type) - closable(joints[y].type) || x - y);
   const tree = new Set();
   for (const k of order) {
+    if (joints[k].type === 'distance') continue; // a rod is never a tree joint: a tendon held at its length
     const u = find(joints[k].a ?? n), v = find(joints[k].b);
     if (u !== v) { root[u] = v; tree.add(k); }
   }
@@ -251,6 +255,16 @@ export function toMjcf(system, { integrator = 'RK4', timestep = null } = {}) {
         equalities.push(`<weld name="j${k}" body1="${b1}" body2="${b2}" relpose="${vec(tmulv(rb, sub(xa, s.bodies[j.b].position)))} ${vec(quatOf(rel))}"/>`);
         break;
       }
+      case 'distance': {
+        // a massless rod: a spatial tendon between its two points held at its start length by a
+        // tendon equality (y - y0 = 0, y0 its length at qpos0: the start)
+        const sa = `j${k}a`, sb = `j${k}b`;
+        sites[j.a == null ? n : j.a].push(`<site name="${sa}" pos="${vec(j.point_a)}" size="0.01"/>`);
+        sites[j.b].push(`<site name="${sb}" pos="${vec(j.point_b)}" size="0.01"/>`);
+        tendons.push(`<spatial name="j${k}" width="0.005"><site site="${sa}"/><site site="${sb}"/></spatial>`);
+        equalities.push(`<tendon name="j${k}" tendon1="j${k}" polycoef="0 0 0 0 0"/>`);
+        break;
+      }
       default: throw new Error(`joints[${k}]: a ${j.type} joint that closes a loop has no MuJoCo equality constraint`);
     }
   });
@@ -290,7 +304,7 @@ export function toMjcf(system, { integrator = 'RK4', timestep = null } = {}) {
         notes.push(`forces[${i}] (${f.type}): a load on a body has no MJCF element (MuJoCo applies such loads at run time through data.xfrc_applied): left out`);
     }
   });
-  s.drives.forEach((d, i) => notes.push(`drives[${i}] (the ${d.type} of joint ${d.joint} prescribed in time): MuJoCo has no time-dependent constraint: left out, the joint moves freely`));
+  s.drives.forEach((d, i) => notes.push(`drives[${i}] (the ${d.type} of joint ${d.joint} prescribed in time): MuJoCo has no time-dependent constraint: left out, ${d.type === 'distance' ? 'the rod keeps its start length' : 'the joint moves freely'}`));
   // the bodies, nested
   const lines = [];
   const body = (b, depth) => {
@@ -559,6 +573,7 @@ export function fromMjModel(mujoco, model) {
     const SITE = mujoco.mjtObj.mjOBJ_SITE.value, BODY = mujoco.mjtObj.mjOBJ_BODY.value;
     const frame = (i) => ({ x: v3(data.xpos, 3 * i), r: rows3(data.xmat, 9 * i) }); // body frame
     const atBody = (i, local) => add(frame(i).x, mulv(frame(i).r, local));
+    const rods = new Set(); // the tendons held at their length: distance joints
     for (let e = 0; e < model.neq; e++) {
       const type = model.eq_type[e];
       const kind = ['connect', 'weld', 'joint', 'tendon', 'flex', 'distance'][type] ?? 'kind of';
@@ -566,6 +581,26 @@ export function fromMjModel(mujoco, model) {
       if (noEquality) { notes.push(`${kind} '${nm}': equality constraints are disabled in the model: ignored`); continue; }
       if (!flag(model, 'eq', e, 'active0')) { notes.push(`${kind} '${nm}' is inactive at the start: ignored`); continue; }
       const objtype = model.eq_objtype[e];
+      if (type === eqt.mjEQ_TENDON.value) {
+        // a tendon held at its start length (tendon2 absent, all of polycoef 0), between two
+        // sites: a rod, Tumble's distance joint
+        const t = model.eq_obj1id[e], adr = model.tendon_adr[t];
+        const poly = Array.from({ length: 5 }, (_, k) => model.eq_data[11 * e + k]);
+        const sites2 = model.tendon_num[t] === 2 && [0, 1].every((w) => model.wrap_type[adr + w] === mujoco.mjtWrap.mjWRAP_SITE.value);
+        if (model.eq_obj2id[e] >= 0 || poly.some((c) => c !== 0) || !sites2) {
+          throw new Error(`tendon '${nm}': only a tendon between two sites held at its start length (no tendon2, polycoef 0) has a Tumble joint (a distance joint)`);
+        }
+        const [s1, s2] = [model.wrap_objid[adr], model.wrap_objid[adr + 1]];
+        let [i1, i2] = [owner[model.site_bodyid[s1]], owner[model.site_bodyid[s2]]];
+        let [w1, w2] = [v3(data.site_xpos, 3 * s1), v3(data.site_xpos, 3 * s2)];
+        if (i1 === i2) throw new Error(`tendon '${nm}' joins ${label(i1)} to itself`);
+        if (norm(sub(w1, w2)) < 1e-9) throw new Error(`tendon '${nm}': its two sites coincide at the start, so a rod between them has no direction`);
+        if (i2 === 0) { [i1, i2, w1, w2] = [i2, i1, w2, w1]; } // the world as Tumble's a
+        joints.push({ type: 'distance', a: i1 === 0 ? null : index[i1], point_a: inFrame(i1, w1), b: index[i2], point_b: inFrame(i2, w2), length: norm(sub(w2, w1)) });
+        order.push({ name: nm, mj: -1 });
+        rods.add(t);
+        continue;
+      }
       if ((type !== eqt.mjEQ_CONNECT.value && type !== eqt.mjEQ_WELD.value) || (objtype !== BODY && objtype !== SITE)) {
         throw new Error(`${kind} '${nm}': this equality constraint has no Tumble joint (Tumble closes loops with connect and weld between bodies or sites)`);
       }
@@ -653,6 +688,7 @@ export function fromMjModel(mujoco, model) {
     // tendons: spatial between two sites -> springs
     const siteBody = (sid) => owner[model.site_bodyid[sid]];
     for (let t = 0; t < model.ntendon; t++) {
+      if (rods.has(t)) continue; // a distance joint's (above)
       const adr = model.tendon_adr[t], num = model.tendon_num[t];
       const kinds = [];
       for (let w = adr; w < adr + num; w++) kinds.push(model.wrap_type[w]);
