@@ -5,6 +5,7 @@
 // answer the same messages through `request(msg) -> Promise<reply>`.
 import init, * as wasm from './pkg/tumble_wasm.js';
 import { Stepper } from './stepper.js';
+import { startWorker, WorkerEngine } from './workers.js';
 
 let compiled = null;
 
@@ -22,43 +23,9 @@ export function loadSolver() {
   return compiled;
 }
 
-// a module worker from our own origin; from a course page on another origin, a same-origin
-// blob worker that imports ours (module imports may cross origins where the host allows CORS)
-function startWorker() {
-  const url = new URL('worker.js', import.meta.url);
-  if (url.origin === location.origin) return new Worker(url, { type: 'module' });
-  const blob = new Blob([`import ${JSON.stringify(url.href)};`], { type: 'text/javascript' });
-  return new Worker(URL.createObjectURL(blob), { type: 'module' });
-}
-
-class WorkerEngine {
-  constructor(worker) {
-    this.worker = worker;
-    this.waiting = [];
-    worker.onmessage = ({ data }) => this.waiting.shift()?.resolve(data);
-    worker.onerror = (e) => { e.preventDefault?.(); this.fail(e.message || 'the simulation worker stopped'); };
-  }
-
-  fail(message) {
-    for (const w of this.waiting.splice(0)) w.resolve({ type: 'error', message });
-  }
-
-  request(msg, transfer = []) {
-    return new Promise((resolve) => {
-      this.waiting.push({ resolve });
-      this.worker.postMessage(msg, transfer);
-    });
-  }
-
-  close() {
-    this.worker.terminate();
-    this.fail('closed');
-  }
-}
-
 class LocalEngine {
-  constructor() {
-    this.stepper = new Stepper(wasm);
+  constructor(module) {
+    this.stepper = new Stepper(wasm, module);
     this.local = true; // steps on the page's own thread: ask once a frame, never back to back
   }
 
@@ -73,7 +40,7 @@ class LocalEngine {
 export async function createEngine() {
   const module = await loadSolver();
   try {
-    const engine = new WorkerEngine(startWorker());
+    const engine = new WorkerEngine(startWorker('worker.js'));
     const ready = await Promise.race([
       engine.request({ type: 'init', module }),
       new Promise((r) => setTimeout(() => r({ type: 'error', message: 'the worker did not answer' }), 10000)),
@@ -83,5 +50,5 @@ export async function createEngine() {
   } catch {
     // no worker here: step on the main thread
   }
-  return new LocalEngine();
+  return new LocalEngine(module);
 }

@@ -273,7 +273,7 @@ function adviseStep() {
 /** Load app.settings into the player, paused at t = 0: true when loaded, false when the load
  * failed (the error is shown), null when a newer load replaced it before it finished (that one
  * decides). */
-/** MuJoCo's wasm build into the simulation worker, once: fetched from the site (vendor/mujoco,
+/** MuJoCo's wasm build into its own worker (started by the simulation's worker), once: fetched from the site (vendor/mujoco,
  * copied from package-lock.json by the build), its size and progress in the status line. True
  * when it runs; false (and why, in the status line) when it cannot load. */
 async function startMujoco() {

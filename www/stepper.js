@@ -13,12 +13,15 @@
 //   { type: 'pull', pull }            -> 'pulled': every run pulled by the same spring ({ body,
 //                                        point, target } in m, sim.js) from its next step, or let go (null)
 //   { type: 'joint', joint }          -> 'joint': the joint whose reaction the samples carry
-//   { type: 'mujoco-load', url, bytes } -> 'mujoco' (a Promise of it: the worker keeps the
-//                                        order): MuJoCo's module started from its wasm bytes;
-//                                        then a 'load' with settings.mujoco (its integrator)
-//                                        adds MuJoCo's run (mujoco-run.js) after Tumble's
+//   { type: 'mujoco-load', url, bytes } -> 'mujoco': MuJoCo's own worker (mujoco-worker.js)
+//                                        started, its module from its wasm bytes; then a 'load'
+//                                        with settings.mujoco (its integrator) adds MuJoCo's run
+//                                        there (mujoco-remote.js) after Tumble's
 //   { type: 'mjcf', xml }             -> 'mjcf' { system, notes }: a MuJoCo model compiled by
 //                                        MuJoCo and converted (mjcf.js), or 'error' saying why
+// Every answer may be a Promise (the worker awaits each in turn). With MuJoCo on the page a
+// 'step' steps Tumble's runs here, then asks MuJoCo's worker for the same number of steps and
+// records its samples at the same steps: lockstep, one message each way.
 // A 'state' reply holds each run's poses, joints, spring ends, invariants, step count, hash and
 // error, the chart samples taken since the last reply (`samples`: k x runs x NINV, NaN where a run had
 // stopped; at most SAMPLE_CAP of the newest) with the chosen joint's reaction (`react`: k x runs x
@@ -27,34 +30,36 @@
 // allocated per frame once both sides hold a set.
 import { Run } from './sim.js';
 import { History, NINV } from './history.js';
-import { MujocoRun, startMujoco } from './mujoco-run.js';
-import { compileMjcf, fromMjModel } from './mjcf.js';
+import { RemoteRun, startMujocoWorker, ask } from './mujoco-remote.js';
 
 /** Chart samples per reply at most (the charts keep 4000). */
 export const SAMPLE_CAP = 4096;
 
 export class Stepper {
-  constructor(wasm) {
+  constructor(wasm, module = null) {
     this.wasm = wasm;
+    this.module = module; // Tumble's compiled wasm module, for MuJoCo's worker
+    this.mj = null; // MuJoCo's worker (a Promise of its engine) once asked for
     this.runs = [];
     this.history = new History();
     this.pool = [];
+    this.sampleSteps = new Float64Array(SAMPLE_CAP); // the step of each chart sample of a reply (MuJoCo's column)
   }
 
   /** Answer one message: { reply, transfer } (transfer: the ArrayBuffers the reply hands over). */
-  handle(msg) {
+  async handle(msg) {
     try {
       if (msg.give) this.pool.push(msg.give);
       switch (msg.type) {
-        case 'load': return this.load(msg.settings);
-        case 'step': return this.step(msg.n, msg.budget ?? Infinity);
+        case 'load': return await this.load(msg.settings);
+        case 'step': return await this.step(msg.n, msg.budget ?? Infinity);
         case 'resume': for (const x of this.runs) x.resume(msg.h); this.history.dt = msg.h; return this.state('state', 0, []);
         case 'sample': return this.sample(msg.t);
         case 'export': return { reply: { type: 'export', text: this.export(msg) }, transfer: [] };
         case 'pull': for (const x of this.runs) x.pull(msg.pull); return { reply: { type: 'pulled' }, transfer: [] };
         case 'joint': for (const x of this.runs) x.joint = msg.joint; return { reply: { type: 'joint' }, transfer: [] };
-        case 'mujoco-load': return this.loadMujoco(msg.url, msg.bytes);
-        case 'mjcf': return this.convertMjcf(msg.xml);
+        case 'mujoco-load': return await this.loadMujoco(msg.url, msg.bytes);
+        case 'mjcf': return await this.convertMjcf(msg.xml);
         default: throw new Error(`unknown message '${msg.type}'`);
       }
     } catch (e) {
@@ -62,36 +67,35 @@ export class Stepper {
     }
   }
 
-  /** Start MuJoCo's module (once): a Promise of the reply. */
+  /** Start MuJoCo's worker (once): a Promise of the reply. A start that failed is tried again
+   * when asked again. */
   async loadMujoco(url, bytes) {
     try {
       const t0 = performance.now();
-      this.mujoco ??= await startMujoco(url, bytes);
+      if (!this.module) throw new Error('this page cannot start another worker for it');
+      this.mj ??= startMujocoWorker(this.module, url, bytes);
+      await this.mj;
       return { reply: { type: 'mujoco', ms: performance.now() - t0 }, transfer: [] };
     } catch (e) {
+      this.mj = null;
       return { reply: { type: 'error', message: `MuJoCo did not start: ${e?.message ?? e}` }, transfer: [] };
     }
   }
 
-  /** A MuJoCo model (MJCF text) as a Tumble system, by MuJoCo's compiler (loaded before). */
-  convertMjcf(xml) {
-    if (!this.mujoco) throw new Error('MuJoCo is not loaded');
-    const model = compileMjcf(this.mujoco, xml);
-    try {
-      const { system, notes } = fromMjModel(this.mujoco, model);
-      return { reply: { type: 'mjcf', system, notes }, transfer: [] };
-    } finally {
-      model.delete();
-    }
+  /** A MuJoCo model (MJCF text) as a Tumble system, by MuJoCo's compiler in its worker. */
+  async convertMjcf(xml) {
+    if (!this.mj) throw new Error('MuJoCo is not loaded');
+    const { system, notes } = await ask(await this.mj, { type: 'mjcf', xml });
+    return { reply: { type: 'mjcf', system, notes }, transfer: [] };
   }
 
-  load(settings) {
+  async load(settings) {
     const runs = [];
     try {
       for (const integrator of settings.integrators) runs.push(new Run(this.wasm, { ...settings, integrator }));
       if (settings.mujoco) {
-        if (!this.mujoco) throw new Error('MuJoCo is not loaded');
-        runs.push(new MujocoRun(this.wasm, this.mujoco, settings));
+        if (!this.mj) throw new Error('MuJoCo is not loaded');
+        runs.push(await RemoteRun.create(await this.mj, { ...settings, dt: runs[0]?.sim.dt() ?? settings.dt }));
       }
     } catch (e) {
       for (const r of runs) r.free();
@@ -132,7 +136,7 @@ export class Stepper {
     };
   }
 
-  step(n, budget) {
+  async step(n, budget) {
     const t0 = performance.now();
     const failed = [];
     const buf = this.buffers();
@@ -140,13 +144,25 @@ export class Stepper {
     let taken = 0, k = 0, left = n;
     // plain loops, no closures: this runs for every batch of steps and every chart sample
     const runs = this.runs;
-    while (left > 0 && performance.now() - t0 < budget) {
+    // MuJoCo's run (in its worker) is the last; its steps follow below, its time counts here
+    const remote = runs.length && runs[runs.length - 1].remote ? runs[runs.length - 1] : null;
+    const local = remote ? runs.length - 1 : runs.length;
+    const stride = this.history.stride; // (thinning may double it on the way: a subset of these)
+    const extra = remote && !remote.error ? remote.msPerStep : 0;
+    let base = -1; // the lead's steps before these
+    while (left > 0 && performance.now() - t0 + taken * extra < budget) {
       let lead = null;
-      for (let i = 0; i < runs.length && !lead; i++) if (!runs[i].error) lead = runs[i];
+      for (let i = 0; i < local && !lead; i++) if (!runs[i].error) lead = runs[i];
+      if (!lead && remote && !remote.error && taken === 0) {
+        // only MuJoCo's run is left: it takes the steps alone
+        taken = Math.min(left, 1000);
+        break;
+      }
       if (!lead) break;
+      if (base < 0) base = lead.steps;
       // at most to the next history sample: the charts get the same samples as the history
       const m = Math.min(left, this.history.due(lead.steps));
-      for (let i = 0; i < runs.length; i++) {
+      for (let i = 0; i < local; i++) {
         const x = runs[i];
         if (x.error) continue;
         x.advance(m, this.history, i);
@@ -157,7 +173,7 @@ export class Stepper {
       if (lead.steps % this.history.stride === 0) {
         const at = (k % SAMPLE_CAP) * width;
         const ra = (k % SAMPLE_CAP) * runs.length * 2;
-        for (let i = 0; i < runs.length; i++) {
+        for (let i = 0; i < local; i++) {
           const x = runs[i];
           if (x.error) buf.samples.fill(NaN, at + i * NINV, at + (i + 1) * NINV);
           else buf.samples.set(x.inv, at + i * NINV);
@@ -165,9 +181,32 @@ export class Stepper {
           if (x.error || !x.nj) buf.react.fill(NaN, ra + 2 * i, ra + 2 * i + 2);
           else x.reaction(buf.react, ra + 2 * i);
         }
+        if (remote) this.sampleSteps[k % SAMPLE_CAP] = lead.steps;
         k++;
       }
       if (failed.length) break;
+    }
+    if (remote && !remote.error && taken > 0) {
+      const before = remote.steps;
+      await remote.catchUp(taken, stride, this.history, local);
+      if (remote.error) failed.push({ name: remote.name, error: remote.error });
+      if (base < 0) {
+        // MuJoCo alone: its samples are the chart's
+        for (let s = before + stride - (before % stride); s <= remote.steps && k < SAMPLE_CAP; s += stride) this.sampleSteps[k++] = s;
+      }
+    }
+    if (remote) {
+      // MuJoCo's column of the chart samples, at the steps the others took theirs (NaN where it
+      // took none: it had stopped); when it ran alone, the others' columns are NaN
+      const kk = Math.min(k, SAMPLE_CAP);
+      for (let j = 0; j < kk; j++) {
+        remote.sampleAt(this.sampleSteps[j], buf.samples, j * width + local * NINV);
+        remote.reaction(buf.react, j * runs.length * 2 + 2 * local);
+        if (base < 0) {
+          buf.samples.fill(NaN, j * width, j * width + local * NINV);
+          buf.react.fill(NaN, j * runs.length * 2, j * runs.length * 2 + 2 * local);
+        }
+      }
     }
     return this.state('state', taken, failed, buf, k);
   }

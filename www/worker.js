@@ -15,7 +15,7 @@ async function handle(data) {
   if (data.type === 'init') {
     try {
       initSync({ module: data.module });
-      stepper = new Stepper(wasm);
+      stepper = new Stepper(wasm, data.module); // (the module again for MuJoCo's worker)
       self.postMessage({ type: 'ready' });
     } catch (e) {
       self.postMessage({ type: 'error', message: `the solver module did not start in the worker: ${e.message}` });

@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { useBrowser, skip, open, loaded, axe, out, root, settle, pause, pressAndDrag, playUntil, PHONE } from './harness.mjs';
+import { useBrowser, skip, open, loaded, axe, out, root, settle, pause, pressAndDrag, playUntil, PHONE, LAPTOP, ctx } from './harness.mjs';
 
 useBrowser();
 
@@ -140,6 +140,39 @@ test("the pointer's pull acts on MuJoCo's run too", { skip }, async () => {
   await page.mouse.up();
   // the rod hangs at rest at E = -4.905 J; pulled sideways, both runs gain energy
   for (const [name, t, e] of runs) assert.ok(e > -4.905 + 1e-3, `${name} at t = ${t} s: E = ${e} J, not pulled`);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test("MuJoCo steps in its own Web Worker, started only when asked for; Tumble's worker never loads MuJoCo's code", { skip }, async () => {
+  // (watching from before the page loads: its worker starts with it)
+  const page = await ctx.browser.newPage({ viewport: LAPTOP });
+  const problems = [];
+  page.on('pageerror', (e) => problems.push(`exception: ${e.message}`));
+  const workers = [], scripts = [];
+  page.on('worker', (w) => workers.push(w.url()));
+  page.on('request', (r) => { if (/mujoco[-.]\w*\.?js$|mjcf\.js$/.test(new URL(r.url()).pathname)) scripts.push(new URL(r.url()).pathname); });
+  await page.goto(ctx.base + '?scenario=nk-revolute&integrator=director');
+  await page.waitForFunction(() => window.tumble !== undefined, null, { timeout: 20000 });
+  await playUntil(page, (goal) => window.tumble.time() > goal, 0.2);
+  assert.ok(workers.some((u) => u.endsWith('/worker.js')), `the simulation's worker: ${workers}`);
+  assert.ok(!workers.some((u) => u.endsWith('/mujoco-worker.js')), `no MuJoCo worker before it is asked for: ${workers}`);
+  // Tumble's own worker loads mujoco-remote.js (the proxy), never mujoco-run.js or mjcf.js
+  assert.ok(scripts.some((p) => p.endsWith('/mujoco-remote.js')), scripts.join(', '));
+  assert.deepEqual(scripts.filter((p) => /mujoco-run\.js|mjcf\.js|mujoco-worker\.js/.test(p)), [], scripts.join(', '));
+  await page.selectOption('#mujoco', 'RK4');
+  await page.waitForFunction(() => window.tumble.runs().length === 2, null, { timeout: 60000 });
+  await loaded(page);
+  assert.ok(workers.some((u) => u.endsWith('/mujoco-worker.js')), `MuJoCo's worker: ${workers}`);
+  assert.ok(scripts.some((p) => p.endsWith('/mujoco-worker.js')), `MuJoCo's worker script: ${scripts}`);
+  await playUntil(page, (goal) => window.tumble.time() > goal, 0.4);
+  const runs = await page.evaluate(() => window.tumble.runs());
+  assert.equal(runs[1][1], runs[0][1], 'in lockstep: MuJoCo at the director\'s time');
+  assert.equal(runs[1][3], null);
+  // its chart samples are at the director's times: the energy chart's last row has both
+  const rows = await page.evaluate(() => { const c = document.getElementById('charts').tumbleCharts; return c.v0s.length; });
+  assert.equal(rows, 2);
+  console.log(`# workers: ${workers.map((u) => u.split('/').pop()).join(', ')}; scripts: ${[...new Set(scripts)].join(', ')}`);
   assert.deepEqual(problems, []);
   await page.close();
 });

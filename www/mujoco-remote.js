@@ -1,0 +1,116 @@
+// mujoco-remote.js: MuJoCo's run as the stepper sees it when MuJoCo steps in its own worker
+// (mujoco-worker.js). RemoteRun has the fields of sim.js's Run that the stepper reads (poses,
+// joints, springs, inv, steps, error, msPerStep, sim.state_hash(), ...), kept from the worker's
+// last reply. The stepper steps Tumble's runs first, then asks this one for the same number of
+// steps (`catchUp`) and records its samples at the same steps: the runs stay in lockstep, one
+// message each way a frame.
+import { startWorker, WorkerEngine } from './workers.js';
+import { NINV } from './history.js';
+
+/** MuJoCo's worker, started: Tumble's compiled wasm `module`, MuJoCo's glue at `url` and its wasm
+ * `bytes`. Resolves to the engine, or rejects with why it did not start. */
+export async function startMujocoWorker(module, url, bytes) {
+  const engine = new WorkerEngine(startWorker('mujoco-worker.js'), "MuJoCo's worker");
+  const reply = await engine.request({ type: 'init', module, url, bytes }, [bytes.buffer]);
+  if (reply.type !== 'ready') {
+    engine.close();
+    throw new Error(reply.message);
+  }
+  engine.ms = reply.ms;
+  return engine;
+}
+
+/** Ask MuJoCo's worker; an error reply becomes a thrown Error. */
+export async function ask(engine, msg, transfer = []) {
+  const reply = await engine.request(msg, transfer);
+  if (reply.type === 'error') throw new Error(reply.message);
+  return reply;
+}
+
+export class RemoteRun {
+  /** MuJoCo's run of `settings` (its integrator in settings.mujoco) in the worker `engine`. */
+  static async create(engine, settings) {
+    const { info, state } = await ask(engine, { type: 'load', settings: { scenario: settings.scenario, mujoco: settings.mujoco, dt: settings.dt } });
+    return new RemoteRun(engine, info, state);
+  }
+
+  constructor(engine, info, state) {
+    this.engine = engine;
+    this.remote = true;
+    Object.assign(this, { name: info.name, n: info.n, nj: info.nj, ns: info.ns, forced: info.forced, sizes: info.sizes, conserved: info.conserved, inv0: info.inv0, notes: info.notes });
+    this.energy0 = info.inv0[1];
+    this.h = info.dt;
+    this.joint = 0;
+    this.poses = new Float64Array(12 * this.n);
+    this.joints = new Float64Array(3 * this.nj);
+    this.springs = new Float64Array(6 * this.ns);
+    this.inv = new Float64Array(NINV);
+    this.give = null; // the worker's sample buffers, handed back with the next request
+    this.apply(state);
+    this.poses.set(state.poses);
+    this.joints.set(state.joints);
+    this.springs.set(state.springs);
+    this.inv.set(state.inv);
+    const self = this;
+    this.sim = {
+      dt: () => self.h, tol: () => 0, gains: () => [0, 0], state_hash: () => self.hashNow,
+      pulled: () => self.pulledNow, last_error: () => self.error, free() {},
+    };
+  }
+
+  apply(s) {
+    this.steps = s.steps;
+    this.error = s.error;
+    this.hashNow = s.hash;
+    this.pulledNow = s.pulled;
+    this.msPerStep = s.ms;
+  }
+
+  /** Take n steps in the worker, recording into `history` (as run `r`) the samples it took at the
+   * multiples of `stride`; then `sampleAt(step, i)` reads the invariants of a sample taken there
+   * into a chart row. Resolves when the reply is in. */
+  async catchUp(n, stride, history, r) {
+    const give = this.give;
+    this.give = null;
+    const rep = await ask(this.engine, { type: 'advance', n, stride, give }, give ? [give.inv.buffer, give.poses.buffer, give.recorded.buffer, give.now.buffer] : []);
+    this.apply(rep);
+    const b = rep.buf, pn = rep.pn, np = this.poses.length, nj = this.joints.length, ns = this.springs.length;
+    this.poses.set(b.now.subarray(0, np));
+    this.joints.set(b.now.subarray(np, np + nj));
+    this.springs.set(b.now.subarray(np + nj, np + nj + ns));
+    this.inv.set(b.now.subarray(pn, pn + NINV));
+    for (let k = 0; k < rep.count; k++) {
+      if (!b.recorded[k]) continue;
+      const at = k * pn;
+      history.record(r, rep.from + k * rep.stride, b.inv.subarray(k * NINV, (k + 1) * NINV), b.poses.subarray(at, at + np),
+        b.poses.subarray(at + np, at + np + nj), b.poses.subarray(at + np + nj, at + pn), rep.hashes[k]);
+    }
+    this.last = rep;
+    this.give = b;
+  }
+
+  /** The invariants of the sample taken at step `step` in the last catch-up into `out` at `o`,
+   * or NaN when there is none (the run stopped before it). */
+  sampleAt(step, out, o) {
+    const rep = this.last, k = rep ? (step - rep.from) / rep.stride : -1;
+    if (rep && k >= 0 && k < rep.count && Number.isInteger(k) && rep.buf.recorded[k]) out.set(rep.buf.inv.subarray(k * NINV, (k + 1) * NINV), o);
+    else out.fill(NaN, o, o + NINV);
+  }
+
+  /** MuJoCo's constraint forces are not a Tumble joint's reaction: none is charted. */
+  reaction(out, o) {
+    out[o] = NaN;
+    out[o + 1] = NaN;
+  }
+
+  // the rest goes to the worker in order, before the next steps it is asked for
+  pull(p) { this.engine.request({ type: 'pull', pull: p }); }
+
+  resume(h) {
+    this.h = h;
+    this.error = null;
+    this.engine.request({ type: 'resume', h });
+  }
+
+  free() { this.engine.request({ type: 'free' }); }
+}
