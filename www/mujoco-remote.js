@@ -72,7 +72,7 @@ export class RemoteRun {
   async catchUp(n, stride, history, r) {
     const give = this.give;
     this.give = null;
-    const rep = await ask(this.engine, { type: 'advance', n, stride, give }, give ? [give.inv.buffer, give.poses.buffer, give.recorded.buffer, give.now.buffer] : []);
+    const rep = await ask(this.engine, { type: 'advance', n, stride, give, joint: this.joint }, give ? [give.inv.buffer, give.poses.buffer, give.recorded.buffer, give.now.buffer, give.react.buffer] : []);
     this.apply(rep);
     const b = rep.buf, pn = rep.pn, np = this.poses.length, nj = this.joints.length, ns = this.springs.length;
     this.poses.set(b.now.subarray(0, np));
@@ -89,18 +89,19 @@ export class RemoteRun {
     this.give = b;
   }
 
-  /** The invariants of the sample taken at step `step` in the last catch-up into `out` at `o`,
-   * or NaN when there is none (the run stopped before it). */
-  sampleAt(step, out, o) {
+  /** The invariants of the sample taken at step `step` in the last catch-up into `samples` at
+   * `o`, and the charted joint's reaction there into `react` at `ro` (|F| in N, |M| in N m): NaN
+   * when there is none (the run stopped before it). */
+  sampleAt(step, samples, o, react, ro) {
     const rep = this.last, k = rep ? (step - rep.from) / rep.stride : -1;
-    if (rep && k >= 0 && k < rep.count && Number.isInteger(k) && rep.buf.recorded[k]) out.set(rep.buf.inv.subarray(k * NINV, (k + 1) * NINV), o);
-    else out.fill(NaN, o, o + NINV);
-  }
-
-  /** MuJoCo's constraint forces are not a Tumble joint's reaction: none is charted. */
-  reaction(out, o) {
-    out[o] = NaN;
-    out[o + 1] = NaN;
+    if (rep && k >= 0 && k < rep.count && Number.isInteger(k) && rep.buf.recorded[k]) {
+      samples.set(rep.buf.inv.subarray(k * NINV, (k + 1) * NINV), o);
+      react[ro] = this.joint >= 0 ? rep.buf.react[2 * k] : NaN;
+      react[ro + 1] = this.joint >= 0 ? rep.buf.react[2 * k + 1] : NaN;
+    } else {
+      samples.fill(NaN, o, o + NINV);
+      react.fill(NaN, ro, ro + 2);
+    }
   }
 
   // the rest goes to the worker in order, before the next steps it is asked for

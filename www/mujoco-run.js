@@ -54,6 +54,7 @@ export class MujocoRun {
     this.springs = new Float64Array(6 * this.ns);
     this.states = new Float64Array(18 * this.n);
     this.inv = new Float64Array(NINV);
+    this.react = new Float64Array(6 * this.nj); // every joint's reaction (Evaluator.reactions)
     this.work = 0;
     this.dissipated = 0;
     this.counting = this.model.nu > 0 || this.model.ntendon > 0 || Array.from(this.model.dof_damping).some((c) => c > 0);
@@ -178,10 +179,19 @@ export class MujocoRun {
     return h2.toString(16).padStart(8, '0') + h1.toString(16).padStart(8, '0');
   }
 
-  /** MuJoCo's constraint forces are not a Tumble joint's reaction: none is charted. */
+  /** The reaction |F| (N), |M| (N m) of joint `this.joint` into out[o], out[o + 1]: by Tumble's
+   * definition at MuJoCo's current state (the Evaluator: what Tumble's joints carry in the motion
+   * MuJoCo produced; MuJoCo's own soft constraint forces differ by its softness), NaN where none. */
   reaction(out, o) {
-    out[o] = NaN;
-    out[o + 1] = NaN;
+    const j = this.joint;
+    if (!(j >= 0 && j < this.nj) || !this.ev.reactions(this.react)) {
+      out[o] = NaN;
+      out[o + 1] = NaN;
+      return;
+    }
+    const R = this.react, k = 6 * j;
+    out[o] = Math.hypot(R[k], R[k + 1], R[k + 2]);
+    out[o + 1] = Math.hypot(R[k + 3], R[k + 4], R[k + 5]);
   }
 
   /** Pull: `p` = { body, point (body frame, m), target (world, m) } as sim.js's Run takes it

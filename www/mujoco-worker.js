@@ -12,8 +12,9 @@
 //                                           count, hashes, buf }: n steps, with a sample
 //                                           (buf.inv; buf.poses: poses, joints and spring ends) at
 //                                           every step that is a multiple of `stride`, the first
-//                                           at `from` (buf.recorded[k]: taken), and the state
-//                                           after them in buf.now
+//                                           at `from` (buf.recorded[k]: taken; buf.react: the
+//                                           charted joint's |F|, |M| there, Tumble's reaction at
+//                                           MuJoCo's state), and the state after them in buf.now
 //   { type: 'pull', pull }, { type: 'resume', h }, { type: 'free' } -> 'ok'
 //   { type: 'mjcf', xml }                -> 'mjcf' { system, notes }: MuJoCo's compiler and mjcf.js
 // Errors reply { type: 'error', message }. The sample arrays are transferred; the stepper hands
@@ -58,6 +59,7 @@ async function handle(msg) {
     }
     case 'advance': {
       if (msg.give) pool = msg.give;
+      if (run) run.joint = msg.joint ?? 0;
       ({ out, transfer } = advance(msg.n, msg.stride));
       break;
     }
@@ -98,7 +100,7 @@ function advance(n, stride) {
   const pn = 12 * r.n + 3 * r.nj + 6 * r.ns;
   const fits = pool && pool.inv.length >= count * NINV && pool.poses.length >= count * pn && pool.recorded.length >= count && pool.now.length === pn + NINV;
   const cap = Math.max(count, 64);
-  const buf = fits ? pool : { inv: new Float64Array(cap * NINV), poses: new Float64Array(cap * pn), recorded: new Uint8Array(cap), now: new Float64Array(pn + NINV) };
+  const buf = fits ? pool : { inv: new Float64Array(cap * NINV), poses: new Float64Array(cap * pn), recorded: new Uint8Array(cap), now: new Float64Array(pn + NINV), react: new Float64Array(2 * cap) };
   pool = null;
   buf.recorded.fill(0);
   const hashes = new Array(count).fill(null);
@@ -115,6 +117,8 @@ function advance(n, stride) {
       buf.poses.set(springs, k * pn + poses.length + joints.length);
       buf.recorded[k] = 1;
       hashes[k] = hash;
+      // the charted joint's reaction at the sample (-1: no reaction chart on the page)
+      if (r.joint >= 0) r.reaction(buf.react, 2 * k);
     },
   };
   r.advance(n, recorder, 0);
@@ -127,5 +131,5 @@ function advance(n, stride) {
     type: 'advanced', steps: r.steps, error: r.error, hash: r.hash(), pulled: r.wasPulled, ms: r.msPerStep,
     from, count, stride, pn, hashes, buf,
   };
-  return { out, transfer: [buf.inv.buffer, buf.poses.buffer, buf.recorded.buffer, buf.now.buffer] };
+  return { out, transfer: [buf.inv.buffer, buf.poses.buffer, buf.recorded.buffer, buf.now.buffer, buf.react.buffer] };
 }

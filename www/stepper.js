@@ -200,8 +200,7 @@ export class Stepper {
       // took none: it had stopped); when it ran alone, the others' columns are NaN
       const kk = Math.min(k, SAMPLE_CAP);
       for (let j = 0; j < kk; j++) {
-        remote.sampleAt(this.sampleSteps[j], buf.samples, j * width + local * NINV);
-        remote.reaction(buf.react, j * runs.length * 2 + 2 * local);
+        remote.sampleAt(this.sampleSteps[j], buf.samples, j * width + local * NINV, buf.react, j * runs.length * 2 + 2 * local);
         if (base < 0) {
           buf.samples.fill(NaN, j * width, j * width + local * NINV);
           buf.react.fill(NaN, j * runs.length * 2, j * runs.length * 2 + 2 * local);

@@ -176,3 +176,18 @@ test("MuJoCo steps in its own Web Worker, started only when asked for; Tumble's 
   assert.deepEqual(problems, []);
   await page.close();
 });
+
+test("the reaction chart has MuJoCo's line too: Tumble's reaction at MuJoCo's state, m g on a pendulum at rest", { skip }, async () => {
+  const { page, problems } = await open(`?scenario=${encodeURIComponent('damped-pendulum?angle=0')}&integrator=director&mujoco=RK4`);
+  await page.waitForFunction(() => window.tumble.runs().length === 2, null, { timeout: 60000 });
+  await playUntil(page, (goal) => window.tumble.time() > goal, 0.3);
+  const lines = await page.evaluate(() => document.getElementById('charts').tumbleCharts.specs.find((s) => s.key === 'reactions').series.map((s) => ({ label: s.label, last: s.last })));
+  // the 1 kg rod hangs at rest: its hinge carries m g = 9.81 N in both runs, no torque
+  const mj = lines.filter((l) => /^MuJoCo/.test(l.label));
+  assert.equal(mj.length, 2, JSON.stringify(lines));
+  const [force, torque] = mj.map((l) => l.last);
+  assert.ok(Math.abs(force - 9.81) < 1e-6, `MuJoCo's |F| ${force} N`);
+  assert.ok(Math.abs(torque) < 1e-6, `MuJoCo's |M| ${torque} N m`);
+  assert.deepEqual(problems, []);
+  await page.close();
+});

@@ -16,6 +16,10 @@ pub struct Evaluator {
     states: Vec<BodyState>,
     angles: Vec<f64>,
     e0: f64,
+    /// the time of the last `evaluate`
+    t: f64,
+    /// scratch space of `reactions`, made at its first call
+    react: Option<tumble::baumgarte::Workspace>,
 }
 
 #[wasm_bindgen]
@@ -41,6 +45,8 @@ impl Evaluator {
             states: sc.initial.clone(),
             angles,
             e0: inv.energy(),
+            t: 0.0,
+            react: None,
         })
     }
 
@@ -73,6 +79,7 @@ impl Evaluator {
                 w: r.transpose() * DVec3::new(x[15], x[16], x[17]),
             };
         }
+        self.t = t;
         let model = &self.compiled.model;
         let mut inv = tumble::invariants::measure_without_joints(model, &self.states, t);
         if !model.forces.is_empty() {
@@ -108,6 +115,20 @@ impl Evaluator {
             e - self.e0 - work + dissipated,
         ];
         out[..v.len()].copy_from_slice(&v);
+    }
+
+    /// The reaction each joint would transmit at the state of the last `evaluate`, by Tumble's
+    /// definition (the multipliers of its index-1 equations at that state, as the page's own
+    /// runs chart them): 6 numbers per joint into `out`, the force on body b (N) and the torque on
+    /// b about the joint's point (N m). The other engine's constraint forces are its own (MuJoCo
+    /// closes loops softly, and an applied pull is not in the model): this is what Tumble's
+    /// joints carry in the motion it produced. False where the equations are singular there.
+    pub fn reactions(&mut self, out: &mut [f64]) -> bool {
+        let ws = self
+            .react
+            .get_or_insert_with(|| tumble::baumgarte::Workspace::new(&self.compiled));
+        ws.reactions(&self.compiled, &self.states, (&self.angles, self.t), out)
+            .is_ok()
     }
 
     /// Tumble's initial energy E0 of the scenario (J).
