@@ -154,8 +154,8 @@ export class Stepper {
       let lead = null;
       for (let i = 0; i < local && !lead; i++) if (!runs[i].error) lead = runs[i];
       if (!lead && remote && !remote.error && taken === 0) {
-        // only MuJoCo's run is left: it takes the steps alone
-        taken = Math.min(left, 1000);
+        // only MuJoCo's run is left: it takes the steps alone, as many as its time allows
+        taken = Math.min(left, Math.max(1, Math.floor(budget / Math.max(remote.msPerStep, 1e-3))));
         break;
       }
       if (!lead) break;
@@ -188,7 +188,13 @@ export class Stepper {
     }
     if (remote && !remote.error && taken > 0) {
       const before = remote.steps;
-      await remote.catchUp(taken, stride, this.history, local);
+      try {
+        await remote.catchUp(taken, stride, this.history, local);
+      } catch (e) {
+        // its worker failed (MuJoCo aborted): that run stops, the others go on
+        remote.error = `MuJoCo's worker stopped: ${e.message}`;
+        remote.last = null;
+      }
       if (remote.error) failed.push({ name: remote.name, error: remote.error });
       if (base < 0) {
         // MuJoCo alone: its samples are the chart's
