@@ -30,12 +30,13 @@ export async function ask(engine, msg, transfer = []) {
 export class RemoteRun {
   /** MuJoCo's run of `settings` (its integrator in settings.mujoco) in the worker `engine`. */
   static async create(engine, settings) {
-    const { info, state } = await ask(engine, { type: 'load', settings: { scenario: settings.scenario, mujoco: settings.mujoco, dt: settings.dt } });
-    return new RemoteRun(engine, info, state);
+    const { id, info, state } = await ask(engine, { type: 'load', settings: { scenario: settings.scenario, mujoco: settings.mujoco, dt: settings.dt } });
+    return new RemoteRun(engine, id, info, state);
   }
 
-  constructor(engine, info, state) {
+  constructor(engine, id, info, state) {
     this.engine = engine;
+    this.id = id; // (the worker's run: a newer load replaces it there, and this one's free does nothing)
     this.remote = true;
     Object.assign(this, { name: info.name, n: info.n, nj: info.nj, ns: info.ns, forced: info.forced, sizes: info.sizes, conserved: info.conserved, inv0: info.inv0, notes: info.notes });
     this.energy0 = info.inv0[1];
@@ -113,5 +114,5 @@ export class RemoteRun {
     this.engine.request({ type: 'resume', h });
   }
 
-  free() { this.engine.request({ type: 'free' }); }
+  free() { this.engine.request({ type: 'free', id: this.id }); }
 }

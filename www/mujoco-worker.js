@@ -7,7 +7,7 @@
 // Messages (each answered by one reply, in order):
 //   { type: 'init', module, url, bytes } -> 'ready' { ms }: Tumble's compiled wasm module, then
 //                                           MuJoCo's glue at `url` started from its wasm `bytes`
-//   { type: 'load', settings }           -> 'loaded' { info, state }: MuJoCo's run of the system
+//   { type: 'load', settings }           -> 'loaded' { id, info, state }: MuJoCo's run of the system
 //   { type: 'advance', n, stride, give } -> 'advanced' { steps, error, hash, pulled, ms, from,
 //                                           count, hashes, buf }: n steps, with a sample
 //                                           (buf.inv; buf.poses: poses, joints and spring ends) at
@@ -15,7 +15,8 @@
 //                                           at `from` (buf.recorded[k]: taken; buf.react: the
 //                                           charted joint's |F|, |M| there, Tumble's reaction at
 //                                           MuJoCo's state), and the state after them in buf.now
-//   { type: 'pull', pull }, { type: 'resume', h }, { type: 'free' } -> 'ok'
+//   { type: 'pull', pull }, { type: 'resume', h }, { type: 'free', id } -> 'ok' (a 'free' of a run
+//                                           that a newer 'load' replaced does nothing)
 //   { type: 'mjcf', xml }                -> 'mjcf' { system, notes }: MuJoCo's compiler and mjcf.js
 // Errors reply { type: 'error', message }. The sample arrays are transferred; the stepper hands
 // them back with its next 'advance' (`give`), so a run that keeps its size allocates nothing.
@@ -27,6 +28,7 @@ import { NINV } from './history.js';
 
 let mujoco = null;
 let run = null;
+let id = 0; // the run's number: a 'free' of a run that a new 'load' replaced frees nothing
 let pool = null;
 
 let queue = Promise.resolve();
@@ -52,7 +54,7 @@ async function handle(msg) {
       pool = null;
       const r = run;
       out = {
-        type: 'loaded', state: state(),
+        type: 'loaded', id: ++id, state: state(),
         info: { name: r.name, n: r.n, nj: r.nj, ns: r.ns, forced: r.forced, sizes: r.sizes, conserved: r.conserved, inv0: r.inv0, notes: r.notes, dt: r.h },
       };
       break;
@@ -65,7 +67,7 @@ async function handle(msg) {
     }
     case 'pull': run?.pull(msg.pull); break;
     case 'resume': run?.resume(msg.h); out = { type: 'ok', state: run ? state() : null }; break;
-    case 'free': run?.free(); run = null; break;
+    case 'free': if (msg.id === id) { run?.free(); run = null; } break;
     case 'mjcf': {
       if (!mujoco) throw new Error('MuJoCo is not loaded');
       const model = compileMjcf(mujoco, msg.xml);

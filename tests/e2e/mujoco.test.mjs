@@ -172,6 +172,15 @@ test("MuJoCo steps in its own Web Worker, started only when asked for; Tumble's 
   // its chart samples are at the director's times: the energy chart's last row has both
   const rows = await page.evaluate(() => { const c = document.getElementById('charts').tumbleCharts; return c.v0s.length; });
   assert.equal(rows, 2);
+  // a reload (Reset) replaces MuJoCo's run in its worker: the new one runs on
+  await page.click('#reset');
+  await loaded(page);
+  await page.evaluate(() => { if (!window.tumble.playing()) document.getElementById('play').click(); });
+  await playUntil(page, (goal) => window.tumble.time() > goal, 0.2);
+  const again = await page.evaluate(() => window.tumble.runs());
+  assert.deepEqual(again.map((r) => r[0]), ['director', 'mujoco']);
+  assert.equal(again[1][3], null, `MuJoCo after a reset: ${again[1][3]}`);
+  assert.equal(again[1][1], again[0][1]);
   console.log(`# workers: ${workers.map((u) => u.split('/').pop()).join(', ')}; scripts: ${[...new Set(scripts)].join(', ')}`);
   assert.deepEqual(problems, []);
   await page.close();

@@ -136,13 +136,15 @@ impl Simulation {
             // (the forces name joints by index and do not change the degrees of freedom)
             free.forces.clear();
             let m = &scenario.model;
-            let mut k = 0;
-            free.joints.retain(|_| {
-                k += 1;
-                !m.drives
+            let rod = |j: usize| {
+                m.drives
                     .iter()
-                    .any(|d| d.joint == k - 1 && d.kind == DriveKind::Distance)
-            });
+                    .any(|d| d.joint == j && d.kind == DriveKind::Distance)
+            };
+            free.joints = (0..m.joints.len())
+                .filter(|&j| !rod(j))
+                .map(|j| m.joints[j].clone())
+                .collect();
             let mut c0 = Compiled::new(&free)?;
             let dof0 = mechanism::analyse(&mut c0, init)?.dof;
             let n = scenario.model.drives.len() as i64;
