@@ -433,6 +433,8 @@ function onPlaying(on) {
   $('play').classList.toggle('on', on);
   $('play').setAttribute('aria-pressed', String(on));
   app.summaryAt = 0; // announce the change
+  // a "run to" that ended (or was paused) hides its bar now, not at the next drawn frame
+  if (!on && app.player.target === null) $('run-progress').hidden = true;
 }
 
 function onFailure(failed, live) {
