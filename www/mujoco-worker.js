@@ -93,6 +93,25 @@ function state() {
   };
 }
 
+/** The History interface MujocoRun.advance records into (as the stepper's): a sample at every
+ * multiple of `stride` from `from`, `count` of them, into `buf` (one object, reused). */
+const recorder = {
+  stride: 1, from: 0, count: 0, pn: 0, buf: null, hashes: [],
+  due(steps) { return this.stride - (steps % this.stride); },
+  record(_, steps, inv, poses, joints, springs, hash) {
+    const k = (steps - this.from) / this.stride, b = this.buf, pn = this.pn;
+    if (!(k >= 0 && k < this.count)) return;
+    b.inv.set(inv.subarray(0, NINV), k * NINV);
+    b.poses.set(poses, k * pn);
+    b.poses.set(joints, k * pn + poses.length);
+    b.poses.set(springs, k * pn + poses.length + joints.length);
+    b.recorded[k] = 1;
+    this.hashes[k] = hash;
+    // the charted joint's reaction at the sample (-1: no reaction chart on the page)
+    if (run.joint >= 0) run.reaction(b.react, 2 * k);
+  },
+};
+
 /** n steps of the run, sampled at the multiples of `stride` (as the stepper's History). */
 function advance(n, stride) {
   const r = run;
@@ -100,38 +119,28 @@ function advance(n, stride) {
   const from = r.steps + stride - (r.steps % stride); // the first sample's step
   const count = from > r.steps + n ? 0 : Math.floor((r.steps + n - from) / stride) + 1;
   const pn = 12 * r.n + 3 * r.nj + 6 * r.ns;
-  const fits = pool && pool.inv.length >= count * NINV && pool.poses.length >= count * pn && pool.recorded.length >= count && pool.now.length === pn + NINV;
+  const fits = pool && pool.recorded.length >= count && pool.poses.length >= pool.recorded.length * pn && pool.now.length === pn + NINV;
   const cap = Math.max(count, 64);
   const buf = fits ? pool : { inv: new Float64Array(cap * NINV), poses: new Float64Array(cap * pn), recorded: new Uint8Array(cap), now: new Float64Array(pn + NINV), react: new Float64Array(2 * cap) };
   pool = null;
   buf.recorded.fill(0);
-  const hashes = new Array(count).fill(null);
-  // the History interface MujocoRun.advance records into: every multiple of stride
-  const recorder = {
-    stride,
-    due: (steps) => stride - (steps % stride),
-    record(_, steps, inv, poses, joints, springs, hash) {
-      const k = (steps - from) / stride;
-      if (!(k >= 0 && k < count)) return;
-      buf.inv.set(inv.subarray(0, NINV), k * NINV);
-      buf.poses.set(poses, k * pn);
-      buf.poses.set(joints, k * pn + poses.length);
-      buf.poses.set(springs, k * pn + poses.length + joints.length);
-      buf.recorded[k] = 1;
-      hashes[k] = hash;
-      // the charted joint's reaction at the sample (-1: no reaction chart on the page)
-      if (r.joint >= 0) r.reaction(buf.react, 2 * k);
-    },
-  };
+  recorder.stride = stride;
+  recorder.from = from;
+  recorder.count = count;
+  recorder.pn = pn;
+  recorder.buf = buf;
+  recorder.hashes.length = count;
+  recorder.hashes.fill(null);
   r.advance(n, recorder, 0);
   // the state after the steps: poses, joints, spring ends, then the invariants, in `now`
   buf.now.set(r.poses, 0);
   buf.now.set(r.joints, r.poses.length);
   buf.now.set(r.springs, r.poses.length + r.joints.length);
   buf.now.set(r.inv, pn);
+  recorder.buf = null;
   const out = {
     type: 'advanced', steps: r.steps, error: r.error, hash: r.hash(), pulled: r.wasPulled, ms: r.msPerStep,
-    from, count, stride, pn, hashes, buf,
+    from, count, stride, pn, hashes: recorder.hashes, buf,
   };
   return { out, transfer: [buf.inv.buffer, buf.poses.buffer, buf.recorded.buffer, buf.now.buffer, buf.react.buffer] };
 }
