@@ -146,18 +146,7 @@ function showScenarioName() {
 function updateJointFrames() {
   const r = app.player.renderer, text = app.settings.scenario;
   r.jointFrames = $('joint-axes').checked ? new Float64Array(wasm.joint_frames(text)) : null;
-  // the sliding joints' rails and the driven and motored joints' colours, always drawn
-  try {
-    const rails = wasm.joint_rails(text);
-    r.rails = rails.length ? new Float64Array(rails) : null;
-    r.jointMarks = new Uint8Array(wasm.joint_marks(text));
-    // each spring-damper drawn as a coil (a spring), a dashpot (a damper) or both
-    r.springKinds = new Uint8Array(wasm.spring_kinds(text));
-  } catch {
-    r.rails = null;
-    r.jointMarks = null;
-    r.springKinds = null;
-  }
+  // (the rails, the joints' marks and how each spring is drawn: Player.load, for the element too)
 }
 
 /** The editor (editor.js, CodeMirror: loaded on first use) opened on the current scenario's JSON. */

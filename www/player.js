@@ -111,6 +111,7 @@ export class Player {
     this.invs = this.runs.map(() => null);
     this.apply(reply);
     const r = this.run;
+    this.decorate(settings.scenario);
     // a link's or an element's joint that the system does not have: joint 0, and a note
     this.jointNote = null;
     if (settings.joint !== undefined && settings.joint >= r.nj) {
@@ -306,6 +307,24 @@ export class Player {
   frameChartedJoint() {
     const charted = this.run?.nj && this.charts?.specs.some((s) => s.key === 'reactions');
     this.renderer.chartedJoint = charted ? this.joint : -1;
+  }
+
+  /** What the view draws of the scenario `text` besides bodies and joints, on the page and in
+   * the element alike: the sliding joints' rails, the driven and motored joints' colours, and
+   * each point-to-point element as a coil (a spring), a dashpot (a damper), both, or a rod (a
+   * distance joint; a driven one in a cylinder). */
+  decorate(text) {
+    const r = this.renderer;
+    try {
+      const rails = wasm.joint_rails(text);
+      r.rails = rails.length ? new Float64Array(rails) : null;
+      r.jointMarks = new Uint8Array(wasm.joint_marks(text));
+      r.springKinds = new Uint8Array(wasm.spring_kinds(text));
+    } catch {
+      r.rails = null;
+      r.jointMarks = null;
+      r.springKinds = null;
+    }
   }
 
   /** Chart the reaction of joint `j` from now on (every run; the chart's lines start over). */
