@@ -127,7 +127,7 @@ impl Evaluator {
         let ws = self
             .react
             .get_or_insert_with(|| tumble::baumgarte::Workspace::new(&self.compiled));
-        ws.reactions(&self.compiled, &self.states, (&self.angles, self.t), out)
+        ws.reactions(&self.compiled, &self.states, (&self.angles, &[], self.t), out)
             .is_ok()
     }
 

@@ -53,7 +53,7 @@ impl State {
     pub fn new(c: &Compiled, init: &[BodyState]) -> Self {
         State {
             bodies: init.to_vec(),
-            forces: crate::forces::State::new(&c.model),
+            forces: crate::forces::State::start(c, init),
         }
     }
 
@@ -113,7 +113,7 @@ impl Workspace {
         &mut self,
         c: &Compiled,
         states: &[BodyState],
-        (angles, t): (&[f64], f64),
+        (angles, slots, t): (&[f64], &[crate::contact::Slot], f64),
         out: &mut [f64],
     ) -> Result<(), StepError> {
         let settings = Settings {
@@ -124,7 +124,7 @@ impl Workspace {
             beta: 0.0,
         };
         let mut acc = core::mem::take(&mut self.k1);
-        let result = self.accelerations(c, &settings, states, (angles, t), &mut acc);
+        let result = self.accelerations(c, &settings, states, (angles, slots, t), &mut acc);
         self.k1 = acc;
         result?;
         for (j, o) in out.chunks_exact_mut(6).enumerate().take(c.frames.len()) {
@@ -154,7 +154,7 @@ impl Workspace {
         c: &Compiled,
         settings: &Settings,
         states: &[BodyState],
-        (angles, t): (&[f64], f64),
+        (angles, slots, t): (&[f64], &[crate::contact::Slot], f64),
         acc: &mut [(DVec3, DVec3)],
     ) -> Result<(f64, crate::forces::Power), StepError> {
         let model = &c.model;
@@ -181,6 +181,15 @@ impl Workspace {
                 states,
                 &self.angles,
                 t,
+                &mut self.force,
+                &mut self.torque,
+            );
+        }
+        if !c.contacts.list.is_empty() {
+            power.dissipation += crate::contact::world::add_world(
+                &c.contacts,
+                states,
+                slots,
                 &mut self.force,
                 &mut self.torque,
             );
@@ -261,9 +270,9 @@ pub fn step(
     let mut stage = core::mem::take(&mut ws.next);
     let mut k1 = core::mem::take(&mut ws.k1);
     let mut k2 = core::mem::take(&mut ws.k2);
-    let (angles, t) = (&state.forces.angles, state.forces.t);
+    let (angles, slots, t) = (&state.forces.angles, &state.forces.contact, state.forces.t);
     let result = (|| {
-        let (residual, p1) = ws.accelerations(c, settings, states, (angles, t), &mut k1)?;
+        let (residual, p1) = ws.accelerations(c, settings, states, (angles, slots, t), &mut k1)?;
         // predictor: Euler to the end of the step
         for ((y, s), k) in stage.iter_mut().zip(states).zip(&k1) {
             let w = s.r * s.w;
@@ -275,7 +284,7 @@ pub fn step(
                 w: r.transpose() * (w + k.1 * h),
             };
         }
-        let (_, p2) = ws.accelerations(c, settings, &stage, (angles, t + h), &mut k2)?;
+        let (_, p2) = ws.accelerations(c, settings, &stage, (angles, slots, t + h), &mut k2)?;
         // corrector: the mean of the two slopes
         for (i, s) in states.iter().enumerate() {
             let w0 = s.r * s.w;
@@ -306,7 +315,7 @@ pub fn step(
             core::mem::swap(&mut state.bodies, &mut stage);
             ws.next = stage;
             let f = &mut state.forces;
-            if !c.model.forces.is_empty() || !c.model.drives.is_empty() {
+            if c.model.has_elements() || !c.model.drives.is_empty() {
                 f.work += 0.5 * h * (p1.input + p2.input);
                 f.dissipated += 0.5 * h * (p1.dissipation + p2.dissipation);
                 crate::forces::update_angles(
@@ -315,6 +324,9 @@ pub fn step(
                     &state.bodies,
                     &mut f.angles,
                 );
+            }
+            if !c.contacts.list.is_empty() {
+                f.dissipated += crate::contact::world::advance(&c.contacts, &state.bodies, &mut f.contact);
             }
             f.t += h;
             Ok(StepInfo {

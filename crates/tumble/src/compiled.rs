@@ -276,6 +276,8 @@ pub struct Compiled {
     /// per force element: its frame (`forces.rs`); the joint springs' angles are measured from
     /// the identity orientation until [`Compiled::measure_from`] sets the initial state
     pub force_frames: Vec<crate::forces::Frame>,
+    /// the contact probes (`contact/`)
+    pub contacts: crate::contact::Probes,
 }
 
 impl Compiled {
@@ -342,6 +344,7 @@ impl Compiled {
                 .map(|b| d_from_inertia(b.inertia))
                 .collect(),
             force_frames: crate::forces::frames(model, None),
+            contacts: crate::contact::Probes::new(model)?,
         })
     }
 

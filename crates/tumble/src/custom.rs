@@ -43,6 +43,9 @@
 //! `{"joint": 3, "type": "slide", "time": F}` (m along the axis, prismatic or cylindrical),
 //! `{"joint": 4, "type": "distance", "time": F}` (m, a distance joint: its length becomes
 //! length + f(t), a distance driver).
+//! Contact: a body's `shapes` and the scenario's `contact` section (`custom_contact.rs`).
+use crate::custom_contact::{contact_from, JsonContact, JsonShape};
+pub use crate::custom_contact::contact_json;
 use crate::custom_forces::{drives_from, forces_from, JsonDrive, JsonForce};
 pub use crate::custom_forces::{drives_json, forces_json};
 use crate::model::box_for_inertia;
@@ -73,6 +76,8 @@ struct JsonScenario {
     forces: Vec<JsonForce>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     drives: Vec<JsonDrive>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    contact: Option<JsonContact>,
 }
 
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
@@ -90,6 +95,8 @@ struct JsonBody {
     velocity: [f64; 3],
     #[serde(default)]
     angular_velocity: [f64; 3],
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    shapes: Vec<JsonShape>,
 }
 
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
@@ -298,6 +305,11 @@ pub fn parse(text: &str) -> Result<(Model, Vec<BodyState>, f64, f64, String), Sc
         gravity,
         forces: forces_from(&js.forces),
         drives: drives_from(&js.drives),
+        contact: contact_from(
+            &js.contact.clone().unwrap_or_default(),
+            &js.bodies.iter().map(|b| b.shapes.as_slice()).collect::<Vec<_>>(),
+            gravity,
+        )?,
     };
     crate::validate::check_consistent(&model, &states)?;
     let normal =

@@ -316,15 +316,26 @@ pub struct State {
     pub dissipated: f64,
     /// per element: the unwrapped angle of a joint spring (rad), zero for other elements
     pub angles: Vec<f64>,
+    /// per contact probe: the friction state (`contact/`)
+    pub contact: Vec<crate::contact::Slot>,
 }
 
 impl State {
     /// At the start of a run: nothing done, the angles zero (they are measured from the
-    /// initial configuration).
+    /// initial configuration), no contact slot.
     pub fn new(model: &Model) -> State {
         State {
             angles: vec![0.0; model.forces.len()],
             ..Default::default()
+        }
+    }
+
+    /// At the start of a run of `c` from the states `init`: as [`State::new`], with the
+    /// contact probes' slots.
+    pub fn start(c: &crate::compiled::Compiled, init: &[BodyState]) -> State {
+        State {
+            contact: c.contacts.slots(init),
+            ..State::new(&c.model)
         }
     }
 }

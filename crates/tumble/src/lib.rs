@@ -15,7 +15,9 @@ extern crate alloc;
 
 pub mod baumgarte;
 pub mod compiled;
+pub mod contact;
 pub mod custom;
+mod custom_contact;
 mod custom_forces;
 pub mod director;
 pub mod forces;
@@ -31,6 +33,7 @@ mod presets_paper;
 pub mod rattle;
 pub mod reach;
 pub mod scenario;
+pub mod shapes;
 pub mod simulation;
 pub mod sparse;
 pub mod step;

@@ -235,6 +235,8 @@ pub struct Model {
     pub forces: Vec<ForceElement>,
     /// Drives: joint coordinates prescribed as functions of time.
     pub drives: Vec<Drive>,
+    /// Collision shapes, planes and materials (empty: nothing touches anything).
+    pub contact: crate::shapes::Contact,
 }
 
 /// Which coordinate of its joint a drive prescribes.
@@ -262,6 +264,11 @@ pub struct Drive {
 }
 
 impl Model {
+    /// Whether anything but gravity and the joints acts: force elements or contacts.
+    pub fn has_elements(&self) -> bool {
+        !self.forces.is_empty() || !self.contact.is_empty()
+    }
+
     /// Total number of joint equations m.
     pub fn constraint_rows(&self) -> usize {
         (0..self.joints.len()).map(|j| self.joint_rows(j)).sum()

@@ -86,6 +86,7 @@ pub fn double_pendulum(values: &[f64]) -> (Model, Vec<BodyState>) {
         gravity: GRAVITY,
         drives: alloc::vec::Vec::new(),
         forces: alloc::vec::Vec::new(),
+        contact: Default::default(),
     };
     (model, states)
 }
@@ -212,6 +213,7 @@ pub fn four_bar(values: &[f64]) -> (Model, Vec<BodyState>) {
         gravity: GRAVITY,
         drives: alloc::vec::Vec::new(),
         forces: alloc::vec::Vec::new(),
+        contact: Default::default(),
     };
     (model, states)
 }
@@ -286,6 +288,7 @@ pub fn catenary(values: &[f64]) -> (Model, Vec<BodyState>) {
         gravity: GRAVITY,
         drives: alloc::vec::Vec::new(),
         forces: alloc::vec::Vec::new(),
+        contact: Default::default(),
     };
     (model, states)
 }

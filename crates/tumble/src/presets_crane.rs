@@ -90,6 +90,7 @@ pub fn crane(values: &[f64]) -> (Model, Vec<BodyState>) {
                 time,
             },
         }],
+        contact: Default::default(),
     };
     (model, vec![boom_state, load_state])
 }

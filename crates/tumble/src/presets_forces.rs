@@ -57,6 +57,7 @@ pub fn spring_pendulum(values: &[f64]) -> (Model, Vec<BodyState>) {
             rest_length: 1.0,
             damping: 0.0,
         }],
+        contact: Default::default(),
     };
     (model, vec![BodyState::at_rest(x, DMat3::IDENTITY)])
 }
@@ -82,6 +83,7 @@ fn hinged_rod(angle: f64, forces: Vec<ForceElement>) -> (Model, Vec<BodyState>) 
         gravity: GRAVITY,
         drives: alloc::vec::Vec::new(),
         forces,
+        contact: Default::default(),
     };
     (model, vec![BodyState::at_rest(-(r * half), r)])
 }
@@ -195,6 +197,7 @@ pub fn slider_crank(values: &[f64]) -> (Model, Vec<BodyState>) {
             rest_angle: 0.0,
             damping: crank_damping,
         }],
+        contact: Default::default(),
     };
     if speed != 0.0 {
         model.drives.push(crate::model::Drive {
@@ -306,6 +309,7 @@ pub fn kapitza(values: &[f64]) -> (Model, Vec<BodyState>) {
             },
         }],
         forces: vec![],
+        contact: Default::default(),
     };
     (model, vec![carriage_state, rod_state])
 }
@@ -435,6 +439,7 @@ pub fn andrews() -> (Model, Vec<BodyState>) {
                 damping: 0.0,
             },
         ],
+        contact: Default::default(),
     };
     let states = (0..7)
         .map(|k| BodyState::at_rest(centres[k], rot(angles[k])))
@@ -575,6 +580,7 @@ pub fn governor(values: &[f64]) -> (Model, Vec<BodyState>) {
             },
         }],
         forces,
+        contact: Default::default(),
     };
     (model, states)
 }

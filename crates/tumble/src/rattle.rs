@@ -115,7 +115,7 @@ impl State {
         Ok(State {
             bodies,
             lambda: vec![0.0; c.pattern.dim()],
-            forces: crate::forces::State::new(&c.model),
+            forces: crate::forces::State::start(c, init),
         })
     }
 
@@ -246,14 +246,14 @@ fn try_step(
     for i in 0..model.bodies.len() {
         ws.inv_mass[i] = InverseMass::new(c, i, &st.bodies[i].r);
     }
-    let has_forces = !model.forces.is_empty();
+    let has_forces = model.has_elements();
     let mut drive_work = 0.0;
     let t = st.forces.t;
     let mut power0 = crate::forces::Power::default();
     if has_forces {
         // the elements at the start of the step, for the first half kick (with gravity)
         let scratch = core::mem::take(&mut ws.scratch);
-        power0 = element_forces(c, &scratch, &st.forces.angles, t, ws);
+        power0 = element_forces(c, &scratch, (&st.forces.angles, &st.forces.contact), t, ws);
         for (v, s) in ws.vel0.iter_mut().zip(&scratch) {
             *v = (s.v, s.r * s.w);
         }
@@ -370,7 +370,7 @@ fn try_step(
         crate::forces::update_angles(model, &c.force_frames, &ws.probe, &mut ws.angles);
         let probe = core::mem::take(&mut ws.probe);
         let angles = core::mem::take(&mut ws.angles);
-        element_forces(c, &probe, &angles, t + h, ws);
+        element_forces(c, &probe, (&angles, &st.forces.contact), t + h, ws);
         ws.probe = probe;
         ws.angles = angles;
         for i in 0..ws.next.len() {
@@ -470,7 +470,11 @@ fn try_step(
         fill_scratch(c, &st.bodies, &mut ws.scratch);
         crate::forces::update_angles(model, &c.force_frames, &ws.scratch, &mut st.forces.angles);
         let scratch = core::mem::take(&mut ws.scratch);
-        let power1 = element_forces(c, &scratch, &st.forces.angles, t + h, ws);
+        let power1 = element_forces(c, &scratch, (&st.forces.angles, &st.forces.contact), t + h, ws);
+        if !c.contacts.list.is_empty() {
+            st.forces.dissipated +=
+                crate::contact::world::advance(&c.contacts, &scratch, &mut st.forces.contact);
+        }
         ws.scratch = scratch;
         st.forces.work += 0.5 * h * (power0.input + power1.input);
         st.forces.dissipated += 0.5 * h * (power0.dissipation + power1.dissipation);
@@ -483,18 +487,18 @@ fn try_step(
     })
 }
 
-/// The force elements' forces and torques at the states `s` (time `t`, angles `angles`) into
-/// `ws.ext`; returns their powers.
+/// The force elements' and contacts' forces and torques at the states `s` (time `t`, the
+/// joint springs' angles and the contacts' friction state) into `ws.ext`; returns their powers.
 fn element_forces(
     c: &Compiled,
     s: &[BodyState],
-    angles: &[f64],
+    (angles, slots): (&[f64], &[crate::contact::Slot]),
     t: f64,
     ws: &mut Workspace,
 ) -> crate::forces::Power {
     ws.force.iter_mut().for_each(|f| *f = DVec3::ZERO);
     ws.torque.iter_mut().for_each(|f| *f = DVec3::ZERO);
-    let p = crate::forces::add_world(
+    let mut p = crate::forces::add_world(
         &c.model,
         &c.force_frames,
         s,
@@ -503,6 +507,10 @@ fn element_forces(
         &mut ws.force,
         &mut ws.torque,
     );
+    if !c.contacts.list.is_empty() {
+        p.dissipation +=
+            crate::contact::world::add_world(&c.contacts, s, slots, &mut ws.force, &mut ws.torque);
+    }
     for ((e, f), tau) in ws.ext.iter_mut().zip(&ws.force).zip(&ws.torque) {
         *e = (*f, *tau);
     }
@@ -525,7 +533,7 @@ fn drift(c: &Compiled, st: &State, ws: &mut Workspace, h: f64) -> Result<(), Ste
             &mut ws.torque,
         );
     }
-    if !model.forces.is_empty() {
+    if model.has_elements() {
         for ((f, tau), (ef, et)) in ws.force.iter_mut().zip(ws.torque.iter_mut()).zip(&ws.ext) {
             *f += *ef;
             *tau += *et;

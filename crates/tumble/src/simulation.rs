@@ -343,6 +343,9 @@ impl Simulation {
                 &f.angles,
             );
         }
+        if !self.compiled.contacts.list.is_empty() {
+            inv.potential += crate::contact::potential(&self.compiled.contacts, states, &f.contact);
+        }
         inv.work = f.work;
         inv.dissipated = f.dissipated;
         inv.balance = inv.energy() - self.e0 - f.work + f.dissipated;
@@ -363,7 +366,7 @@ impl Simulation {
         });
         self.body_states(&mut states);
         let f = self.force_state();
-        let result = ws.reactions(&self.compiled, &states, (&f.angles, f.t), out);
+        let result = ws.reactions(&self.compiled, &states, (&f.angles, &f.contact, f.t), out);
         self.reactions = Some((ws, states));
         result
     }

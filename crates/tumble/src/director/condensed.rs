@@ -88,7 +88,7 @@ impl Ctx<'_> {
         let mut residual;
         let mut last_fresh = true;
         // stiff spring-dampers as rows of Newton (`springs.rs`)
-        let nsp = if model.forces.is_empty() {
+        let nsp = if !model.has_elements() {
             0
         } else {
             self.spring_rows_select(model, h)
@@ -111,7 +111,7 @@ impl Ctx<'_> {
             }
             // the force elements at the iterate (a fixed point within Newton, `forces.rs`); on
             // the first iteration the centres are predicted by a drift, x_n + h p0_n / M
-            if !model.forces.is_empty() {
+            if model.has_elements() {
                 if iterations == 0 {
                     for b in 0..nb {
                         let m = model.bodies[b].mass;

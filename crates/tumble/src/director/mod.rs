@@ -134,7 +134,7 @@ impl State {
             slow: false,
             phi0,
             fallbacks: 0,
-            forces: crate::forces::State::new(&c.model),
+            forces: crate::forces::State::start(c, init),
         })
     }
 
@@ -217,6 +217,8 @@ pub struct Workspace {
     // iterate, the joint springs' angles at n+1 and the step's work and dissipation
     fext: Vec<[f64; 12]>,
     angles1: Vec<f64>,
+    // the contact probes' friction state at n+1 (`contact/discrete.rs`)
+    slots1: Vec<crate::contact::Slot>,
     // the mean configuration (q_n + q_n+1) / 2 of the bodies of sliding joints' rows
     qm: Vec<[f64; 12]>,
     budget: forces::StepBudget,
@@ -272,6 +274,7 @@ impl Workspace {
             fext: vec![[0.0; 12]; n],
             qm: vec![[0.0; 12]; n],
             angles1: vec![0.0; c.model.forces.len()],
+            slots1: vec![crate::contact::Slot::default(); c.contacts.list.len()],
             budget: forces::StepBudget::default(),
             springs: springs::SpringRows::new(&c.model, m),
         }
@@ -421,16 +424,20 @@ impl Ctx<'_> {
         if !self.c.model.drives.is_empty() {
             self.s.forces.work += self.drive_work(h);
         }
-        if !self.c.model.forces.is_empty() {
+        if self.c.model.has_elements() {
             let f = &mut self.s.forces;
             f.work += self.w.budget.work;
             f.dissipated += self.w.budget.dissipated;
             f.angles.copy_from_slice(&self.w.angles1);
+            f.contact.copy_from_slice(&self.w.slots1);
         }
         self.s.forces.t += h;
         core::mem::swap(&mut self.s.q, &mut self.w.q1);
         core::mem::swap(&mut self.s.p, &mut self.w.p1);
         core::mem::swap(&mut self.s.lambda, &mut self.w.lambda1);
+        if !self.c.contacts.list.is_empty() {
+            crate::contact::discrete::rebase(&self.c.contacts, &self.s.q, &mut self.s.forces.contact);
+        }
         Ok(())
     }
 
@@ -475,7 +482,7 @@ impl Ctx<'_> {
                 }
             }
         }
-        if !model.forces.is_empty() {
+        if model.has_elements() {
             for i in 0..3 {
                 f0[i] += self.w.fext[b][i];
             }
@@ -496,7 +503,7 @@ impl Ctx<'_> {
                 }
             }
         }
-        if !c.model.forces.is_empty() {
+        if c.model.has_elements() {
             for i in 0..9 {
                 f[i] += self.w.fext[b][3 + i];
             }
@@ -507,7 +514,7 @@ impl Ctx<'_> {
     /// The force elements' generalised forces at the current iterate `q1` (into `fext`), with
     /// the step's work, dissipation and angles (see `forces.rs`). Nothing without elements.
     pub(super) fn element_forces(&mut self, h: f64) {
-        if self.c.model.forces.is_empty() {
+        if !self.c.model.has_elements() {
             return;
         }
         self.w.budget = forces::evaluate(
@@ -520,5 +527,16 @@ impl Ctx<'_> {
             h,
             &mut self.w.fext,
         );
+        if !self.c.contacts.list.is_empty() {
+            self.w.budget.dissipated += crate::contact::discrete::evaluate(
+                &self.c.contacts,
+                &self.s.q,
+                &self.w.q1,
+                &self.s.forces.contact,
+                &mut self.w.slots1,
+                h,
+                &mut self.w.fext,
+            );
+        }
     }
 }

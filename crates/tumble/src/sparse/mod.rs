@@ -554,6 +554,7 @@ mod tests {
                 gravity: DVec3::ZERO,
                 drives: alloc::vec::Vec::new(),
                 forces: alloc::vec::Vec::new(),
+                contact: Default::default(),
             };
             let js = JointPattern::new(&model).unwrap();
             assert!(js.loop_joints().len() >= loops, "case {case}");
@@ -590,6 +591,7 @@ mod tests {
             gravity: DVec3::ZERO,
             drives: alloc::vec::Vec::new(),
             forces: alloc::vec::Vec::new(),
+            contact: Default::default(),
         };
         let e = JointPattern::new(&model).unwrap_err();
         assert!(

@@ -1,0 +1,128 @@
+//! Contact in the director method: discrete forces that keep the balance
+//! E_n+1 - E_n = -D_step exactly (the gradient convention of `director/forces.rs`: the
+//! generalised forces -g, E changes by -g . Delta q).
+//!
+//! ```text
+//! point-plane  gap g = n . (q0 + sum_i s_i q_i - p0) - r is linear in q: Delta g = n . Delta p
+//!              exactly; F from law.rs's discrete form, F_e = -Delta V / Delta g; the force
+//!              F n on the point: g_gen = -F n on p (add_point), so -g_gen . Delta q = F Delta g
+//!              = -Delta V - (F - F_e) Delta d with (F - F_e) Delta d >= 0
+//! sphere pair  l = |p_b - p_a|, Delta l = (dbar / lbar) . Delta d exactly: F along dbar/lbar
+//!              pushes b away from a, the same balance with g = l - r_a - r_b
+//! friction     u_trial = u_n + P Delta p_c (P = I - n n^T, p_c = q0 + Q s_c, linear in q),
+//!              return map to u_n+1 (mod.rs); force -k_t ubar on p_c (ubar = (u_n + u_n+1)/2):
+//!              its work is -k_t ubar . (Delta u + Delta a) = -Delta V_t - k_t ubar . Delta a
+//! ```
+//! The cap on k_t |u| is mu F of this step, and at least k_t |u_n| so that ubar . Delta a >= 0
+//! (a normal force that fell within the step cannot make the anchor's slide give energy
+//! back); if u_n+1 then exceeds mu F / k_t it is brought down to it at the end of the step,
+//! the released k_t (|u|^2 - |u'|^2) / 2 going to D. Out of contact at both ends there is no
+//! friction force and u_n+1 = 0, k_t |u_n|^2 / 2 going to D.
+use super::{return_map, Geometry, Probes, Slot};
+use glam::{DMat3, DVec3};
+
+fn pos(q: &[f64; 12]) -> DVec3 {
+    DVec3::new(q[0], q[1], q[2])
+}
+
+fn point(q: &[f64; 12], s: DVec3) -> DVec3 {
+    pos(q) + DMat3::from_cols_slice(&q[3..12]) * s
+}
+
+/// Add the gradient of f . p(q) for the body point s: f on q0, s_i f on q_i.
+fn add_point(g: &mut [f64; 12], s: DVec3, f: DVec3) {
+    let (f, s) = (f.to_array(), s.to_array());
+    for k in 0..3 {
+        g[k] += f[k];
+        for i in 0..3 {
+            g[3 + 3 * i + k] += s[i] * f[k];
+        }
+    }
+}
+
+/// The contacts' generalised forces of the step from `qn` to the iterate `q1` (added to `g`,
+/// one per body), the slots at n+1 into `slots1`; returns D_step (J), >= 0.
+pub fn evaluate(
+    probes: &Probes,
+    qn: &[[f64; 12]],
+    q1: &[[f64; 12]],
+    slots: &[Slot],
+    slots1: &mut [Slot],
+    h: f64,
+    g: &mut [[f64; 12]],
+) -> f64 {
+    let mut dissipated = 0.0;
+    for ((p, slot), out) in probes.list.iter().zip(slots).zip(slots1.iter_mut()) {
+        *out = *slot;
+        match p.geometry {
+            Geometry::PointPlane { body, s, r, p0, n } => {
+                let (x0, x1) = (point(&qn[body], s), point(&q1[body], s));
+                let (d0, d1) = (r - n.dot(x0 - p0), r - n.dot(x1 - p0));
+                let (f, fe) = p.law.discrete(d0, d1, h);
+                dissipated += (f - fe) * (d1 - d0);
+                out.force = f;
+                if f != 0.0 {
+                    add_point(&mut g[body], s, n * -f);
+                }
+                if p.kt == 0.0 {
+                    continue;
+                }
+                // friction: the stick spring at the contact point s_c (mod.rs)
+                let dp = point(&q1[body], slot.sc) - slot.pc;
+                let dpt = dp - n * n.dot(dp);
+                if d0 <= 0.0 && d1 <= 0.0 {
+                    // open at both ends: the spring lets go, its energy dissipated
+                    dissipated += 0.5 * p.kt * slot.u.length_squared();
+                    out.u = DVec3::ZERO;
+                    out.sliding = false;
+                    continue;
+                }
+                let mu = if slot.sliding { p.mu_k } else { p.mu_s };
+                let cap = (mu * f).max(p.kt * crate::math::length(slot.u));
+                let (u1, da) = return_map(slot.u, dpt, cap, p.kt);
+                let ubar = (slot.u + u1) * 0.5;
+                dissipated += p.kt * ubar.dot(da);
+                if ubar != DVec3::ZERO {
+                    add_point(&mut g[body], slot.sc, ubar * p.kt);
+                }
+                // the end of the step: within this step's own bound mu F (module notes)
+                let lim = mu * f / p.kt;
+                let l1 = crate::math::length(u1);
+                out.u = if l1 > lim {
+                    dissipated += 0.5 * p.kt * (l1 * l1 - lim * lim);
+                    u1 * (lim / l1)
+                } else {
+                    u1
+                };
+                out.sliding = da != DVec3::ZERO;
+            }
+            Geometry::SpherePair { a, sa, ra, b, sb, rb } => {
+                let e0 = point(&qn[b], sb) - point(&qn[a], sa);
+                let e1 = point(&q1[b], sb) - point(&q1[a], sa);
+                let (l0, l1) = (crate::math::length(e0), crate::math::length(e1));
+                let (d0, d1) = (ra + rb - l0, ra + rb - l1);
+                let (f, fe) = p.law.discrete(d0, d1, h);
+                dissipated += (f - fe) * (d1 - d0);
+                out.force = f;
+                let lbar = 0.5 * (l0 + l1);
+                if f != 0.0 && lbar > 0.0 {
+                    let dir = (e0 + e1) * (0.5 / lbar);
+                    add_point(&mut g[b], sb, dir * -f);
+                    add_point(&mut g[a], sa, dir * f);
+                }
+            }
+        }
+    }
+    dissipated
+}
+
+/// After an accepted step at `q` (the new state): the next step's contact points.
+pub fn rebase(probes: &Probes, q: &[[f64; 12]], slots: &mut [Slot]) {
+    for (p, slot) in probes.list.iter().zip(slots) {
+        if let Geometry::PointPlane { body, s, r, n, .. } = p.geometry {
+            let rt = DMat3::from_cols_slice(&q[body][3..12]).transpose();
+            slot.sc = s + rt * (n * -r);
+            slot.pc = point(&q[body], slot.sc);
+        }
+    }
+}

@@ -1,0 +1,344 @@
+//! Contact: the shapes of `shapes.rs` compiled into probes, and the forces they carry.
+//!
+//! ```text
+//! point-plane   a body point p = x + R s (a sphere's centre, a capsule's two segment ends,
+//!               a box's eight corners), radius r (0 for a corner), plane (p0, n):
+//!               gap g = n . (p - p0) - r, linear in the director coordinates q
+//! sphere pair   centres p_a, p_b, radii r_a, r_b:  g = |p_b - p_a| - r_a - r_b, a length like
+//!               a spring's (Delta l = (dbar / lbar) . Delta d exactly)
+//! normal        F = max(0, F_e(d) + F_d) along n, d = -g (law.rs: Hertz or linear, with a
+//!               damping calibrated to the restitution asked)
+//! friction      an elastic-plastic tangential spring (a stick spring anchored where the
+//!               contact point stuck): u = the contact point's tangential displacement from
+//!               its anchor, force -k_t u, |k_t u| <= mu F (mu = mu_s while sticking, mu_k
+//!               while sliding); when the trial u_n + P Delta p_c would exceed it, the anchor
+//!               slides (a return map: u_n+1 = (mu F / k_t) u_trial / |u_trial|)
+//!               V_t = k_t |u|^2 / 2 is potential energy; the anchor's slide dissipates
+//!               k_t ubar . Delta a >= 0 (ubar the step's mean u, Delta a along u_trial)
+//! ```
+//! Why a stick spring: it holds a body on an incline below the friction angle with no creep
+//! at all (a regularised Coulomb law creeps at a speed set by its regularisation), and it is
+//! a potential plus a dissipation, so the director's balance stays exact. The contact point
+//! moves over the body as it rolls: each step takes the body point under the contact at the
+//! step's start, s_c = s + R_n^T (-r n), and carries u across steps, so V_t is continuous.
+//! The tangential stiffness: Mindlin's ratio k_t / k_n = 2 (1 - nu) / (2 - nu) times the normal
+//! stiffness (for Hertz, at the indentation of the body's weight: a constant k_t per probe,
+//! so that V_t is a potential).
+//!
+//! Sphere pairs are frictionless (Newton's cradle, billiards without spin); the pairs that are
+//! not listed above (capsule or box against a sphere, capsule or box) are refused when the
+//! model is compiled, naming the pair, unless the collision filter keeps them apart.
+pub mod discrete;
+pub mod law;
+pub mod world;
+
+use crate::model::{BodyState, Model};
+use crate::shapes::{Material, ShapeKind};
+use alloc::format;
+use alloc::string::String;
+use alloc::vec::Vec;
+use glam::DVec3;
+pub use law::{Kind, Law};
+
+/// Most probes accepted (point-plane probes and sphere pairs).
+pub const MAX_PROBES: usize = 100_000;
+
+/// What a probe measures.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Geometry {
+    /// a body point of radius `r` against a plane (point `p0`, unit normal `n`)
+    PointPlane {
+        /// the body
+        body: usize,
+        /// the point in the body's frame
+        s: DVec3,
+        /// its radius (m)
+        r: f64,
+        /// a point of the plane
+        p0: DVec3,
+        /// the plane's outward normal
+        n: DVec3,
+    },
+    /// two spheres on two bodies
+    SpherePair {
+        /// body a, its centre in a's frame, its radius
+        a: usize,
+        /// centre in a's frame
+        sa: DVec3,
+        /// a's radius
+        ra: f64,
+        /// body b
+        b: usize,
+        /// centre in b's frame
+        sb: DVec3,
+        /// b's radius
+        rb: f64,
+    },
+}
+
+/// A compiled contact: geometry, normal law, friction.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Probe {
+    /// where
+    pub geometry: Geometry,
+    /// the normal law
+    pub law: Law,
+    /// kinetic and static friction coefficients (zero for a sphere pair)
+    pub mu_k: f64,
+    /// static
+    pub mu_s: f64,
+    /// the tangential stiffness k_t (N/m)
+    pub kt: f64,
+    /// the shapes it comes from (indices into `model.contact.shapes`)
+    pub shapes: [usize; 2],
+}
+
+/// What a probe remembers between steps (friction's state), in `forces::State`.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Slot {
+    /// the elastic tangential displacement u (world, perpendicular to the normal) (m)
+    pub u: DVec3,
+    /// the contact point in the body's frame for the next step, s + R^T (-r n)
+    pub sc: DVec3,
+    /// where that point is at the start of the next step (world)
+    pub pc: DVec3,
+    /// whether the contact slid in the last step (then mu_k holds, else mu_s)
+    pub sliding: bool,
+    /// the normal force of the last step (N)
+    pub force: f64,
+}
+
+/// The probes of a model, compiled once.
+#[derive(Clone, Debug, Default)]
+pub struct Probes {
+    /// the probes
+    pub list: Vec<Probe>,
+}
+
+/// E* of two materials: 1 / E* = (1 - nu_a^2) / E_a + (1 - nu_b^2) / E_b.
+fn e_star(a: &Material, b: &Material) -> f64 {
+    1.0 / ((1.0 - a.poisson * a.poisson) / a.young + (1.0 - b.poisson * b.poisson) / b.young)
+}
+
+/// Mindlin's k_t / k_n = 2 (1 - nu) / (2 - nu), with the mean of the two ratios.
+fn mindlin(a: &Material, b: &Material) -> f64 {
+    let nu = 0.5 * (a.poisson + b.poisson);
+    2.0 * (1.0 - nu) / (2.0 - nu)
+}
+
+/// The pair's restitution and friction: the smaller restitution (the more lossy material
+/// decides, as a soft ball on a hard floor), the geometric mean of the friction coefficients.
+fn combine(a: &Material, b: &Material) -> (f64, f64, f64) {
+    (
+        a.restitution.min(b.restitution),
+        crate::math::sqrt(a.friction * b.friction),
+        crate::math::sqrt(a.static_friction * b.static_friction),
+    )
+}
+
+/// Whether shapes with filters (group, mask) and (group2, mask2) may touch.
+fn filtered(g1: u32, m1: u32, g2: u32, m2: u32) -> bool {
+    g1 & m2 != 0 || g2 & m1 != 0
+}
+
+impl Probes {
+    /// Compile `model`'s contact: every shape against every plane and every other body's
+    /// shape that the filters let touch. Fails naming a pair it cannot handle.
+    pub fn new(model: &Model) -> Result<Probes, String> {
+        let ct = &model.contact;
+        let mut list = Vec::new();
+        let mut cache: Vec<(Kind, f64, f64)> = Vec::new();
+        let mut law = |kind: Kind, k: f64, m: f64, e: f64| {
+            let alpha = match cache.iter().find(|c| c.0 == kind && c.1 == e) {
+                Some(c) => c.2,
+                None => {
+                    let a = law::alpha(kind, e);
+                    cache.push((kind, e, a));
+                    a
+                }
+            };
+            Law {
+                kind,
+                k,
+                c: alpha * crate::math::sqrt(m * k),
+            }
+        };
+        let weight = crate::math::length(model.gravity).max(1.0);
+        for (i, sh) in ct.shapes.iter().enumerate() {
+            let m = model.bodies[sh.body].mass;
+            for pl in &ct.planes {
+                if !filtered(sh.group, sh.mask, 1, 1) {
+                    continue;
+                }
+                let es = e_star(&sh.material, &pl.material);
+                let (e, mu_k, mu_s) = combine(&sh.material, &pl.material);
+                let ratio = mindlin(&sh.material, &pl.material);
+                let mut push = |s: DVec3, r: f64, l: Law, kn: f64| {
+                    list.push(Probe {
+                        geometry: Geometry::PointPlane {
+                            body: sh.body,
+                            s,
+                            r,
+                            p0: pl.point,
+                            n: pl.normal,
+                        },
+                        law: l,
+                        mu_k,
+                        mu_s,
+                        kt: ratio * kn,
+                        shapes: [i, usize::MAX],
+                    })
+                };
+                // Hertz stiffness at the indentation under the body's own weight (module notes)
+                let hertz_kn = |k: f64| 1.5 * libm::cbrt(k * k * m * weight);
+                match sh.kind {
+                    ShapeKind::Sphere { radius } => {
+                        let k = 4.0 / 3.0 * es * crate::math::sqrt(radius);
+                        push(sh.offset, radius, law(Kind::Hertz, k, m, e), hertz_kn(k));
+                    }
+                    ShapeKind::Capsule {
+                        radius,
+                        half_length,
+                    } => {
+                        // the segment's nearest point to a plane is an end (both when parallel):
+                        // two spheres at the ends, exact for the capsule's gap
+                        let k = 4.0 / 3.0 * es * crate::math::sqrt(radius);
+                        let l = law(Kind::Hertz, k, m, e);
+                        for sign in [-1.0, 1.0] {
+                            let s = sh.offset + sh.rotation * DVec3::new(0.0, 0.0, sign * half_length);
+                            push(s, radius, l, hertz_kn(k));
+                        }
+                    }
+                    ShapeKind::Box { half } => {
+                        // a flat face on a plane: a rigid flat punch of the face's area A has
+                        // stiffness 2 E* sqrt(A / pi) (Johnson, Contact Mechanics, 3.2), shared by
+                        // the four corners that carry it; the largest face's area is taken
+                        let a = 4.0
+                            * (half.x * half.y)
+                                .max(half.y * half.z)
+                                .max(half.z * half.x);
+                        let k = 2.0 * es * crate::math::sqrt(a / core::f64::consts::PI) / 4.0;
+                        let l = law(Kind::Linear, k, m, e);
+                        for c in 0..8 {
+                            let sx = if c & 1 == 0 { -1.0 } else { 1.0 };
+                            let sy = if c & 2 == 0 { -1.0 } else { 1.0 };
+                            let sz = if c & 4 == 0 { -1.0 } else { 1.0 };
+                            let corner = DVec3::new(sx * half.x, sy * half.y, sz * half.z);
+                            push(sh.offset + sh.rotation * corner, 0.0, l, k);
+                        }
+                    }
+                }
+            }
+        }
+        // shape pairs of different bodies
+        let joined = |a: usize, b: usize| {
+            model
+                .joints
+                .iter()
+                .any(|j| (j.a == Some(a) && j.b == b) || (j.a == Some(b) && j.b == a))
+        };
+        for (i, s1) in ct.shapes.iter().enumerate() {
+            for (k2, s2) in ct.shapes.iter().enumerate().skip(i + 1) {
+                if s1.body == s2.body
+                    || !filtered(s1.group, s1.mask, s2.group, s2.mask)
+                    || (!ct.collide_joined && joined(s1.body, s2.body))
+                {
+                    continue;
+                }
+                match (s1.kind, s2.kind) {
+                    (ShapeKind::Sphere { radius: ra }, ShapeKind::Sphere { radius: rb }) => {
+                        let (ma, mb) = (model.bodies[s1.body].mass, model.bodies[s2.body].mass);
+                        let m = ma * mb / (ma + mb);
+                        let r = ra * rb / (ra + rb);
+                        let k = 4.0 / 3.0 * e_star(&s1.material, &s2.material) * crate::math::sqrt(r);
+                        let (e, _, _) = combine(&s1.material, &s2.material);
+                        list.push(Probe {
+                            geometry: Geometry::SpherePair {
+                                a: s1.body,
+                                sa: s1.offset,
+                                ra,
+                                b: s2.body,
+                                sb: s2.offset,
+                                rb,
+                            },
+                            law: law(Kind::Hertz, k, m, e),
+                            mu_k: 0.0,
+                            mu_s: 0.0,
+                            kt: 0.0,
+                            shapes: [i, k2],
+                        });
+                    }
+                    (x, y) => {
+                        return Err(format!(
+                            "contact: shapes {i} ({} on body {}) and {k2} ({} on body {}) may touch, but {} against {} contact is not handled yet (spheres touch planes and spheres; capsules and boxes touch planes); set their group and mask so that they do not touch",
+                            x.name(), s1.body, y.name(), s2.body, x.name(), y.name()
+                        ))
+                    }
+                }
+                if list.len() > MAX_PROBES {
+                    return Err(format!(
+                        "contact: more than {MAX_PROBES} possible contacts; use the collision filter (group, mask) to keep shapes that never meet apart"
+                    ));
+                }
+            }
+        }
+        Ok(Probes { list })
+    }
+
+    /// The slots at the initial states: no tangential displacement, sticking, the contact
+    /// points under the plane contacts.
+    pub fn slots(&self, init: &[BodyState]) -> Vec<Slot> {
+        self.list
+            .iter()
+            .map(|p| {
+                let mut slot = Slot::default();
+                rebase(p, init, &mut slot);
+                slot
+            })
+            .collect()
+    }
+}
+
+/// Set a point-plane probe's contact point for the next step from the states `s`: the body
+/// point under the contact, s + R^T (-r n), and where it is (nothing for a pair).
+pub fn rebase(p: &Probe, s: &[BodyState], slot: &mut Slot) {
+    if let Geometry::PointPlane { body, s: sp, r, n, .. } = p.geometry {
+        slot.sc = sp + s[body].r.transpose() * (n * -r);
+        slot.pc = s[body].x + s[body].r * slot.sc;
+    }
+}
+
+/// The return map of the stick spring: from `un` and the contact point's tangential move
+/// `dpt`, with the bound `cap` on k_t |u| (N): (u_n+1, the anchor's move Delta a).
+pub fn return_map(un: DVec3, dpt: DVec3, cap: f64, kt: f64) -> (DVec3, DVec3) {
+    let trial = un + dpt;
+    let lim = cap / kt;
+    let l = crate::math::length(trial);
+    if !(kt > 0.0) || l <= lim {
+        return (trial, DVec3::ZERO);
+    }
+    let u1 = trial * (lim / l);
+    (u1, trial - u1)
+}
+
+/// The contacts' potential energy at `s` with friction state `slots` (J): sum of V(d) and
+/// k_t |u|^2 / 2.
+pub fn potential(probes: &Probes, s: &[BodyState], slots: &[Slot]) -> f64 {
+    let mut v = 0.0;
+    for (p, slot) in probes.list.iter().zip(slots) {
+        v += p.law.potential(-gap(p, s)) + 0.5 * p.kt * slot.u.length_squared();
+    }
+    v
+}
+
+/// The probe's gap at `s` (m): negative in contact.
+pub fn gap(p: &Probe, s: &[BodyState]) -> f64 {
+    match p.geometry {
+        Geometry::PointPlane { body, s: sp, r, p0, n } => {
+            n.dot(s[body].x + s[body].r * sp - p0) - r
+        }
+        Geometry::SpherePair { a, sa, ra, b, sb, rb } => {
+            crate::math::length(s[b].x + s[b].r * sb - s[a].x - s[a].r * sa) - ra - rb
+        }
+    }
+}

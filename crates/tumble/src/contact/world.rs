@@ -1,0 +1,110 @@
+//! Contact in its continuous form, for the rotation-matrix methods (RATTLE, Baumgarte):
+//! forces and torques at a state, the power the normal damping dissipates, and the friction
+//! state's update at the end of a step.
+//!
+//! ```text
+//! point-plane  d = r - n . (x + R s - p0),  ddot = -n . (v + w x R s)
+//!              F n at x + R s (law.rs's continuous F), friction -k_t u at x + R s_c
+//! sphere pair  d = r_a + r_b - l,  ddot = -e . (pdot_b - pdot_a),  e = (p_b - p_a) / l
+//!              F e on b at p_b, -F e on a at p_a
+//! power        dD/dt = (F - F_e) ddot >= 0 (law.rs)
+//! end of step  u_n+1 by the return map (mod.rs) from P (p_c(x_n+1, R_n+1) - p_c,n), the
+//!              cap mu F_n+1; D += k_t ubar . Delta a (and what the cap releases)
+//! ```
+use super::{rebase, return_map, Geometry, Probes, Slot};
+use crate::model::BodyState;
+use glam::DVec3;
+
+fn velocity(s: &BodyState, arm: DVec3) -> DVec3 {
+    s.v + (s.r * s.w).cross(arm)
+}
+
+/// Add the contacts' forces and torques at the states `s` (friction from `slots`) to `force`
+/// and `torque`; returns the dissipated power (W), >= 0.
+pub fn add_world(
+    probes: &Probes,
+    s: &[BodyState],
+    slots: &[Slot],
+    force: &mut [DVec3],
+    torque: &mut [DVec3],
+) -> f64 {
+    let mut power = 0.0;
+    for (p, slot) in probes.list.iter().zip(slots) {
+        match p.geometry {
+            Geometry::PointPlane { body, s: sp, r, p0, n } => {
+                let st = &s[body];
+                let arm = st.r * sp;
+                let d = r - n.dot(st.x + arm - p0);
+                let ddot = -n.dot(velocity(st, arm));
+                let (f, fe) = p.law.force(d, ddot);
+                power += (f - fe) * ddot;
+                if f != 0.0 {
+                    force[body] += n * f;
+                    torque[body] += arm.cross(n * f);
+                }
+                if slot.u != DVec3::ZERO {
+                    let ft = slot.u * -p.kt;
+                    force[body] += ft;
+                    torque[body] += (st.r * slot.sc).cross(ft);
+                }
+            }
+            Geometry::SpherePair { a, sa, ra, b, sb, rb } => {
+                let (arm_a, arm_b) = (s[a].r * sa, s[b].r * sb);
+                let e = s[b].x + arm_b - s[a].x - arm_a;
+                let l = crate::math::length(e);
+                if l == 0.0 {
+                    continue;
+                }
+                let e = e / l;
+                let ddot = -e.dot(velocity(&s[b], arm_b) - velocity(&s[a], arm_a));
+                let (f, fe) = p.law.force(ra + rb - l, ddot);
+                power += (f - fe) * ddot;
+                if f != 0.0 {
+                    force[b] += e * f;
+                    torque[b] += arm_b.cross(e * f);
+                    force[a] -= e * f;
+                    torque[a] -= arm_a.cross(e * f);
+                }
+            }
+        }
+    }
+    power
+}
+
+/// At the end of a step to the states `s`: the friction state's return map and the next
+/// step's contact points; returns the energy the friction dissipated (J), >= 0.
+pub fn advance(probes: &Probes, s: &[BodyState], slots: &mut [Slot]) -> f64 {
+    let mut dissipated = 0.0;
+    for (p, slot) in probes.list.iter().zip(slots.iter_mut()) {
+        if let Geometry::PointPlane { body, s: sp, r, p0, n } = p.geometry {
+            if p.kt > 0.0 {
+                let st = &s[body];
+                let arm = st.r * sp;
+                let d = r - n.dot(st.x + arm - p0);
+                let (f, _) = p.law.force(d, -n.dot(velocity(st, arm)));
+                slot.force = f;
+                if d <= 0.0 {
+                    dissipated += 0.5 * p.kt * slot.u.length_squared();
+                    slot.u = DVec3::ZERO;
+                    slot.sliding = false;
+                } else {
+                    let dp = st.x + st.r * slot.sc - slot.pc;
+                    let mu = if slot.sliding { p.mu_k } else { p.mu_s };
+                    let cap = (mu * f).max(p.kt * crate::math::length(slot.u));
+                    let (u1, da) = return_map(slot.u, dp - n * n.dot(dp), cap, p.kt);
+                    dissipated += p.kt * ((slot.u + u1) * 0.5).dot(da);
+                    let (lim, l1) = (mu * f / p.kt, crate::math::length(u1));
+                    slot.u = if l1 > lim {
+                        dissipated += 0.5 * p.kt * (l1 * l1 - lim * lim);
+                        u1 * (lim / l1)
+                    } else {
+                        u1
+                    };
+                    slot.sliding = da != DVec3::ZERO;
+                }
+            }
+            rebase(p, s, slot);
+        }
+    }
+    dissipated
+}

@@ -1,0 +1,122 @@
+//! Collision shapes and contact materials: what a model says about contact (data only; the
+//! contact forces are in `contact/`).
+//!
+//! A body may carry several shapes, each in its own frame (offset and rotation in the body's
+//! frame): a sphere (radius), a capsule (radius, half-length of its segment along the shape's
+//! z axis) or a box (half-sizes along the shape's axes). The world holds planes (half-spaces:
+//! a point and an outward normal). Which pairs can touch is decided by the collision filter
+//! (MuJoCo's rule for contype/conaffinity: shapes A and B may touch when
+//! `A.group & B.mask != 0 || B.group & A.mask != 0`; planes have group and mask 1), and bodies
+//! joined by a joint do not touch each other unless `collide_joined` is set (MuJoCo's
+//! parent-child rule, extended to every joint).
+use alloc::vec::Vec;
+use glam::{DMat3, DVec3};
+
+/// A contact material. A pair's law combines the two (see `contact/compile.rs`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Material {
+    /// Young's modulus E (Pa), > 0
+    pub young: f64,
+    /// Poisson's ratio, in [0, 0.5)
+    pub poisson: f64,
+    /// coefficient of restitution e of a normal impact, in [0.01, 1]
+    pub restitution: f64,
+    /// kinetic (sliding) friction coefficient mu_k, >= 0
+    pub friction: f64,
+    /// static friction coefficient mu_s, >= mu_k
+    pub static_friction: f64,
+}
+
+impl Default for Material {
+    /// A hard rubber: E = 10 MPa, nu = 0.45, e = 0.8, mu = 0.5 (sliding and static).
+    fn default() -> Self {
+        Material {
+            young: 1e7,
+            poisson: 0.45,
+            restitution: 0.8,
+            friction: 0.5,
+            static_friction: 0.5,
+        }
+    }
+}
+
+/// The geometry of a shape, in its own frame.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum ShapeKind {
+    /// a ball of this radius (m) about the shape's origin
+    Sphere {
+        /// radius (m)
+        radius: f64,
+    },
+    /// the points within `radius` of the segment from -half_length to +half_length along z
+    Capsule {
+        /// radius (m)
+        radius: f64,
+        /// half the length of the segment (m)
+        half_length: f64,
+    },
+    /// a box with these half-sizes along x, y, z (m)
+    Box {
+        /// half-sizes (m)
+        half: DVec3,
+    },
+}
+
+impl ShapeKind {
+    /// The name used in the JSON form.
+    pub fn name(&self) -> &'static str {
+        match self {
+            ShapeKind::Sphere { .. } => "sphere",
+            ShapeKind::Capsule { .. } => "capsule",
+            ShapeKind::Box { .. } => "box",
+        }
+    }
+}
+
+/// A collision shape fixed to a body.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Shape {
+    /// the body
+    pub body: usize,
+    /// the geometry
+    pub kind: ShapeKind,
+    /// the shape's origin in the body's frame (m)
+    pub offset: DVec3,
+    /// the shape's axes in the body's frame (columns)
+    pub rotation: DMat3,
+    /// the material
+    pub material: Material,
+    /// collision filter: the groups the shape belongs to (MuJoCo's contype)
+    pub group: u32,
+    /// collision filter: the groups it touches (MuJoCo's conaffinity)
+    pub mask: u32,
+}
+
+/// A fixed half-space of the world: the points x with normal . (x - point) < 0 are inside.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Plane {
+    /// a point on the surface (m)
+    pub point: DVec3,
+    /// the outward unit normal
+    pub normal: DVec3,
+    /// the material
+    pub material: Material,
+}
+
+/// Everything a model says about contact. Empty by default: nothing touches anything.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Contact {
+    /// the bodies' shapes
+    pub shapes: Vec<Shape>,
+    /// the world's planes
+    pub planes: Vec<Plane>,
+    /// whether bodies joined by a joint touch each other
+    pub collide_joined: bool,
+}
+
+impl Contact {
+    /// No shapes: no contact forces at all.
+    pub fn is_empty(&self) -> bool {
+        self.shapes.is_empty()
+    }
+}
