@@ -127,8 +127,13 @@ impl Evaluator {
         let ws = self
             .react
             .get_or_insert_with(|| tumble::baumgarte::Workspace::new(&self.compiled));
-        ws.reactions(&self.compiled, &self.states, (&self.angles, &[], self.t), out)
-            .is_ok()
+        ws.reactions(
+            &self.compiled,
+            &self.states,
+            (&self.angles, &[], self.t),
+            out,
+        )
+        .is_ok()
     }
 
     /// Tumble's initial energy E0 of the scenario (J).

@@ -53,7 +53,7 @@ impl State {
     pub fn new(c: &Compiled, init: &[BodyState]) -> Self {
         State {
             bodies: init.to_vec(),
-            forces: crate::forces::State::start(c, init),
+            forces: crate::forces::State::start(&c.model, &c.contacts, init),
         }
     }
 
@@ -326,7 +326,8 @@ pub fn step(
                 );
             }
             if !c.contacts.list.is_empty() {
-                f.dissipated += crate::contact::world::advance(&c.contacts, &state.bodies, &mut f.contact);
+                f.dissipated +=
+                    crate::contact::world::advance(&c.contacts, &state.bodies, &mut f.contact);
             }
             f.t += h;
             Ok(StepInfo {

@@ -44,8 +44,8 @@
 //! `{"joint": 4, "type": "distance", "time": F}` (m, a distance joint: its length becomes
 //! length + f(t), a distance driver).
 //! Contact: a body's `shapes` and the scenario's `contact` section (`custom_contact.rs`).
-use crate::custom_contact::{contact_from, JsonContact, JsonShape};
 pub use crate::custom_contact::contact_json;
+use crate::custom_contact::{contact_from, JsonContact, JsonShape};
 use crate::custom_forces::{drives_from, forces_from, JsonDrive, JsonForce};
 pub use crate::custom_forces::{drives_json, forces_json};
 use crate::model::box_for_inertia;
@@ -307,7 +307,10 @@ pub fn parse(text: &str) -> Result<(Model, Vec<BodyState>, f64, f64, String), Sc
         drives: drives_from(&js.drives),
         contact: contact_from(
             &js.contact.clone().unwrap_or_default(),
-            &js.bodies.iter().map(|b| b.shapes.as_slice()).collect::<Vec<_>>(),
+            &js.bodies
+                .iter()
+                .map(|b| b.shapes.as_slice())
+                .collect::<Vec<_>>(),
             gravity,
         )?,
     };

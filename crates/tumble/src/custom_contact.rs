@@ -111,12 +111,19 @@ fn vec3(name: &str, v: [f64; 3]) -> Result<DVec3, ScenarioError> {
     if v.is_finite() && v.abs().max_element() <= 1e9 {
         Ok(v)
     } else {
-        err(format!("{name} must hold finite numbers of magnitude at most 1e9, not {:?}", v.to_array()))
+        err(format!(
+            "{name} must hold finite numbers of magnitude at most 1e9, not {:?}",
+            v.to_array()
+        ))
     }
 }
 
 /// `js` over `base`, validated.
-fn material(name: &str, js: Option<&JsonMaterial>, base: Material) -> Result<Material, ScenarioError> {
+fn material(
+    name: &str,
+    js: Option<&JsonMaterial>,
+    base: Material,
+) -> Result<Material, ScenarioError> {
     let Some(js) = js else { return Ok(base) };
     let friction = js.friction.unwrap_or(base.friction);
     let m = Material {
@@ -132,11 +139,20 @@ fn material(name: &str, js: Option<&JsonMaterial>, base: Material) -> Result<Mat
     };
     num(&format!("{name}.young"), m.young, 1e3, 1e13, " Pa")?;
     if !(m.poisson.is_finite() && (0.0..0.5).contains(&m.poisson)) {
-        return err(format!("{name}.poisson must be at least 0 and below 0.5, not {}", crate::math::Num(m.poisson)));
+        return err(format!(
+            "{name}.poisson must be at least 0 and below 0.5, not {}",
+            crate::math::Num(m.poisson)
+        ));
     }
     num(&format!("{name}.restitution"), m.restitution, 0.01, 1.0, "")?;
     num(&format!("{name}.friction"), m.friction, 0.0, 10.0, "")?;
-    num(&format!("{name}.static_friction"), m.static_friction, 0.0, 10.0, "")?;
+    num(
+        &format!("{name}.static_friction"),
+        m.static_friction,
+        0.0,
+        10.0,
+        "",
+    )?;
     if m.static_friction < m.friction {
         return err(format!(
             "{name}.static_friction ({}) must be at least friction ({}): a contact that slides at mu_k must not stick at less",
@@ -153,7 +169,11 @@ pub(crate) fn contact_from(
     shapes: &[&[JsonShape]],
     gravity: DVec3,
 ) -> Result<crate::shapes::Contact, ScenarioError> {
-    let base = material("contact.material", js.material.as_ref(), Material::default())?;
+    let base = material(
+        "contact.material",
+        js.material.as_ref(),
+        Material::default(),
+    )?;
     let mut out = Contact {
         collide_joined: js.collide_joined,
         ..Contact::default()
@@ -161,7 +181,11 @@ pub(crate) fn contact_from(
     if js.ground {
         let g = crate::math::length(gravity);
         let normal = if g > 0.0 { -gravity / g } else { DVec3::Z };
-        out.planes.push(Plane { point: DVec3::ZERO, normal, material: base });
+        out.planes.push(Plane {
+            point: DVec3::ZERO,
+            normal,
+            material: base,
+        });
     }
     for (i, p) in js.planes.iter().enumerate() {
         let name = format!("contact.planes[{i}]");
@@ -195,7 +219,9 @@ pub(crate) fn contact_from(
                 "sphere" => {
                     refuse("half_length", s.half_length.is_some())?;
                     refuse("half", s.half.is_some())?;
-                    ShapeKind::Sphere { radius: len("radius", s.radius, 1e-6)? }
+                    ShapeKind::Sphere {
+                        radius: len("radius", s.radius, 1e-6)?,
+                    }
                 }
                 "capsule" => {
                     refuse("half", s.half.is_some())?;
@@ -208,22 +234,32 @@ pub(crate) fn contact_from(
                     refuse("radius", s.radius.is_some())?;
                     refuse("half_length", s.half_length.is_some())?;
                     let Some(h) = s.half else {
-                        return err(format!("{name}: a box needs its half sizes, \"half\": [x, y, z] (m)"));
+                        return err(format!(
+                            "{name}: a box needs its half sizes, \"half\": [x, y, z] (m)"
+                        ));
                     };
                     let half = vec3(&format!("{name}.half"), h)?;
                     if half.min_element() < 1e-6 || half.max_element() > 1e6 {
-                        return err(format!("{name}.half must be between 1e-6 and 1e6 m, not {:?}", h));
+                        return err(format!(
+                            "{name}.half must be between 1e-6 and 1e6 m, not {:?}",
+                            h
+                        ));
                     }
                     ShapeKind::Box { half }
                 }
                 other => {
-                    return err(format!("{name}.type must be sphere, capsule or box, not '{other}'"))
+                    return err(format!(
+                        "{name}.type must be sphere, capsule or box, not '{other}'"
+                    ))
                 }
             };
             let rotation = match s.rotation {
                 Some(r) => {
                     let r = DMat3::from_cols_array_2d(&r).transpose();
-                    if !r.is_finite() || crate::math::orthonormality_error(&r) > 1e-9 || r.determinant() < 0.0 {
+                    if !r.is_finite()
+                        || crate::math::orthonormality_error(&r) > 1e-9
+                        || r.determinant() < 0.0
+                    {
                         return err(format!("{name}.rotation must be a proper rotation matrix (R^T R = I to 1e-9, det R = +1)"));
                     }
                     r
@@ -256,7 +292,9 @@ fn material_json(m: &Material) -> JsonMaterial {
 
 /// The JSON form of `model`'s contact, for the editor's export of a preset: the `contact`
 /// section (planes listed one by one, each material written out) and each body's shapes.
-pub fn contact_json(model: &crate::model::Model) -> Result<(serde_json::Value, Vec<serde_json::Value>), String> {
+pub fn contact_json(
+    model: &crate::model::Model,
+) -> Result<(serde_json::Value, Vec<serde_json::Value>), String> {
     let ct = &model.contact;
     let section = JsonContact {
         ground: false,
@@ -281,7 +319,10 @@ pub fn contact_json(model: &crate::model::Model) -> Result<(serde_json::Value, V
             .map(|s| {
                 let (radius, half_length, half) = match s.kind {
                     ShapeKind::Sphere { radius } => (Some(radius), None, None),
-                    ShapeKind::Capsule { radius, half_length } => (Some(radius), Some(half_length), None),
+                    ShapeKind::Capsule {
+                        radius,
+                        half_length,
+                    } => (Some(radius), Some(half_length), None),
                     ShapeKind::Box { half } => (None, None, Some(half.to_array())),
                 };
                 JsonShape {
@@ -290,7 +331,8 @@ pub fn contact_json(model: &crate::model::Model) -> Result<(serde_json::Value, V
                     half_length,
                     half,
                     offset: (s.offset != DVec3::ZERO).then(|| s.offset.to_array()),
-                    rotation: (s.rotation != DMat3::IDENTITY).then(|| s.rotation.transpose().to_cols_array_2d()),
+                    rotation: (s.rotation != DMat3::IDENTITY)
+                        .then(|| s.rotation.transpose().to_cols_array_2d()),
                     group: (s.group != 1).then_some(s.group),
                     mask: (s.mask != 1).then_some(s.mask),
                     material: Some(material_json(&s.material)),
@@ -299,5 +341,8 @@ pub fn contact_json(model: &crate::model::Model) -> Result<(serde_json::Value, V
             .collect();
         bodies.push(serde_json::to_value(list).map_err(|e| format!("shapes: {e}"))?);
     }
-    Ok((serde_json::to_value(section).map_err(|e| format!("contact: {e}"))?, bodies))
+    Ok((
+        serde_json::to_value(section).map_err(|e| format!("contact: {e}"))?,
+        bodies,
+    ))
 }

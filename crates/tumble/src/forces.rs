@@ -330,12 +330,12 @@ impl State {
         }
     }
 
-    /// At the start of a run of `c` from the states `init`: as [`State::new`], with the
-    /// contact probes' slots.
-    pub fn start(c: &crate::compiled::Compiled, init: &[BodyState]) -> State {
+    /// At the start of a run of `model` from the states `init`: as [`State::new`], with the
+    /// slots of the contact probes `probes`.
+    pub fn start(model: &Model, probes: &crate::contact::Probes, init: &[BodyState]) -> State {
         State {
-            contact: c.contacts.slots(init),
-            ..State::new(&c.model)
+            contact: probes.slots(init),
+            ..State::new(model)
         }
     }
 }

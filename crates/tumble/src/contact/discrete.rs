@@ -40,8 +40,41 @@ fn add_point(g: &mut [f64; 12], s: DVec3, f: DVec3) {
     }
 }
 
+/// Per body: the contacts' stiffness seen by Newton, d(force)/d(position) of the body's centre
+/// (`x`, world) and d(torque)/d(rotation) (`r`, world, sum of [a]^T K [a] over the arms a).
+#[derive(Clone, Copy, Debug)]
+pub struct Stiffness {
+    /// translational (N/m)
+    pub x: DMat3,
+    /// rotational (N m/rad)
+    pub r: DMat3,
+}
+
+impl Default for Stiffness {
+    /// None (glam's `DMat3::default()` is the identity, not zero).
+    fn default() -> Self {
+        Stiffness {
+            x: DMat3::ZERO,
+            r: DMat3::ZERO,
+        }
+    }
+}
+
+/// Add the stiffness `k` (world, N/m) of a force at the arm `a` to `st`.
+fn add_stiffness(st: &mut Stiffness, k: DMat3, a: DVec3) {
+    let ax = crate::math::skew(a);
+    st.x += k;
+    st.r += ax.transpose() * k * ax;
+}
+
 /// The contacts' generalised forces of the step from `qn` to the iterate `q1` (added to `g`,
-/// one per body), the slots at n+1 into `slots1`; returns D_step (J), >= 0.
+/// one per body), the slots at n+1 into `slots1` and their stiffness at the iterate into
+/// `stiff` (cleared first); returns D_step (J), >= 0. The stiffness is that of the step's
+/// discrete forces with respect to q_n+1: half the elastic stiffness (they act at the mean),
+/// c phi'(d) / h of the damping, half k_t while the contact sticks, and nothing while it
+/// slides. Newton takes it into its tangent (`director/condensed.rs`); the step is judged on
+/// the residual, so the tangent need not be exact.
+#[allow(clippy::too_many_arguments)]
 pub fn evaluate(
     probes: &Probes,
     qn: &[[f64; 12]],
@@ -50,8 +83,12 @@ pub fn evaluate(
     slots1: &mut [Slot],
     h: f64,
     g: &mut [[f64; 12]],
+    stiff: &mut [Stiffness],
 ) -> f64 {
     let mut dissipated = 0.0;
+    for s in stiff.iter_mut() {
+        *s = Stiffness::default();
+    }
     for ((p, slot), out) in probes.list.iter().zip(slots).zip(slots1.iter_mut()) {
         *out = *slot;
         match p.geometry {
@@ -63,6 +100,13 @@ pub fn evaluate(
                 out.force = f;
                 if f != 0.0 {
                     add_point(&mut g[body], s, n * -f);
+                    let k = 0.5 * p.law.stiffness(d1) + p.law.c * p.law.damping_factor(d1) / h;
+                    let arm = point(&q1[body], s) - pos(&q1[body]);
+                    add_stiffness(
+                        &mut stiff[body],
+                        k * DMat3::from_cols(n * n.x, n * n.y, n * n.z),
+                        arm,
+                    );
                 }
                 if p.kt == 0.0 {
                     continue;
@@ -85,6 +129,11 @@ pub fn evaluate(
                 if ubar != DVec3::ZERO {
                     add_point(&mut g[body], slot.sc, ubar * p.kt);
                 }
+                if da == DVec3::ZERO {
+                    let tangent = DMat3::IDENTITY - DMat3::from_cols(n * n.x, n * n.y, n * n.z);
+                    let arm = point(&q1[body], slot.sc) - pos(&q1[body]);
+                    add_stiffness(&mut stiff[body], tangent * (0.5 * p.kt), arm);
+                }
                 // the end of the step: within this step's own bound mu F (module notes)
                 let lim = mu * f / p.kt;
                 let l1 = crate::math::length(u1);
@@ -96,7 +145,14 @@ pub fn evaluate(
                 };
                 out.sliding = da != DVec3::ZERO;
             }
-            Geometry::SpherePair { a, sa, ra, b, sb, rb } => {
+            Geometry::SpherePair {
+                a,
+                sa,
+                ra,
+                b,
+                sb,
+                rb,
+            } => {
                 let e0 = point(&qn[b], sb) - point(&qn[a], sa);
                 let e1 = point(&q1[b], sb) - point(&q1[a], sa);
                 let (l0, l1) = (crate::math::length(e0), crate::math::length(e1));
@@ -109,6 +165,10 @@ pub fn evaluate(
                     let dir = (e0 + e1) * (0.5 / lbar);
                     add_point(&mut g[b], sb, dir * -f);
                     add_point(&mut g[a], sa, dir * f);
+                    let k = 0.5 * p.law.stiffness(d1) + p.law.c * p.law.damping_factor(d1) / h;
+                    let kd = k * DMat3::from_cols(dir * dir.x, dir * dir.y, dir * dir.z);
+                    add_stiffness(&mut stiff[b], kd, point(&q1[b], sb) - pos(&q1[b]));
+                    add_stiffness(&mut stiff[a], kd, point(&q1[a], sa) - pos(&q1[a]));
                 }
             }
         }

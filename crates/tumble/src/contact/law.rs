@@ -82,6 +82,17 @@ impl Law {
         }
     }
 
+    /// dF_e/dd (N/m), zero for d <= 0.
+    pub fn stiffness(&self, d: f64) -> f64 {
+        if d <= 0.0 {
+            return 0.0;
+        }
+        match self.kind {
+            Kind::Hertz => 1.5 * self.k * crate::math::sqrt(d),
+            Kind::Linear => self.k,
+        }
+    }
+
     /// The factor of c ddot in F_d: d^(1/4) (Hertz) or 1 (linear), zero out of contact.
     pub fn damping_factor(&self, d: f64) -> f64 {
         match self.kind {
@@ -115,8 +126,7 @@ impl Law {
     }
 
     /// The discrete force of a step from `d0` to `d1` (h the step): (F, F_e) with
-    /// F_e = (V(d1) - V(d0)) / (d1 - d0), exactly -Delta V / Delta gap (V'(dbar) when the
-    /// indentation does not change), and the damping F_d = c (phi(d1) - phi(d0)) / h, the
+    /// F_e = (V(d1) - V(d0)) / (d1 - d0), exactly -Delta V / Delta gap, and the damping F_d = c (phi(d1) - phi(d0)) / h, the
     /// step's mean of c phi'(d) ddot (c d^(1/4) ddot for Hertz); F = max(0, F_e + F_d). The
     /// step dissipates (F - F_e) Delta d >= 0, since phi never decreases. Why phi and not the
     /// mean of d^(1/4) at the two ends: d^(1/4) has an infinite slope at d = 0, where a
@@ -127,11 +137,22 @@ impl Law {
             return (0.0, 0.0);
         }
         let dd = d1 - d0;
-        let scale = d0.abs().max(d1.abs());
-        let fe = if dd.abs() > 1e-10 * scale {
-            (self.potential(d1) - self.potential(d0)) / dd
+        let fe = if d0 > 0.0 && d1 > 0.0 {
+            // both ends in contact: the divided difference in a form without cancellation
+            // (at rest d hardly changes, and (V(d1) - V(d0)) / (d1 - d0) would lose its digits
+            // there: a force noise of 1e-6 that stalled Newton at 1e-10)
+            match self.kind {
+                Kind::Hertz => {
+                    // 0.4 K (b^5 - a^5) / (b^2 - a^2), a = sqrt(d0), b = sqrt(d1)
+                    let (a, b) = (crate::math::sqrt(d0), crate::math::sqrt(d1));
+                    let (a2, b2) = (a * a, b * b);
+                    0.4 * self.k * (b2 * b2 + b2 * b * a + b2 * a2 + b * a2 * a + a2 * a2) / (a + b)
+                }
+                Kind::Linear => 0.5 * self.k * (d0 + d1),
+            }
         } else {
-            self.elastic(0.5 * (d0 + d1))
+            // one end out of contact: d changes by at least that end's distance
+            (self.potential(d1) - self.potential(d0)) / dd
         };
         let f = (fe + self.c * (self.phi(d1) - self.phi(d0)) / h).max(0.0);
         (f, fe)
@@ -154,8 +175,14 @@ pub fn restitution(kind: Kind, alpha: f64) -> f64 {
     // at the exact solution's order (d = t, v = 1 - O(t^2.5))
     for _ in 0..200_000 {
         let (k1d, k1v) = (v, acc(d, v));
-        let (k2d, k2v) = (v + 0.5 * dt * k1v, acc(d + 0.5 * dt * k1d, v + 0.5 * dt * k1v));
-        let (k3d, k3v) = (v + 0.5 * dt * k2v, acc(d + 0.5 * dt * k2d, v + 0.5 * dt * k2v));
+        let (k2d, k2v) = (
+            v + 0.5 * dt * k1v,
+            acc(d + 0.5 * dt * k1d, v + 0.5 * dt * k1v),
+        );
+        let (k3d, k3v) = (
+            v + 0.5 * dt * k2v,
+            acc(d + 0.5 * dt * k2d, v + 0.5 * dt * k2v),
+        );
         let (k4d, k4v) = (v + dt * k3v, acc(d + dt * k3d, v + dt * k3v));
         let d1 = d + dt / 6.0 * (k1d + 2.0 * k2d + 2.0 * k3d + k4d);
         let v1 = v + dt / 6.0 * (k1v + 2.0 * k2v + 2.0 * k3v + k4v);
@@ -221,7 +248,10 @@ mod tests {
         for z in [0.05f64, 0.2, 0.4] {
             let e = restitution(Kind::Linear, 2.0 * z);
             let unclamped = libm::exp(-core::f64::consts::PI * z / libm::sqrt(1.0 - z * z));
-            assert!(e > unclamped && e < unclamped + 0.2, "z {z}: {e} vs {unclamped}");
+            assert!(
+                e > unclamped && e < unclamped + 0.2,
+                "z {z}: {e} vs {unclamped}"
+            );
         }
     }
 

@@ -205,7 +205,8 @@ impl Probes {
                         let k = 4.0 / 3.0 * es * crate::math::sqrt(radius);
                         let l = law(Kind::Hertz, k, m, e);
                         for sign in [-1.0, 1.0] {
-                            let s = sh.offset + sh.rotation * DVec3::new(0.0, 0.0, sign * half_length);
+                            let s =
+                                sh.offset + sh.rotation * DVec3::new(0.0, 0.0, sign * half_length);
                             push(s, radius, l, hertz_kn(k));
                         }
                     }
@@ -213,10 +214,7 @@ impl Probes {
                         // a flat face on a plane: a rigid flat punch of the face's area A has
                         // stiffness 2 E* sqrt(A / pi) (Johnson, Contact Mechanics, 3.2), shared by
                         // the four corners that carry it; the largest face's area is taken
-                        let a = 4.0
-                            * (half.x * half.y)
-                                .max(half.y * half.z)
-                                .max(half.z * half.x);
+                        let a = 4.0 * (half.x * half.y).max(half.y * half.z).max(half.z * half.x);
                         let k = 2.0 * es * crate::math::sqrt(a / core::f64::consts::PI) / 4.0;
                         let l = law(Kind::Linear, k, m, e);
                         for c in 0..8 {
@@ -302,7 +300,10 @@ impl Probes {
 /// Set a point-plane probe's contact point for the next step from the states `s`: the body
 /// point under the contact, s + R^T (-r n), and where it is (nothing for a pair).
 pub fn rebase(p: &Probe, s: &[BodyState], slot: &mut Slot) {
-    if let Geometry::PointPlane { body, s: sp, r, n, .. } = p.geometry {
+    if let Geometry::PointPlane {
+        body, s: sp, r, n, ..
+    } = p.geometry
+    {
         slot.sc = sp + s[body].r.transpose() * (n * -r);
         slot.pc = s[body].x + s[body].r * slot.sc;
     }
@@ -334,11 +335,20 @@ pub fn potential(probes: &Probes, s: &[BodyState], slots: &[Slot]) -> f64 {
 /// The probe's gap at `s` (m): negative in contact.
 pub fn gap(p: &Probe, s: &[BodyState]) -> f64 {
     match p.geometry {
-        Geometry::PointPlane { body, s: sp, r, p0, n } => {
-            n.dot(s[body].x + s[body].r * sp - p0) - r
-        }
-        Geometry::SpherePair { a, sa, ra, b, sb, rb } => {
-            crate::math::length(s[b].x + s[b].r * sb - s[a].x - s[a].r * sa) - ra - rb
-        }
+        Geometry::PointPlane {
+            body,
+            s: sp,
+            r,
+            p0,
+            n,
+        } => n.dot(s[body].x + s[body].r * sp - p0) - r,
+        Geometry::SpherePair {
+            a,
+            sa,
+            ra,
+            b,
+            sb,
+            rb,
+        } => crate::math::length(s[b].x + s[b].r * sb - s[a].x - s[a].r * sa) - ra - rb,
     }
 }

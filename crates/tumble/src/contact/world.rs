@@ -4,7 +4,10 @@
 //!
 //! ```text
 //! point-plane  d = r - n . (x + R s - p0),  ddot = -n . (v + w x R s)
-//!              F n at x + R s (law.rs's continuous F), friction -k_t u at x + R s_c
+//!              F n at x + R s (law.rs's continuous F), friction -k_t u at x + R s_c with u
+//!              the stick spring's return map from the step's start to this state (so that
+//!              the spring is a force of the positions, which the symplectic step needs: with
+//!              u frozen over the step RATTLE's box on an incline crept at 0.3 mm/s)
 //! sphere pair  d = r_a + r_b - l,  ddot = -e . (pdot_b - pdot_a),  e = (p_b - p_a) / l
 //!              F e on b at p_b, -F e on a at p_a
 //! power        dD/dt = (F - F_e) ddot >= 0 (law.rs)
@@ -14,6 +17,20 @@
 use super::{rebase, return_map, Geometry, Probes, Slot};
 use crate::model::BodyState;
 use glam::DVec3;
+
+/// The stick spring's return map at the state `st` from the step's start (`slot`), with the
+/// normal force `f` there: (u, the anchor's move).
+fn stick_map(p: &super::Probe, slot: &Slot, st: &BodyState, n: DVec3, f: f64) -> (DVec3, DVec3) {
+    let dp = st.x + st.r * slot.sc - slot.pc;
+    let mu = if slot.sliding { p.mu_k } else { p.mu_s };
+    let cap = (mu * f).max(p.kt * crate::math::length(slot.u));
+    return_map(slot.u, dp - n * n.dot(dp), cap, p.kt)
+}
+
+/// The stick spring's displacement u at the state `st` (see [`stick_map`]).
+fn stick(p: &super::Probe, slot: &Slot, st: &BodyState, n: DVec3, f: f64) -> DVec3 {
+    stick_map(p, slot, st, n, f).0
+}
 
 fn velocity(s: &BodyState, arm: DVec3) -> DVec3 {
     s.v + (s.r * s.w).cross(arm)
@@ -31,7 +48,13 @@ pub fn add_world(
     let mut power = 0.0;
     for (p, slot) in probes.list.iter().zip(slots) {
         match p.geometry {
-            Geometry::PointPlane { body, s: sp, r, p0, n } => {
+            Geometry::PointPlane {
+                body,
+                s: sp,
+                r,
+                p0,
+                n,
+            } => {
                 let st = &s[body];
                 let arm = st.r * sp;
                 let d = r - n.dot(st.x + arm - p0);
@@ -42,13 +65,24 @@ pub fn add_world(
                     force[body] += n * f;
                     torque[body] += arm.cross(n * f);
                 }
-                if slot.u != DVec3::ZERO {
-                    let ft = slot.u * -p.kt;
-                    force[body] += ft;
-                    torque[body] += (st.r * slot.sc).cross(ft);
+                if p.kt > 0.0 && d > 0.0 {
+                    // the stick spring at this state: the return map from the step's start
+                    let u = stick(p, slot, st, n, f);
+                    if u != DVec3::ZERO {
+                        let ft = u * -p.kt;
+                        force[body] += ft;
+                        torque[body] += (st.r * slot.sc).cross(ft);
+                    }
                 }
             }
-            Geometry::SpherePair { a, sa, ra, b, sb, rb } => {
+            Geometry::SpherePair {
+                a,
+                sa,
+                ra,
+                b,
+                sb,
+                rb,
+            } => {
                 let (arm_a, arm_b) = (s[a].r * sa, s[b].r * sb);
                 let e = s[b].x + arm_b - s[a].x - arm_a;
                 let l = crate::math::length(e);
@@ -76,7 +110,14 @@ pub fn add_world(
 pub fn advance(probes: &Probes, s: &[BodyState], slots: &mut [Slot]) -> f64 {
     let mut dissipated = 0.0;
     for (p, slot) in probes.list.iter().zip(slots.iter_mut()) {
-        if let Geometry::PointPlane { body, s: sp, r, p0, n } = p.geometry {
+        if let Geometry::PointPlane {
+            body,
+            s: sp,
+            r,
+            p0,
+            n,
+        } = p.geometry
+        {
             if p.kt > 0.0 {
                 let st = &s[body];
                 let arm = st.r * sp;
@@ -88,11 +129,9 @@ pub fn advance(probes: &Probes, s: &[BodyState], slots: &mut [Slot]) -> f64 {
                     slot.u = DVec3::ZERO;
                     slot.sliding = false;
                 } else {
-                    let dp = st.x + st.r * slot.sc - slot.pc;
-                    let mu = if slot.sliding { p.mu_k } else { p.mu_s };
-                    let cap = (mu * f).max(p.kt * crate::math::length(slot.u));
-                    let (u1, da) = return_map(slot.u, dp - n * n.dot(dp), cap, p.kt);
+                    let (u1, da) = stick_map(p, slot, st, n, f);
                     dissipated += p.kt * ((slot.u + u1) * 0.5).dot(da);
+                    let mu = if slot.sliding { p.mu_k } else { p.mu_s };
                     let (lim, l1) = (mu * f / p.kt, crate::math::length(u1));
                     slot.u = if l1 > lim {
                         dissipated += 0.5 * p.kt * (l1 * l1 - lim * lim);

@@ -129,11 +129,33 @@ impl Ctx<'_> {
             // gradients of the last evaluation (or of `new`) give the translational forces; a
             // sliding joint's rows turn with body a, and take those of the last iterate (a lag
             // the iteration removes: the step is judged on the residual with the current ones)
+            let contacts = !c.contacts.list.is_empty();
             for b in 0..nb {
                 let f0 = self.force_translational(b, model);
                 let m = model.bodies[b].mass;
+                if contacts && self.w.stiff[b].x != DMat3::ZERO {
+                    // Newton on the momentum, r(p1) = p1 - p_n + h f0(x1(p1)) with
+                    // x1 = x_n + h (p_n + p1) / 2M and the contacts' stiffness K:
+                    // p1 <- p1 - (I + h^2 K / 2M)^-1 r (the plain update below is its fixed
+                    // point, which a stiff contact makes diverge). In the momentum, not the
+                    // position: p1 from x1 would carry x1's round-off times 2M/h (1e-12 N s at
+                    // h = 2e-4, and Newton stalled there)
+                    let pn = DVec3::new(self.s.p[b][0], self.s.p[b][1], self.s.p[b][2]);
+                    let p1 = if iterations == 0 {
+                        pn // the drift's prediction above
+                    } else {
+                        DVec3::new(self.w.p1[b][0], self.w.p1[b][1], self.w.p1[b][2])
+                    };
+                    let r = p1 - pn + DVec3::from_array(f0) * h;
+                    let a = DMat3::IDENTITY + self.w.stiff[b].x * (0.5 * h * h / m);
+                    let p1 = p1 - a.inverse() * r;
+                    self.w.p1[b][0..3].copy_from_slice(&p1.to_array());
+                } else {
+                    for i in 0..3 {
+                        self.w.p1[b][i] = self.s.p[b][i] - h * f0[i];
+                    }
+                }
                 for i in 0..3 {
-                    self.w.p1[b][i] = self.s.p[b][i] - h * f0[i];
                     self.w.q1[b][i] =
                         self.s.q[b][i] + h * 0.5 * (self.s.p[b][i] + self.w.p1[b][i]) / m;
                 }
@@ -187,7 +209,7 @@ impl Ctx<'_> {
                 self.element_forces(h);
                 for b in 0..nb {
                     let f0 = self.force_translational(b, model);
-                    let f = self.w.frot[b].to_cols_array();
+                    let f = self.force_rotational(b);
                     let r = self.body_residual(b, model, h, &f0, &f);
                     residual = r.iter().fold(residual, |m, x| m.max(x.abs()));
                 }
@@ -202,7 +224,13 @@ impl Ctx<'_> {
             // per body: K = dRes/dOmega, inverted
             for b in 0..nb {
                 if fresh {
-                    let k = self.omega_tangent(b, model, h);
+                    let mut k = self.omega_tangent(b, model, h);
+                    if contacts {
+                        // the contacts' torques stiffen the rotation: dRes/dOmega gains
+                        // h^2 Q^T K_r Q (a turn h dOmega moves an arm a by h dOmega x a)
+                        let q = mat(&self.w.q1[b]);
+                        k += q.transpose() * self.w.stiff[b].r * q * (h * h);
+                    }
                     let det = k.determinant();
                     if !(det.is_finite() && det.abs() > 1e-300) {
                         return Err(StepError::BodySingular {

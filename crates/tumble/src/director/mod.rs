@@ -134,7 +134,7 @@ impl State {
             slow: false,
             phi0,
             fallbacks: 0,
-            forces: crate::forces::State::start(c, init),
+            forces: crate::forces::State::start(&c.model, &c.contacts, init),
         })
     }
 
@@ -219,6 +219,8 @@ pub struct Workspace {
     angles1: Vec<f64>,
     // the contact probes' friction state at n+1 (`contact/discrete.rs`)
     slots1: Vec<crate::contact::Slot>,
+    // per body: the contacts' stiffness at the iterate, for Newton's tangent
+    stiff: Vec<crate::contact::discrete::Stiffness>,
     // the mean configuration (q_n + q_n+1) / 2 of the bodies of sliding joints' rows
     qm: Vec<[f64; 12]>,
     budget: forces::StepBudget,
@@ -275,6 +277,7 @@ impl Workspace {
             qm: vec![[0.0; 12]; n],
             angles1: vec![0.0; c.model.forces.len()],
             slots1: vec![crate::contact::Slot::default(); c.contacts.list.len()],
+            stiff: vec![crate::contact::discrete::Stiffness::default(); n],
             budget: forces::StepBudget::default(),
             springs: springs::SpringRows::new(&c.model, m),
         }
@@ -436,7 +439,11 @@ impl Ctx<'_> {
         core::mem::swap(&mut self.s.p, &mut self.w.p1);
         core::mem::swap(&mut self.s.lambda, &mut self.w.lambda1);
         if !self.c.contacts.list.is_empty() {
-            crate::contact::discrete::rebase(&self.c.contacts, &self.s.q, &mut self.s.forces.contact);
+            crate::contact::discrete::rebase(
+                &self.c.contacts,
+                &self.s.q,
+                &mut self.s.forces.contact,
+            );
         }
         Ok(())
     }
@@ -536,6 +543,7 @@ impl Ctx<'_> {
                 &mut self.w.slots1,
                 h,
                 &mut self.w.fext,
+                &mut self.w.stiff,
             );
         }
     }

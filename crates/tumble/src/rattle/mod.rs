@@ -52,9 +52,11 @@
 //! max |Phi| < tol, with S = C(q_1) W(q_0) C(q_0)^T (non-symmetric; it drops only the O(h^3)
 //! dependence of the rotation solve on lambda). Both are solved with the linear-time
 //! joint-space solver of `sparse.rs`.
+mod rotation;
+
 use crate::compiled::Compiled;
 use crate::joints::{self, InverseMass, JointEval};
-use crate::math::{exp_so3_minus_identity, length, skew, skew_vec, solve_sylvester_diag};
+use crate::math::{length, skew, skew_vec, solve_sylvester_diag};
 pub use crate::model::d_from_inertia;
 use crate::model::BodyState;
 use crate::sparse::JointMatrix;
@@ -63,6 +65,8 @@ use alloc::string::{String, ToString};
 use alloc::vec;
 use alloc::vec::Vec;
 use glam::{DMat3, DVec3};
+use rotation::torque_gradient;
+pub use rotation::{solve_rotation, ROTATION_ITERATIONS};
 
 /// The RATTLE state of one body.
 #[derive(Clone, Copy, Debug)]
@@ -115,7 +119,7 @@ impl State {
         Ok(State {
             bodies,
             lambda: vec![0.0; c.pattern.dim()],
-            forces: crate::forces::State::start(c, init),
+            forces: crate::forces::State::start(&c.model, &c.contacts, init),
         })
     }
 
@@ -470,7 +474,13 @@ fn try_step(
         fill_scratch(c, &st.bodies, &mut ws.scratch);
         crate::forces::update_angles(model, &c.force_frames, &ws.scratch, &mut st.forces.angles);
         let scratch = core::mem::take(&mut ws.scratch);
-        let power1 = element_forces(c, &scratch, (&st.forces.angles, &st.forces.contact), t + h, ws);
+        let power1 = element_forces(
+            c,
+            &scratch,
+            (&st.forces.angles, &st.forces.contact),
+            t + h,
+            ws,
+        );
         if !c.contacts.list.is_empty() {
             st.forces.dissipated +=
                 crate::contact::world::advance(&c.contacts, &scratch, &mut st.forces.contact);
@@ -572,55 +582,4 @@ fn backtrack(st: &mut State, ws: &Workspace, s: f64) {
     for ((l, b), d) in st.lambda.iter_mut().zip(&ws.lambda_base).zip(&ws.dlambda) {
         *l = b + s * d;
     }
-}
-
-/// The rotation F = exp(xi^) with F D - D F^T = `m` (m skew), returned as G = F - I so that
-/// nothing O(h) is lost to cancellation against the identity (P_1/2 = R_0 G D / h).
-/// Newton on the right perturbation F <- F exp(delta^), whose tangent is
-/// delta -> vec(F delta^ D + D delta^ F^T); G is updated as G + F (exp(delta^) - I).
-/// Starts from exp(J^-1 vec(m)^) (exact to first order, since F D - D F^T = (J xi)^ + O(xi^2)),
-/// so F is a product of a few exponentials and stays in SO(3) to round-off.
-/// Returns the residual reached as the error if [`ROTATION_ITERATIONS`] iterations do not bring
-/// it to round-off (a step so large that the momentum has turned the body by about pi).
-pub fn solve_rotation(m: &DMat3, d: DVec3) -> Result<DMat3, f64> {
-    let dm = DMat3::from_diagonal(d);
-    let target = 2.0 * skew_vec(m);
-    let inertia = DVec3::new(d.y + d.z, d.z + d.x, d.x + d.y);
-    let xi0 = target / inertia;
-    let mut g = exp_so3_minus_identity(xi0);
-    let mut res = f64::INFINITY;
-    for _ in 0..ROTATION_ITERATIONS {
-        let r = 2.0 * skew_vec(&(g * dm - dm * g.transpose())) - target;
-        res = length(r);
-        if !r.is_finite() {
-            return Err(res);
-        }
-        if res <= 2.0 * f64::EPSILON * length(target) {
-            return Ok(g);
-        }
-        let f = DMat3::IDENTITY + g;
-        let cols = [DVec3::X, DVec3::Y, DVec3::Z].map(|e| {
-            let k = skew(e);
-            2.0 * skew_vec(&(f * k * dm + dm * k * f.transpose()))
-        });
-        let jac = DMat3::from_cols(cols[0], cols[1], cols[2]);
-        if jac.determinant().abs() < 1e-300 {
-            return Err(res);
-        }
-        let delta = jac.inverse() * r;
-        g += f * exp_so3_minus_identity(-delta);
-        if length(delta) <= 2.0 * f64::EPSILON * length(xi0) {
-            return Ok(g);
-        }
-    }
-    Err(res)
-}
-
-/// Iteration limit of [`solve_rotation`].
-pub const ROTATION_ITERATIONS: u32 = 30;
-
-/// The matrix gradient F = -1/2 R tau^ whose torque is the world torque `tau`
-/// (body torque R^T tau = vec(F^T R - R^T F)).
-fn torque_gradient(r: &DMat3, tau_world: DVec3) -> DMat3 {
-    *r * skew(r.transpose() * tau_world) * -0.5
 }
