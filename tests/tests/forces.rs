@@ -223,7 +223,7 @@ fn sim_worst_balance(sim: &mut Simulation, h: f64, t: f64) -> f64 {
 }
 
 /// A torsional spring on a hinge without gravity: the rod oscillates about the hinge with
-/// omega = sqrt(k / J_hinge), J_hinge = m (L^2 + w^2) / 12 + m (L/2)^2 (the rod of presets_course
+/// omega = sqrt(k / J_hinge), J_hinge = m (L^2 + w^2) / 12 + m (L/2)^2 (the rod of presets/course.rs
 /// about its end), against theta(t) = theta0 cos(omega t), order 2 for all three methods.
 #[test]
 fn torsional_spring_matches_the_closed_form() {

@@ -37,6 +37,9 @@ fn conserved_components_by_preset() {
         ("andrews", none),
         ("governor", none),
         ("crane", none),
+        ("bouncing-ball", none),
+        ("newtons-cradle", none),
+        ("incline", none),
     ] {
         let sc = Scenario::parse(text).unwrap();
         assert_eq!(conserved_momentum(&sc.model), want, "{text}");
@@ -187,6 +190,10 @@ fn every_preset_runs_with_every_integrator_at_its_suitable_step() {
         "crane",
         "crane?stroke=-0.3&angle=0",
         "crane?stroke=0.6&angle=0.6&time=0.5&load=500&rope=5",
+        "bouncing-ball?speed=2&spin=-20",
+        "newtons-cradle?lifted=2",
+        "incline",
+        "incline?angle=0.3",
     ] {
         let sc = Scenario::parse(text).unwrap();
         for m in Method::ALL {

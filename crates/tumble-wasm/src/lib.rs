@@ -399,11 +399,63 @@ impl Simulation {
         }
     }
 
-    /// Whether the system has force elements, loads or drives: its energy balance is then
-    /// E - E0 - W + D, and the page shows the budget (T, V, W, D).
+    /// Whether the system has force elements, loads, drives or contact: its energy balance is
+    /// then E - E0 - W + D, and the page shows the budget (T, V, W, D).
     pub fn has_forces(&self) -> bool {
         let m = self.inner.model();
-        !m.forces.is_empty() || !m.drives.is_empty()
+        !m.forces.is_empty() || !m.drives.is_empty() || !m.contact.is_empty()
+    }
+
+    /// Number of collision shapes (drawn as what they are, in their bodies' frames).
+    pub fn shape_count(&self) -> usize {
+        self.inner.model().contact.shapes.len()
+    }
+
+    /// Every collision shape, 17 numbers each, into `out`: body, kind (0 sphere, 1 capsule,
+    /// 2 box), three sizes (sphere: radius, 0, 0; capsule: radius, half-length along its z, 0;
+    /// box: half-sizes), the offset in the body's frame (3) and the shape's axes in the body's
+    /// frame (9, column-major). Units: m.
+    pub fn write_shapes(&self, out: &mut [f64]) {
+        use tumble::shapes::ShapeKind;
+        for (o, sh) in out
+            .chunks_exact_mut(17)
+            .zip(&self.inner.model().contact.shapes)
+        {
+            let (kind, size) = match sh.kind {
+                ShapeKind::Sphere { radius } => (0.0, [radius, 0.0, 0.0]),
+                ShapeKind::Capsule {
+                    radius,
+                    half_length,
+                } => (1.0, [radius, half_length, 0.0]),
+                ShapeKind::Box { half } => (2.0, half.to_array()),
+            };
+            o[0] = sh.body as f64;
+            o[1] = kind;
+            o[2..5].copy_from_slice(&size);
+            o[5..8].copy_from_slice(&sh.offset.to_array());
+            o[8..17].copy_from_slice(&sh.rotation.to_cols_array());
+        }
+    }
+
+    /// Number of the world's contact planes.
+    pub fn plane_count(&self) -> usize {
+        let c = &self.inner.model().contact;
+        if c.shapes.is_empty() {
+            0
+        } else {
+            c.planes.len()
+        }
+    }
+
+    /// Every plane, 6 numbers each (a point on it, its outward unit normal), into `out`.
+    pub fn write_planes(&self, out: &mut [f64]) {
+        for (o, p) in out
+            .chunks_exact_mut(6)
+            .zip(&self.inner.model().contact.planes)
+        {
+            o[..3].copy_from_slice(&p.point.to_array());
+            o[3..].copy_from_slice(&p.normal.to_array());
+        }
     }
 
     /// Number of point-to-point elements drawn between two points: the spring-dampers (coils,

@@ -119,7 +119,11 @@ pub fn conserved_momentum(model: &Model) -> [bool; 3] {
             // distance drive's force is the rod's, along the line through its ground point
             && model.drives.iter().all(|d| {
                 model.joints[d.joint].a.is_some() || d.kind == crate::model::DriveKind::Distance
-            });
+            })
+            // contact with a plane pushes and rubs against the ground anywhere on it; contact
+            // between bodies (spheres: along the line of their centres, frictionless) acts
+            // equally and oppositely on both
+            && (model.contact.shapes.is_empty() || model.contact.planes.is_empty());
     }
     out
 }

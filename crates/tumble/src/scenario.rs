@@ -5,7 +5,7 @@
 //! prints it back (defaults omitted, keys in a fixed order), so parse(canonical(s)) == s.
 pub use crate::model::{box_for_inertia, box_inertia};
 use crate::model::{BodyState, Model};
-pub use crate::presets_paper::hanging_chain;
+pub use crate::presets::hanging_chain;
 pub use crate::validate::{check_body, check_consistent, ScenarioError, MAX_LINKS};
 use alloc::format;
 use alloc::string::{String, ToString};
@@ -211,6 +211,37 @@ pub const PRESETS: &[Preset] = &[
             Param { key: "angle", help: "initial angle of the boom above the horizontal (rad)", kind: ParamKind::Number { default: 0.3, min: 0.0, max: 0.6, integer: false } },
         ],
     },
+    Preset {
+        name: "bouncing-ball",
+        description: "bouncing ball: a rubber ball (0.1 m, 1 kg) dropped on the ground, optionally thrown and spinning; Hertz contact with the restitution asked, and friction that turns a skid into rolling",
+        params: &[
+            Param { key: "height", help: "drop height of the ball's lowest point (m)", kind: ParamKind::Number { default: 1.0, min: 0.0, max: 5.0, integer: false } },
+            Param { key: "restitution", help: "coefficient of restitution e: rebound speed over impact speed", kind: ParamKind::Number { default: 0.8, min: 0.01, max: 1.0, integer: false } },
+            Param { key: "friction", help: "friction coefficient mu between ball and ground", kind: ParamKind::Number { default: 0.3, min: 0.0, max: 2.0, integer: false } },
+            Param { key: "speed", help: "horizontal throw speed along x2 (m/s)", kind: ParamKind::Number { default: 0.0, min: -5.0, max: 5.0, integer: false } },
+            Param { key: "spin", help: "spin about x1, across the throw (rad/s)", kind: ParamKind::Number { default: 0.0, min: -100.0, max: 100.0, integer: false } },
+        ],
+    },
+    Preset {
+        name: "newtons-cradle",
+        description: "Newton's cradle: balls on hinged strings in a touching row; the first ones are pulled aside and let go, and the impact runs through the row",
+        params: &[
+            Param { key: "balls", help: "number of balls", kind: ParamKind::Number { default: 5.0, min: 2.0, max: 8.0, integer: true } },
+            Param { key: "lifted", help: "how many balls are pulled aside", kind: ParamKind::Number { default: 1.0, min: 1.0, max: 4.0, integer: true } },
+            Param { key: "angle", help: "how far they are pulled aside (rad)", kind: ParamKind::Number { default: 0.5, min: 0.05, max: 1.5, integer: false } },
+            Param { key: "restitution", help: "coefficient of restitution e between balls", kind: ParamKind::Number { default: 0.95, min: 0.01, max: 1.0, integer: false } },
+        ],
+    },
+    Preset {
+        name: "incline",
+        description: "box on an incline: a 2 kg box on a tilted plane; it stays put while tan(angle) is below the static friction coefficient and slides at g (sin a - mu_k cos a) beyond",
+        params: &[
+            Param { key: "angle", help: "tilt of the plane (rad); 0.46 rad is the friction angle of mu_s = 0.5", kind: ParamKind::Number { default: 0.6, min: 0.0, max: 1.2, integer: false } },
+            Param { key: "friction", help: "kinetic friction coefficient mu_k", kind: ParamKind::Number { default: 0.4, min: 0.0, max: 2.0, integer: false } },
+            Param { key: "static_friction", help: "static friction coefficient mu_s (at least mu_k)", kind: ParamKind::Number { default: 0.5, min: 0.0, max: 2.0, integer: false } },
+            Param { key: "restitution", help: "coefficient of restitution e of the box's corners", kind: ParamKind::Number { default: 0.3, min: 0.01, max: 1.0, integer: false } },
+        ],
+    },
 ];
 
 /// A ready-to-run scenario: the model, the initial state and the default run settings.
@@ -311,7 +342,19 @@ impl Scenario {
             })
             .collect();
         if p.name == "four-bar" {
-            crate::presets_course::check_four_bar(&values)?;
+            crate::presets::course::check_four_bar(&values)?;
+        }
+        if p.name == "newtons-cradle" && values[1] >= values[0] {
+            return err(format!(
+                "newtons-cradle: {} of {} balls lifted; at least one must hang to be hit",
+                values[1], values[0]
+            ));
+        }
+        if p.name == "incline" && values[2] < values[1] {
+            return err(format!(
+                "incline: static_friction ({}) must be at least friction ({}): a box that slides at mu_k would not stick at less",
+                values[2], values[1]
+            ));
         }
         if p.name == "slider-crank" && values[6] <= values[5] {
             return err(format!(
@@ -331,13 +374,16 @@ impl Scenario {
     /// at 16.8 s with 0.01 and run 30 s with 0.005; 128 at 0.0025, 256 at 0.00125 run); RATTLE's
     /// Newton solve on a chain of n > 1024 links needs h <= 10.24 / n (2048 links fail at step 8
     /// with 0.01 and run 10 s with 0.005; 4096 fail at step 4 and run 3 s with 0.0025).
-    /// The course presets (10 s, presets_course.rs): the double pendulum's and the four-bar's own
+    /// The course presets (10 s, presets/course.rs): the double pendulum's and the four-bar's own
     /// steps come from their rotation rates (`double_pendulum_step`, `four_bar_step`), Baumgarte
     /// gets half; on the catenary of N links (span 9.5 m, tilt 1 rad the worst) RATTLE runs at
     /// 0.32 / N and fails at twice that, Baumgarte at 0.08 / N, so they get 0.16 / N and 0.04 / N.
     /// The governor's spring-dampers are explicit in RATTLE and Baumgarte: both fail at
     /// h = 1e-4 and run its 5 s at 5e-5 (tests/governor.rs), so they get 2.5e-5; the director
     /// runs it at 5e-3 and gets the scenario's 1e-3.
+    /// The incline's box slides 5 m in its 5 s: at the director's 5e-4 RATTLE and Baumgarte
+    /// lose most of the friction's work to their explicit corner springs (kinetic energy 1.0
+    /// and 8.9 J after 3 s against 47.0 J), at 2e-4 all three agree to 1e-4 (`tumble run`).
     /// Every preset runs its 10 s at twice the step given here.
     pub fn suitable_dt(&self, method: crate::Method) -> f64 {
         use crate::Method::{Baumgarte, Rattle};
@@ -350,6 +396,7 @@ impl Scenario {
             (Some("catenary"), Rattle) => self.dt.min(0.16 / self.values[0]),
             (Some("catenary"), Baumgarte) => self.dt.min(0.04 / self.values[0]),
             (Some("governor"), Rattle | Baumgarte) => 2.5e-5,
+            (Some("incline"), Rattle | Baumgarte) => 2e-4,
             _ => self.dt,
         }
     }
@@ -424,7 +471,7 @@ fn parse_value(name: &str, q: &Param, raw: &str) -> Result<f64, ScenarioError> {
 }
 
 fn build(p: &'static Preset, values: Vec<f64>) -> Scenario {
-    let (model, initial, dt, duration) = crate::presets_paper::build(p.name, &values);
+    let (model, initial, dt, duration) = crate::presets::build(p.name, &values);
     Scenario {
         name: p.name.to_string(),
         values,

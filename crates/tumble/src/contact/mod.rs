@@ -116,8 +116,16 @@ pub struct Probes {
 }
 
 /// E* of two materials: 1 / E* = (1 - nu_a^2) / E_a + (1 - nu_b^2) / E_b.
-fn e_star(a: &Material, b: &Material) -> f64 {
+pub fn e_star(a: &Material, b: &Material) -> f64 {
     1.0 / ((1.0 - a.poisson * a.poisson) / a.young + (1.0 - b.poisson * b.poisson) / b.young)
+}
+
+/// The stiffness of a box's corner against a plane (N/m): a flat face on a plane is a rigid
+/// flat punch of the face's area A, of stiffness 2 E* sqrt(A / pi) (Johnson, Contact
+/// Mechanics, 3.2), shared by the four corners that carry it; the largest face's area is taken.
+pub fn corner_stiffness(es: f64, half: DVec3) -> f64 {
+    let a = 4.0 * (half.x * half.y).max(half.y * half.z).max(half.z * half.x);
+    2.0 * es * crate::math::sqrt(a / core::f64::consts::PI) / 4.0
 }
 
 /// Mindlin's k_t / k_n = 2 (1 - nu) / (2 - nu), with the mean of the two ratios.

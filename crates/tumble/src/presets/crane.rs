@@ -16,7 +16,7 @@
 //! The cylinder's work W is what the boom and the load gain in E = T + V; the director keeps
 //! E - E0 - W at the Newton tolerance (tests/distance.rs).
 use crate::model::{box_inertia, Body, BodyState, Drive, DriveKind, Joint, JointKind, Model};
-use crate::presets_course::{planar_rod_state, revolute_x};
+use crate::presets::course::{planar_rod_state, revolute_x};
 use crate::timefn::TimeFn;
 use alloc::vec;
 use alloc::vec::Vec;

@@ -5,7 +5,7 @@
 //!   ground point, released from rest at an angle from the vertical and stretched beyond its
 //!   hanging length 1 + g/k: the elastic pendulum, which trades energy between swinging and
 //!   bouncing. Conservative: E stays at the tolerance with the director method.
-//! - `damped-pendulum`: a rod (1 m, 1 kg, `presets_course::rod`) on a hinge at the ground with a
+//! - `damped-pendulum`: a rod (1 m, 1 kg, `course::rod`) on a hinge at the ground with a
 //!   torsional damper (and an optional torsional spring): E decays, D grows by what E loses.
 //! - `driven-pendulum`: the same rod with a sinusoidal motor torque at the hinge and a damper:
 //!   the motor puts energy in (W), the damper takes it out (D).
@@ -65,7 +65,7 @@ pub fn spring_pendulum(values: &[f64]) -> (Model, Vec<BodyState>) {
 /// A 1 m rod hung from a hinge (axis x1) at the origin at `angle` from the downward vertical,
 /// with the given force elements on the hinge (joint 0).
 fn hinged_rod(angle: f64, forces: Vec<ForceElement>) -> (Model, Vec<BodyState>) {
-    let rod = crate::presets_course::rod(1.0);
+    let rod = crate::presets::course::rod(1.0);
     let half = DVec3::new(0.0, 0.0, 0.5);
     let r = rotation(DVec3::X, angle);
     let model = Model {
@@ -133,7 +133,7 @@ pub fn driven_pendulum(values: &[f64]) -> (Model, Vec<BodyState>) {
 /// crank's angle is driven (a drive ramped smoothly to that speed over 1 s, `TimeFn::RampSpeed`)
 /// and the motor is left out.
 pub fn slider_crank(values: &[f64]) -> (Model, Vec<BodyState>) {
-    use crate::presets_course::{planar_rod_state, revolute_x, rod};
+    use crate::presets::course::{planar_rod_state, revolute_x, rod};
     let speed = values[0];
     let (torque, crank_damping, k, c) = (values[1], values[2], values[3], values[4]);
     let (r, l, phi) = (values[5], values[6], values[7]);
@@ -262,7 +262,7 @@ fn slider_z(a: Option<usize>, b: usize) -> Joint {
 
 /// Kapitza's pendulum: `values` = [amplitude A (m), frequency f (Hz), angle from upright (rad)].
 pub fn kapitza(values: &[f64]) -> (Model, Vec<BodyState>) {
-    use crate::presets_course::{planar_rod_state, revolute_x, rod};
+    use crate::presets::course::{planar_rod_state, revolute_x, rod};
     let (amplitude, frequency, angle) = (values[0], values[1], values[2]);
     let size = DVec3::new(0.1, 0.1, 0.06);
     let carriage = Body {

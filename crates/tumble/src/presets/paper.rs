@@ -1,7 +1,7 @@
 //! The presets of the papers (free body, flip, top, the Nielsen & Krenk chains, the long
 //! chain): their models, initial states, suitable steps and durations, built from a preset's
 //! name and parameter values (`scenario.rs` holds the table of names and parameters; the
-//! course presets are in `presets_course.rs`).
+//! course presets are in `presets/course.rs`).
 use crate::math::rotation;
 use crate::model::{box_for_inertia, box_inertia, Body, BodyState, Joint, JointKind, Model};
 use alloc::vec;
@@ -118,53 +118,65 @@ pub(crate) fn build(name: &str, values: &[f64]) -> (Model, Vec<BodyState>, f64, 
             (m, s, 0.01, 10.0)
         }
         "double-pendulum" => {
-            let (m, s) = crate::presets_course::double_pendulum(&values);
+            let (m, s) = crate::presets::course::double_pendulum(&values);
             (
                 m,
                 s,
-                crate::presets_course::double_pendulum_step(&values),
+                crate::presets::course::double_pendulum_step(&values),
                 10.0,
             )
         }
         "four-bar" => {
-            let (m, s) = crate::presets_course::four_bar(&values);
-            (m, s, crate::presets_course::four_bar_step(&values), 10.0)
+            let (m, s) = crate::presets::course::four_bar(&values);
+            (m, s, crate::presets::course::four_bar_step(&values), 10.0)
         }
         "catenary" => {
-            let (m, s) = crate::presets_course::catenary(&values);
+            let (m, s) = crate::presets::course::catenary(&values);
             (m, s, 0.01, 10.0)
         }
         "spring-pendulum" => {
-            let (m, s) = crate::presets_forces::spring_pendulum(values);
+            let (m, s) = crate::presets::forces::spring_pendulum(values);
             (m, s, 0.01, 20.0)
         }
         "damped-pendulum" => {
-            let (m, s) = crate::presets_forces::damped_pendulum(values);
+            let (m, s) = crate::presets::forces::damped_pendulum(values);
             (m, s, 0.01, 20.0)
         }
         "driven-pendulum" => {
-            let (m, s) = crate::presets_forces::driven_pendulum(values);
+            let (m, s) = crate::presets::forces::driven_pendulum(values);
             (m, s, 0.01, 30.0)
         }
         "slider-crank" => {
-            let (m, s) = crate::presets_forces::slider_crank(values);
+            let (m, s) = crate::presets::forces::slider_crank(values);
             (m, s, 0.005, 20.0)
         }
         "kapitza" => {
-            let (m, s) = crate::presets_forces::kapitza(values);
+            let (m, s) = crate::presets::forces::kapitza(values);
             (m, s, 0.001, 10.0)
         }
         "andrews" => {
-            let (m, s) = crate::presets_forces::andrews();
+            let (m, s) = crate::presets::forces::andrews();
             (m, s, 1e-5, 0.03)
         }
         "governor" => {
-            let (m, s) = crate::presets_forces::governor(values);
+            let (m, s) = crate::presets::forces::governor(values);
             (m, s, 1e-3, 5.0)
         }
         "crane" => {
-            let (m, s) = crate::presets_crane::crane(values);
+            let (m, s) = crate::presets::crane::crane(values);
             (m, s, 0.005, 10.0)
+        }
+        "bouncing-ball" => {
+            let (m, s) = crate::presets::contact::bouncing_ball(values);
+            (m, s, 2.5e-4, 10.0)
+        }
+        "newtons-cradle" => {
+            let (m, s) = crate::presets::contact::newtons_cradle(values);
+            (m, s, 1e-4, 10.0)
+        }
+        "incline" => {
+            let (m, s) = crate::presets::contact::incline(values);
+            (m, s, 5e-4, 5.0)
         }
         _ => unreachable!("every preset has a builder"),
     }

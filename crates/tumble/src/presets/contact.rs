@@ -1,0 +1,183 @@
+//! The contact presets (`contact/`): what a teacher shows first once things can touch.
+//!
+//! - `bouncing-ball`: a rubber ball (0.1 m, 1 kg, E = 10 MPa, nu = 0.45) dropped from `height`
+//!   onto the ground, optionally thrown sideways with `speed` and spinning with `spin` about
+//!   the horizontal axis across the throw; restitution `restitution`, friction `friction`. With
+//!   e = 1 and no friction it bounces back to its height forever (the director keeps E to the
+//!   tolerance); a ball thrown spinning skids, then rolls at (5 v + 2 r w) / 7.
+//! - `newtons-cradle`: `balls` balls (25 mm, 0.2 kg, a hard polymer, E = 100 MPa), each hung
+//!   from a hinge 0.3 m above its centre, touching in a row along x2; the first `lifted` are
+//!   pulled aside by `angle` and let go. Frictionless sphere-sphere contacts, restitution
+//!   `restitution`. With touching balls the line is not "one in, one out": the collision
+//!   spreads through the line (Hutzler et al., Am. J. Phys. 72, 2004).
+//! - `incline`: a 0.3 x 0.2 x 0.1 m box (2 kg) on a plane tilted by `angle` about x2, kinetic
+//!   and static friction `friction` and `static_friction`: it stays put when
+//!   tan(angle) < mu_s and slides at g (sin a - mu_k cos a) otherwise.
+use crate::math::rotation;
+use crate::model::{box_for_inertia, box_inertia, Body, BodyState, Joint, Model};
+use crate::presets::course::revolute_x;
+use crate::shapes::{Contact, Material, Plane, Shape, ShapeKind};
+use alloc::vec;
+use alloc::vec::Vec;
+use glam::{DMat3, DVec3};
+
+const G: f64 = 9.81;
+
+fn sphere(body: usize, radius: f64, material: Material) -> Shape {
+    Shape {
+        body,
+        kind: ShapeKind::Sphere { radius },
+        offset: DVec3::ZERO,
+        rotation: DMat3::IDENTITY,
+        material,
+        group: 1,
+        mask: 1,
+    }
+}
+
+fn solid_ball(mass: f64, radius: f64) -> Body {
+    let j = DVec3::splat(0.4 * mass * radius * radius);
+    Body {
+        mass,
+        inertia: j,
+        size: box_for_inertia(mass, j),
+    }
+}
+
+/// `values` = [height (m), restitution, friction, speed (m/s), spin (rad/s)].
+pub fn bouncing_ball(values: &[f64]) -> (Model, Vec<BodyState>) {
+    let (height, e, mu, speed, spin) = (values[0], values[1], values[2], values[3], values[4]);
+    let (r, m) = (0.1, 1.0);
+    let material = Material {
+        restitution: e,
+        friction: mu,
+        static_friction: mu,
+        ..Material::default()
+    };
+    let mut s = BodyState::at_rest(DVec3::new(0.0, 0.0, r + height), DMat3::IDENTITY);
+    s.v = DVec3::new(0.0, speed, 0.0);
+    s.w = DVec3::new(spin, 0.0, 0.0);
+    let model = Model {
+        bodies: vec![solid_ball(m, r)],
+        joints: vec![],
+        gravity: DVec3::new(0.0, 0.0, -G),
+        forces: vec![],
+        drives: vec![],
+        contact: Contact {
+            shapes: vec![sphere(0, r, material)],
+            planes: vec![Plane {
+                point: DVec3::ZERO,
+                normal: DVec3::Z,
+                material,
+            }],
+            collide_joined: false,
+        },
+    };
+    (model, vec![s])
+}
+
+/// The string length of the cradle (m) and the balls' radius (m) and mass (kg).
+const CRADLE: (f64, f64, f64) = (0.3, 0.025, 0.2);
+
+/// `values` = [balls, lifted, angle (rad), restitution].
+pub fn newtons_cradle(values: &[f64]) -> (Model, Vec<BodyState>) {
+    let (n, lifted, angle, e) = (values[0] as usize, values[1] as usize, values[2], values[3]);
+    let (l, r, m) = CRADLE;
+    let material = Material {
+        young: 1e8,
+        poisson: 0.4,
+        restitution: e,
+        friction: 0.0,
+        static_friction: 0.0,
+    };
+    let mut bodies = Vec::with_capacity(n);
+    let mut joints = Vec::with_capacity(n);
+    let mut shapes = Vec::with_capacity(n);
+    let mut states = Vec::with_capacity(n);
+    for i in 0..n {
+        // the row centred on the origin, the pivots at z = 0
+        let y = (2.0 * i as f64 - (n as f64 - 1.0)) * r;
+        let pivot = DVec3::new(0.0, y, 0.0);
+        // the lifted balls swing out to -x2 about the hinge's x1 axis
+        let turn = if i < lifted { -angle } else { 0.0 };
+        let rot = rotation(DVec3::X, turn);
+        bodies.push(solid_ball(m, r));
+        joints.push(Joint {
+            kind: revolute_x(),
+            a: None,
+            point_a: pivot,
+            b: i,
+            point_b: DVec3::new(0.0, 0.0, l),
+        });
+        shapes.push(sphere(i, r, material));
+        states.push(BodyState::at_rest(
+            pivot - rot * DVec3::new(0.0, 0.0, l),
+            rot,
+        ));
+    }
+    let model = Model {
+        bodies,
+        joints,
+        gravity: DVec3::new(0.0, 0.0, -G),
+        forces: vec![],
+        drives: vec![],
+        contact: Contact {
+            shapes,
+            planes: vec![],
+            collide_joined: false,
+        },
+    };
+    (model, states)
+}
+
+/// The incline's box: half-sizes (m) and mass (kg).
+const BLOCK: (DVec3, f64) = (DVec3::new(0.15, 0.1, 0.05), 2.0);
+
+/// `values` = [angle (rad), friction, static_friction, restitution].
+pub fn incline(values: &[f64]) -> (Model, Vec<BodyState>) {
+    let (angle, mu_k, mu_s, e) = (values[0], values[1], values[2], values[3]);
+    let (half, m) = BLOCK;
+    let material = Material {
+        restitution: e,
+        friction: mu_k,
+        static_friction: mu_s, // at least mu_k (Scenario::parse)
+        ..Material::default()
+    };
+    // the plane through the origin turned by `angle` about x2: down the slope is +x1
+    let rot = rotation(DVec3::Y, angle);
+    let normal = rot * DVec3::Z;
+    // resting on its four corners at the indentation of its weight
+    let es = crate::contact::e_star(&material, &material);
+    let d = m * G * libm::cos(angle) / (4.0 * crate::contact::corner_stiffness(es, half));
+    let s = BodyState::at_rest(normal * (half.z - d), rot);
+    let size = half * 2.0;
+    let model = Model {
+        bodies: vec![Body {
+            mass: m,
+            inertia: box_inertia(m, size),
+            size,
+        }],
+        joints: vec![],
+        gravity: DVec3::new(0.0, 0.0, -G),
+        forces: vec![],
+        drives: vec![],
+        contact: Contact {
+            shapes: vec![Shape {
+                body: 0,
+                kind: ShapeKind::Box { half },
+                offset: DVec3::ZERO,
+                rotation: DMat3::IDENTITY,
+                material,
+                group: 1,
+                mask: 1,
+            }],
+            planes: vec![Plane {
+                point: DVec3::ZERO,
+                normal,
+                material,
+            }],
+            collide_joined: false,
+        },
+    };
+    (model, vec![s])
+}
