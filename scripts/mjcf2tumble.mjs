@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // mjcf2tumble: MuJoCo models (MJCF) to Tumble systems and back, from the command line, with
 // MuJoCo's own compiler (@mujoco/mujoco, installed by scripts/setup.sh) and the page's converter
-// (www/mjcf.js).
+// (www/mujoco/mjcf.js).
 //
 //   node scripts/mjcf2tumble.mjs model.xml > system.json        (then: tumble run system.json)
 //   node scripts/mjcf2tumble.mjs --to-mjcf system.json > model.xml
@@ -11,7 +11,7 @@
 // message and exit status 2.
 import { readFileSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { toMjcf, fromMjModel, compileMjcf, loadMujoco, MAX_XML_BYTES, MJ_INTEGRATORS } from '../www/mjcf.js';
+import { toMjcf, fromMjModel, compileMjcf, loadMujoco, MAX_XML_BYTES, MJ_INTEGRATORS } from '../www/mujoco/mjcf.js';
 
 const USAGE = `usage: node scripts/mjcf2tumble.mjs MODEL.xml > system.json
        node scripts/mjcf2tumble.mjs --to-mjcf SYSTEM.json|PRESET [--integrator ${MJ_INTEGRATORS.join('|')}] [--timestep H] > model.xml`;

@@ -3,7 +3,7 @@
 // timing each chunk (steps and their measurement: tumble::study::Run), reports its progress
 // every PROGRESS_MS and posts the record at the end. It never waits for a message while
 // running: Cancel terminates it.
-import { initSync, StudyRun } from './pkg/tumble_wasm.js';
+import { initSync, StudyRun } from '../pkg/tumble_wasm.js';
 
 const CHUNK_MS = 20;
 const PROGRESS_MS = 100;

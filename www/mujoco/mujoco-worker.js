@@ -20,11 +20,11 @@
 //   { type: 'mjcf', xml }                -> 'mjcf' { system, notes }: MuJoCo's compiler and mjcf.js
 // Errors reply { type: 'error', message }. The sample arrays are transferred; the stepper hands
 // them back with its next 'advance' (`give`), so a run that keeps its size allocates nothing.
-import { initSync } from './pkg/tumble_wasm.js';
-import * as wasm from './pkg/tumble_wasm.js';
+import { initSync } from '../pkg/tumble_wasm.js';
+import * as wasm from '../pkg/tumble_wasm.js';
 import { MujocoRun, startMujoco } from './mujoco-run.js';
 import { compileMjcf, fromMjModel } from './mjcf.js';
-import { NINV } from './history.js';
+import { NINV } from '../sim/history.js';
 
 let mujoco = null;
 let run = null;

@@ -4,13 +4,13 @@
 // last reply. The stepper steps Tumble's runs first, then asks this one for the same number of
 // steps (`catchUp`) and records its samples at the same steps: the runs stay in lockstep, one
 // message each way a frame.
-import { startWorker, WorkerEngine } from './workers.js';
-import { NINV } from './history.js';
+import { startWorker, WorkerEngine } from '../sim/workers.js';
+import { NINV } from '../sim/history.js';
 
 /** MuJoCo's worker, started: Tumble's compiled wasm `module`, MuJoCo's glue at `url` and its wasm
  * `bytes`. Resolves to the engine, or rejects with why it did not start. */
 export async function startMujocoWorker(module, url, bytes) {
-  const engine = new WorkerEngine(startWorker('mujoco-worker.js'), "MuJoCo's worker");
+  const engine = new WorkerEngine(startWorker(new URL('./mujoco-worker.js', import.meta.url)), "MuJoCo's worker");
   const reply = await engine.request({ type: 'init', module, url, bytes }, [bytes.buffer]);
   if (reply.type !== 'ready') {
     engine.close();

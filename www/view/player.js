@@ -5,13 +5,13 @@
 // however long a step takes. The player keeps a mirror of each run's newest state (poses,
 // joints, invariants, hash, error), the 3-D view and the charts, play, step, run to and scrub.
 // It knows no page controls: what happens is reported through the callbacks.
-import * as wasm from './pkg/tumble_wasm.js';
+import * as wasm from '../pkg/tumble_wasm.js';
 import { Renderer } from './render.js';
 import { Charts, INTEGRATOR_COLORS, LABEL } from './charts.js';
-import { createEngine } from './engine.js';
-import { NINV } from './history.js';
-import { SAMPLE_CAP } from './stepper.js';
-import { INTEGRATORS } from './url.js';
+import { createEngine } from '../sim/engine.js';
+import { NINV } from '../sim/history.js';
+import { SAMPLE_CAP } from '../sim/stepper.js';
+import { INTEGRATORS } from '../shared/url.js';
 
 const BUDGET_MS = 20; // the worker steps at most this long per request, so a pause takes effect within it
 export { LABEL };

@@ -1,11 +1,11 @@
 // main.js: the full page: wires the controls, the keyboard, the error panel and step advice,
 // the scrubber and "run to", share links and exports to the Player (player.js), which runs
 // the simulation loop shared with the <tumble-view> element.
-import * as wasm from './pkg/tumble_wasm.js';
-import { loadSolver } from './engine.js';
-import { Player, LABEL } from './player.js';
-import { parseQuery, buildQuery, locationQuery, DEFAULTS, encodeSystem, systemScenario, STUDY_DEFAULTS } from './url.js';
-import { renderExplanation } from './explain.js';
+import * as wasm from '../pkg/tumble_wasm.js';
+import { loadSolver } from '../sim/engine.js';
+import { Player, LABEL } from '../view/player.js';
+import { parseQuery, buildQuery, locationQuery, DEFAULTS, encodeSystem, systemScenario, STUDY_DEFAULTS } from '../shared/url.js';
+import { renderExplanation } from '../view/explain.js';
 import { attachRecorder } from './record.js';
 
 const $ = (id) => document.getElementById(id);
@@ -305,7 +305,7 @@ async function startMujoco() {
 /** The current system as an MJCF file (mjcf.js; MuJoCo itself is not needed for this). */
 async function exportMjcf() {
   try {
-    const { toMjcf } = await import('./mjcf.js');
+    const { toMjcf } = await import('../mujoco/mjcf.js');
     const text = isCustom(app.settings.scenario) && app.customText ? app.customText : wasm.scenario_json(app.settings.scenario);
     const { xml, notes } = toMjcf(JSON.parse(text), { integrator: app.settings.mujoco || 'RK4', timestep: app.player.run.dt });
     download(exportName('xml'), 'application/xml', xml);
@@ -634,7 +634,7 @@ async function setView(view, study = null) {
     app.resumeLive = p.playing;
     p.setPlaying(false);
     if (!app.study) {
-      const { StudyView } = await import('./study.js');
+      const { StudyView } = await import('../study/study.js');
       app.study = new StudyView($('study-panel'), {
         presets: app.presets,
         live: () => ({ scenario: app.settings.scenario, system: app.settings.system, problem: app.linkProblem }),
@@ -673,7 +673,7 @@ function wireTabs() {
 
 /** `&embed=1`: the page is one <tumble-view> element filling the frame (tumble-view.js). */
 async function embed(error) {
-  await import('./tumble-view.js');
+  await import('../tumble-view.js');
   document.body.classList.add('embed');
   if (error) {
     const p = document.createElement('p');

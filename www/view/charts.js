@@ -17,7 +17,7 @@
 // that coincides with another still shows as a border around it.
 // Samples live in preallocated Float64Array rings of WINDOW points (each sample is written twice,
 // at k % W and k % W + W, so the newest W samples are always one contiguous subarray).
-import uPlot from './vendor/uPlot.esm.js';
+import uPlot from '../vendor/uPlot.esm.js';
 
 const WINDOW = 4000;      // samples kept per series
 const LOG_FLOOR = 1e-16;  // log charts: smaller values (round-off, exact zeros) are drawn at this floor

@@ -30,7 +30,7 @@
 // allocated per frame once both sides hold a set.
 import { Run } from './sim.js';
 import { History, NINV } from './history.js';
-import { RemoteRun, startMujocoWorker, ask } from './mujoco-remote.js';
+import { RemoteRun, startMujocoWorker, ask } from '../mujoco/mujoco-remote.js';
 
 /** Chart samples per reply at most (the charts keep 4000). */
 export const SAMPLE_CAP = 4096;
