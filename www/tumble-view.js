@@ -24,7 +24,8 @@
 // dampers and the balance E - E0 - W + D, all in J; 0 for a system without force elements).
 import * as wasm from './pkg/tumble_wasm.js';
 import { loadSolver } from './sim/engine.js';
-import { Player, LABEL } from './view/player.js';
+import { Player } from './view/player.js';
+import { LABEL } from './shared/names.js';
 import { parseQuery, buildQuery, systemScenario } from './shared/url.js';
 import { renderExplanation } from './view/explain.js';
 

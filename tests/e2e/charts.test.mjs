@@ -34,7 +34,7 @@ for (const scenario of ['nk-revolute', 'top']) {
   test(`compare mode (${scenario}): every integrator's line has pixels of its own colour in every chart`, { skip }, async () => {
     const { page, problems } = await open(`?scenario=${scenario}&integrator=director&compare=all`);
     await runFor(page, 150);
-    const all = await page.evaluate(async () => (await import('./view/charts.js')).INTEGRATOR_COLORS);
+    const all = await page.evaluate(async () => (await import('./shared/names.js')).INTEGRATOR_COLORS);
     assert.deepEqual(Object.keys(all).sort(), ['baumgarte', 'director', 'mujoco', 'rattle']);
     assert.equal(new Set(Object.values(all)).size, 4, 'one colour per integrator (and MuJoCo)');
     const colours = { director: all.director, rattle: all.rattle, baumgarte: all.baumgarte };

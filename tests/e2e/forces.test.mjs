@@ -77,7 +77,7 @@ test('driven-pendulum: the energy budget chart shows T, V, W and D in their own 
   const colours = await page.evaluate(async () => (await import('./view/charts.js')).BUDGET_COLORS);
   assert.deepEqual(Object.keys(colours), ['T', 'V', 'W', 'D']);
   assert.equal(new Set(Object.values(colours)).size, 4, 'one colour per quantity');
-  const integrators = await page.evaluate(async () => Object.values((await import('./view/charts.js')).INTEGRATOR_COLORS));
+  const integrators = await page.evaluate(async () => Object.values((await import('./shared/names.js')).INTEGRATOR_COLORS));
   for (const [k, c] of Object.entries(colours)) {
     assert.ok(contrastOnWhite(c) >= 3, `${k}: ${c} has contrast ${contrastOnWhite(c).toFixed(2)} against the white chart`);
     assert.ok(!integrators.includes(c), `${k}: ${c} is an integrator's colour`);

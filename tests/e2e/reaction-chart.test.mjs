@@ -12,7 +12,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { useBrowser, skip, open, axe, out, settle, pause, playUntil, PHONE } from './harness.mjs';
 import { encodeSystem } from '../../www/shared/url.js';
-import { INTEGRATOR_COLORS } from '../../www/view/charts.js';
+import { INTEGRATOR_COLORS } from '../../www/shared/names.js';
 
 useBrowser();
 

@@ -63,7 +63,7 @@ test('a 256-link chain draws', { skip }, async () => {
   await page.close();
 });
 
-// A page holding only a canvas, loading render.js (and charts.js for the integrators'
+// A page holding only a canvas, loading view/render.js (and shared/names.js for the integrators'
 // colours): a scene of our own, drawn by calling the renderer directly.
 async function scenePage(width = 800, height = 560) {
   const page = await ctx.browser.newPage({ viewport: { width: width + 100, height: height + 80 } });
@@ -75,7 +75,7 @@ async function scenePage(width = 800, height = 560) {
   await page.goto(url);
   await page.evaluate(async () => {
     const { Renderer } = await import('./view/render.js');
-    const { INTEGRATOR_COLORS } = await import('./view/charts.js');
+    const { INTEGRATOR_COLORS } = await import('./shared/names.js');
     const hex = (h) => [1, 3, 5].map((i) => parseInt(h.slice(i, i + 2), 16) / 255);
     // n boxes in a row along x, rotated a little about z; ghost k the same row 0.9 (k + 1) higher
     window.scene = (n, ghostColors) => {

@@ -3,7 +3,8 @@
 // the simulation loop shared with the <tumble-view> element.
 import * as wasm from '../pkg/tumble_wasm.js';
 import { loadSolver } from '../sim/engine.js';
-import { Player, LABEL } from '../view/player.js';
+import { Player } from '../view/player.js';
+import { LABEL, MUJOCO } from '../shared/names.js';
 import { parseQuery, buildQuery, locationQuery, DEFAULTS, encodeSystem, systemScenario, STUDY_DEFAULTS } from '../shared/url.js';
 import { renderExplanation } from '../view/explain.js';
 import { attachRecorder } from './record.js';
@@ -341,7 +342,7 @@ async function openMjcf(file) {
 
 /** What MuJoCo's run leaves out (drives, loads that vary in time), beside the menu. */
 function showMujocoNotes() {
-  const run = app.player.runs.find((x) => x.name === 'mujoco');
+  const run = app.player.runs.find((x) => x.name === MUJOCO);
   if (!run) return;
   $('mujoco-status').textContent = `${app.mujocoLoaded ?? ''}${run.notes?.length ? ` MuJoCo has no counterpart for: ${run.notes.join('; ')}.` : ''}`;
 }

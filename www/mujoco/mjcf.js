@@ -49,8 +49,6 @@
 // start; a tendon equality on a two-site spatial tendon held at its start length -> distance;
 // velocities from cvel. Everything else is named in `notes` (ignored) or refused (Error).
 
-/** The integrators MuJoCo offers, by their own names. */
-export const MJ_INTEGRATORS = ['RK4', 'Euler', 'implicit', 'implicitfast'];
 /** Largest MJCF text converted (bytes) and most bodies (Tumble's own limit). */
 export const MAX_XML_BYTES = 50 * 1024 * 1024;
 export const MAX_BODIES = 4096;

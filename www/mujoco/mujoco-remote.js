@@ -5,7 +5,7 @@
 // steps (`catchUp`) and records its samples at the same steps: the runs stay in lockstep, one
 // message each way a frame.
 import { startWorker, WorkerEngine } from '../sim/workers.js';
-import { NINV } from '../sim/history.js';
+import { NINV } from '../shared/names.js';
 
 /** MuJoCo's worker, started: Tumble's compiled wasm `module`, MuJoCo's glue at `url` and its wasm
  * `bytes`. Resolves to the engine, or rejects with why it did not start. */

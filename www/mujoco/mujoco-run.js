@@ -13,10 +13,7 @@
 // MuJoCo's data.xfrc_applied at the body's centre (force, and the torque of its arm), with the
 // positions and velocities of the step's start; its work counts in W.
 import { toMjcf, compileMjcf } from './mjcf.js';
-import { NINV } from '../sim/history.js';
-
-/** How the page names MuJoCo's run (its colour and label are in charts.js). */
-export const MUJOCO = 'mujoco';
+import { MUJOCO, NINV } from '../shared/names.js';
 
 export class MujocoRun {
   /** `mujoco`: the loaded module; `settings`: { scenario, mujoco (its integrator), dt }. */

@@ -6,13 +6,12 @@
 // JSON, the plots as PNG), a share link and the explanation (study-explain.js).
 import * as wasm from '../pkg/tumble_wasm.js';
 import { loadSolver } from '../sim/engine.js';
-import { INTEGRATOR_COLORS, LABEL } from '../view/charts.js';
+import { INTEGRATORS, INTEGRATOR_COLORS, LABEL } from '../shared/names.js';
 import { STUDY_DEFAULTS, buildStudyQuery } from '../shared/url.js';
 import { timeLeft, formatLeft, num, step, longestFirst, guessTime } from './study-core.js';
 import { StudyPlots } from './study-plots.js';
 import { renderStudyExplanation } from './study-explain.js';
 
-const INTEGRATORS = ['director', 'rattle', 'baumgarte'];
 const UI_EVERY_MS = 100; // progress bars and the time left are redrawn at most this often
 
 function el(tag, props = {}, ...children) {

@@ -7,14 +7,11 @@
 // It knows no page controls: what happens is reported through the callbacks.
 import * as wasm from '../pkg/tumble_wasm.js';
 import { Renderer } from './render.js';
-import { Charts, INTEGRATOR_COLORS, LABEL } from './charts.js';
+import { Charts } from './charts.js';
 import { createEngine } from '../sim/engine.js';
-import { NINV } from '../sim/history.js';
-import { SAMPLE_CAP } from '../sim/stepper.js';
-import { INTEGRATORS } from '../shared/url.js';
+import { INTEGRATORS, INTEGRATOR_COLORS, MUJOCO, NINV, SAMPLE_CAP } from '../shared/names.js';
 
 const BUDGET_MS = 20; // the worker steps at most this long per request, so a pause takes effect within it
-export { LABEL };
 const hexColor = (h) => [1, 3, 5].map((i) => parseInt(h.slice(i, i + 2), 16) / 255);
 
 /** The integrators a settings object puts on the page, primary first. */
@@ -179,7 +176,7 @@ export class Player {
     let suits = h;
     const beyond = [];
     for (const x of this.runs) {
-      if (x.name === 'mujoco') continue; // (MuJoCo's own stability is its own: it says so when it fails)
+      if (x.name === MUJOCO) continue; // (MuJoCo's own stability is its own: it says so when it fails)
       const s = wasm.suitable_dt(this.settings.scenario, x.name);
       suits = Math.min(suits, s);
       if (h > s * (1 + 1e-9)) beyond.push([x.name, s]);
