@@ -1,5 +1,5 @@
 // mujoco-remote.js: MuJoCo's run as the stepper sees it when MuJoCo steps in its own worker
-// (mujoco-worker.js). RemoteRun has the fields of sim.js's Run that the stepper reads (poses,
+// (mujoco-worker.js). RemoteRun has the run interface (RunInterface, shared/names.js: poses,
 // joints, springs, inv, steps, error, msPerStep, sim.state_hash(), ...), kept from the worker's
 // last reply. The stepper steps Tumble's runs first, then asks this one for the same number of
 // steps (`catchUp`) and records its samples at the same steps: the runs stay in lockstep, one

@@ -1,6 +1,6 @@
-// mujoco-worker.js: MuJoCo's own Web Worker (issue 21). The simulation worker (stepper.js)
-// starts it when a user first asks for MuJoCo, so MuJoCo's 10 MB module and its heap live apart
-// from Tumble's runs: a page that never asks never starts it, and a MuJoCo that aborts (its wasm
+// mujoco-worker.js: MuJoCo's own Web Worker. The simulation worker (sim/stepper.js) starts it
+// when a user first asks for MuJoCo, so MuJoCo's 10 MB module and its heap live apart from
+// Tumble's runs: a page that never asks never starts it, and a MuJoCo that aborts (its wasm
 // build cannot be used again after an abort) takes only this worker down. It holds one MujocoRun
 // (mujoco-run.js) and Tumble's wasm module for its invariants (the Evaluator).
 //

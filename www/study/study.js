@@ -1,4 +1,4 @@
-// study.js: the Study view (issue 15): a convergence study of the integrators on one scenario,
+// study.js: the Study view: a convergence study of the integrators on one scenario,
 // computed in Web Workers (study-worker.js, one per run, at most navigator.hardwareConcurrency
 // at once) with the same runs and numbers as `tumble study` (tumble::study through the wasm
 // module: study_plan, StudyRun, study_report). Settings, a progress bar per run with the time

@@ -1,4 +1,4 @@
-// player.js: the simulation loop shared by the full page (main.js) and the <tumble-view>
+// player.js: the simulation loop shared by the full page (app/main.js) and the <tumble-view>
 // element. The stepping happens in a Web Worker (engine.js, stepper.js): each animation frame
 // asks for the steps real time (or "run to t", or the single steps pressed) calls for, and draws
 // the newest state it has; the main thread only draws, so the page answers a click at once
