@@ -259,7 +259,7 @@ export function toMjcf(system, { integrator = 'RK4', timestep = null } = {}) {
     const h = timestep ?? s.dt;
     const out = [
       '<mujoco model="tumble">',
-      '  <!-- written by Tumble (www/mjcf.js): bodies b0.. at their centres of mass along their principal axes, joints j0.. as in the Tumble system -->',
+      '  <!-- written by Tumble (www/mujoco/to-mjcf.js): bodies b0.. at their centres of mass along their principal axes, joints j0.. as in the Tumble system -->',
       '  <compiler angle="radian" inertiafromgeom="false" autolimits="true"/>',
       `  <option timestep="${num(h)}" gravity="${vec(s.gravity)}" integrator="${esc(integrator)}">`,
       '    <flag contact="disable" energy="enable"/>',
