@@ -42,7 +42,7 @@ echo "build: www/pkg/tumble_wasm_bg.wasm $before -> $after bytes (wasm-opt -O3),
 
 mkdir -p www/vendor
 cp node_modules/uplot/dist/uPlot.esm.js node_modules/uplot/dist/uPlot.min.css www/vendor/
-# CodeMirror 6 for the scenario editor (www/editor.js), from package-lock.json: each package's
+# CodeMirror 6 for the scenario editor (www/app/editor.js), from package-lock.json: each package's
 # ES module copied as it is; their bare imports ('@codemirror/state', 'crelt', ...) resolve
 # through the import map in www/index.html (tests/js/importmap.test.mjs checks the two agree)
 mkdir -p www/vendor/cm
@@ -57,7 +57,7 @@ for pair in state:@codemirror/state/dist/index.js view:@codemirror/view/dist/ind
 done
 
 # MuJoCo's official wasm build (@mujoco/mujoco, package-lock.json), single-threaded: the page loads
-# it only when a user compares with MuJoCo or opens a MuJoCo model (www/mjcf.js), never otherwise
+# it only when a user compares with MuJoCo or opens a MuJoCo model (www/mujoco/mjcf.js), never otherwise
 mkdir -p www/vendor/mujoco
 cp node_modules/@mujoco/mujoco/mujoco.js node_modules/@mujoco/mujoco/mujoco.wasm www/vendor/mujoco/
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // mjcf2tumble: MuJoCo models (MJCF) to Tumble systems and back, from the command line, with
 // MuJoCo's own compiler (@mujoco/mujoco, installed by scripts/setup.sh) and the page's converter
-// (www/mjcf.js).
+// (www/mujoco/mjcf.js).
 //
 //   node scripts/mjcf2tumble.mjs model.xml > system.json        (then: tumble run system.json)
 //   node scripts/mjcf2tumble.mjs --to-mjcf system.json > model.xml
@@ -11,10 +11,11 @@
 // message and exit status 2.
 import { readFileSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { toMjcf, fromMjModel, compileMjcf, loadMujoco, MAX_XML_BYTES, MJ_INTEGRATORS } from '../www/mjcf.js';
+import { toMjcf, fromMjModel, compileMjcf, loadMujoco, MAX_XML_BYTES } from '../www/mujoco/mjcf.js';
+import { MUJOCO_INTEGRATORS } from '../www/shared/names.js';
 
 const USAGE = `usage: node scripts/mjcf2tumble.mjs MODEL.xml > system.json
-       node scripts/mjcf2tumble.mjs --to-mjcf SYSTEM.json|PRESET [--integrator ${MJ_INTEGRATORS.join('|')}] [--timestep H] > model.xml`;
+       node scripts/mjcf2tumble.mjs --to-mjcf SYSTEM.json|PRESET [--integrator ${MUJOCO_INTEGRATORS.join('|')}] [--timestep H] > model.xml`;
 
 function fail(message) {
   process.stderr.write(`mjcf2tumble: ${message}\n`);
@@ -71,7 +72,7 @@ async function main(args) {
     return v;
   };
   const integrator = opt('--integrator') ?? 'RK4';
-  if (!MJ_INTEGRATORS.includes(integrator)) fail(`--integrator must be one of ${MJ_INTEGRATORS.join(', ')}, not '${integrator}'`);
+  if (!MUJOCO_INTEGRATORS.includes(integrator)) fail(`--integrator must be one of ${MUJOCO_INTEGRATORS.join(', ')}, not '${integrator}'`);
   const h = opt('--timestep');
   const timestep = h === null ? null : Number(h);
   if (timestep !== null && !(timestep > 0 && timestep <= 1)) fail(`--timestep must be a step in s between 0 and 1, not '${h}'`);

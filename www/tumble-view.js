@@ -23,10 +23,11 @@
 // work, dissipated, balance }] } (work W put in by loads and motors, energy D taken out by
 // dampers and the balance E - E0 - W + D, all in J; 0 for a system without force elements).
 import * as wasm from './pkg/tumble_wasm.js';
-import { loadSolver } from './engine.js';
-import { Player, LABEL } from './player.js';
-import { parseQuery, buildQuery, systemScenario } from './url.js';
-import { renderExplanation } from './explain.js';
+import { loadSolver } from './sim/engine.js';
+import { Player } from './view/player.js';
+import { LABEL } from './shared/names.js';
+import { parseQuery, buildQuery, systemScenario } from './shared/url.js';
+import { renderExplanation } from './view/explain.js';
 
 const BASE = new URL('./', import.meta.url);
 const ATTRS = ['scenario', 'system', 'integrator', 'compare', 'dt', 'tol', 'alpha', 'beta', 'charts', 'reaction', 'autoplay', 'explain'];
@@ -35,8 +36,8 @@ const EVENT_EVERY_MS = 250;
 const TEMPLATE = `
 <link rel="stylesheet" href="${new URL('vendor/uPlot.min.css', BASE)}">
 <link rel="stylesheet" href="${new URL('tumble-view.css', BASE)}">
-<link rel="stylesheet" href="${new URL('charts.css', BASE)}">
-<link rel="stylesheet" href="${new URL('explain.css', BASE)}">
+<link rel="stylesheet" href="${new URL('view/charts.css', BASE)}">
+<link rel="stylesheet" href="${new URL('view/explain.css', BASE)}">
 <div class="frame">
   <div class="view">
     <canvas aria-label="3-D view of the bodies; drag to orbit, wheel or pinch to zoom"></canvas>

@@ -3,7 +3,7 @@
 // same systems at the same step, in headless Chromium (the browser the page's tests use, serving
 // www/ as the page does) and under Node, as the ratio MuJoCo / director. The systems are the
 // native peer benchmark's (benches/peers): nk-revolute and chains of 16, 64 and 100 links, each
-// at the page's step for the director (0.01 s), MuJoCo given the same model (www/mjcf.js) and step.
+// at the page's step for the director (0.01 s), MuJoCo given the same model (www/mujoco/mjcf.js) and step.
 //
 //   node benches/mujoco/bench.mjs [--rounds R] [--engines node,chromium]
 //
@@ -74,7 +74,7 @@ const rounds = Number(opts.rounds);
 if (engines.includes('node')) {
   const wasm = await import(`${root}www/pkg/tumble_wasm.js`);
   wasm.initSync({ module: readFileSync(`${root}www/pkg/tumble_wasm_bg.wasm`) });
-  const { loadMujoco, toMjcf } = await import(`${root}www/mjcf.js`);
+  const { loadMujoco, toMjcf } = await import(`${root}www/mujoco/mjcf.js`);
   report('Node ' + process.versions.node, await timeAll(wasm, await loadMujoco(), toMjcf, SCENARIOS, rounds));
 }
 if (engines.includes('chromium')) {
@@ -88,11 +88,11 @@ if (engines.includes('chromium')) {
     const browser = await chromium.launch({ executablePath, args: ['--no-sandbox'] });
     try {
       const page = await browser.newPage();
-      await page.goto(`${server.base}mjcf.js`);
+      await page.goto(`${server.base}mujoco/mjcf.js`);
       const rows = await page.evaluate(async ([src, base, scenarios, r]) => {
         const wasm = await import(`${base}pkg/tumble_wasm.js`);
         await wasm.default({ module_or_path: `${base}pkg/tumble_wasm_bg.wasm` });
-        const { toMjcf } = await import(`${base}mjcf.js`);
+        const { toMjcf } = await import(`${base}mujoco/mjcf.js`);
         const mujoco = await (await import(`${base}vendor/mujoco/mujoco.js`)).default();
         const timeAll = new Function(`return (${src})`)();
         return timeAll(wasm, mujoco, toMjcf, scenarios, r);

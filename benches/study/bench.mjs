@@ -9,7 +9,7 @@ import { execFileSync } from 'node:child_process';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { serve, root } from '../../tests/e2e/harness.mjs';
-import { withoutTiming } from '../../www/study-core.js';
+import { withoutTiming } from '../../www/study/study-core.js';
 import { chromium } from 'playwright-core';
 
 const arg = (name, dflt) => { const i = process.argv.indexOf(`--${name}`); return i > 0 ? process.argv[i + 1] : dflt; };

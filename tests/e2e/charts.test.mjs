@@ -1,4 +1,4 @@
-// The invariant charts (www/charts.js) in headless Chromium: readable in compare mode (every
+// The invariant charts (www/view/charts.js) in headless Chromium: readable in compare mode (every
 // integrator's line shows in its own colour in every chart), tick labels that neither overlap nor
 // get clipped at laptop, phone and iframe sizes, sparse log-axis labels, an accessible name and a
 // text summary, stopped runs, the ring buffer and the time cursor.
@@ -34,7 +34,7 @@ for (const scenario of ['nk-revolute', 'top']) {
   test(`compare mode (${scenario}): every integrator's line has pixels of its own colour in every chart`, { skip }, async () => {
     const { page, problems } = await open(`?scenario=${scenario}&integrator=director&compare=all`);
     await runFor(page, 150);
-    const all = await page.evaluate(async () => (await import('./charts.js')).INTEGRATOR_COLORS);
+    const all = await page.evaluate(async () => (await import('./shared/names.js')).INTEGRATOR_COLORS);
     assert.deepEqual(Object.keys(all).sort(), ['baumgarte', 'director', 'mujoco', 'rattle']);
     assert.equal(new Set(Object.values(all)).size, 4, 'one colour per integrator (and MuJoCo)');
     const colours = { director: all.director, rattle: all.rattle, baumgarte: all.baumgarte };
@@ -138,7 +138,7 @@ test('log axes label only as many decades as fit: at most 6 labels on a 150 px c
   const result = await page.evaluate(async () => {
     const frames = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
     // the page's charts, and one of 35 decades (1e-16 .. 1e19, like Baumgarte blowing up)
-    const { Charts } = await import('./charts.js');
+    const { Charts } = await import('./view/charts.js');
     const box = document.createElement('div');
     box.style.width = '400px';
     document.body.append(box);
@@ -193,7 +193,7 @@ test('a stopped run ends its lines while the others go on; the ring keeps the ne
   const { page, problems } = await open();
   await pause(page);
   const r = await page.evaluate(async () => {
-    const { Charts } = await import('./charts.js');
+    const { Charts } = await import('./view/charts.js');
     const box = document.createElement('div');
     box.style.width = '500px';
     document.body.append(box);

@@ -32,7 +32,7 @@ test('crane: the cylinder extends as driven, the rope holds, both drawn as rods'
   assert.ok(Math.abs(later.lengths[0] - (want0 + 0.5)) < 1e-9, `cylinder ${later.lengths[0]} m after the stroke, ${want0 + 0.5} m prescribed`);
   assert.ok(Math.abs(later.lengths[1] - 1.5) < 1e-9, `rope ${later.lengths[1]} m`);
   // a rod is one line; the driven one a line and a cylinder; no coil, no damper
-  const { DASH_FLOATS } = await page.evaluate(() => import('./render.js'));
+  const { DASH_FLOATS } = await page.evaluate(() => import('./view/render.js'));
   assert.equal(later.rodVerts, 2 + 2 + DASH_FLOATS / 6);
   assert.equal(later.coilVerts, 0);
   const runs = await page.evaluate(() => window.tumble.runs());
@@ -66,7 +66,7 @@ test('crane in an iframe-sized embed: the view and its chart play', { skip }, as
   await page.evaluate(() => window.tumble.element.pause());
   await settle(page);
   // the element draws the rods as the page does (not as springs' coils)
-  const { DASH_FLOATS } = await page.evaluate(() => import('./render.js'));
+  const { DASH_FLOATS } = await page.evaluate(() => import('./view/render.js'));
   const drawn = await page.evaluate(() => { const r = window.tumble.element.player.renderer; return { rods: r.rodVerts, coils: r.coilVerts }; });
   assert.deepEqual(drawn, { rods: 2 + 2 + DASH_FLOATS / 6, coils: 0 });
   await page.screenshot({ path: join(out, 'crane-iframe.png') });

@@ -36,7 +36,7 @@ const steel = (page) => page.evaluate(() => {
 test('spring-pendulum: the spring is drawn as a coil that stretches, and the history keeps its ends', { skip }, async () => {
   const { page, problems } = await open('?scenario=spring-pendulum&integrator=director');
   await playTo(page, 1.2);
-  const { COIL_FLOATS } = await page.evaluate(() => import('./render.js'));
+  const { COIL_FLOATS } = await page.evaluate(() => import('./view/render.js'));
   const later = await page.evaluate(() => window.tumble.springs());
   assert.equal(later.lengths.length, 1, 'one spring');
   assert.equal(later.coilVerts, COIL_FLOATS / 6, 'one coil of line segments a spring');
@@ -74,10 +74,10 @@ function contrastOnWhite(hex) {
 test('driven-pendulum: the energy budget chart shows T, V, W and D in their own colours; W grows from 0 J, D never falls', { skip }, async () => {
   const { page, problems } = await open('?scenario=driven-pendulum&integrator=director&compare=rattle');
   await playTo(page, 2.5);
-  const colours = await page.evaluate(async () => (await import('./charts.js')).BUDGET_COLORS);
+  const colours = await page.evaluate(async () => (await import('./view/charts.js')).BUDGET_COLORS);
   assert.deepEqual(Object.keys(colours), ['T', 'V', 'W', 'D']);
   assert.equal(new Set(Object.values(colours)).size, 4, 'one colour per quantity');
-  const integrators = await page.evaluate(async () => Object.values((await import('./charts.js')).INTEGRATOR_COLORS));
+  const integrators = await page.evaluate(async () => Object.values((await import('./shared/names.js')).INTEGRATOR_COLORS));
   for (const [k, c] of Object.entries(colours)) {
     assert.ok(contrastOnWhite(c) >= 3, `${k}: ${c} has contrast ${contrastOnWhite(c).toFixed(2)} against the white chart`);
     assert.ok(!integrators.includes(c), `${k}: ${c} is an integrator's colour`);

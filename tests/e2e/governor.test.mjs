@@ -19,7 +19,7 @@ test('governor: three integrators at the step that suits all three, two springs,
   const springs = await page.evaluate(() => window.tumble.springs());
   assert.equal(springs.lengths.length, 2, 'two spring-dampers');
   // each drawn as a coil round a dashpot (the damper: an amber cylinder, a lead and a rod)
-  const { COIL_FLOATS, DASH_FLOATS } = await page.evaluate(() => import('./render.js'));
+  const { COIL_FLOATS, DASH_FLOATS } = await page.evaluate(() => import('./view/render.js'));
   await settle(page);
   const drawn = await page.evaluate(() => window.tumble.springs());
   assert.equal(drawn.coilVerts, 2 * COIL_FLOATS / 6);

@@ -11,8 +11,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { useBrowser, skip, open, axe, out, settle, pause, playUntil, PHONE } from './harness.mjs';
-import { encodeSystem } from '../../www/url.js';
-import { INTEGRATOR_COLORS } from '../../www/charts.js';
+import { encodeSystem } from '../../www/shared/url.js';
+import { INTEGRATOR_COLORS } from '../../www/shared/names.js';
 
 useBrowser();
 

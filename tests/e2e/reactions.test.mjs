@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { useBrowser, skip, open, axe, out, settle, playUntil } from './harness.mjs';
-import { encodeSystem } from '../../www/url.js';
+import { encodeSystem } from '../../www/shared/url.js';
 
 useBrowser();
 

@@ -39,7 +39,7 @@ export function unitless(text) {
 }
 
 const texts = (page) => page.evaluate(async () => {
-  const m = await import('./explain.js');
+  const m = await import('./view/explain.js');
   return { scenarios: m.SCENARIO_TEXT, integrators: m.INTEGRATOR_TEXT };
 });
 

@@ -1,4 +1,4 @@
-// The 3-D view (www/render.js) in headless Chromium: the bodies are instanced, so a frame takes
+// The 3-D view (www/view/render.js) in headless Chromium: the bodies are instanced, so a frame takes
 // the same number of WebGL draw calls whatever the number of bodies (one per run drawn, plus
 // the lines, the axes and the joints); drawing a frame allocates nothing; and the view still
 // draws: the chain, and compare mode's ghosts translucent in their integrators' colours.
@@ -63,7 +63,7 @@ test('a 256-link chain draws', { skip }, async () => {
   await page.close();
 });
 
-// A page holding only a canvas, loading render.js (and charts.js for the integrators'
+// A page holding only a canvas, loading view/render.js (and shared/names.js for the integrators'
 // colours): a scene of our own, drawn by calling the renderer directly.
 async function scenePage(width = 800, height = 560) {
   const page = await ctx.browser.newPage({ viewport: { width: width + 100, height: height + 80 } });
@@ -74,8 +74,8 @@ async function scenePage(width = 800, height = 560) {
   await page.route(url, (r) => r.fulfill({ contentType: 'text/html', body: `<!doctype html><canvas id="c" style="width:${width}px;height:${height}px;display:block"></canvas>` }));
   await page.goto(url);
   await page.evaluate(async () => {
-    const { Renderer } = await import('./render.js');
-    const { INTEGRATOR_COLORS } = await import('./charts.js');
+    const { Renderer } = await import('./view/render.js');
+    const { INTEGRATOR_COLORS } = await import('./shared/names.js');
     const hex = (h) => [1, 3, 5].map((i) => parseInt(h.slice(i, i + 2), 16) / 255);
     // n boxes in a row along x, rotated a little about z; ghost k the same row 0.9 (k + 1) higher
     window.scene = (n, ghostColors) => {

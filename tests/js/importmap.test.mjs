@@ -28,7 +28,7 @@ test('the import map covers every bare import of the vendored CodeMirror modules
   for (const [name, path] of Object.entries(map)) assert.ok(existsSync(new URL(path, www)), `${name} -> ${path} missing`);
   const files = readdirSync(new URL('vendor/cm/', www));
   assert.equal(files.length, Object.keys(map).length, `vendor/cm has ${files}`);
-  const editor = readFileSync(new URL('editor.js', www), 'utf8');
+  const editor = readFileSync(new URL('app/editor.js', www), 'utf8');
   for (const f of files.map((f) => readFileSync(new URL(`vendor/cm/${f}`, www), 'utf8')).concat(editor)) {
     for (const [, spec] of f.matchAll(/(?:^|\n)\s*(?:import|export)[^'"]*?from\s*['"]([^'"]+)['"]/g)) {
       if (!spec.startsWith('.')) assert.ok(map[spec], `bare import '${spec}' is not in the import map`);

@@ -1,4 +1,4 @@
-// Tumble systems as MuJoCo models and back (www/mjcf.js, issue 21), with MuJoCo's own wasm build
+// Tumble systems as MuJoCo models and back (www/mujoco/mjcf.js, issue 21), with MuJoCo's own wasm build
 // (@mujoco/mujoco, from package-lock.json) under Node: every preset written as MJCF, compiled by
 // MuJoCo's compiler and converted back is the same system; MuJoCo's energies of it agree with
 // Tumble's; MuJoCo's RK4 and Tumble's director follow the same motion; MJCF written in MuJoCo's
@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { initSync, Simulation, presets, scenario_json, invariant_fields } from '../../www/pkg/tumble_wasm.js';
-import { toMjcf, fromMjModel, compileMjcf, loadMujoco, quatOf } from '../../www/mjcf.js';
+import { toMjcf, fromMjModel, compileMjcf, loadMujoco, quatOf } from '../../www/mujoco/mjcf.js';
 
 initSync({ module: readFileSync(new URL('../../www/pkg/tumble_wasm_bg.wasm', import.meta.url)) });
 const mujoco = await loadMujoco();

@@ -1,4 +1,4 @@
-// www/mujoco-run.js under Node: MuJoCo's run of a Tumble system (the page's "with MuJoCo")
+// www/mujoco/mujoco-run.js under Node: MuJoCo's run of a Tumble system (the page's "with MuJoCo")
 // starts in Tumble's state, writes its poses in Tumble's order and layout (write_poses: per body
 // the centre, then R column-major) and its velocities (18 numbers a body: x, R column-major, v,
 // omega, world), measures its invariants with Tumble's definitions and keeps time with the page.
@@ -6,8 +6,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import * as wasm from '../../www/pkg/tumble_wasm.js';
-import { loadMujoco } from '../../www/mjcf.js';
-import { MujocoRun } from '../../www/mujoco-run.js';
+import { loadMujoco } from '../../www/mujoco/mjcf.js';
+import { MujocoRun } from '../../www/mujoco/mujoco-run.js';
 
 wasm.initSync({ module: readFileSync(new URL('../../www/pkg/tumble_wasm_bg.wasm', import.meta.url)) });
 const mujoco = await loadMujoco();

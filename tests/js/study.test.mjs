@@ -5,8 +5,8 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { initSync, study_plan, study_report, StudyRun } from '../../www/pkg/tumble_wasm.js';
-import { withoutTiming, timeLeft, formatLeft, longestFirst, step, num, guessTime, GUESS_PER_BODY_STEP } from '../../www/study-core.js';
-import { parseQuery, locationQuery, buildStudyQuery, STUDY_DEFAULTS, DEFAULTS } from '../../www/url.js';
+import { withoutTiming, timeLeft, formatLeft, longestFirst, step, num, guessTime, GUESS_PER_BODY_STEP } from '../../www/study/study-core.js';
+import { parseQuery, locationQuery, buildStudyQuery, STUDY_DEFAULTS, DEFAULTS } from '../../www/shared/url.js';
 
 initSync({ module: readFileSync(new URL('../../www/pkg/tumble_wasm_bg.wasm', import.meta.url)) });
 const cli = new URL('../../target/release/tumble', import.meta.url).pathname;

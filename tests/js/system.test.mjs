@@ -1,6 +1,6 @@
 // Custom systems in the editor and in links (issue 14), without a browser: the JSON export of
 // every preset runs bit for bit like the preset; the editor's check names field, line and
-// column; the system= codec (www/url.js) round-trips, rejects damaged, oversize and bomb links
+// column; the system= codec (www/shared/url.js) round-trips, rejects damaged, oversize and bomb links
 // with a message and never hangs; the command line reads the same link to the same state hash.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -8,7 +8,7 @@ import { readFileSync, existsSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { initSync, Simulation, presets, scenario_json, check_scenario, joint_frames, canonical_scenario } from '../../www/pkg/tumble_wasm.js';
-import { encodeSystem, decodeSystem, parseQuery, buildQuery, locationQuery, MAX_SYSTEM_BYTES, MAX_SYSTEM_PARAM, DEFAULTS } from '../../www/url.js';
+import { encodeSystem, decodeSystem, parseQuery, buildQuery, locationQuery, MAX_SYSTEM_BYTES, MAX_SYSTEM_PARAM, DEFAULTS } from '../../www/shared/url.js';
 
 initSync({ module: readFileSync(new URL('../../www/pkg/tumble_wasm_bg.wasm', import.meta.url)) });
 const CLI = fileURLToPath(new URL('../../target/release/tumble', import.meta.url));

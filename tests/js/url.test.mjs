@@ -1,8 +1,9 @@
-// The share-link codec (www/url.js) without a browser.
+// The share-link codec (www/shared/url.js) without a browser.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { parseQuery, buildQuery, DEFAULTS, INTEGRATORS } from '../../www/url.js';
+import { parseQuery, buildQuery, DEFAULTS } from '../../www/shared/url.js';
+import { INTEGRATORS } from '../../www/shared/names.js';
 import { initSync, presets, canonical_scenario } from '../../www/pkg/tumble_wasm.js';
 
 initSync({ module: readFileSync(new URL('../../www/pkg/tumble_wasm_bg.wasm', import.meta.url)) });

@@ -1,9 +1,9 @@
-// study-worker.js: one run of a study (www/study.js starts one worker per run). The page sends
+// study-worker.js: one run of a study (study.js starts one worker per run). The page sends
 // the compiled wasm module and the run; the worker steps it in chunks of about CHUNK_MS,
 // timing each chunk (steps and their measurement: tumble::study::Run), reports its progress
 // every PROGRESS_MS and posts the record at the end. It never waits for a message while
 // running: Cancel terminates it.
-import { initSync, StudyRun } from './pkg/tumble_wasm.js';
+import { initSync, StudyRun } from '../pkg/tumble_wasm.js';
 
 const CHUNK_MS = 20;
 const PROGRESS_MS = 100;

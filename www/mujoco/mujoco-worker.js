@@ -1,6 +1,6 @@
-// mujoco-worker.js: MuJoCo's own Web Worker (issue 21). The simulation worker (stepper.js)
-// starts it when a user first asks for MuJoCo, so MuJoCo's 10 MB module and its heap live apart
-// from Tumble's runs: a page that never asks never starts it, and a MuJoCo that aborts (its wasm
+// mujoco-worker.js: MuJoCo's own Web Worker. The simulation worker (sim/stepper.js) starts it
+// when a user first asks for MuJoCo, so MuJoCo's 10 MB module and its heap live apart from
+// Tumble's runs: a page that never asks never starts it, and a MuJoCo that aborts (its wasm
 // build cannot be used again after an abort) takes only this worker down. It holds one MujocoRun
 // (mujoco-run.js) and Tumble's wasm module for its invariants (the Evaluator).
 //
@@ -20,11 +20,11 @@
 //   { type: 'mjcf', xml }                -> 'mjcf' { system, notes }: MuJoCo's compiler and mjcf.js
 // Errors reply { type: 'error', message }. The sample arrays are transferred; the stepper hands
 // them back with its next 'advance' (`give`), so a run that keeps its size allocates nothing.
-import { initSync } from './pkg/tumble_wasm.js';
-import * as wasm from './pkg/tumble_wasm.js';
+import { initSync } from '../pkg/tumble_wasm.js';
+import * as wasm from '../pkg/tumble_wasm.js';
 import { MujocoRun, startMujoco } from './mujoco-run.js';
 import { compileMjcf, fromMjModel } from './mjcf.js';
-import { NINV } from './history.js';
+import { NINV } from '../shared/names.js';
 
 let mujoco = null;
 let run = null;

@@ -4,7 +4,7 @@
 //
 // Every number in these texts carries its unit (s, J, kg, m, rad, rad/s, kg m²/s, 1/s);
 // relative errors are called relative. tests/e2e/record.test.mjs checks that.
-import { INTEGRATOR_COLORS } from './charts.js';
+import { INTEGRATOR_COLORS } from '../shared/names.js';
 
 const NK = 'Nielsen & Krenk 2013, "Multibody motion in implicitly constrained director format with links via explicit constraints" (ECCOMAS Multibody Dynamics)';
 const TMZ = 'Terze, Mueller & Zlatar 2013, "Störmer-Verlet integration scheme for multibody system dynamics in Lie-group setting" (DETC2013-12308)';

@@ -1,22 +1,20 @@
-// mujoco-run.js: MuJoCo as one more run beside Tumble's integrators (issue 21). The same system
-// goes to MuJoCo as the MJCF document mjcf.js writes, and MuJoCo (its official wasm build) steps
-// it with its own integrator (RK4, Euler, implicit, implicitfast) at the page's step. It has the
-// interface of sim.js's Run, so the stepper runs it in lockstep with the others, the history
-// stores it and the charts, ghosts and exports show it. Its invariants are Tumble's own
-// definitions evaluated at MuJoCo's body poses and velocities (the wasm Evaluator): the same
-// E, T, V, momentum about the origin and joint violation from Tumble's joint equations, so the
-// curves compare point for point. W and D: MuJoCo does not count them; they are summed here each
-// step from MuJoCo's own forces (actuator force times velocity, and the joints' and tendons'
-// damping c v^2, at the start of the step), so MuJoCo's balance error includes that rule's error.
-// The pointer's pull acts here too, as on Tumble's runs: the same spring-damper from the body
-// point to the target (1.5 Hz on the body's mass, damping ratio 0.5), applied each step through
-// MuJoCo's data.xfrc_applied at the body's centre (force, and the torque of its arm), with the
-// positions and velocities of the step's start; its work counts in W.
+// mujoco-run.js: MuJoCo as one more run beside Tumble's integrators, for comparison with the engine
+// most people who simulate jointed rigid bodies use. The same system goes to MuJoCo as the MJCF
+// document mjcf.js writes, and MuJoCo (its official wasm build) steps it with its own integrator
+// (RK4, Euler, implicit, implicitfast) at the page's step. It has the run interface (RunInterface
+// in shared/names.js, as sim/sim.js's Run has), so the stepper runs it in lockstep with the others,
+// the history stores it and the charts, ghosts and exports show it. Its invariants are Tumble's own
+// definitions evaluated at MuJoCo's body poses and velocities (the wasm Evaluator): the same E, T,
+// V, momentum about the origin and joint violation from Tumble's joint equations, so the curves
+// compare point for point. W and D: MuJoCo does not count them; they are summed here each step from
+// MuJoCo's own forces (actuator force times velocity, and the joints' and tendons' damping c v^2,
+// at the start of the step), so MuJoCo's balance error includes that rule's error. The pointer's
+// pull acts here too, as on Tumble's runs: the same spring-damper from the body point to the target
+// (1.5 Hz on the body's mass, damping ratio 0.5), applied each step through MuJoCo's
+// data.xfrc_applied at the body's centre (force, and the torque of its arm), with the positions and
+// velocities of the step's start; its work counts in W.
 import { toMjcf, compileMjcf } from './mjcf.js';
-import { NINV } from './history.js';
-
-/** How the page names MuJoCo's run (its colour and label are in charts.js). */
-export const MUJOCO = 'mujoco';
+import { MUJOCO, NINV } from '../shared/names.js';
 
 export class MujocoRun {
   /** `mujoco`: the loaded module; `settings`: { scenario, mujoco (its integrator), dt }. */

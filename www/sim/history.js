@@ -12,12 +12,10 @@
 // poses (12 per body), its joints' world positions (3 per joint), its springs' end points (6 per
 // point-to-point spring) and its state hash; a run that stopped (failed step) records nothing
 // after its last good step.
+import { NINV } from '../shared/names.js';
 
 export const MAX_SAMPLES = 20000;
 export const MEMORY_BUDGET = 96 * 1024 * 1024;
-/** Numbers per invariant sample (`invariant_fields()`: t, energy, kinetic, potential, l1..l3,
- * internal, joint, iterations, residual, work, dissipated, balance). */
-export const NINV = 14;
 
 export class History {
   /** Start over for `runs` runs of `bodies` bodies, `joints` joints and `springs` springs each, step `dt` (s). */

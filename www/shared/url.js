@@ -7,13 +7,14 @@
 // lines; a `?system=` in the query is read too): its JSON compressed (deflate-raw) and
 // base64url-encoded (encodeSystem / decodeSystem below; at most MAX_SYSTEM_BYTES compressed and
 // MAX_SYSTEM_JSON inflated).
-// The Study view's link (issue 15) holds the scenario (or system=) and the study settings:
+// The Study view's link holds the scenario (or system=) and the study settings:
 //   ?view=study&scenario=nk-revolute&integrators=director,rattle,baumgarte&h0=0&levels=4&T=1&long=1000
 // (h0=0: each integrator's own step; long=0: no long run); parseQuery returns them as
 // settings.view and settings.study, buildStudyQuery writes them.
 // Nothing read here is trusted: the scenario text is validated by the wasm module before use.
 
-export const INTEGRATORS = ['director', 'rattle', 'baumgarte'];
+import { INTEGRATORS, MUJOCO_INTEGRATORS } from './names.js';
+
 export const MAX_QUERY = 2048; // everything but the system= value
 /** Largest compressed custom system a link carries (bytes), and its base64url length. */
 export const MAX_SYSTEM_BYTES = 16384;
@@ -21,10 +22,8 @@ export const MAX_SYSTEM_PARAM = Math.ceil(MAX_SYSTEM_BYTES / 3) * 4;
 /** Largest custom system JSON a link inflates to (bytes; the solver's own limit, custom.rs MAX_JSON). */
 export const MAX_SYSTEM_JSON = 1 << 20;
 export const DEFAULTS = { scenario: 'free-body', integrator: 'rattle', dt: 0, tol: 0, alpha: 10, beta: 10, compare: '', mujoco: '' };
-/** MuJoCo's integrators the page can run beside Tumble's (`mujoco=RK4`). */
-export const MUJOCO_INTEGRATORS = ['RK4', 'Euler', 'implicit', 'implicitfast'];
-/** The Study view's defaults (www/study.js): the CLI's (tumble study), with a 1000 s long run. */
-export const STUDY_DEFAULTS = { integrators: ['director', 'rattle', 'baumgarte'], h0: 0, levels: 4, duration: 1, long: 1000 };
+/** The Study view's defaults (study/study.js): the CLI's (tumble study), with a 1000 s long run. */
+export const STUDY_DEFAULTS = { integrators: [...INTEGRATORS], h0: 0, levels: 4, duration: 1, long: 1000 };
 /** The study settings a link carries (parseStudy). */
 const STUDY_KEYS = ['integrators', 'h0', 'levels', 'T', 'long'];
 /** The charts a link or an element can ask for (`charts=energy,momentum`; `none` for none;

@@ -7,8 +7,8 @@
 //   5. long run: constraint drift (joints |Phi| in m, internal dimensionless) against time.
 // One colour per integrator, the same as the live view's (INTEGRATOR_COLORS). Values below
 // LOG_FLOOR (exact zeros, round-off) are drawn at LOG_FLOOR.
-import uPlot from './vendor/uPlot.esm.js';
-import { INTEGRATOR_COLORS, LABEL } from './charts.js';
+import uPlot from '../vendor/uPlot.esm.js';
+import { INTEGRATOR_COLORS, LABEL } from '../shared/names.js';
 import { num, step } from './study-core.js';
 
 const LOG_FLOOR = 1e-16;

@@ -1,18 +1,17 @@
-// study.js: the Study view (issue 15): a convergence study of the integrators on one scenario,
+// study.js: the Study view: a convergence study of the integrators on one scenario,
 // computed in Web Workers (study-worker.js, one per run, at most navigator.hardwareConcurrency
 // at once) with the same runs and numbers as `tumble study` (tumble::study through the wasm
 // module: study_plan, StudyRun, study_report). Settings, a progress bar per run with the time
 // left and Cancel, the plots (study-plots.js), the table of runs, exports (the CLI's CSV and
 // JSON, the plots as PNG), a share link and the explanation (study-explain.js).
-import * as wasm from './pkg/tumble_wasm.js';
-import { loadSolver } from './engine.js';
-import { INTEGRATOR_COLORS, LABEL } from './charts.js';
-import { STUDY_DEFAULTS, buildStudyQuery } from './url.js';
+import * as wasm from '../pkg/tumble_wasm.js';
+import { loadSolver } from '../sim/engine.js';
+import { INTEGRATORS, INTEGRATOR_COLORS, LABEL } from '../shared/names.js';
+import { STUDY_DEFAULTS, buildStudyQuery } from '../shared/url.js';
 import { timeLeft, formatLeft, num, step, longestFirst, guessTime } from './study-core.js';
 import { StudyPlots } from './study-plots.js';
 import { renderStudyExplanation } from './study-explain.js';
 
-const INTEGRATORS = ['director', 'rattle', 'baumgarte'];
 const UI_EVERY_MS = 100; // progress bars and the time left are redrawn at most this often
 
 function el(tag, props = {}, ...children) {
@@ -265,7 +264,7 @@ export class StudyView {
     const r = job.runs[i];
     let w;
     try {
-      w = new Worker(new URL('study-worker.js', import.meta.url), { type: 'module' });
+      w = new Worker(new URL('./study-worker.js', import.meta.url), { type: 'module' });
     } catch (e) {
       // no worker here (an old browser, a page whose CSP forbids them): the run fails, and so
       // will the others, each with the reason

@@ -1,20 +1,17 @@
-// player.js: the simulation loop shared by the full page (main.js) and the <tumble-view>
+// player.js: the simulation loop shared by the full page (app/main.js) and the <tumble-view>
 // element. The stepping happens in a Web Worker (engine.js, stepper.js): each animation frame
 // asks for the steps real time (or "run to t", or the single steps pressed) calls for, and draws
 // the newest state it has; the main thread only draws, so the page answers a click at once
 // however long a step takes. The player keeps a mirror of each run's newest state (poses,
 // joints, invariants, hash, error), the 3-D view and the charts, play, step, run to and scrub.
 // It knows no page controls: what happens is reported through the callbacks.
-import * as wasm from './pkg/tumble_wasm.js';
+import * as wasm from '../pkg/tumble_wasm.js';
 import { Renderer } from './render.js';
-import { Charts, INTEGRATOR_COLORS, LABEL } from './charts.js';
-import { createEngine } from './engine.js';
-import { NINV } from './history.js';
-import { SAMPLE_CAP } from './stepper.js';
-import { INTEGRATORS } from './url.js';
+import { Charts } from './charts.js';
+import { createEngine } from '../sim/engine.js';
+import { INTEGRATORS, INTEGRATOR_COLORS, MUJOCO, NINV, SAMPLE_CAP } from '../shared/names.js';
 
 const BUDGET_MS = 20; // the worker steps at most this long per request, so a pause takes effect within it
-export { LABEL };
 const hexColor = (h) => [1, 3, 5].map((i) => parseInt(h.slice(i, i + 2), 16) / 255);
 
 /** The integrators a settings object puts on the page, primary first. */
@@ -179,7 +176,7 @@ export class Player {
     let suits = h;
     const beyond = [];
     for (const x of this.runs) {
-      if (x.name === 'mujoco') continue; // (MuJoCo's own stability is its own: it says so when it fails)
+      if (x.name === MUJOCO) continue; // (MuJoCo's own stability is its own: it says so when it fails)
       const s = wasm.suitable_dt(this.settings.scenario, x.name);
       suits = Math.min(suits, s);
       if (h > s * (1 + 1e-9)) beyond.push([x.name, s]);

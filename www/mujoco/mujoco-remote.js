@@ -1,16 +1,16 @@
 // mujoco-remote.js: MuJoCo's run as the stepper sees it when MuJoCo steps in its own worker
-// (mujoco-worker.js). RemoteRun has the fields of sim.js's Run that the stepper reads (poses,
+// (mujoco-worker.js). RemoteRun has the run interface (RunInterface, shared/names.js: poses,
 // joints, springs, inv, steps, error, msPerStep, sim.state_hash(), ...), kept from the worker's
 // last reply. The stepper steps Tumble's runs first, then asks this one for the same number of
 // steps (`catchUp`) and records its samples at the same steps: the runs stay in lockstep, one
 // message each way a frame.
-import { startWorker, WorkerEngine } from './workers.js';
-import { NINV } from './history.js';
+import { startWorker, WorkerEngine } from '../sim/workers.js';
+import { NINV } from '../shared/names.js';
 
 /** MuJoCo's worker, started: Tumble's compiled wasm `module`, MuJoCo's glue at `url` and its wasm
  * `bytes`. Resolves to the engine, or rejects with why it did not start. */
 export async function startMujocoWorker(module, url, bytes) {
-  const engine = new WorkerEngine(startWorker('mujoco-worker.js'), "MuJoCo's worker");
+  const engine = new WorkerEngine(startWorker(new URL('./mujoco-worker.js', import.meta.url)), "MuJoCo's worker");
   const reply = await engine.request({ type: 'init', module, url, bytes }, [bytes.buffer]);
   if (reply.type !== 'ready') {
     engine.close();

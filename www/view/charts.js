@@ -17,7 +17,8 @@
 // that coincides with another still shows as a border around it.
 // Samples live in preallocated Float64Array rings of WINDOW points (each sample is written twice,
 // at k % W and k % W + W, so the newest W samples are always one contiguous subarray).
-import uPlot from './vendor/uPlot.esm.js';
+import uPlot from '../vendor/uPlot.esm.js';
+import { INTEGRATOR_COLORS, LABEL } from '../shared/names.js';
 
 const WINDOW = 4000;      // samples kept per series
 const LOG_FLOOR = 1e-16;  // log charts: smaller values (round-off, exact zeros) are drawn at this floor
@@ -28,12 +29,6 @@ export const L_FLOOR = 1;
 /** The balance error is divided by max(|E0|, E_FLOOR) (J): relative when |E0| > 1 J, in J below. */
 export const E_FLOOR = 1;
 
-/** Colour of each integrator (charts, legend and its ghost in the 3-D view): Okabe-Ito blue,
- * bluish green and vermillion, told apart with the common colour-vision deficiencies and on a projector. */
-export const INTEGRATOR_COLORS = { director: '#0072b2', rattle: '#009e73', baumgarte: '#d55e00', mujoco: '#cc79a7' };
-/** How each integrator is named on the page (charts, legends, messages, readout); MuJoCo's run
- * (mujoco-run.js) in Okabe-Ito's reddish purple. */
-export const LABEL = { director: 'director', rattle: 'RATTLE', baumgarte: 'Baumgarte', mujoco: 'MuJoCo' };
 /** Colours of the energy budget's quantities (kinetic T, potential V, work in W, dissipated D):
  * brown, purple, magenta and grey, apart from the integrators' colours and each at least 5:1
  * against the white chart; dashes tell them apart too (BUDGET_DASH). */

@@ -294,7 +294,7 @@ export function attachRecorder({ button, withCharts, view, charts, fileName, dow
   indicator.append(dot, label, time, stopButton);
   overlay.append(indicator);
   const status = document.createElement('span'); // said once at start and stop, not every second
-  status.className = 'sr-only';
+  status.className = 'visually-hidden'; // (style.css)
   status.setAttribute('role', 'status');
   overlay.append(status);
 

@@ -29,11 +29,9 @@
 // are transferred; the page hands them back with its next request (`give`), so nothing is
 // allocated per frame once both sides hold a set.
 import { Run } from './sim.js';
-import { History, NINV } from './history.js';
-import { RemoteRun, startMujocoWorker, ask } from './mujoco-remote.js';
-
-/** Chart samples per reply at most (the charts keep 4000). */
-export const SAMPLE_CAP = 4096;
+import { History } from './history.js';
+import { NINV, SAMPLE_CAP } from '../shared/names.js';
+import { RemoteRun, startMujocoWorker, ask } from '../mujoco/mujoco-remote.js';
 
 export class Stepper {
   constructor(wasm, module = null) {

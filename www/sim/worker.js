@@ -1,8 +1,8 @@
 // worker.js: the Web Worker that steps the simulation (stepper.js), so the page's main thread
 // only draws. The page compiles the wasm module once and sends it here ('init'), so a page with
 // several simulations fetches it once.
-import { initSync } from './pkg/tumble_wasm.js';
-import * as wasm from './pkg/tumble_wasm.js';
+import { initSync } from '../pkg/tumble_wasm.js';
+import * as wasm from '../pkg/tumble_wasm.js';
 import { Stepper } from './stepper.js';
 
 let stepper = null;

@@ -2,7 +2,7 @@
 // the work-precision curves mean and what to look for. In the style of explain.js: DOM calls
 // and textContent only (never innerHTML); every number with its unit, relative errors called
 // relative.
-import { INTEGRATOR_COLORS, LABEL } from './charts.js';
+import { INTEGRATOR_COLORS, LABEL } from '../shared/names.js';
 
 export const STUDY_TEXT = [
   {

@@ -3,7 +3,7 @@
 // createEngine() gives each view its own Web Worker running stepper.js, or, where no worker can
 // be made (an old browser, a page whose CSP forbids it), a Stepper on the main thread. Both
 // answer the same messages through `request(msg) -> Promise<reply>`.
-import init, * as wasm from './pkg/tumble_wasm.js';
+import init, * as wasm from '../pkg/tumble_wasm.js';
 import { Stepper } from './stepper.js';
 import { startWorker, WorkerEngine } from './workers.js';
 
@@ -12,7 +12,7 @@ let compiled = null;
 /** The compiled wasm module (fetched once per page), with the main thread's instance started. */
 export function loadSolver() {
   compiled ??= (async () => {
-    const url = new URL('pkg/tumble_wasm_bg.wasm', import.meta.url);
+    const url = new URL('../pkg/tumble_wasm_bg.wasm', import.meta.url);
     const res = await fetch(url);
     if (!res.ok) throw new Error(`${url} answered ${res.status}`);
     const module = WebAssembly.compileStreaming && res.headers.get('content-type')?.startsWith('application/wasm')
@@ -40,7 +40,7 @@ class LocalEngine {
 export async function createEngine() {
   const module = await loadSolver();
   try {
-    const engine = new WorkerEngine(startWorker('worker.js'));
+    const engine = new WorkerEngine(startWorker(new URL('./worker.js', import.meta.url)));
     const ready = await Promise.race([
       engine.request({ type: 'init', module }),
       new Promise((r) => setTimeout(() => r({ type: 'error', message: 'the worker did not answer' }), 10000)),

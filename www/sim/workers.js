@@ -1,11 +1,11 @@
 // workers.js: starting a module worker of ours and talking to it, message in, reply out (the
 // simulation's worker, engine.js; MuJoCo's own, mujoco-remote.js).
 
-/** A module worker running `file` (beside this module): from our own origin directly; from a
- * course page on another origin, a same-origin blob worker that imports ours (module imports may
- * cross origins where the host allows CORS). */
-export function startWorker(file) {
-  const url = new URL(file, import.meta.url);
+/** A module worker running the script at `url`, a URL its caller builds beside itself
+ * (`new URL('./worker.js', import.meta.url)`), so a moved file is found or fails where it is
+ * named: from our own origin directly; from a course page on another origin, a same-origin blob
+ * worker that imports ours (module imports may cross origins where the host allows CORS). */
+export function startWorker(url) {
   if (typeof location === 'undefined' || url.origin === location.origin) return new Worker(url, { type: 'module' });
   const blob = new Blob([`import ${JSON.stringify(url.href)};`], { type: 'text/javascript' });
   return new Worker(URL.createObjectURL(blob), { type: 'module' });

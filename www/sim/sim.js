@@ -1,7 +1,8 @@
-// sim.js: one running simulation: the wasm Simulation plus the typed arrays it fills
-// (poses, joints, invariants), allocated once. Few calls cross the wasm boundary.
+// sim.js: one running simulation: the wasm Simulation plus the typed arrays it fills (poses,
+// joints, invariants), allocated once; the run interface (RunInterface, shared/names.js). Few calls
+// cross the wasm boundary.
 
-import { NINV } from './history.js';
+import { NINV } from '../shared/names.js';
 
 export class Run {
   constructor(wasm, { scenario, integrator, dt, tol, alpha, beta }) {

@@ -1,0 +1,251 @@
+// main.js: the full page: starts the player (view/player.js, the simulation loop shared with the
+// <tumble-view> element) from the link and wires the page's own controls: play, step, reset,
+// the readout, the error panel, the scrubber and "run to", share links, exports and recording.
+// The scenario controls (scenario.js), MuJoCo's (mujoco-controls.js), grab and pull (grab.js),
+// the tabs (tabs.js) and the test hook (test-hook.js) are beside it; page.js holds what they share.
+import * as wasm from '../pkg/tumble_wasm.js';
+import { loadSolver } from '../sim/engine.js';
+import { Player } from '../view/player.js';
+import { LABEL } from '../shared/names.js';
+import { parseQuery, buildQuery, locationQuery, DEFAULTS, systemScenario, STUDY_DEFAULTS } from '../shared/url.js';
+import { attachRecorder } from './record.js';
+import { $, app, showError, clearError, download, copyText, exportName, splitScenario, isCustom, restart } from './page.js';
+import { buildParams, wireScenario } from './scenario.js';
+import { startMujoco, wireMujoco } from './mujoco-controls.js';
+import { wireGrab } from './grab.js';
+import { setView, wireTabs } from './tabs.js';
+import { installPageHook, installEmbedHook } from './test-hook.js';
+
+const SUMMARY_EVERY_MS = 5000; // the screen-reader summary is refreshed this often while playing
+
+function onPlaying(on) {
+  $('play').textContent = on ? 'Pause' : 'Play';
+  $('play').classList.toggle('on', on);
+  $('play').setAttribute('aria-pressed', String(on));
+  app.summaryAt = 0; // announce the change
+  // a "run to" that ended (or was paused) hides its bar now, not at the next drawn frame
+  if (!on && app.player.target === null) $('run-progress').hidden = true;
+}
+
+function onFailure(failed, live) {
+  const p = app.player;
+  const what = failed.map((x) => `${p.runs.length > 1 ? LABEL[x.name] : 'The run'} stopped ${x.error}.`).join(' ');
+  if (live.length) {
+    showError(`${what} Its last good state stays in the view and the charts; ${live.map((x) => LABEL[x.name]).join(' and ')} ${live.length > 1 ? 'keep' : 'keeps'} running.`, 'reset');
+    return;
+  }
+  const more = p.runs.filter((x) => x.error).length > failed.length ? ' All runs have stopped.' : '';
+  showError(`${what}${more} The last good state is shown (nothing after it is drawn or charted).`, 'halve');
+}
+
+const fmtE = (v) => (Math.abs(v) >= 1e5 || (Math.abs(v) < 1e-3 && v !== 0) ? v.toExponential(6) : v.toFixed(6));
+
+const READOUT_EVERY_MS = 100; // the readout's text is rebuilt ten times a second, not every frame
+
+function onFrame(now) {
+  const p = app.player, r = p.run, s = p.stats;
+  if (p.playing && now - (app.readoutAt ?? 0) < READOUT_EVERY_MS) return;
+  app.readoutAt = now;
+  if (p.target !== null) $('run-progress').value = Math.min(1, r.inv[0] / p.target);
+  else if (!$('run-progress').hidden) $('run-progress').hidden = true;
+  const { inv, hash, live } = p.shown();
+  const state = !live ? `history (sample of t = ${inv[0].toFixed(3)} s; Play returns to the live run)`
+    : p.target !== null ? `running to t = ${p.target} s as fast as possible (${s.rt.toFixed(1)} x real time)`
+      : p.playing ? `${s.rate.toFixed(0)} steps/s, ${s.rt.toFixed(2)} x real time`
+        : r.error ? 'stopped (see the message above)' : 'paused: press Play or space to run';
+  $('readout').textContent =
+    `t = ${inv[0].toFixed(3)} s   h = ${r.dt} s   ${LABEL[r.name]}\n` +
+    `${app.mechanism}\n` +
+    `E = T + V = ${fmtE(inv[1])} J   (T = ${fmtE(inv[2])} J, V = ${fmtE(inv[3])} J)\n` +
+    (r.forced || r.pulled ? `W = ${fmtE(inv[11])} J in${r.pulled ? ' (by your pull too)' : ''}, D = ${fmtE(inv[12])} J dissipated, E \u2212 E\u2080 \u2212 W + D = ${inv[13].toExponential(1)} J\n` : '') +
+    `Newton: ${inv[9]} iterations, residual ${inv[10].toExponential(1)}\n` + state;
+  const h = hash ?? r.hash; // the hash of the state shown
+  if ($('hash').textContent !== h) $('hash').textContent = h;
+  if ($('pulled').hidden === !!r.pulled) $('pulled').hidden = !r.pulled;
+  updateScrubber(inv[0]);
+  if (now - app.summaryAt > (p.playing ? SUMMARY_EVERY_MS : 1e12) || app.summaryAt === 0) {
+    app.summaryAt = now;
+    const text = `t = ${inv[0].toFixed(1)} s, ${p.playing ? 'playing' : live ? 'paused' : 'showing the history'}. ` + (p.charts.summary?.() ?? '');
+    if ($('sr-summary').textContent !== text) $('sr-summary').textContent = text;
+  }
+}
+
+function updateScrubber(t) {
+  const el = $('scrub'), p = app.player, end = p.end();
+  if (document.activeElement !== el || !p.scrub) {
+    el.max = String(end);
+    el.value = String(p.scrub ? t : end);
+  }
+  el.setAttribute('aria-valuetext', `${t.toFixed(2)} seconds of ${end.toFixed(2)}`);
+  p.charts.setCursor?.(p.scrub ? t : null);
+}
+
+function exportSettings() {
+  const p = app.player, r = p.run;
+  return {
+    scenario: app.settings.scenario, integrators: p.runs.map((x) => x.name), dt: r.dt, tol: r.tol,
+    alpha: r.gains[0], beta: r.gains[1], link: location.origin + location.pathname + buildQuery(app.settings),
+  };
+}
+
+const escapeAttr = (s) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+/** The plain description of the current scenario (the preset's line, or "custom system"). */
+function description() {
+  const { name } = splitScenario(app.settings.scenario);
+  return app.presets.find((p) => p.name === name)?.description ?? 'a custom system';
+}
+
+/** Wire the page's own controls, then the scenario's, MuJoCo's and grab-and-pull. */
+function wire() {
+  const p = app.player;
+  const play = (on) => p.setPlaying(on);
+  const onChange = (id, f) => $(id).addEventListener('change', f);
+  wireScenario();
+  wireMujoco();
+  wireGrab(p);
+  onChange('trails', () => { p.trails = $('trails').checked; p.renderer.clearTrails(); });
+  onChange('speed', () => { p.speed = Number($('speed').value); p.acc = 0; });
+  $('error-reset').addEventListener('click', () => restart());
+  $('error-halve').addEventListener('click', async () => {
+    const h = p.run.dt / 2;
+    try {
+      await p.resume(h);
+    } catch (e) {
+      showError(e.message);
+      return;
+    }
+    app.settings.dt = h;
+    $('dt').value = h;
+    history.replaceState(null, '', buildQuery(app.settings, app.embed ? { embed: 1 } : {}));
+    clearError();
+    play(true);
+  });
+  $('play').addEventListener('click', () => play(!p.playing));
+  $('step').addEventListener('click', () => { play(false); p.step(1); });
+  $('reset').addEventListener('click', () => restart());
+  $('share').addEventListener('click', () => {
+    if (isCustom(app.settings.scenario) && !app.settings.system) { showError(app.linkProblem ?? 'This custom system has no link.'); return; }
+    const pulled = p.run?.pulled;
+    copyText(location.origin + location.pathname + buildQuery(app.settings), $('share'), pulled ? 'Copied: it starts the run without your pull' : 'Copied',
+      pulled ? 'This link starts the run without your pull. Copy it:' : 'Copy this link:');
+  });
+  $('scrub').addEventListener('input', () => p.scrubTo(Number($('scrub').value)));
+  $('live').addEventListener('click', () => play(true));
+  $('run-to').addEventListener('submit', (e) => {
+    e.preventDefault();
+    const goal = Number($('run-to-t').value);
+    const t = p.run.inv[0];
+    if (p.run.error) { showError(`The run has stopped (${p.run.error}); reset it first.`, 'reset'); return; }
+    if (!(goal > t && goal <= 1e6)) { showError(`"Run to" needs a time after the current t = ${t.toFixed(3)} s (at most 1e6 s).`); return; }
+    p.runTo(goal);
+    $('run-progress').value = t / goal;
+    $('run-progress').hidden = false;
+  });
+  const exportAs = (format, type) => p.export(format, exportSettings()).then((text) => download(exportName(format), type, text), (e) => showError(e.message));
+  $('export-csv').addEventListener('click', () => exportAs('csv', 'text/csv'));
+  $('export-json').addEventListener('click', () => exportAs('json', 'application/json'));
+  $('export-png').addEventListener('click', () => $('canvas').toBlob((b) => b && download(exportName('png'), 'image/png', b)));
+  attachRecorder({ button: $('record'), withCharts: $('record-charts'), view: $('canvas'), charts: $('charts'), fileName: exportName, download, showError });
+  $('embed').addEventListener('click', () => {
+    const src = location.origin + location.pathname + buildQuery(app.settings, { embed: 1 });
+    const title = escapeAttr(`Tumble: ${description()}`);
+    const size = $('embed-size').value;
+    const snippet = size === '100%'
+      ? `<iframe src="${escapeAttr(src)}" style="border:0;width:100%;aspect-ratio:16/10" title="${title}"></iframe>`
+      : `<iframe src="${escapeAttr(src)}" width="${size.split('x')[0]}" height="${size.split('x')[1]}" style="border:0" title="${title}"></iframe>`;
+    copyText(snippet, $('embed'), 'Embed snippet copied', 'Copy this embed snippet:');
+  });
+  // Shortcuts work whatever control has focus, except while typing in a field (number and
+  // text inputs, the scrubber's own arrow keys); Enter still activates a focused button.
+  document.addEventListener('keydown', (e) => {
+    if (e.ctrlKey || e.metaKey || e.altKey || app.view !== 'live') return;
+    if (e.target.closest?.('[role=tab]')) return; // the arrow keys move between the view tabs
+    if (e.target.closest?.('input:not([type=checkbox]), textarea, [contenteditable]')) return;
+    if (e.key === ' ') play(!p.playing);
+    else if (e.key === 'ArrowRight') { play(false); p.step(1); }
+    else if (e.key === 'r' || e.key === 'R') restart();
+    else return;
+    e.preventDefault();
+    e.stopPropagation();
+  }, true);
+}
+
+/** `&embed=1`: the page is one <tumble-view> element filling the frame (tumble-view.js). */
+async function embed(error) {
+  await import('../tumble-view.js');
+  document.body.classList.add('embed');
+  if (error) {
+    const p = document.createElement('p');
+    p.className = 'embed-error';
+    p.setAttribute('role', 'alert');
+    p.textContent = error;
+    document.body.replaceChildren(p);
+    installEmbedHook(null, error);
+    return;
+  }
+  const el = document.createElement('tumble-view');
+  for (const [k, v] of new URLSearchParams(locationQuery())) if (k !== 'embed') el.setAttribute(k, v);
+  document.body.replaceChildren(el);
+  installEmbedHook(el);
+}
+
+async function main() {
+  await loadSolver();
+  const { settings, error } = parseQuery(locationQuery());
+  const linkParams = new URLSearchParams(locationQuery()); // (restart() rewrites the address)
+  app.embed = linkParams.get('embed') === '1';
+  if (app.embed) { await embed(error); return; }
+  app.player = new Player({ canvas: $('canvas'), charts: $('charts') }, { failure: onFailure, frame: onFrame, playing: onPlaying });
+  app.player.jointLabel = (j) => app.jointLabels?.[j] ?? '';
+  app.presets = wasm.presets();
+  for (const p of app.presets) {
+    const o = new Option(p.name, p.name);
+    o.title = p.description;
+    $('scenario').append(o);
+  }
+  app.settings = settings;
+  let linkError = error;
+  if (!linkError && settings.system) {
+    // a custom system: inflated with a cap, then validated exactly as typed JSON
+    try {
+      settings.scenario = await systemScenario(settings.system, wasm.check_scenario);
+    } catch (e) {
+      linkError = e.message;
+    }
+  } else if (!linkError) {
+    try {
+      app.settings.scenario = wasm.canonical_scenario(settings.scenario);
+    } catch (e) {
+      linkError = `This link's scenario is not valid: ${e.message}`;
+    }
+  }
+  if (linkError) app.settings = { ...DEFAULTS };
+  // a link that asks for MuJoCo loads it first (a page that never does, never fetches it)
+  if (app.settings.mujoco && !(await startMujoco())) app.settings.mujoco = '';
+  buildParams();
+  if ((await restart()) === false) {
+    const why = $('error-text').textContent;
+    app.settings = { ...DEFAULTS };
+    buildParams();
+    await restart();
+    showError(why + ' The default scene is shown instead.');
+  }
+  if (linkError) showError(linkError + ' The default scene is shown instead.');
+  wire();
+  wireTabs();
+  const p = app.player;
+  installPageHook(p);
+  if (!linkError && settings.view === 'study') {
+    // a study link opens the Study view with its settings; the study runs when Run is pressed
+    // (a hand-written ?view=study without a scenario: the study's own default, nk-revolute)
+    const named = linkParams.has('scenario') || app.settings.system;
+    const choice = named ? { scenario: app.settings.scenario, system: app.settings.system } : { scenario: 'nk-revolute' };
+    await setView('study', { choice, study: settings.study ?? STUDY_DEFAULTS });
+    app.resumeLive = true; // the live view plays when it is first shown
+    return;
+  }
+  p.setPlaying(true);
+}
+
+main().catch((e) => showError(`Tumble could not start: ${e.message}`));

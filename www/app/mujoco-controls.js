@@ -1,0 +1,121 @@
+// mujoco-controls.js: the full page's MuJoCo controls: loading MuJoCo's wasm build when it is
+// first asked for, the "with MuJoCo" menu and its status line, exporting the system as an MJCF
+// file and opening one (a file, a drop on the view, or MJCF pasted into the editor).
+import * as wasm from '../pkg/tumble_wasm.js';
+import { MUJOCO } from '../shared/names.js';
+import { $, app, showError, download, exportName, scenarioJson, applyCustom, restartAndPlay, onLoaded } from './page.js';
+
+/** MuJoCo's wasm build into its own worker (started by the simulation's worker), once: fetched
+ * from the site (vendor/mujoco, copied from package-lock.json by the build), its size and
+ * progress in the status line. True when it runs; false (and why, in the status line) when it
+ * cannot load. */
+export async function startMujoco() {
+  if (app.mujocoReady) return true;
+  const status = $('mujoco-status');
+  const mb = (n) => `${(n / 1048576).toFixed(1)} MB`;
+  try {
+    const t0 = performance.now();
+    const url = new URL('vendor/mujoco/mujoco.wasm', location.href);
+    const res = await fetch(url);
+    if (!res.ok) throw new Error(`${url.pathname} answered ${res.status}`);
+    const total = Number(res.headers.get('content-length')) || 0;
+    const parts = [];
+    let got = 0;
+    const reader = res.body.getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      parts.push(value);
+      got += value.length;
+      status.textContent = `Loading MuJoCo: ${mb(got)}${total ? ` of ${mb(total)}` : ''}\u2026`;
+    }
+    const bytes = new Uint8Array(got);
+    let at = 0;
+    for (const p of parts) { bytes.set(p, at); at += p.length; }
+    status.textContent = `Starting MuJoCo (${mb(got)})\u2026`;
+    const engine = await app.player.engine;
+    const reply = await engine.request({ type: 'mujoco-load', url: new URL('vendor/mujoco/mujoco.js', location.href).href, bytes }, [bytes.buffer]);
+    if (reply.type === 'error') throw new Error(reply.message);
+    app.mujocoReady = true;
+    app.mujocoLoaded = `MuJoCo 3.14.0 loaded: ${mb(got)} in ${((performance.now() - t0) / 1000).toFixed(1)} s.`;
+    status.textContent = app.mujocoLoaded;
+    return true;
+  } catch (e) {
+    status.textContent = `MuJoCo could not load here: ${e.message}`;
+    return false;
+  }
+}
+
+/** The current system as an MJCF file (mjcf.js; MuJoCo itself is not needed for this). */
+async function exportMjcf() {
+  try {
+    const { toMjcf } = await import('../mujoco/mjcf.js');
+    const text = scenarioJson();
+    const { xml, notes } = toMjcf(JSON.parse(text), { integrator: app.settings.mujoco || 'RK4', timestep: app.player.run.dt });
+    download(exportName('xml'), 'application/xml', xml);
+    $('mujoco-status').textContent = `Exported as a MuJoCo model (integrator ${app.settings.mujoco || 'RK4'}, h = ${app.player.run.dt} s).${notes.length ? ` Left out, with no MuJoCo counterpart: ${notes.join('; ')}.` : ''}`;
+  } catch (e) {
+    showError(`This system cannot be written as a MuJoCo model: ${e.message}`);
+  }
+}
+
+/** Open MJCF text (a file, a drop, or XML pasted into the editor): MuJoCo's compiler reads it
+ * in the worker, mjcf.js converts it, and it runs as a custom system (the editor shows its
+ * JSON). Returns null when it runs, else why not; the last valid system keeps running. */
+export async function openMjcfText(xml) {
+  if (!(await startMujoco())) return `MuJoCo is needed to read a MuJoCo model, and ${$('mujoco-status').textContent.replace(/^MuJoCo /, '')}`;
+  const engine = await app.player.engine;
+  const reply = await engine.request({ type: 'mjcf', xml });
+  if (reply.type === 'error') return `This MuJoCo model cannot be opened: ${reply.message}`;
+  const text = JSON.stringify(reply.system, null, 1);
+  const checked = wasm.check_scenario(text);
+  if (!checked.ok) return `The converted model is not a valid Tumble system: ${checked.message}`;
+  const why = await applyCustom(text, checked.canonical);
+  if (why) return why;
+  if (app.editor && !$('editor').hidden) app.editor.load(text);
+  $('mujoco-status').textContent = reply.notes.length ? `Opened the MuJoCo model. ${reply.notes.join('; ')}.` : 'Opened the MuJoCo model: everything in it has a Tumble counterpart.';
+  return null;
+}
+
+async function openMjcf(file) {
+  if (file.size > 50 * 1024 * 1024) { showError(`${file.name} is ${(file.size / 1048576).toFixed(0)} MB; Tumble reads MuJoCo models of at most 50 MB. The last valid system keeps running.`); return; }
+  const why = await openMjcfText(await file.text());
+  if (why) showError(`${why} The last valid system keeps running.`);
+}
+
+/** What MuJoCo's run leaves out (drives, loads that vary in time), beside the menu. */
+function showMujocoNotes() {
+  const run = app.player.runs.find((x) => x.name === MUJOCO);
+  if (!run) return;
+  $('mujoco-status').textContent = `${app.mujocoLoaded ?? ''}${run.notes?.length ? ` MuJoCo has no counterpart for: ${run.notes.join('; ')}.` : ''}`;
+}
+
+// after each load: the menu shows MuJoCo's integrator, the status line what its run leaves out
+onLoaded(() => {
+  $('mujoco').value = app.settings.mujoco || '';
+  showMujocoNotes();
+});
+
+/** Wire the MuJoCo controls: the "with MuJoCo" menu, the export, opening a file or a drop on the view. */
+export function wireMujoco() {
+  $('mujoco').addEventListener('change', async () => {
+    const v = $('mujoco').value;
+    if (v && !(await startMujoco())) { $('mujoco').value = app.settings.mujoco || ''; return; }
+    app.settings.mujoco = v;
+    restartAndPlay();
+  });
+  $('export-mjcf').addEventListener('click', exportMjcf);
+  $('open-mjcf').addEventListener('click', () => $('open-mjcf-file').click());
+  $('open-mjcf-file').addEventListener('change', async () => {
+    const file = $('open-mjcf-file').files[0];
+    $('open-mjcf-file').value = '';
+    if (file) await openMjcf(file);
+  });
+  // a MuJoCo model dropped on the view
+  $('canvas').addEventListener('dragover', (e) => { e.preventDefault(); });
+  $('canvas').addEventListener('drop', async (e) => {
+    e.preventDefault();
+    const file = e.dataTransfer?.files?.[0];
+    if (file) await openMjcf(file);
+  });
+}

@@ -1,0 +1,71 @@
+// test-hook.js: window.tumble, a read-only hook into the running page for the browser tests
+// (tests/e2e/): what the player, the renderer and the controls show, without reaching into the
+// modules. The Study view adds its own (window.tumble.study, study.js) once it is shown.
+import { buildQuery } from '../shared/url.js';
+import { $, app } from './page.js';
+
+/** The full page's hook, over player `p`. */
+export function installPageHook(p) {
+  window.tumble = {
+    chartPoints: () => p.charts.points(),
+    time: () => p.run.inv[0],
+    energy: () => p.run.inv[1],
+    hash: () => p.run.hash,
+    settled: () => p.settled(),
+    loading: () => p.loads > 0, // a reset or a new scenario is being loaded in the worker
+    engine: () => p.engine.then((e) => e.constructor.name),
+    shownHash: () => $('hash').textContent,
+    error: () => ($('error').hidden ? null : $('error-text').textContent),
+    notice: () => ($('notice').hidden ? null : $('notice-text').textContent),
+    playing: () => p.playing,
+    runs: () => p.runs.map((x) => [x.name, x.inv[0], x.inv[1], x.error]),
+    // the invariants of the state shown (all 14 numbers of invariant_fields())
+    invariants: () => Array.from(p.shown().inv).slice(0, 14),
+    // each point-to-point spring of the state shown: its length (m), and the coil vertices drawn
+    springs: () => {
+      const s = p.shown().springs, out = [];
+      for (let j = 0; j < s.length; j += 6) out.push(Math.hypot(s[j + 3] - s[j], s[j + 4] - s[j + 1], s[j + 5] - s[j + 2]));
+      return { lengths: out, coilVerts: p.renderer.coilVerts, dashVerts: p.renderer.dashVerts, rodVerts: p.renderer.rodVerts };
+    },
+    scenario: () => app.settings.scenario,
+    // a body's centre on the screen (client pixels), for the grab tests
+    bodyOnScreen: (b) => p.renderer.camera.toScreen(p.run.poses[12 * b], p.run.poses[12 * b + 1], p.run.poses[12 * b + 2]),
+    // a joint's point on the screen (client pixels), for the reaction chart's tests
+    jointOnScreen: (j) => p.renderer.camera.toScreen(p.run.joints[3 * j], p.run.joints[3 * j + 1], p.run.joints[3 * j + 2]),
+    pulled: () => !!p.run.pulled,
+    // the joint whose reaction is charted (framed in white in the view), -1 for none
+    chartedJoint: () => p.renderer.chartedJoint,
+    // the view's rectangle and where every body's box corners and joint points are drawn in it
+    // (client pixels, [left, top, right, bottom]), for the framing tests
+    framing: () => {
+      const r = p.renderer.camera, P = p.run.poses, S = p.run.sizes, J = p.run.joints, v = $('canvas').getBoundingClientRect();
+      const box = [Infinity, Infinity, -Infinity, -Infinity];
+      const add = ([x, y]) => { box[0] = Math.min(box[0], x); box[1] = Math.min(box[1], y); box[2] = Math.max(box[2], x); box[3] = Math.max(box[3], y); };
+      for (let b = 0; b < S.length / 3; b++) {
+        for (let c = 0; c < 8; c++) {
+          const q = [0, 1, 2].map((k) => (c & (1 << k) ? 0.5 : -0.5) * S[3 * b + k]);
+          const w = [0, 1, 2].map((i) => P[12 * b + i] + P[12 * b + 3 + i] * q[0] + P[12 * b + 6 + i] * q[1] + P[12 * b + 9 + i] * q[2]);
+          add(r.toScreen(w[0], w[1], w[2]));
+        }
+      }
+      for (let j = 0; j < J.length; j += 3) add(r.toScreen(J[j], J[j + 1], J[j + 2]));
+      return { view: [v.left, v.top, v.right, v.bottom], shown: box };
+    },
+    // the ghosts drawn beside the main run: their colours as 0-255 [r, g, b]
+    ghostColors: () => p.ghosts.map((g) => Array.from(g.color, (c) => Math.round(255 * c))),
+    // the sliding joints' rails drawn, and each joint's mark (1 driven, 2 motor)
+    rails: () => (p.renderer.rails ? p.renderer.rails.length / 7 : 0),
+    jointMarks: () => Array.from(p.renderer.jointMarks ?? []),
+    pick: (x, y) => p.renderer.camera.pick(x, y, p.run.poses, p.run.sizes)?.body ?? null,
+    link: () => location.origin + location.pathname + buildQuery(app.settings),
+    view: () => app.view,
+    study: null, // the Study view's hook (study.js), once it is shown
+  };
+}
+
+/** The embed's hook (`&embed=1`): element `el`, or only the error when the link was bad. */
+export function installEmbedHook(el, error = null) {
+  window.tumble = el
+    ? { element: el, time: () => el.time, playing: () => el.playing, error: () => el.error, hash: () => el.stateHash, chartPoints: () => el.player?.charts?.points() ?? 0 }
+    : { error: () => error };
+}

@@ -1,0 +1,15 @@
+// mjcf.js: Tumble systems as MuJoCo models and back, one module for those who import them (the
+// page, its workers, scripts/mjcf2tumble.mjs, the tests and benches). No DOM.
+//
+//   toMjcf(system, { integrator, timestep }) -> { xml, notes }            (to-mjcf.js)
+//     a Tumble system (the JSON of docs/scenarios.md, parsed) as an MJCF document
+//   compileMjcf(mujoco, xml) -> the model compiled by MuJoCo's own compiler (from-mjcf.js)
+//   fromMjModel(mujoco, model) -> { system, notes }                        (from-mjcf.js)
+//     a compiled model as a Tumble system; throws an Error naming the element when the model
+//     cannot be represented
+//   loadMujoco(url) -> the MuJoCo module (@mujoco/mujoco's single-threaded build)
+//
+// Each file's header says how the elements map; mjcf-math.js holds the algebra both share.
+export { toMjcf } from './to-mjcf.js';
+export { MAX_XML_BYTES, MAX_BODIES, MAX_WASM_DEPTH, bodyDepth, loadMujoco, compileMjcf, fromMjModel } from './from-mjcf.js';
+export { quatOf } from './mjcf-math.js';

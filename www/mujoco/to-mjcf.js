@@ -1,0 +1,282 @@
+// to-mjcf.js: a Tumble system (the JSON of docs/scenarios.md, parsed) as an MJCF document for
+// MuJoCo: toMjcf(system, { integrator, timestep }) -> { xml, notes }. No DOM.
+//
+// How the two map (each choice keeps the model exactly the same where MuJoCo has the element):
+// How the two map (each choice keeps the model exactly the same where MuJoCo has the element):
+// - A body's MuJoCo frame is Tumble's body frame: the centre of mass and the principal axes, so
+//   its <inertial> sits at the origin with diaginertia = Tumble's principal moments. Bodies are
+//   named b0, b1, ... in Tumble's order and joints j0, j1, ... (j3r: the tree runs from Tumble's
+//   body b to body a, so MuJoCo's parent is Tumble's b); the way back sorts by those names.
+// - The joints of a spanning tree (breadth-first from the bodies jointed to the ground, as the
+//   solver's own) become the kinematic tree, each body placed at its initial pose relative to
+//   its parent so that every hinge and slide starts at qpos 0: revolute -> hinge, spherical ->
+//   ball, prismatic -> slide (the child cannot turn), cylindrical -> slide + hinge on one axis,
+//   universal -> hinge about axis_a then hinge about axis_b (the first turns with the parent,
+//   the second with the child: the Cardan joint), fixed -> no joint (MuJoCo welds a jointless
+//   body to its parent). A body with no tree joint to the ground gets a free joint.
+// - Joints that close loops become equality constraints: spherical -> connect; revolute -> two
+//   connects at the joint's point +- 0.5 m along its axis (six equations, one of them redundant:
+//   the two points of each body stay together, which is a hinge about that line; MuJoCo's
+//   constraint solver handles the redundancy, and closes both softly, as it closes every loop);
+//   fixed -> weld; distance (a rod, never a tree joint) -> a spatial tendon between two sites held
+//   at its start length by a tendon equality (tendon2 absent, polycoef 0: y - y0 = 0, y0 the
+//   length at qpos0, the start). Other loop-closing joints have no equality in MuJoCo: refused.
+// - The initial velocities go in a keyframe (qpos, qvel): hinge rates are the relative angular
+//   velocity along the axis, slide rates the relative velocity of the joint point along it, a
+//   ball's the relative angular velocity in the child's frame, a free joint's the centre's world
+//   velocity and the body-frame angular velocity (Tumble's angular_velocity as it is).
+// - Force elements: a spring between points -> a spatial tendon between two sites (stiffness,
+//   springlength, damping); joint_spring and slider_spring -> the joint's stiffness, springref and
+//   damping (on a tree joint); a constant motor -> a motor actuator with its control in the
+//   keyframe. Drives, loads, time-varying motors and elements on loop-closing joints have no
+//   MuJoCo counterpart: each is named in `notes` and left out.
+// - Gravity, the time step, the integrator; contacts off (Tumble has none); the energy flag on.
+import { dot, sub, add, scale, cross, unit, mulv, tmulv, transpose, mulm, IDENTITY, quatOf } from './mjcf-math.js';
+
+/** A number as MJCF text: the shortest that reads back to the same double. */
+const num = (x) => (Object.is(x, -0) ? '0' : String(x));
+const vec = (v) => v.map(num).join(' ');
+const esc = (s) => String(s).replace(/[<>&"]/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;' })[c]);
+
+/** The spanning tree of `system`'s joints for MuJoCo: per body its parent joint index or -1.
+ * MuJoCo closes loops only with spherical, revolute (two connects) and fixed joints, so the
+ * tree takes the other kinds first (a slider-crank's prismatic joint is a tree joint, its
+ * crank pin closes the loop), then the rest in order (Kruskal's rule); it is then oriented from
+ * the ground, breadth-first, bodies with no path to the ground from the first of them. */
+function spanningTree(system) {
+  const n = system.bodies.length;
+  const joints = system.joints ?? [];
+  const root = [...Array(n + 1).keys()]; // node n: the ground
+  const find = (x) => { while (root[x] !== x) { root[x] = root[root[x]]; x = root[x]; } return x; };
+  const closable = (t) => t === 'spherical' || t === 'revolute' || t === 'fixed';
+  const order = joints.map((_, k) => k).sort((x, y) => closable(joints[x].type) - closable(joints[y].type) || x - y);
+  const tree = new Set();
+  for (const k of order) {
+    if (joints[k].type === 'distance') continue; // a rod is never a tree joint: a tendon held at its length
+    const u = find(joints[k].a ?? n), v = find(joints[k].b);
+    if (u !== v) { root[u] = v; tree.add(k); }
+  }
+  const at = Array.from({ length: n + 1 }, () => []);
+  for (const k of tree) { at[joints[k].a ?? n].push(k); at[joints[k].b].push(k); }
+  const parent = new Array(n).fill(-1), seen = new Array(n + 1).fill(false);
+  for (const start of [n, ...Array(n).keys()]) {
+    if (seen[start]) continue;
+    seen[start] = true;
+    const queue = [start];
+    while (queue.length) {
+      const b = queue.shift();
+      for (const k of at[b]) {
+        const other = (joints[k].a ?? n) === b ? joints[k].b : joints[k].a ?? n;
+        if (!seen[other]) { seen[other] = true; parent[other] = k; queue.push(other); }
+      }
+    }
+  }
+  return parent;
+}
+
+/** Defaults of the Tumble JSON (docs/scenarios.md) filled in. */
+function normalise(system) {
+  const bodies = system.bodies.map((b) => ({
+    mass: b.mass, inertia: b.inertia, size: b.size ?? null,
+    position: b.position ?? [0, 0, 0], rotation: b.rotation ?? IDENTITY,
+    velocity: b.velocity ?? [0, 0, 0], angular_velocity: b.angular_velocity ?? [0, 0, 0],
+  }));
+  const joints = (system.joints ?? []).map((j) => ({
+    ...j, a: j.a ?? null,
+    axis_a: j.axis_a ?? (j.type === 'universal' ? [1, 0, 0] : [1, 0, 0]),
+    axis_b: j.axis_b ?? (j.type === 'universal' ? [0, 1, 0] : [1, 0, 0]),
+  }));
+  return { gravity: system.gravity ?? [0, 0, -9.81], dt: system.dt ?? 0.01, duration: system.duration ?? 10, bodies, joints, forces: system.forces ?? [], drives: system.drives ?? [] };
+}
+
+/** The MJCF document of Tumble system `system` (parsed JSON): { xml, notes }. */
+export function toMjcf(system, { integrator = 'RK4', timestep = null } = {}) {
+  const s = normalise(system);
+  const notes = [];
+  const parent = spanningTree(s);
+  const n = s.bodies.length;
+  const children = Array.from({ length: n + 1 }, () => []); // index n: the world
+  const parentBody = (b) => {
+    const k = parent[b];
+    if (k < 0) return -1;
+    const j = s.joints[k];
+    return j.a == null ? -1 : j.a === b ? j.b : j.a;
+  };
+  for (let b = 0; b < n; b++) children[parentBody(b) < 0 ? n : parentBody(b)].push(b);
+  const pose = (b) => (b < 0 ? { x: [0, 0, 0], r: IDENTITY } : { x: s.bodies[b].position, r: s.bodies[b].rotation });
+  const worldOmega = (b) => (b < 0 ? [0, 0, 0] : mulv(s.bodies[b].rotation, s.bodies[b].angular_velocity));
+  const pointVel = (b, p) => (b < 0 ? [0, 0, 0] : add(s.bodies[b].velocity, cross(worldOmega(b), sub(p, s.bodies[b].position))));
+  const qpos = [], qvel = [], ctrl = [];
+  const sites = Array.from({ length: n + 1 }, () => []);
+  const jointDefs = Array.from({ length: n }, () => []); // MJCF <joint> lines per body
+  const jointName = new Map(); // Tumble joint -> MuJoCo joint names (for springs and motors)
+  const actuators = [], tendons = [], equalities = [];
+  const jointSprings = new Map(); // MuJoCo joint name -> { stiffness, ref, damping }
+  // the tree joints
+  for (let b = 0; b < n; b++) {
+    const k = parent[b];
+    const bp = parentBody(b);
+    const { x: xp, r: rp } = pose(bp);
+    const B = s.bodies[b];
+    if (k < 0) {
+      jointDefs[b].push(`<freejoint name="free${b}"/>`);
+      qpos.push(...B.position, ...quatOf(B.rotation));
+      qvel.push(...B.velocity, ...B.angular_velocity);
+      continue;
+    }
+    const j = s.joints[k];
+    const reversed = j.a === b; // the tree runs from Tumble's b to a: MuJoCo's child is a
+    const name = `j${k}${reversed ? 'r' : ''}`;
+    const point = reversed ? j.point_a : j.point_b; // in the child's (body) frame
+    const axisC = unit(reversed ? j.axis_a : j.axis_b);
+    const world = add(B.position, mulv(B.rotation, point));
+    const axisW = mulv(B.rotation, axisC);
+    const wRel = sub(worldOmega(b), worldOmega(bp));
+    const vRel = sub(pointVel(b, world), pointVel(bp, world));
+    const names = [];
+    const hinge = (nm, ax) => { jointDefs[b].push(`<joint name="${nm}" type="hinge" pos="${vec(point)}" axis="${vec(ax)}"/>`); names.push(nm); };
+    switch (j.type) {
+      case 'revolute':
+        hinge(name, axisC); qpos.push(0); qvel.push(dot(wRel, axisW)); break;
+      case 'spherical':
+        jointDefs[b].push(`<joint name="${name}" type="ball" pos="${vec(point)}"/>`); names.push(name);
+        qpos.push(1, 0, 0, 0); qvel.push(...tmulv(B.rotation, wRel)); break;
+      case 'prismatic':
+        jointDefs[b].push(`<joint name="${name}" type="slide" pos="${vec(point)}" axis="${vec(axisC)}"/>`); names.push(name);
+        qpos.push(0); qvel.push(dot(vRel, axisW)); break;
+      case 'cylindrical':
+        jointDefs[b].push(`<joint name="${name}:slide" type="slide" pos="${vec(point)}" axis="${vec(axisC)}"/>`); names.push(`${name}:slide`);
+        hinge(`${name}:hinge`, axisC);
+        qpos.push(0, 0); qvel.push(dot(vRel, axisW), dot(wRel, axisW)); break;
+      case 'universal': {
+        // the parent's cross axis first (it turns with the parent), then the child's
+        const ap = unit(reversed ? j.axis_b : j.axis_a);
+        const apW = bp < 0 ? ap : mulv(s.bodies[bp].rotation, ap);
+        hinge(`${name}:a`, tmulv(B.rotation, apW));
+        hinge(`${name}:b`, axisC);
+        qpos.push(0, 0); qvel.push(dot(wRel, apW), dot(wRel, axisW)); break;
+      }
+      case 'fixed': break;
+      default: throw new Error(`joints[${k}]: type '${j.type}' has no MuJoCo counterpart`);
+    }
+    jointName.set(k, { names, reversed });
+  }
+  // the joints that close loops
+  s.joints.forEach((j, k) => {
+    if (parent[j.b] === k || (j.a != null && parent[j.a] === k)) return;
+    const b1 = `b${j.b}`, b2 = j.a == null ? 'world' : `b${j.a}`;
+    switch (j.type) {
+      case 'spherical':
+        equalities.push(`<connect name="j${k}" body1="${b1}" body2="${b2}" anchor="${vec(j.point_b)}"/>`); break;
+      case 'revolute': {
+        const u = scale(unit(j.axis_b), 0.5);
+        equalities.push(`<connect name="j${k}" body1="${b1}" body2="${b2}" anchor="${vec(add(j.point_b, u))}"/>`);
+        equalities.push(`<connect name="j${k}:2" body1="${b1}" body2="${b2}" anchor="${vec(sub(j.point_b, u))}"/>`);
+        break;
+      }
+      case 'fixed': {
+        // relpose: body2's frame in body1's (MuJoCo's weld: the start's relative pose)
+        const ra = j.a == null ? IDENTITY : s.bodies[j.a].rotation, rb = s.bodies[j.b].rotation;
+        const xa = j.a == null ? [0, 0, 0] : s.bodies[j.a].position;
+        const rel = mulm(transpose(rb), ra);
+        equalities.push(`<weld name="j${k}" body1="${b1}" body2="${b2}" relpose="${vec(tmulv(rb, sub(xa, s.bodies[j.b].position)))} ${vec(quatOf(rel))}"/>`);
+        break;
+      }
+      case 'distance': {
+        // a massless rod: a spatial tendon between its two points held at its start length by a
+        // tendon equality (y - y0 = 0, y0 its length at qpos0: the start)
+        const sa = `j${k}a`, sb = `j${k}b`;
+        sites[j.a == null ? n : j.a].push(`<site name="${sa}" pos="${vec(j.point_a)}" size="0.01"/>`);
+        sites[j.b].push(`<site name="${sb}" pos="${vec(j.point_b)}" size="0.01"/>`);
+        tendons.push(`<spatial name="j${k}" width="0.005"><site site="${sa}"/><site site="${sb}"/></spatial>`);
+        equalities.push(`<tendon name="j${k}" tendon1="j${k}" polycoef="0 0 0 0 0"/>`);
+        break;
+      }
+      default: throw new Error(`joints[${k}]: a ${j.type} joint that closes a loop has no MuJoCo equality constraint`);
+    }
+  });
+  // force elements
+  s.forces.forEach((f, i) => {
+    const constant = !f.time || (f.time.kind === 'constant');
+    const factor = f.time?.kind === 'constant' ? (f.time.value ?? 1) : 1;
+    switch (f.type) {
+      case 'spring': {
+        const sa = `f${i}a`, sb = `f${i}b`;
+        sites[f.a == null ? n : f.a].push(`<site name="${sa}" pos="${vec(f.point_a)}" size="0.01"/>`);
+        sites[f.b].push(`<site name="${sb}" pos="${vec(f.point_b)}" size="0.01"/>`);
+        tendons.push(`<spatial name="f${i}" stiffness="${num(f.stiffness ?? 0)}" springlength="${num(f.rest_length ?? 0)}" damping="${num(f.damping ?? 0)}" width="0.005"><site site="${sa}"/><site site="${sb}"/></spatial>`);
+        break;
+      }
+      case 'joint_spring':
+      case 'slider_spring': {
+        const info = jointName.get(f.joint);
+        const want = f.type === 'joint_spring' ? /(^j\d+r?$|:hinge$)/ : /(^j\d+r?$|:slide$)/;
+        const target = info?.names.find((nm) => want.test(nm));
+        if (!target) { notes.push(`forces[${i}] (${f.type} on joint ${f.joint}): that joint closes a loop (an equality constraint in MuJoCo), which has no spring: left out`); break; }
+        const sign = info.reversed ? -1 : 1;
+        const rest = f.type === 'joint_spring' ? f.rest_angle ?? 0 : f.rest_slide ?? 0;
+        jointSprings.set(target, { stiffness: f.stiffness ?? 0, ref: sign * rest, damping: f.damping ?? 0 });
+        break;
+      }
+      case 'motor': {
+        const info = jointName.get(f.joint);
+        const target = info?.names.find((nm) => /(^j\d+r?$|:hinge$)/.test(nm));
+        if (!target) { notes.push(`forces[${i}] (motor on joint ${f.joint}): that joint closes a loop in MuJoCo: left out`); break; }
+        if (!constant) notes.push(`forces[${i}] (motor): its ${f.time.kind} function of time has no MuJoCo counterpart: the motor's control is the constant ${num(f.torque)} N m; set data.ctrl from your code for the rest`);
+        actuators.push(`<motor name="f${i}" joint="${target}" gear="1" ctrllimited="false"/>`);
+        ctrl.push((info.reversed ? -1 : 1) * (f.torque ?? 0) * factor);
+        break;
+      }
+      default:
+        notes.push(`forces[${i}] (${f.type}): a load on a body has no MJCF element (MuJoCo applies such loads at run time through data.xfrc_applied): left out`);
+    }
+  });
+  s.drives.forEach((d, i) => notes.push(`drives[${i}] (the ${d.type} of joint ${d.joint} prescribed in time): MuJoCo has no time-dependent constraint: left out, ${d.type === 'distance' ? 'the rod keeps its start length' : 'the joint moves freely'}`));
+  // the bodies, nested
+  const lines = [];
+  const body = (b, depth) => {
+    const pad = '  '.repeat(depth);
+    const bp = parentBody(b);
+    const { x: xp, r: rp } = pose(bp);
+    const B = s.bodies[b];
+    const pos = tmulv(rp, sub(B.position, xp));
+    const rel = mulm(transpose(rp), B.rotation);
+    lines.push(`${pad}<body name="b${b}" pos="${vec(pos)}" quat="${vec(quatOf(rel))}">`);
+    lines.push(`${pad}  <inertial pos="0 0 0" mass="${num(B.mass)}" diaginertia="${vec(B.inertia)}"/>`);
+    for (const jd of jointDefs[b]) lines.push(`${pad}  ${withSpring(jd)}`);
+    if (B.size) lines.push(`${pad}  <geom type="box" size="${vec(B.size.map((x) => x / 2))}" contype="0" conaffinity="0" rgba="0.6 0.7 0.9 1"/>`);
+    for (const st of sites[b]) lines.push(`${pad}  ${st}`);
+    for (const c of children[b]) body(c, depth + 1);
+    lines.push(`${pad}</body>`);
+  };
+  const withSpring = (jd) => {
+    const m = /name="([^"]+)"/.exec(jd);
+    const sp = m && jointSprings.get(m[1]);
+    return sp ? jd.replace('/>', ` stiffness="${num(sp.stiffness)}" springref="${num(sp.ref)}" damping="${num(sp.damping)}"/>`) : jd;
+  };
+  for (const c of children[n]) body(c, 2);
+  {
+    const h = timestep ?? s.dt;
+    const out = [
+      '<mujoco model="tumble">',
+      '  <!-- written by Tumble (www/mujoco/to-mjcf.js): bodies b0.. at their centres of mass along their principal axes, joints j0.. as in the Tumble system -->',
+      '  <compiler angle="radian" inertiafromgeom="false" autolimits="true"/>',
+      `  <option timestep="${num(h)}" gravity="${vec(s.gravity)}" integrator="${esc(integrator)}">`,
+      '    <flag contact="disable" energy="enable"/>',
+      '  </option>',
+      '  <worldbody>',
+      ...sites[n].map((st) => `    ${st}`),
+      ...lines,
+      '  </worldbody>',
+      ...(equalities.length ? ['  <equality>', ...equalities.map((e) => `    ${e}`), '  </equality>'] : []),
+      ...(tendons.length ? ['  <tendon>', ...tendons.map((e) => `    ${e}`), '  </tendon>'] : []),
+      ...(actuators.length ? ['  <actuator>', ...actuators.map((e) => `    ${e}`), '  </actuator>'] : []),
+      '  <keyframe>',
+      `    <key name="start" qpos="${vec(qpos)}" qvel="${vec(qvel)}"${ctrl.length ? ` ctrl="${vec(ctrl)}"` : ''}/>`,
+      '  </keyframe>',
+      '</mujoco>',
+      '',
+    ];
+    return { xml: out.join('\n'), notes };
+  }
+}
