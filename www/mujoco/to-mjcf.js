@@ -231,6 +231,12 @@ export function toMjcf(system, { integrator = 'RK4', timestep = null } = {}) {
         notes.push(`forces[${i}] (${f.type}): a load on a body has no MJCF element (MuJoCo applies such loads at run time through data.xfrc_applied): left out`);
     }
   });
+  // (from the system as given: normalise keeps what MuJoCo gets)
+  const shapes = (system.bodies ?? []).reduce((k, b) => k + (b.shapes?.length ?? 0), 0);
+  if (shapes > 0) {
+    const planes = (system.contact?.planes?.length ?? 0) + (system.contact?.ground ? 1 : 0);
+    notes.push(`contact (${shapes} shape${shapes === 1 ? '' : 's'}, ${planes} plane${planes === 1 ? '' : 's'}): Tumble's Hertz and stick-spring contact is not written as MuJoCo geoms yet: left out, in MuJoCo the bodies pass through each other and the ground`);
+  }
   s.drives.forEach((d, i) => notes.push(`drives[${i}] (the ${d.type} of joint ${d.joint} prescribed in time): MuJoCo has no time-dependent constraint: left out, ${d.type === 'distance' ? 'the rod keeps its start length' : 'the joint moves freely'}`));
   // the bodies, nested
   const lines = [];

@@ -4,6 +4,8 @@
 // World z is up. The camera (camera.js) is framed here on each new scene; its matrices are
 // written here each frame.
 import { Camera, UP, FOVY } from './camera.js';
+import { cube } from './meshes.js';
+import { ShapeLayer } from './shapes.js';
 
 // Bodies are instanced: one draw call per run (the primary, then each ghost) over a unit cube,
 // with per-instance attributes read straight from the pose layout (centre, then the three
@@ -87,19 +89,6 @@ function compile(gl, vs, fs) {
   return { prog, u };
 }
 
-// a unit cube centred at the origin: 36 vertices, position + normal
-function cube() {
-  const out = [];
-  const faces = [[0, 1], [0, -1], [1, 1], [1, -1], [2, 1], [2, -1]];
-  for (const [axis, s] of faces) {
-    const a = (axis + 1) % 3, b = (axis + 2) % 3;
-    const corner = (u, v) => { const p = [0, 0, 0]; p[axis] = 0.5 * s; p[a] = u * 0.5; p[b] = v * 0.5 * s; return p; };
-    const n = [0, 0, 0]; n[axis] = s;
-    for (const [u, v] of [[-1, -1], [1, -1], [1, 1], [-1, -1], [1, 1], [-1, 1]]) out.push(...corner(u, v), ...n);
-  }
-  return new Float32Array(out);
-}
-
 // The camera's matrices, written in place. Only objects and integers are passed between
 // functions each frame: a fractional number passed to a function the engine did not inline is
 // allocated (boxed), and that is garbage every frame.
@@ -162,7 +151,9 @@ export class Renderer {
     this.colorCap = 0;
     this.sizesOf = null; // the sizes array the GPU holds, and for how many bodies
     this.sizeCount = -1;
-    this.cubeVao = this.instancedVao(cube(), true);
+    this.boxSizeBuf = gl.createBuffer(); // the boxes' sizes: zero for a body drawn by its shapes
+    this.cubeVao = this.instancedVao(cube(), true, this.boxSizeBuf);
+    this.shapes = new ShapeLayer(gl, bodyColor); // collision shapes and contact planes
     this.axisVao = this.instancedVao(AXIS_VERTS, false);
     // lines and points: the grid and world axes, then the trails, then the joints
     this.lineVao = gl.createVertexArray();
@@ -191,7 +182,7 @@ export class Renderer {
 
   // a vertex array over a static mesh (position or tip, normal or colour: 6 floats a vertex)
   // and the per-instance attributes: pose (locations 2-5), size (6) and, for boxes, colour (7)
-  instancedVao(verts, withColor) {
+  instancedVao(verts, withColor, sizeBuf = this.sizeBuf) {
     const gl = this.gl, vao = gl.createVertexArray();
     gl.bindVertexArray(vao);
     gl.bindBuffer(gl.ARRAY_BUFFER, gl.createBuffer());
@@ -204,7 +195,7 @@ export class Renderer {
       gl.vertexAttribPointer(2 + a, 3, gl.FLOAT, false, 4 * POSE, 12 * a);
       gl.vertexAttribDivisor(2 + a, 1);
     }
-    gl.bindBuffer(gl.ARRAY_BUFFER, this.sizeBuf);
+    gl.bindBuffer(gl.ARRAY_BUFFER, sizeBuf);
     gl.enableVertexAttribArray(6); gl.vertexAttribPointer(6, 3, gl.FLOAT, false, 12, 0); gl.vertexAttribDivisor(6, 1);
     if (withColor) {
       gl.bindBuffer(gl.ARRAY_BUFFER, this.colorBuf);
@@ -215,9 +206,19 @@ export class Renderer {
   }
 
 
+  /** The collision shapes (17 numbers each), contact planes (6 each) and strings (4 each) of a
+   * new scene, or null. */
+  setShapes(shapes, planes, links) {
+    this.shapes.set(shapes, planes, links);
+    this.sizesOf = null; // the boxes' sizes follow which bodies have shapes
+  }
+
   /** Frame the camera on a new scene (Camera.frame says how) and lay the ground grid under it. */
   frame(poses, sizes, joints, grounded, driven = false, bound = -1) {
-    const gridZ = this.camera.frame(poses, sizes, joints, grounded, driven, bound);
+    let gridZ = this.camera.frame(poses, sizes, joints, grounded, driven, bound);
+    this.follow = !grounded && this.shapes.planes !== null && this.shapes.frame(this.camera, poses, sizes);
+    if (this.follow) gridZ = this.shapes.groundZ(gridZ);
+    else this.shapes.size(this.camera.dist);
     this.scale = this.camera.scale;
     this.buildGrid(this.scale, gridZ);
   }
@@ -290,6 +291,7 @@ export class Renderer {
     gl.clear(gl.COLOR_BUFFER_BIT | gl.DEPTH_BUFFER_BIT);
     gl.enable(gl.DEPTH_TEST);
     const c = this.camera, cp = Math.cos(c.pitch), eye = c.eye;
+    if (this.follow) this.shapes.track(c, poses, n); // free bodies on a plane: the camera goes along
     eye[0] = c.target[0] + c.dist * cp * Math.cos(c.yaw);
     eye[1] = c.target[1] + c.dist * cp * Math.sin(c.yaw);
     eye[2] = c.target[2] + c.dist * Math.sin(c.pitch);
@@ -307,6 +309,7 @@ export class Renderer {
     tint[3] = 0; // the palette, per body
     gl.uniform4fv(u.uTint, tint);
     this.boxes(0, n);
+    this.shapes.draw(poses, true, c.target);
     if (ghosts.length) {
       gl.enable(gl.BLEND);
       gl.blendFunc(gl.SRC_ALPHA, gl.ONE_MINUS_SRC_ALPHA);
@@ -316,7 +319,10 @@ export class Renderer {
         const col = ghosts[i].color; // copied, not passed as numbers: those would be boxed
         tint[0] = col[0]; tint[1] = col[1]; tint[2] = col[2]; tint[3] = 1;
         gl.uniform4fv(u.uTint, tint);
+        gl.bindVertexArray(this.cubeVao);
+        gl.bindBuffer(gl.ARRAY_BUFFER, this.poseBuf);
         this.boxes(i + 1, n);
+        this.shapes.draw(ghosts[i].poses, false, c.target);
       }
       gl.depthMask(true);
       gl.disable(gl.BLEND);
@@ -342,6 +348,10 @@ export class Renderer {
       if (this.sizeData.length < 3 * n) this.sizeData = new Float32Array(3 * n);
       copyInto(this.sizeData, 0, sizes, 3 * n);
       gl.bindBuffer(gl.ARRAY_BUFFER, this.sizeBuf);
+      gl.bufferData(gl.ARRAY_BUFFER, this.sizeData, gl.STATIC_DRAW);
+      // a body drawn by its collision shapes has no box (its principal axes stay)
+      for (let b = 0; b < n; b++) if (this.shapes.hides(b)) this.sizeData.fill(0, 3 * b, 3 * b + 3);
+      gl.bindBuffer(gl.ARRAY_BUFFER, this.boxSizeBuf);
       gl.bufferData(gl.ARRAY_BUFFER, this.sizeData, gl.STATIC_DRAW);
       this.sizesOf = sizes;
       this.sizeCount = n;

@@ -103,6 +103,17 @@ fn preset_value(sc: &Scenario) -> Value {
             v["drives"] = d;
         }
     }
+    // contact: the section (planes, each material written out) and each body's shapes
+    if !sc.model.contact.is_empty() {
+        if let Ok((section, shapes)) = tumble::custom::contact_json(&sc.model) {
+            v["contact"] = section;
+            for (b, list) in shapes.into_iter().enumerate() {
+                if list.as_array().is_some_and(|l| !l.is_empty()) {
+                    v["bodies"][b]["shapes"] = list;
+                }
+            }
+        }
+    }
     v
 }
 
@@ -115,7 +126,8 @@ fn rank(key: &str) -> usize {
     match key {
         "velocity" => 17,
         "angular_velocity" => 18,
-        k => ORDER.iter().position(|o| *o == k).unwrap_or(19),
+        "shapes" => 19,
+        k => ORDER.iter().position(|o| *o == k).unwrap_or(20),
     }
 }
 

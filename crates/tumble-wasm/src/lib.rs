@@ -194,6 +194,86 @@ pub fn joint_rails(text: &str) -> Result<Vec<f64>, JsError> {
     Ok(out)
 }
 
+/// The collision shapes of the scenario `text` for the view, 17 numbers each: body, kind (0
+/// sphere, 1 capsule, 2 box), three sizes (sphere: radius, 0, 0; capsule: radius, half-length
+/// along its z, 0; box: half-sizes), the offset in the body's frame (3) and the shape's axes in
+/// the body's frame (9, column-major). Units: m. Throws on a bad text.
+#[wasm_bindgen]
+pub fn contact_shapes(text: &str) -> Result<Vec<f64>, JsError> {
+    use tumble::shapes::ShapeKind;
+    let sc = Scenario::parse(text).map_err(|e| JsError::new(&e.0))?;
+    let mut out = Vec::with_capacity(17 * sc.model.contact.shapes.len());
+    for sh in &sc.model.contact.shapes {
+        let (kind, size) = match sh.kind {
+            ShapeKind::Sphere { radius } => (0.0, [radius, 0.0, 0.0]),
+            ShapeKind::Capsule {
+                radius,
+                half_length,
+            } => (1.0, [radius, half_length, 0.0]),
+            ShapeKind::Box { half } => (2.0, half.to_array()),
+        };
+        out.push(sh.body as f64);
+        out.push(kind);
+        out.extend_from_slice(&size);
+        out.extend_from_slice(&sh.offset.to_array());
+        out.extend_from_slice(&sh.rotation.to_cols_array());
+    }
+    Ok(out)
+}
+
+/// The strings of shaped bodies, for the view: a joint whose point lies outside every shape of
+/// its body (a Newton's cradle ball hung from a hinge above it) is drawn as a thin rod from that
+/// point to the body's centre; 4 numbers each: the body, the point in its frame (m).
+#[wasm_bindgen]
+pub fn shape_links(text: &str) -> Result<Vec<f64>, JsError> {
+    use tumble::shapes::ShapeKind;
+    let sc = Scenario::parse(text).map_err(|e| JsError::new(&e.0))?;
+    let m = &sc.model;
+    let inside = |b: usize, p: glam::DVec3| {
+        m.contact.shapes.iter().filter(|s| s.body == b).any(|s| {
+            let q = s.rotation.transpose() * (p - s.offset);
+            match s.kind {
+                ShapeKind::Sphere { radius } => q.length() <= radius,
+                ShapeKind::Capsule {
+                    radius,
+                    half_length,
+                } => {
+                    let z = q.z.clamp(-half_length, half_length);
+                    (q - glam::DVec3::new(0.0, 0.0, z)).length() <= radius
+                }
+                ShapeKind::Box { half } => q.abs().cmple(half).all(),
+            }
+        })
+    };
+    let shaped = |b: usize| m.contact.shapes.iter().any(|s| s.body == b);
+    let mut out = Vec::new();
+    for j in &m.joints {
+        for (b, p) in [(Some(j.b), j.point_b), (j.a, j.point_a)] {
+            if let Some(b) = b.filter(|&b| shaped(b) && !inside(b, p)) {
+                out.push(b as f64);
+                out.extend_from_slice(&p.to_array());
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// The contact planes of the scenario `text` that any shape can touch, 6 numbers each (a point
+/// on it, its outward unit normal), for the view.
+#[wasm_bindgen]
+pub fn contact_planes(text: &str) -> Result<Vec<f64>, JsError> {
+    let sc = Scenario::parse(text).map_err(|e| JsError::new(&e.0))?;
+    let c = &sc.model.contact;
+    let mut out = Vec::new();
+    if !c.shapes.is_empty() {
+        for p in &c.planes {
+            out.extend_from_slice(&p.point.to_array());
+            out.extend_from_slice(&p.normal.to_array());
+        }
+    }
+    Ok(out)
+}
+
 /// One mark per joint of `text` for the view: 1 driven (a drive on it), 2 turned by a motor, 3
 /// both, 0 neither. Throws on a bad text.
 #[wasm_bindgen]
@@ -404,58 +484,6 @@ impl Simulation {
     pub fn has_forces(&self) -> bool {
         let m = self.inner.model();
         !m.forces.is_empty() || !m.drives.is_empty() || !m.contact.is_empty()
-    }
-
-    /// Number of collision shapes (drawn as what they are, in their bodies' frames).
-    pub fn shape_count(&self) -> usize {
-        self.inner.model().contact.shapes.len()
-    }
-
-    /// Every collision shape, 17 numbers each, into `out`: body, kind (0 sphere, 1 capsule,
-    /// 2 box), three sizes (sphere: radius, 0, 0; capsule: radius, half-length along its z, 0;
-    /// box: half-sizes), the offset in the body's frame (3) and the shape's axes in the body's
-    /// frame (9, column-major). Units: m.
-    pub fn write_shapes(&self, out: &mut [f64]) {
-        use tumble::shapes::ShapeKind;
-        for (o, sh) in out
-            .chunks_exact_mut(17)
-            .zip(&self.inner.model().contact.shapes)
-        {
-            let (kind, size) = match sh.kind {
-                ShapeKind::Sphere { radius } => (0.0, [radius, 0.0, 0.0]),
-                ShapeKind::Capsule {
-                    radius,
-                    half_length,
-                } => (1.0, [radius, half_length, 0.0]),
-                ShapeKind::Box { half } => (2.0, half.to_array()),
-            };
-            o[0] = sh.body as f64;
-            o[1] = kind;
-            o[2..5].copy_from_slice(&size);
-            o[5..8].copy_from_slice(&sh.offset.to_array());
-            o[8..17].copy_from_slice(&sh.rotation.to_cols_array());
-        }
-    }
-
-    /// Number of the world's contact planes.
-    pub fn plane_count(&self) -> usize {
-        let c = &self.inner.model().contact;
-        if c.shapes.is_empty() {
-            0
-        } else {
-            c.planes.len()
-        }
-    }
-
-    /// Every plane, 6 numbers each (a point on it, its outward unit normal), into `out`.
-    pub fn write_planes(&self, out: &mut [f64]) {
-        for (o, p) in out
-            .chunks_exact_mut(6)
-            .zip(&self.inner.model().contact.planes)
-        {
-            o[..3].copy_from_slice(&p.point.to_array());
-            o[3..].copy_from_slice(&p.normal.to_array());
-        }
     }
 
     /// Number of point-to-point elements drawn between two points: the spring-dampers (coils,

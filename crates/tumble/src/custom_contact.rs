@@ -193,9 +193,17 @@ pub(crate) fn contact_from(
         if crate::math::length(n) < 1e-9 {
             return err(format!("{name}.normal must be a non-zero vector"));
         }
+        // a unit normal is kept as written (to the bit, so that an exported system runs as
+        // the original); any other is made one
+        let l2 = n.length_squared();
+        let normal = if (l2 - 1.0).abs() <= 4.0 * f64::EPSILON {
+            n
+        } else {
+            crate::math::normalize(n)
+        };
         out.planes.push(Plane {
             point: vec3(&format!("{name}.point"), p.point)?,
-            normal: crate::math::normalize(n),
+            normal,
             material: material(&format!("{name}.material"), p.material.as_ref(), base)?,
         });
     }

@@ -176,7 +176,7 @@ pub(crate) fn build(name: &str, values: &[f64]) -> (Model, Vec<BodyState>, f64, 
         }
         "incline" => {
             let (m, s) = crate::presets::contact::incline(values);
-            (m, s, 5e-4, 5.0)
+            (m, s, 5e-4, 2.5)
         }
         _ => unreachable!("every preset has a builder"),
     }

@@ -1,0 +1,45 @@
+// meshes.js: the unit meshes the view draws instanced, 6 floats a vertex (position, normal):
+// a cube (bodies' boxes, box shapes, planes as thin slabs), a sphere (sphere shapes, capsules'
+// caps) and an open cylinder (capsules' sides). Built once.
+
+/** A unit cube centred at the origin: 36 vertices. */
+export function cube() {
+  const out = [];
+  const faces = [[0, 1], [0, -1], [1, 1], [1, -1], [2, 1], [2, -1]];
+  for (const [axis, s] of faces) {
+    const a = (axis + 1) % 3, b = (axis + 2) % 3;
+    const corner = (u, v) => { const p = [0, 0, 0]; p[axis] = 0.5 * s; p[a] = u * 0.5; p[b] = v * 0.5 * s; return p; };
+    const n = [0, 0, 0]; n[axis] = s;
+    for (const [u, v] of [[-1, -1], [1, -1], [1, 1], [-1, -1], [1, 1], [-1, 1]]) out.push(...corner(u, v), ...n);
+  }
+  return new Float32Array(out);
+}
+
+/** A sphere of radius 1 at the origin (`rings` x `sides` quads); on a unit sphere the normal is
+ * the position. */
+export function sphere(rings = 12, sides = 20) {
+  const out = [];
+  const at = (i, j) => {
+    const th = Math.PI * i / rings, ph = 2 * Math.PI * j / sides;
+    return [Math.sin(th) * Math.cos(ph), Math.sin(th) * Math.sin(ph), Math.cos(th)];
+  };
+  for (let i = 0; i < rings; i++) {
+    for (let j = 0; j < sides; j++) {
+      const a = at(i, j), b = at(i + 1, j), c = at(i + 1, j + 1), d = at(i, j + 1);
+      for (const p of [a, b, c, a, c, d]) out.push(...p, ...p);
+    }
+  }
+  return new Float32Array(out);
+}
+
+/** A cylinder of radius 1 along z from -0.5 to 0.5, without its ends (a capsule's caps close it). */
+export function cylinder(sides = 20) {
+  const out = [];
+  for (let j = 0; j < sides; j++) {
+    const p0 = 2 * Math.PI * j / sides, p1 = 2 * Math.PI * (j + 1) / sides;
+    const [c0, s0, c1, s1] = [Math.cos(p0), Math.sin(p0), Math.cos(p1), Math.sin(p1)];
+    const v = (c, s, z) => [c, s, z, c, s, 0];
+    for (const p of [v(c0, s0, -0.5), v(c1, s1, -0.5), v(c1, s1, 0.5), v(c0, s0, -0.5), v(c1, s1, 0.5), v(c0, s0, 0.5)]) out.push(...p);
+  }
+  return new Float32Array(out);
+}

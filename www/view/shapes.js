@@ -1,0 +1,245 @@
+// shapes.js: the collision shapes drawn as what they are (spheres round, capsules as a cylinder
+// between two caps, boxes as boxes) in their bodies' frames, and the contact planes as wide thin
+// slabs around the point under the camera's target. The shapes come from the module's
+// contact_shapes (17 numbers a shape: body, kind 0 sphere / 1 capsule / 2 box, three sizes in
+// m, offset, axes column-major, in the body's frame), contact_planes (point, normal) and
+// shape_links (a hinge's point outside its body's shapes: a string to the body's centre). Drawn
+// with the renderer's mesh program, instanced per mesh; per frame the instances of one run are
+// written into one preallocated Float32Array: nothing is allocated.
+import { cube, sphere, cylinder } from './meshes.js';
+
+const STRIDE = 18; // floats an instance: centre, three axes, size, colour
+const PLANE_COLORS = [[0.33, 0.37, 0.42], [0.29, 0.32, 0.37]]; // a plane's tiles, alternating
+const TILES = 21; // tiles a side: a plane is drawn as a TILES x TILES checkerboard fixed to the
+// world (so that a body sliding on it, with the camera following, is seen to move)
+const SLAB = 0.002; // a plane's drawn thickness (m), its top face just under the plane
+const LINK_COLOR = [0.78, 0.8, 0.84];
+
+// the mean of the first n bodies' centres into out (3)
+function centroid(poses, n, out) {
+  out[0] = 0; out[1] = 0; out[2] = 0;
+  for (let b = 0; b < n; b++) for (let k = 0; k < 3; k++) out[k] += poses[12 * b + k] / n;
+}
+
+export class ShapeLayer {
+  /** `gl` and the palette `color(body)`. */
+  constructor(gl, color) {
+    this.gl = gl;
+    this.color = color;
+    this.buf = gl.createBuffer();
+    this.data = new Float32Array(0);
+    this.meshes = [sphere(), cylinder(), cube()].map((verts) => ({ vao: this.vao(verts), count: verts.length / 6 }));
+    this.set(null, null, null);
+  }
+
+  // a vertex array over `verts` with the instance attributes (locations 2-7) from this.buf
+  vao(verts) {
+    const gl = this.gl, vao = gl.createVertexArray();
+    gl.bindVertexArray(vao);
+    gl.bindBuffer(gl.ARRAY_BUFFER, gl.createBuffer());
+    gl.bufferData(gl.ARRAY_BUFFER, verts, gl.STATIC_DRAW);
+    gl.enableVertexAttribArray(0); gl.vertexAttribPointer(0, 3, gl.FLOAT, false, 24, 0);
+    gl.enableVertexAttribArray(1); gl.vertexAttribPointer(1, 3, gl.FLOAT, false, 24, 12);
+    gl.bindBuffer(gl.ARRAY_BUFFER, this.buf);
+    for (let a = 0; a < 6; a++) {
+      gl.enableVertexAttribArray(2 + a);
+      gl.vertexAttribPointer(2 + a, 3, gl.FLOAT, false, 4 * STRIDE, 12 * a);
+      gl.vertexAttribDivisor(2 + a, 1);
+    }
+    gl.bindVertexArray(null);
+    return vao;
+  }
+
+  /** The shapes, planes and strings of a new scene (any may be null or empty). */
+  set(shapes, planes, links) {
+    this.shapes = shapes?.length ? shapes : null;
+    this.planes = planes?.length ? planes : null;
+    this.links = links?.length ? links : null;
+    // a string's radius: a tenth of the smallest shape's size
+    this.linkRadius = Infinity;
+    const ns = this.shapes ? this.shapes.length / 17 : 0, np = this.planes ? this.planes.length / 6 : 0;
+    let spheres = 0, cylinders = 0, boxes = 0;
+    this.shaped = new Set();
+    for (let s = 0; s < ns; s++) {
+      const kind = this.shapes[17 * s + 1];
+      this.shaped.add(this.shapes[17 * s]);
+      if (kind === 0) spheres += 1;
+      else if (kind === 1) { spheres += 2; cylinders += 1; } else boxes += 1;
+      this.linkRadius = Math.min(this.linkRadius, 0.1 * this.shapes[17 * s + 2]);
+    }
+    cylinders += this.links ? this.links.length / 4 : 0;
+    // instances by mesh: spheres (and caps), then cylinders, then boxes and the planes' tiles
+    this.counts = [spheres, cylinders, boxes + np * TILES * TILES];
+    const need = STRIDE * (this.counts[0] + this.counts[1] + this.counts[2]);
+    this.tile = 1; // a tile's side (m), set by `frame` and `size`
+    if (this.data.length < need) {
+      this.data = new Float32Array(need);
+      const gl = this.gl;
+      gl.bindBuffer(gl.ARRAY_BUFFER, this.buf);
+      gl.bufferData(gl.ARRAY_BUFFER, this.data.byteLength, gl.DYNAMIC_DRAW);
+    }
+  }
+
+  /** Frame `camera` on free bodies over the planes: the bodies and the points of the first
+   * plane under them, so that a falling ball is seen down to the ground; remember where the
+   * target sits from the bodies' centre along the plane, for `track`. Returns true. */
+  frame(camera, poses, sizes) {
+    const n = sizes.length / 3, pl = this.planes;
+    const m = this.mean ?? (this.mean = new Float64Array(3));
+    centroid(poses, n, m);
+    const h = (m[0] - pl[0]) * pl[3] + (m[1] - pl[1]) * pl[4] + (m[2] - pl[2]) * pl[5]; // height over the plane
+    const t = [m[0] - 0.5 * h * pl[3], m[1] - 0.5 * h * pl[4], m[2] - 0.5 * h * pl[5]];
+    let reach = 0.5 * Math.abs(h);
+    for (let b = 0; b < n; b++) {
+      const size = Math.hypot(sizes[3 * b], sizes[3 * b + 1], sizes[3 * b + 2]);
+      // room around each body: a box resting on an incline is seen with the slope around it
+      reach = Math.max(reach, Math.hypot(poses[12 * b] - t[0], poses[12 * b + 1] - t[1], poses[12 * b + 2] - t[2]) + 2 * size);
+    }
+    camera.target = t;
+    camera.scale = reach;
+    camera.dist = Math.max(3.4 * reach, camera.fitDistance(poses, sizes, []));
+    this.size(camera.dist);
+    this.offset = [t[0] - m[0], t[1] - m[1], t[2] - m[2]];
+    return true;
+  }
+
+  /** The ground grid's height: on the first plane where it is level, else `z`. */
+  groundZ(z) {
+    const pl = this.planes;
+    return Math.abs(pl[5]) > 0.999 ? pl[2] - 1e-3 : z;
+  }
+
+  /** Move the camera's target with the bodies along the first plane (not across it: a ball
+   * bouncing straight up and down stays in a still view). */
+  track(camera, poses, n) {
+    const m = this.mean, pl = this.planes, o = this.offset, t = camera.target;
+    centroid(poses, n, m);
+    const nx = pl[3], ny = pl[4], nz = pl[5];
+    // the target moves by the bodies' move minus its part along the normal
+    const dx = m[0] + o[0] - t[0], dy = m[1] + o[1] - t[1], dz = m[2] + o[2] - t[2];
+    const along = dx * nx + dy * ny + dz * nz;
+    t[0] += dx - along * nx; t[1] += dy - along * ny; t[2] += dz - along * nz;
+  }
+
+  /** Whether body `b` has shapes (its box is then not drawn). */
+  hides(b) {
+    return this.shaped.has(b);
+  }
+
+  // write one instance at index k: centre c, axes given as three columns, size, colour
+  put(k, cx, cy, cz, a, size0, size1, size2, col) {
+    const d = this.data, o = STRIDE * k;
+    d[o] = cx; d[o + 1] = cy; d[o + 2] = cz;
+    for (let i = 0; i < 9; i++) d[o + 3 + i] = a[i];
+    d[o + 12] = size0; d[o + 13] = size1; d[o + 14] = size2;
+    d[o + 15] = col[0]; d[o + 16] = col[1]; d[o + 17] = col[2];
+  }
+
+  // a string from link `o`'s point to its body's centre as cylinder instance k; returns k + 1
+  link(k, poses, o) {
+    const L = this.links, p = 12 * L[o], ax = this.axes, px = L[o + 1], py = L[o + 2], pz = L[o + 3];
+    const x0 = poses[p], y0 = poses[p + 1], z0 = poses[p + 2];
+    const wx = poses[p + 3] * px + poses[p + 6] * py + poses[p + 9] * pz;
+    const wy = poses[p + 4] * px + poses[p + 7] * py + poses[p + 10] * pz;
+    const wz = poses[p + 5] * px + poses[p + 8] * py + poses[p + 11] * pz;
+    const len = Math.sqrt(wx * wx + wy * wy + wz * wz) || 1;
+    const ux = wx / len, uy = wy / len, uz = wz / len; // from the centre to the point
+    const ex = Math.abs(ux) < 0.9 ? 1 : 0, ey = 1 - ex;
+    let ax0 = uy * 0 - uz * ey, ay0 = uz * ex - ux * 0, az0 = ux * ey - uy * ex;
+    const l = Math.sqrt(ax0 * ax0 + ay0 * ay0 + az0 * az0); ax0 /= l; ay0 /= l; az0 /= l;
+    ax[0] = ax0; ax[1] = ay0; ax[2] = az0;
+    ax[3] = uy * az0 - uz * ay0; ax[4] = uz * ax0 - ux * az0; ax[5] = ux * ay0 - uy * ax0;
+    ax[6] = ux; ax[7] = uy; ax[8] = uz;
+    const r = this.linkRadius;
+    this.put(k, x0 + 0.5 * wx, y0 + 0.5 * wy, z0 + 0.5 * wz, ax, r, r, len, LINK_COLOR);
+    return k + 1;
+  }
+
+  // one instanced draw of mesh `m` over `count` instances from instance `first` on
+  instances(m, first, count) {
+    if (!count) return;
+    const gl = this.gl, mesh = this.meshes[m];
+    gl.bindVertexArray(mesh.vao);
+    gl.bindBuffer(gl.ARRAY_BUFFER, this.buf);
+    for (let a = 0; a < 6; a++) gl.vertexAttribPointer(2 + a, 3, gl.FLOAT, false, 4 * STRIDE, 4 * STRIDE * first + 12 * a);
+    gl.drawArraysInstanced(gl.TRIANGLES, 0, mesh.count, count);
+  }
+
+  /** The planes' tiles for a view `dist` m from its target: a round number near a tenth of it. */
+  size(dist) {
+    const raw = 0.1 * dist, p = 10 ** Math.floor(Math.log10(raw)), m = raw / p;
+    this.tile = (m < 2 ? 1 : m < 5 ? 2 : 5) * p;
+  }
+
+  // plane `o`'s tiles around the point under `target` as box instances from k; returns the next k
+  plane(k, o, target) {
+    const pl = this.planes, ax = this.axes, T = this.tile;
+    const nx = pl[o + 3], ny = pl[o + 4], nz = pl[o + 5];
+    // t1 = n x (x1 or x2, whichever is less along n), t2 = n x t1
+    const ex = Math.abs(nx) < 0.9 ? 1 : 0, ey = 1 - ex;
+    let t1x = -nz * ey, t1y = nz * ex, t1z = nx * ey - ny * ex;
+    const l = Math.sqrt(t1x * t1x + t1y * t1y + t1z * t1z); t1x /= l; t1y /= l; t1z /= l;
+    const t2x = ny * t1z - nz * t1y, t2y = nz * t1x - nx * t1z, t2z = nx * t1y - ny * t1x;
+    ax[0] = t1x; ax[1] = t1y; ax[2] = t1z; ax[3] = t2x; ax[4] = t2y; ax[5] = t2z; ax[6] = nx; ax[7] = ny; ax[8] = nz;
+    // the target in the plane's coordinates, snapped to the tiles: they stay where they are
+    const rx = target[0] - pl[o], ry = target[1] - pl[o + 1], rz = target[2] - pl[o + 2];
+    const i0 = Math.floor((rx * t1x + ry * t1y + rz * t1z) / T) - (TILES >> 1);
+    const j0 = Math.floor((rx * t2x + ry * t2y + rz * t2z) / T) - (TILES >> 1);
+    const down = 0.6 * SLAB; // the slab's top just under the plane
+    for (let i = i0; i < i0 + TILES; i++) {
+      for (let j = j0; j < j0 + TILES; j++) {
+        const u = (i + 0.5) * T, v = (j + 0.5) * T;
+        this.put(k++, pl[o] + u * t1x + v * t2x - down * nx, pl[o + 1] + u * t1y + v * t2y - down * ny,
+          pl[o + 2] + u * t1z + v * t2z - down * nz, ax, T, T, SLAB, PLANE_COLORS[(i + j) & 1]);
+      }
+    }
+    return k;
+  }
+
+  /** Draw the shapes at `poses` (12 numbers a body), and the planes around `target` (world, m)
+   * when `planes` is set (the primary run only). The mesh program is in use with its uniforms
+   * set. */
+  draw(poses, planes, target) {
+    if (!this.shapes && !(planes && this.planes)) return;
+    const gl = this.gl, sh = this.shapes, ax = this.axes ?? (this.axes = new Float64Array(9));
+    let kSph = 0, kCyl = this.counts[0], kBox = this.counts[0] + this.counts[1];
+    const ns = sh ? sh.length / 17 : 0;
+    for (let s = 0; s < ns; s++) {
+      const o = 17 * s, b = sh[o], kind = sh[o + 1], p = 12 * b;
+      // world axes = R S (R the body's rotation, columns at p + 3.., S the shape's, at o + 8..)
+      for (let c = 0; c < 3; c++) {
+        for (let r = 0; r < 3; r++) {
+          ax[3 * c + r] = poses[p + 3 + r] * sh[o + 8 + 3 * c] + poses[p + 6 + r] * sh[o + 9 + 3 * c] + poses[p + 9 + r] * sh[o + 10 + 3 * c];
+        }
+      }
+      const ox = sh[o + 5], oy = sh[o + 6], oz = sh[o + 7];
+      const cx = poses[p] + poses[p + 3] * ox + poses[p + 6] * oy + poses[p + 9] * oz;
+      const cy = poses[p + 1] + poses[p + 4] * ox + poses[p + 7] * oy + poses[p + 10] * oz;
+      const cz = poses[p + 2] + poses[p + 5] * ox + poses[p + 8] * oy + poses[p + 11] * oz;
+      const col = this.color(b), r = sh[o + 2];
+      if (kind === 0) {
+        this.put(kSph++, cx, cy, cz, ax, r, r, r, col);
+      } else if (kind === 1) {
+        const hl = sh[o + 3];
+        this.put(kCyl++, cx, cy, cz, ax, r, r, 2 * hl, col);
+        this.put(kSph++, cx + hl * ax[6], cy + hl * ax[7], cz + hl * ax[8], ax, r, r, r, col);
+        this.put(kSph++, cx - hl * ax[6], cy - hl * ax[7], cz - hl * ax[8], ax, r, r, r, col);
+      } else {
+        this.put(kBox++, cx, cy, cz, ax, 2 * sh[o + 2], 2 * sh[o + 3], 2 * sh[o + 4], col);
+      }
+    }
+    const nl = this.links ? this.links.length / 4 : 0;
+    for (let l = 0; l < nl; l++) kCyl = this.link(kCyl, poses, 4 * l);
+    let boxes = kBox - this.counts[0] - this.counts[1];
+    if (planes && this.planes) {
+      for (let q = 0; q < this.planes.length / 6; q++) kBox = this.plane(kBox, 6 * q, target);
+      boxes = kBox - this.counts[0] - this.counts[1];
+    }
+    gl.bindBuffer(gl.ARRAY_BUFFER, this.buf);
+    gl.bufferSubData(gl.ARRAY_BUFFER, 0, this.data, 0, STRIDE * kBox);
+    this.instances(0, 0, this.counts[0]);
+    this.instances(1, this.counts[0], this.counts[1]);
+    this.instances(2, this.counts[0] + this.counts[1], boxes);
+    gl.bindVertexArray(null);
+  }
+}
