@@ -1,4 +1,4 @@
-//! Tumble's invariants of states computed elsewhere (issue 21: MuJoCo beside Tumble). The page
+//! Tumble's invariants of states computed elsewhere, for MuJoCo beside Tumble. The page
 //! steps a system in MuJoCo and measures each state with Tumble's own definitions, so that the
 //! curves of both are comparable point for point: the same E = T + V (V with the springs),
 //! momentum about the origin, joint violation from Tumble's joint equations, and the balance

@@ -13,21 +13,19 @@
 
 extern crate alloc;
 
-pub mod baumgarte;
 pub mod compiled;
 pub mod contact;
 pub mod custom;
 mod custom_contact;
 mod custom_forces;
-pub mod director;
 pub mod forces;
 pub mod invariants;
 pub mod joints;
 pub mod math;
 pub mod mechanism;
+pub mod methods;
 pub mod model;
 pub mod presets;
-pub mod rattle;
 pub mod reach;
 pub mod scenario;
 pub mod shapes;
@@ -40,6 +38,7 @@ pub mod validate;
 
 pub use forces::ForceElement;
 pub use invariants::Invariants;
+pub use methods::{baumgarte, director, rattle};
 pub use model::{Body, BodyState, Joint, JointKind, Model};
 pub use scenario::{Scenario, ScenarioError};
 pub use simulation::{Method, Simulation};

@@ -588,7 +588,7 @@ mod tests {
         assert!(
             (x1 - DVec3::new(0.0, 1.5 * FRAC_PI_4.sin(), -1.5 * FRAC_PI_4.cos())).length() < 1e-15
         );
-        // V = sum M g x3 = -998.887323375 J (issue 3)
+        // V = sum M g x3 = -998.887323375 J
         let v: f64 = s.initial.iter().map(|b| 12.0 * 9.81 * b.x.z).sum();
         assert!((v - -998.887323375).abs() < 1e-8, "{v}");
         assert_eq!(s.model.bodies[0].inertia, DVec3::new(9.25, 10.0, 1.25));

@@ -2,10 +2,10 @@
 use crate::compiled::Compiled;
 use crate::invariants::{self, Invariants};
 use crate::mechanism::{self, Mechanism};
+use crate::methods::{baumgarte, director, rattle};
 use crate::model::{BodyState, DriveKind, Model};
 use crate::scenario::Scenario;
 use crate::step::{Settings, StepError, StepInfo};
-use crate::{baumgarte, director, rattle};
 use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;

@@ -1,4 +1,4 @@
-//! The presets a multibody course starts with (issue 14): the double pendulum, the four-bar
+//! The presets a multibody course starts with: the double pendulum, the four-bar
 //! linkage and the catenary. `scenario.rs` holds their table entries (names, parameters) and
 //! calls the builders here.
 //!

@@ -1,4 +1,4 @@
-//! The presets with force elements (issue 19): the spring pendulum, the damped pendulum and the
+//! The presets with force elements: the spring pendulum, the damped pendulum and the
 //! driven pendulum. `scenario.rs` holds their table entries; the builders are here.
 //!
 //! - `spring-pendulum`: a 1 kg body (a 0.1 m cube) on a spring (k N/m, rest length 1 m) from a

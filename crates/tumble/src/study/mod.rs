@@ -1,4 +1,4 @@
-//! Convergence studies (issue 15), shared by `tumble study` and the page's Study view (through
+//! Convergence studies, shared by `tumble study` and the page's Study view (through
 //! tumble-wasm), so that both compute the same bits: the runs of a study ([`Plan`]), one run
 //! measured after every step ([`Run`], [`Record`]), and the report ([`Report`]: errors against
 //! the reference, observed orders, the long runs) as JSON or CSV.
