@@ -15,7 +15,7 @@ useBrowser();
 
 // ---- helpers ----
 
-const UNIT = /^\s*(?:kg m²\/s|kg m²|kg|m\/s²|m\/s|rad\/s|rad|m|s|J|1\/s|degrees|%|N m s\/rad|N m\/rad|N m|N\/m|N|Hz)(?![\w²])/;
+const UNIT = /^\s*(?:kg m²\/s|kg m²|kg|m\/s²|m\/s|rad\/s|rad|mm|ms|MPa|m|s|J|1\/s|degrees|%|N m s\/rad|N m\/rad|N m|N\/m|N|Hz)(?![\w²])/;
 const COUNT = /^\s*(?:boxes|box|bodies|links|iterations|steps|numbers|integrators)\b/;
 // numbers sharing one unit: "0.9144, 1.098 and 1.66 kg m²", "(0.1, 0.2, 0.3) rad/s", "l1 = 0.4, l2 = 0.9 kg m²/s", "3 to 8 iterations"
 const LIST = /^(?:\)?(?:,\s*|\s+and\s+|\s+to\s+)(?:l\d = )?\d[\d.e-]*)*\)?(?:\/N)?/;
@@ -30,6 +30,7 @@ export function unitless(text) {
       if (/^(19|20)\d\d$/.test(m[0])) continue;                    // a year in a citation
       if (/(sec\.|Fig\.|eq\.)\s*\(?$/.test(before)) continue;        // a section, figure or equation number
       if (/relative|tolerance/.test(before) && /e-\d/.test(m[0])) continue; // a relative error: no unit
+      if (/(restitution|ratio|mu(_[sk])?)\s*(=|of)?\s*$/.test(before)) continue; // a coefficient: no unit
       const rest = after.replace(LIST, '');
       if (UNIT.test(rest) || COUNT.test(rest)) continue;
       bad.push(`"${sentence.slice(Math.max(0, m.index - 25), m.index + m[0].length + 20)}"`);
@@ -186,6 +187,7 @@ test('every number in the explanations has a unit (or is a relative error or a c
   // and the check itself catches a missing unit
   assert.equal(unitless('The paper uses the step h = 0.1 here.').length, 1);
   assert.equal(unitless('The paper uses the step h = 0.1 s here.').length, 0);
+  assert.equal(unitless('A restitution of 0.8 and mu_k = 0.4 have no unit.').length, 0);
   for (const name of ['free-body', 'flip', 'top', 'nk-revolute', 'nk-spherical', 'chain', 'double-pendulum', 'four-bar', 'catenary', 'spring-pendulum', 'damped-pendulum', 'driven-pendulum', 'custom']) {
     assert.ok(t.scenarios[name]?.title && t.scenarios[name].text.length > 80 && t.scenarios[name].look.length > 40, `text for ${name}`);
   }

@@ -69,6 +69,18 @@ const SCHEMA = [
     ['rest_slide', 'm', 'the slide at which the spring is relaxed', '|x| ≤ 1e9; default 0'],
     ['damping', 'N s/m', 'damper in the slide\'s rate', '0 to 1e12; default 0'],
   ]],
+  ['Force element "joint_limit"', 'forces[i]: stops on a hinge\'s angle', [
+    ['joint', '', 'index of a revolute or cylindrical joint', 'required'],
+    ['lower, upper', 'rad', 'the stops, in the angle about axis_a measured from the start (0 there)', 'lower ≤ 0 ≤ upper, lower < upper'],
+    ['stiffness', 'N m/rad', 'the stops\' spring', '0 to 1e12; default 0: a stop that rings at 10 Hz on body b'],
+    ['restitution', '(ratio)', 'rebound speed over impact speed at a stop', '0.01 to 1; default 0.5'],
+  ]],
+  ['Force element "slider_limit"', 'forces[i]: stops on a slider\'s slide', [
+    ['joint', '', 'index of a prismatic or cylindrical joint', 'required'],
+    ['lower, upper', 'm', 'the stops, in the slide along axis_a measured from the start (0 there)', 'lower ≤ 0 ≤ upper, lower < upper'],
+    ['stiffness', 'N/m', 'the stops\' spring', '0 to 1e12; default 0: a stop that rings at 10 Hz on body b'],
+    ['restitution', '(ratio)', 'rebound speed over impact speed at a stop', '0.01 to 1; default 0.5'],
+  ]],
   ['Load "force"', 'forces[i]: a force at a body point, times a function of time', [
     ['body', '', 'the body it acts on', 'required'],
     ['point', 'm', 'where it acts, in the body\'s axes from its centre of mass', 'magnitude ≤ 1e9; default [0, 0, 0]'],
@@ -84,6 +96,17 @@ const SCHEMA = [
     ['joint', '', 'index of a revolute or cylindrical joint', 'required'],
     ['torque', 'N m', 'the torque about axis_a, on b, and the opposite on a', 'required; |x| ≤ 1e12'],
     ['time', '', 'a time function f(t) that scales it', 'optional, default constant 1'],
+  ]],
+  ['Contact', 'bodies[i].shapes and the "contact" section (docs/scenarios.md: Contact)', [
+    ['shapes[j].type', '', '"sphere" (radius), "capsule" (radius, half_length along its z) or "box" (half)', 'required'],
+    ['radius, half_length, half', 'm', 'the shape\'s sizes', '1e-6 to 1e6 (half_length from 0)'],
+    ['offset, rotation', 'm', 'the shape\'s origin and axes (rows) in the body\'s frame', 'default [0, 0, 0] and identity'],
+    ['group, mask', '', 'collision filter: A and B touch when A.group & B.mask or B.group & A.mask is not 0', 'default 1'],
+    ['contact.ground', '', 'true: the plane through the origin, normal against gravity', 'default false'],
+    ['contact.planes', 'm', 'half-spaces: a point and an outward normal each', 'optional'],
+    ['material: young, poisson', 'Pa', 'Young\'s modulus and Poisson\'s ratio (contact.material, or a shape\'s or plane\'s own)', '1e3 to 1e13 Pa; 0 to 0.5; default 1e7 Pa and 0.45'],
+    ['material: restitution, friction, static_friction', '(ratio)', 'e of an impact; kinetic and static friction coefficients', 'e 0.01 to 1 (0.8); mu 0 to 10 (0.5), static ≥ kinetic'],
+    ['contact.collide_joined', '', 'whether bodies joined by a joint touch', 'default false'],
   ]],
   ['Time functions', '"time": {"kind": ..., parameters}; f is a factor (no unit) for a load, an angle (rad) or a slide (m) for a drive; every parameter finite, |x| ≤ 1e12', [
     ['"constant": value', 'f', 'f(t) = value', 'value default 1'],

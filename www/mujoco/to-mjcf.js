@@ -227,6 +227,10 @@ export function toMjcf(system, { integrator = 'RK4', timestep = null } = {}) {
         ctrl.push((info.reversed ? -1 : 1) * (f.torque ?? 0) * factor);
         break;
       }
+      case 'joint_limit':
+      case 'slider_limit':
+        notes.push(`forces[${i}] (${f.type} on joint ${f.joint}): MuJoCo's joint range is a soft constraint with its own law, not Tumble's calibrated stop: left out, the joint moves past ${num(f.lower)} and ${num(f.upper)}`);
+        break;
       default:
         notes.push(`forces[${i}] (${f.type}): a load on a body has no MJCF element (MuJoCo applies such loads at run time through data.xfrc_applied): left out`);
     }

@@ -278,6 +278,8 @@ pub struct Compiled {
     pub force_frames: Vec<crate::forces::Frame>,
     /// the contact probes (`contact/`)
     pub contacts: crate::contact::Probes,
+    /// whether the model has joint limits (`limits.rs`)
+    pub has_limits: bool,
 }
 
 impl Compiled {
@@ -345,6 +347,10 @@ impl Compiled {
                 .collect(),
             force_frames: crate::forces::frames(model, None),
             contacts: crate::contact::Probes::new(model)?,
+            has_limits: model
+                .forces
+                .iter()
+                .any(|f| matches!(f, crate::forces::ForceElement::Limit { .. })),
         })
     }
 

@@ -29,7 +29,11 @@
 //! { "type": "force", "body": 0, "point": [0, 0, 0], "force": [0, 0, 10], "time": F }
 //! { "type": "torque", "body": 0, "torque": [0, 0, 1], "time": F }
 //! { "type": "motor", "joint": 0, "torque": 0.033, "time": F }
+//! { "type": "joint_limit", "joint": 0, "lower": -0.5, "upper": 1.2, "stiffness": 0, "restitution": 0.5 }
+//! { "type": "slider_limit", "joint": 1, "lower": -0.1, "upper": 0.3 }
 //! ```
+//! (a limit's bounds in rad or m from the joint's start, lower <= 0 <= upper; stiffness 0, the
+//! default, rings at 10 Hz on body b; restitution 0.5 by default: `limits.rs`)
 //! with an optional time function F (default: constant 1), tagged by "kind":
 //! `{"kind": "constant", "value": 1}`, `{"kind": "linear", "start": 0, "rate": 1}`,
 //! `{"kind": "sine", "offset": 0, "amplitude": 1, "frequency": 2, "phase": 0}` (Hz, rad),

@@ -1,7 +1,7 @@
 //! The JSON form of the force elements, loads, time functions and drives (the `forces` and
 //! `drives` lists of a scenario file; `custom.rs` documents the format and reads the rest).
 use crate::forces::ForceElement;
-use crate::model::{Drive, DriveKind, Model};
+use crate::model::{Drive, DriveKind, LimitKind, Model};
 use crate::timefn::TimeFn;
 use alloc::format;
 use alloc::string::String;
@@ -82,6 +82,24 @@ pub(crate) enum JsonForce {
         #[serde(default)]
         damping: f64,
     },
+    JointLimit {
+        joint: usize,
+        lower: f64,
+        upper: f64,
+        #[serde(default)]
+        stiffness: f64,
+        #[serde(default = "half")]
+        restitution: f64,
+    },
+    SliderLimit {
+        joint: usize,
+        lower: f64,
+        upper: f64,
+        #[serde(default)]
+        stiffness: f64,
+        #[serde(default = "half")]
+        restitution: f64,
+    },
     Force {
         body: usize,
         #[serde(default)]
@@ -135,6 +153,10 @@ pub(crate) enum JsonTime {
         rate: f64,
         time: f64,
     },
+}
+
+fn half() -> f64 {
+    0.5
 }
 
 fn one() -> f64 {
@@ -236,6 +258,29 @@ pub fn forces_json(model: &Model) -> Result<serde_json::Value, String> {
                 rest_slide,
                 damping,
             },
+            ForceElement::Limit {
+                joint,
+                kind,
+                lower,
+                upper,
+                stiffness,
+                restitution,
+            } => match kind {
+                LimitKind::Angle => JsonForce::JointLimit {
+                    joint,
+                    lower,
+                    upper,
+                    stiffness,
+                    restitution,
+                },
+                LimitKind::Slide => JsonForce::SliderLimit {
+                    joint,
+                    lower,
+                    upper,
+                    stiffness,
+                    restitution,
+                },
+            },
             ForceElement::Force {
                 body,
                 point,
@@ -308,6 +353,34 @@ pub(crate) fn forces_from(js: &[JsonForce]) -> Vec<ForceElement> {
                 stiffness,
                 rest_slide,
                 damping,
+            },
+            JsonForce::JointLimit {
+                joint,
+                lower,
+                upper,
+                stiffness,
+                restitution,
+            } => ForceElement::Limit {
+                joint,
+                kind: LimitKind::Angle,
+                lower,
+                upper,
+                stiffness,
+                restitution,
+            },
+            JsonForce::SliderLimit {
+                joint,
+                lower,
+                upper,
+                stiffness,
+                restitution,
+            } => ForceElement::Limit {
+                joint,
+                kind: LimitKind::Slide,
+                lower,
+                upper,
+                stiffness,
+                restitution,
             },
             JsonForce::Force {
                 body,

@@ -14,6 +14,7 @@
 //! torque         T(t) = torque f(t) (global) on the body: power T . w
 //! motor          tau(t) = torque f(t) about a revolute joint's axis n: tau n on b, -tau n on
 //!                a; power tau n . (w_b - w_a)
+//! limit          a joint's angle or slide held between two stops (`limits.rs`)
 //! budget         E = T + V (V: gravity and springs), W = work of loads and motors,
 //!                D = energy dissipated by dampers; E(t) - E(0) - W(t) + D(t) = 0
 //! ```
@@ -25,7 +26,7 @@
 //! the Newton tolerance, are in `director/forces.rs`.
 use crate::math::{length, perpendicular_pair};
 pub use crate::model::ForceElement;
-use crate::model::{BodyState, JointKind, Model};
+use crate::model::{BodyState, JointKind, LimitKind, Model};
 use alloc::format;
 use alloc::string::String;
 use alloc::vec;
@@ -58,6 +59,8 @@ pub struct Frame {
     pub point_b: DVec3,
     /// the slide at the start (m)
     pub s0: f64,
+    /// a joint limit's stops (`limits.rs`)
+    pub law: Option<crate::contact::Law>,
 }
 
 /// The frames of `model`'s elements, with the angles of joint springs measured from `init`
@@ -66,57 +69,92 @@ pub fn frames(model: &Model, init: Option<&[BodyState]>) -> Vec<Frame> {
     model
         .forces
         .iter()
-        .map(|f| match *f {
-            ForceElement::JointSpring { joint, .. } | ForceElement::Motor { joint, .. } => {
-                let j = &model.joints[joint];
-                let (axis_a, axis_b) = match j.kind {
-                    JointKind::Revolute { axis_a, axis_b }
-                    | JointKind::Cylindrical { axis_a, axis_b } => (axis_a, axis_b),
-                    _ => (DVec3::X, DVec3::X), // rejected by `validate`
-                };
-                let n_a = crate::math::normalize(axis_a);
-                let e_b = perpendicular_pair(axis_b).0;
-                let rot = |b: Option<usize>| match (b, init) {
-                    (Some(b), Some(s)) => s[b].r,
-                    _ => DMat3::IDENTITY,
-                };
-                let (ra, rb) = (rot(j.a), rot(Some(j.b)));
-                // r_a: body b's e at the start, seen from a, made exactly perpendicular to n_a
-                let r = ra.transpose() * (rb * e_b);
-                let r_a = crate::math::normalize(r - n_a * n_a.dot(r));
-                Frame {
-                    a: j.a,
-                    b: j.b,
-                    n_a,
-                    r_a,
-                    m_a: n_a.cross(r_a),
-                    e_b,
-                    ..Frame::default()
-                }
+        .map(|f| {
+            let mut frame = frame(model, f, init);
+            if let ForceElement::Limit {
+                joint,
+                kind,
+                stiffness,
+                restitution,
+                ..
+            } = *f
+            {
+                frame.law = Some(crate::limits::law(
+                    model,
+                    joint,
+                    kind,
+                    stiffness,
+                    restitution,
+                ));
             }
-            ForceElement::SliderSpring { joint, .. } => {
-                let j = &model.joints[joint];
-                let n_a = crate::math::normalize(j.kind.axes().0);
-                let s0 = match init {
-                    Some(s) => {
-                        let ra = j.a.map_or(DMat3::IDENTITY, |a| s[a].r);
-                        (ra * n_a).dot(point(s, j.b, j.point_b) - end(s, j.a, j.point_a))
-                    }
-                    None => 0.0,
-                };
-                Frame {
-                    a: j.a,
-                    b: j.b,
-                    n_a,
-                    point_a: j.point_a,
-                    point_b: j.point_b,
-                    s0,
-                    ..Frame::default()
-                }
-            }
-            _ => Frame::default(),
+            frame
         })
         .collect()
+}
+
+/// Element `f`'s frame (see [`frames`]).
+fn frame(model: &Model, f: &ForceElement, init: Option<&[BodyState]>) -> Frame {
+    match *f {
+        ForceElement::JointSpring { joint, .. }
+        | ForceElement::Motor { joint, .. }
+        | ForceElement::Limit {
+            joint,
+            kind: LimitKind::Angle,
+            ..
+        } => {
+            let j = &model.joints[joint];
+            let (axis_a, axis_b) = match j.kind {
+                JointKind::Revolute { axis_a, axis_b }
+                | JointKind::Cylindrical { axis_a, axis_b } => (axis_a, axis_b),
+                _ => (DVec3::X, DVec3::X), // rejected by `validate`
+            };
+            let n_a = crate::math::normalize(axis_a);
+            let e_b = perpendicular_pair(axis_b).0;
+            let rot = |b: Option<usize>| match (b, init) {
+                (Some(b), Some(s)) => s[b].r,
+                _ => DMat3::IDENTITY,
+            };
+            let (ra, rb) = (rot(j.a), rot(Some(j.b)));
+            // r_a: body b's e at the start, seen from a, made exactly perpendicular to n_a
+            let r = ra.transpose() * (rb * e_b);
+            let r_a = crate::math::normalize(r - n_a * n_a.dot(r));
+            Frame {
+                a: j.a,
+                b: j.b,
+                n_a,
+                r_a,
+                m_a: n_a.cross(r_a),
+                e_b,
+                ..Frame::default()
+            }
+        }
+        ForceElement::SliderSpring { joint, .. }
+        | ForceElement::Limit {
+            joint,
+            kind: LimitKind::Slide,
+            ..
+        } => {
+            let j = &model.joints[joint];
+            let n_a = crate::math::normalize(j.kind.axes().0);
+            let s0 = match init {
+                Some(s) => {
+                    let ra = j.a.map_or(DMat3::IDENTITY, |a| s[a].r);
+                    (ra * n_a).dot(point(s, j.b, j.point_b) - end(s, j.a, j.point_a))
+                }
+                None => 0.0,
+            };
+            Frame {
+                a: j.a,
+                b: j.b,
+                n_a,
+                point_a: j.point_a,
+                point_b: j.point_b,
+                s0,
+                ..Frame::default()
+            }
+        }
+        _ => Frame::default(),
+    }
 }
 
 /// Check every element of `model` at the initial states: indices, finite non-negative
@@ -248,6 +286,23 @@ pub fn validate(model: &Model, init: &[BodyState]) -> Result<(), String> {
                     return Err(format!("{name}.rest_slide must be finite and at most 1e9 m in size, not {rest_slide}"));
                 }
             }
+            ForceElement::Limit {
+                joint,
+                kind,
+                lower,
+                upper,
+                stiffness,
+                restitution,
+            } => crate::limits::validate(
+                model,
+                name,
+                joint,
+                kind,
+                lower,
+                upper,
+                stiffness,
+                restitution,
+            )?,
             ForceElement::Force {
                 body: b,
                 point: s,
@@ -365,7 +420,14 @@ fn rot(s: &[BodyState], b: Option<usize>) -> DMat3 {
 /// The joint springs' angles at `s`, each unwrapped against `angles` (in place).
 pub fn update_angles(model: &Model, frames: &[Frame], s: &[BodyState], angles: &mut [f64]) {
     for ((f, fr), angle) in model.forces.iter().zip(frames).zip(angles.iter_mut()) {
-        if let ForceElement::JointSpring { .. } = f {
+        if matches!(
+            f,
+            ForceElement::JointSpring { .. }
+                | ForceElement::Limit {
+                    kind: LimitKind::Angle,
+                    ..
+                }
+        ) {
             let (x, y) = angle_xy(fr, &rot(s, fr.a), &rot(s, Some(fr.b)));
             *angle = unwrap(x, y, *angle);
         }
@@ -402,6 +464,17 @@ pub fn potential(model: &Model, frames: &[Frame], s: &[BodyState], angles: &[f64
             } => {
                 let x = slide(fr, s) - rest_slide;
                 v += 0.5 * stiffness * x * x;
+            }
+            ForceElement::Limit {
+                kind, lower, upper, ..
+            } => {
+                let x = match kind {
+                    LimitKind::Angle => *angle,
+                    LimitKind::Slide => slide(fr, s),
+                };
+                if let Some(law) = &fr.law {
+                    v += crate::limits::potential(law, x, lower, upper);
+                }
             }
             _ => {}
         }
@@ -505,6 +578,40 @@ pub fn add_world(
                     apply(a, pb - s[a].x, f, force, torque);
                 }
                 p.dissipation += damping * rate * rate;
+            }
+            ForceElement::Limit {
+                kind, lower, upper, ..
+            } => {
+                let Some(law) = &fr.law else { continue };
+                let ra = fr.a.map_or(DMat3::IDENTITY, |a| s[a].r);
+                let wa = fr.a.map_or(DVec3::ZERO, |a| s[a].r * s[a].w);
+                if kind == LimitKind::Angle {
+                    // as a joint spring: a torque about the axis n = R_a n_a
+                    let n = ra * fr.n_a;
+                    let rate = n.dot(s[fr.b].r * s[fr.b].w - wa);
+                    let (f, diss) = crate::limits::force(law, *angle, rate, lower, upper);
+                    torque[fr.b] -= n * f;
+                    if let Some(a) = fr.a {
+                        torque[a] += n * f;
+                    }
+                    p.dissipation += diss;
+                } else {
+                    // as a slider spring: a force along mw = R_a n_a at b's point
+                    let mw = ra * fr.n_a;
+                    let pb = point(s, fr.b, fr.point_b);
+                    let d = pb - end(s, fr.a, fr.point_a);
+                    let rate = mw.dot(
+                        point_velocity(s, Some(fr.b), fr.point_b)
+                            - point_velocity(s, fr.a, fr.point_a),
+                    ) + wa.cross(mw).dot(d);
+                    let (f, diss) =
+                        crate::limits::force(law, mw.dot(d) - fr.s0, rate, lower, upper);
+                    apply(fr.b, pb - s[fr.b].x, -mw * f, force, torque);
+                    if let Some(a) = fr.a {
+                        apply(a, pb - s[a].x, mw * f, force, torque);
+                    }
+                    p.dissipation += diss;
+                }
             }
             ForceElement::Force {
                 body,

@@ -109,6 +109,7 @@ pub fn conserved_momentum(model: &Model) -> [bool; 3] {
                 ForceElement::Spring { .. } => true,
                 // a torque about a joint's axis reacts on the ground when the joint is grounded
                 ForceElement::JointSpring { joint, .. }
+                | ForceElement::Limit { joint, .. }
                 | ForceElement::Motor { joint, .. }
                 | ForceElement::SliderSpring { joint, .. } => model.joints[joint].a.is_some(),
                 // an external load changes the momentum

@@ -191,6 +191,23 @@ pub enum ForceElement {
         /// damping (N s/m), >= 0
         damping: f64,
     },
+    /// A joint limit: the joint's angle (revolute, cylindrical) or slide (prismatic,
+    /// cylindrical), measured from the start, is held between `lower` and `upper` by a stop
+    /// that pushes back with the contact law of a flat contact (`limits.rs`).
+    Limit {
+        /// the joint
+        joint: usize,
+        /// which coordinate: the angle (rad) or the slide (m)
+        kind: LimitKind,
+        /// the lower bound (rad or m), <= 0 (the joint starts within its range)
+        lower: f64,
+        /// the upper bound (rad or m), >= 0
+        upper: f64,
+        /// the stop's stiffness (N m/rad or N/m); 0: a stop that rings at 10 Hz on body b
+        stiffness: f64,
+        /// the coefficient of restitution of an impact on the stop
+        restitution: f64,
+    },
     /// A force at a body point, global direction, scaled by a function of time.
     Force {
         /// the body
@@ -220,6 +237,15 @@ pub enum ForceElement {
         /// the factor f(t)
         time: TimeFn,
     },
+}
+
+/// Which coordinate of its joint a [`ForceElement::Limit`] bounds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LimitKind {
+    /// the angle of b relative to a about the axis (revolute, cylindrical), rad
+    Angle,
+    /// the slide of b's point along a's axis (prismatic, cylindrical), m
+    Slide,
 }
 
 /// Everything that stays fixed during a run.

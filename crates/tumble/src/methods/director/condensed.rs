@@ -129,7 +129,7 @@ impl Ctx<'_> {
             // gradients of the last evaluation (or of `new`) give the translational forces; a
             // sliding joint's rows turn with body a, and take those of the last iterate (a lag
             // the iteration removes: the step is judged on the residual with the current ones)
-            let contacts = !c.contacts.list.is_empty();
+            let contacts = self.stiff_elements();
             for b in 0..nb {
                 let f0 = self.force_translational(b, model);
                 let m = model.bodies[b].mass;

@@ -545,6 +545,25 @@ impl Ctx<'_> {
                 &mut self.w.fext,
                 &mut self.w.stiff,
             );
+        } else if self.c.has_limits {
+            for st in self.w.stiff.iter_mut() {
+                *st = crate::contact::discrete::Stiffness::default();
+            }
         }
+        if self.c.has_limits {
+            forces::limit_stiffness(
+                self.c,
+                &self.s.q,
+                &self.w.q1,
+                &self.w.angles1,
+                h,
+                &mut self.w.stiff,
+            );
+        }
+    }
+
+    /// Whether the tangent takes the contacts' and joint limits' stiffness (`stiff`).
+    pub(super) fn stiff_elements(&self) -> bool {
+        !self.c.contacts.list.is_empty() || self.c.has_limits
     }
 }

@@ -1,0 +1,226 @@
+//! Joint limits (`limits.rs`), against independent references:
+//! - a rotor on a hinge at its centre (no gravity) spinning into a stop rebounds at the
+//!   restitution asked (the stop's damping is calibrated on the rotor's inertia about the
+//!   axis, so this case is exact), for every method; a block on a slider likewise;
+//! - with restitution 1 the director keeps E to the tolerance through every impact on the
+//!   stops; with damping, E - E0 + D stays at the tolerance and D never falls;
+//! - a pendulum resting against a stop under gravity presses into it by M g r / k, the static
+//!   balance of the stop's torque;
+//! - bad input: messages that name the element and the field.
+use tumble::{Method, Scenario, Settings, Simulation};
+
+fn sim(sc: &Scenario, method: Method, h: f64) -> Simulation {
+    let mut st = Settings::for_scenario(sc);
+    st.dt = h;
+    Simulation::new(sc, method, st).unwrap()
+}
+
+/// A rotor (J = diag(0.5, 0.3, 0.3)) on a hinge about x1 through its centre, spinning at `w0`
+/// toward a stop at `upper` rad, no gravity.
+fn rotor(w0: f64, upper: f64, e: f64) -> Scenario {
+    Scenario::parse(&format!(
+        r#"{{"gravity":[0,0,0],"bodies":[{{"mass":2,"inertia":[0.5,0.3,0.3],"angular_velocity":[{w0},0,0]}}],
+           "joints":[{{"type":"revolute","a":null,"b":0,"axis_a":[1,0,0],"axis_b":[1,0,0]}}],
+           "forces":[{{"type":"joint_limit","joint":0,"lower":-1,"upper":{upper},"stiffness":200,"restitution":{e}}}]}}"#
+    ))
+    .unwrap()
+}
+
+/// A 3 kg block on a slider along x1, moving at `v0` toward a stop at `upper` m, no gravity.
+fn block(v0: f64, upper: f64, e: f64) -> Scenario {
+    Scenario::parse(&format!(
+        r#"{{"gravity":[0,0,0],"bodies":[{{"mass":3,"inertia":[0.1,0.1,0.1],"velocity":[{v0},0,0]}}],
+           "joints":[{{"type":"prismatic","a":null,"b":0,"axis_a":[1,0,0],"axis_b":[1,0,0]}}],
+           "forces":[{{"type":"slider_limit","joint":0,"lower":-1,"upper":{upper},"stiffness":3000,"restitution":{e}}}]}}"#
+    ))
+    .unwrap()
+}
+
+/// The rate (w about x1, or v along x1) after the impact over the rate before: read at 0.6 s,
+/// when the stop has let go (the rotor reaches it at 0.15 s and leaves 0.16 s later, the block
+/// 0.13 s and 0.10 s) and before the other stop is reached.
+fn rebound(sc: &Scenario, method: Method, h: f64, rate: impl Fn(&Simulation) -> f64) -> f64 {
+    let mut s = sim(sc, method, h);
+    let before = rate(&s);
+    while s.time() < 0.6 {
+        s.step().unwrap();
+    }
+    -rate(&s) / before
+}
+
+fn spin(s: &Simulation) -> f64 {
+    let st = s.states()[0];
+    (st.r * st.w).x
+}
+
+fn speed(s: &Simulation) -> f64 {
+    s.states()[0].v.x
+}
+
+#[test]
+fn stops_rebound_at_the_restitution_asked() {
+    for method in [Method::Director, Method::Rattle, Method::Baumgarte] {
+        for e in [0.5, 0.9] {
+            let got = rebound(&rotor(2.0, 0.3, e), method, 1e-4, spin);
+            let slid = rebound(&block(1.5, 0.2, e), method, 1e-4, speed);
+            println!("{} e {e}: rotor {got:.6}, block {slid:.6}", method.name());
+            let tol = if method == Method::Director {
+                1e-4
+            } else {
+                2e-3
+            };
+            assert!(
+                (got - e).abs() < tol,
+                "{}: rotor rebounds at {got}, {e} asked",
+                method.name()
+            );
+            assert!(
+                (slid - e).abs() < tol,
+                "{}: block rebounds at {slid}, {e} asked",
+                method.name()
+            );
+        }
+    }
+}
+
+/// A pendulum swinging between two stops: with restitution 1 the director keeps E to the
+/// tolerance through every impact (RATTLE's is O(h^2)); with 0.6, E - E0 + D stays at the
+/// tolerance and D never decreases.
+#[test]
+fn impacts_on_stops_keep_the_balance() {
+    let sc = |e: f64| {
+        Scenario::parse(&format!(
+            r#"{{"bodies":[{{"mass":1,"inertia":[0.0835,0.0835,0.0005],"size":[0.05,0.05,1],"position":[0,0,-0.5]}}],
+               "joints":[{{"type":"revolute","a":null,"b":0,"point_b":[0,0,0.5],"axis_a":[1,0,0],"axis_b":[1,0,0]}}],
+               "forces":[{{"type":"joint_limit","joint":0,"lower":-0.4,"upper":0.3,"restitution":{e}}}]}}"#
+        ))
+        .unwrap()
+    };
+    for (method, e) in [
+        (Method::Director, 1.0),
+        (Method::Director, 0.6),
+        (Method::Rattle, 1.0),
+    ] {
+        // pushed toward the upper stop at 4 rad/s
+        let mut sc = sc(e);
+        sc.initial[0].w.x = 4.0;
+        // the centre 0.5 m below the hinge moves at w x r = (4, 0, 0) x (0, 0, -0.5) = (0, 2, 0)
+        sc.initial[0].v = glam::DVec3::new(0.0, 4.0 * 0.5, 0.0);
+        let mut s = sim(&sc, method, 1e-3);
+        let e0 = s.invariants().energy();
+        let (mut worst, mut d_last, mut hits, mut pressed) = (0.0f64, 0.0, 0, false);
+        while s.time() < 5.0 {
+            s.step().unwrap();
+            let inv = s.invariants();
+            worst = worst.max(inv.balance.abs() / e0.abs().max(1.0));
+            assert!(inv.dissipated >= d_last, "D fell");
+            d_last = inv.dissipated;
+            let angle = s.force_state().angles[0];
+            let on = !(-0.4..=0.3).contains(&angle);
+            if on && !pressed {
+                hits += 1;
+            }
+            pressed = on;
+        }
+        println!(
+            "{} e {e}: {hits} impacts, D {d_last:.4} J, max balance {worst:e}",
+            method.name()
+        );
+        assert!(hits >= 3, "{hits} impacts");
+        if method == Method::Director {
+            assert!(worst < 1e-11, "director balance {worst:e} with e = {e}");
+            if e < 1.0 {
+                assert!(d_last > 0.5, "the stops took {d_last} J");
+            }
+        } else {
+            assert!(worst > 1e-8, "RATTLE kept the energy: {worst:e}");
+        }
+    }
+}
+
+/// A rod pendulum (1 kg, centre 0.5 m below the hinge) held up at 0.3 rad against its upper
+/// stop by gravity turned sideways: at rest it presses in by M g r / k (the stop's torque
+/// balances gravity's), k = 500 N m/rad.
+#[test]
+fn a_pendulum_rests_against_its_stop() {
+    let sc = Scenario::parse(
+        r#"{"gravity":[0,9.81,0],"bodies":[{"mass":1,"inertia":[0.0835,0.0835,0.0005],"size":[0.05,0.05,1],"position":[0,0,-0.5]}],
+           "joints":[{"type":"revolute","a":null,"b":0,"point_b":[0,0,0.5],"axis_a":[1,0,0],"axis_b":[1,0,0]}],
+           "forces":[{"type":"joint_limit","joint":0,"lower":-1,"upper":0.3,"stiffness":500,"restitution":0.2}]}"#,
+    )
+    .unwrap();
+    for method in [Method::Director, Method::Rattle, Method::Baumgarte] {
+        let mut s = sim(&sc, method, 1e-3);
+        while s.time() < 20.0 {
+            s.step().unwrap();
+        }
+        let angle = s.force_state().angles[0];
+        // the torque of gravity about the hinge at angle th: M g r cos(th) (gravity along +x2,
+        // the rod turning toward it), balanced by k (th - 0.3)
+        let (m, g, r, k) = (1.0, 9.81, 0.5, 500.0);
+        let press = angle - 0.3;
+        let balance = m * g * r * angle.cos() / k;
+        println!(
+            "{}: pressed {press:.9} rad, M g r cos / k = {balance:.9}",
+            method.name()
+        );
+        assert!(
+            (press - balance).abs() < 1e-6,
+            "{}: {press} vs {balance}",
+            method.name()
+        );
+    }
+}
+
+#[test]
+fn bad_limits_are_named() {
+    let with = |joint: &str, limit: &str| {
+        let text = format!(
+            r#"{{"bodies":[{{"mass":1,"inertia":[1,1,1]}}],"joints":[{joint}],"forces":[{limit}]}}"#
+        );
+        match Scenario::parse(&text) {
+            Err(e) => e.0,
+            Ok(sc) => match Simulation::new(&sc, Method::Director, Settings::for_scenario(&sc)) {
+                Err(e) => e,
+                Ok(_) => String::from("accepted"),
+            },
+        }
+    };
+    let hinge = r#"{"type":"revolute","a":null,"b":0}"#;
+    let ball = r#"{"type":"spherical","a":null,"b":0}"#;
+    for (joint, limit, needle) in [
+        (
+            ball,
+            r#"{"type":"joint_limit","joint":0,"lower":-1,"upper":1}"#,
+            "forces[0].joint: joints[0] is a spherical joint",
+        ),
+        (
+            hinge,
+            r#"{"type":"slider_limit","joint":0,"lower":-1,"upper":1}"#,
+            "a slide limit bounds a prismatic",
+        ),
+        (
+            hinge,
+            r#"{"type":"joint_limit","joint":3,"lower":-1,"upper":1}"#,
+            "joints[3] does not exist",
+        ),
+        (
+            hinge,
+            r#"{"type":"joint_limit","joint":0,"lower":0.2,"upper":1}"#,
+            "lower <= 0 <= upper",
+        ),
+        (
+            hinge,
+            r#"{"type":"joint_limit","joint":0,"lower":-1,"upper":1,"restitution":0}"#,
+            "forces[0].restitution",
+        ),
+        (
+            hinge,
+            r#"{"type":"joint_limit","joint":0,"lower":-1,"upper":1,"stiffness":-5}"#,
+            "forces[0].stiffness",
+        ),
+    ] {
+        let msg = with(joint, limit);
+        assert!(msg.contains(needle), "{limit}: {msg}");
+    }
+}
