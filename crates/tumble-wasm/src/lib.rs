@@ -9,11 +9,12 @@
 //!
 //! Besides the handle, the scenario as a whole (presets, canonical text, the editor's check and
 //! JSON, the mechanism, a suitable step) is here; what the view draws of a scenario is in
-//! [`view`], the editor's JSON export and its locating of errors in [`editor`].
+//! [`view`], the editor's JSON export in [`export`] and its locating of errors in [`editor`].
 use tumble::{Method, Scenario, Settings};
 use wasm_bindgen::prelude::*;
 
 pub mod editor;
+pub mod export;
 pub mod external;
 pub mod study;
 pub mod view;
@@ -122,7 +123,7 @@ pub fn canonical_scenario(text: &str) -> Result<String, JsError> {
 #[wasm_bindgen]
 pub fn scenario_json(text: &str) -> Result<String, JsError> {
     let sc = editor::check(text).map_err(|p| JsError::new(&p.message))?;
-    editor::export(&sc).map_err(|e| JsError::new(&e))
+    export::export(&sc).map_err(|e| JsError::new(&e))
 }
 
 /// Check a scenario text for the editor: `{ ok: true, canonical }` or `{ ok: false, message,
