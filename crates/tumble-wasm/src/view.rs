@@ -1,0 +1,164 @@
+//! What the view draws besides the bodies, read from a scenario text: joint frames and the rails
+//! of sliding joints, marks for driven and motorised joints, the kinds of point-to-point
+//! elements (springs, dampers, rods), collision shapes, the strings of shaped bodies and the
+//! contact planes. Each is a flat array of numbers with a fixed count per item (the doc comment
+//! of each function gives the layout), so the page reads them without JSON.
+use tumble::Scenario;
+use wasm_bindgen::prelude::*;
+
+/// The joints as the scenario defines them, 14 numbers each: body a (-1 for the ground),
+/// point_a (3), axis_a (3), body b, point_b (3), axis_b (3); points and axes in the body's
+/// frame (global for the ground); axes are zero for a spherical joint. For the view's joint
+/// frames. Throws on a bad text.
+#[wasm_bindgen]
+pub fn joint_frames(text: &str) -> Result<Vec<f64>, JsError> {
+    let sc = Scenario::parse(text).map_err(|e| JsError::new(&e.0))?;
+    let mut out = Vec::with_capacity(14 * sc.model.joints.len());
+    for j in &sc.model.joints {
+        let (aa, ab) = j.kind.axes();
+        out.push(j.a.map_or(-1.0, |a| a as f64));
+        out.extend_from_slice(&j.point_a.to_array());
+        out.extend_from_slice(&aa.to_array());
+        out.push(j.b as f64);
+        out.extend_from_slice(&j.point_b.to_array());
+        out.extend_from_slice(&ab.to_array());
+    }
+    Ok(out)
+}
+
+/// The rails of the sliding joints (prismatic, cylindrical) of `text`, 7 numbers each: body a
+/// (-1 for the ground), point_a (3) and axis_a (3) in a's frame (global for the ground), for the
+/// view to draw along the axis. Throws on a bad text.
+#[wasm_bindgen]
+pub fn joint_rails(text: &str) -> Result<Vec<f64>, JsError> {
+    let sc = Scenario::parse(text).map_err(|e| JsError::new(&e.0))?;
+    let mut out = Vec::new();
+    for j in &sc.model.joints {
+        if matches!(
+            j.kind,
+            tumble::JointKind::Prismatic { .. } | tumble::JointKind::Cylindrical { .. }
+        ) {
+            out.push(j.a.map_or(-1.0, |a| a as f64));
+            out.extend_from_slice(&j.point_a.to_array());
+            out.extend_from_slice(&j.kind.axes().0.to_array());
+        }
+    }
+    Ok(out)
+}
+
+/// The collision shapes of the scenario `text` for the view, 17 numbers each: body, kind (0
+/// sphere, 1 capsule, 2 box), three sizes (sphere: radius, 0, 0; capsule: radius, half-length
+/// along its z, 0; box: half-sizes), the offset in the body's frame (3) and the shape's axes in
+/// the body's frame (9, column-major). Units: m. Throws on a bad text.
+#[wasm_bindgen]
+pub fn contact_shapes(text: &str) -> Result<Vec<f64>, JsError> {
+    use tumble::shapes::ShapeKind;
+    let sc = Scenario::parse(text).map_err(|e| JsError::new(&e.0))?;
+    let mut out = Vec::with_capacity(17 * sc.model.contact.shapes.len());
+    for sh in &sc.model.contact.shapes {
+        let (kind, size) = match sh.kind {
+            ShapeKind::Sphere { radius } => (0.0, [radius, 0.0, 0.0]),
+            ShapeKind::Capsule {
+                radius,
+                half_length,
+            } => (1.0, [radius, half_length, 0.0]),
+            ShapeKind::Box { half } => (2.0, half.to_array()),
+        };
+        out.push(sh.body as f64);
+        out.push(kind);
+        out.extend_from_slice(&size);
+        out.extend_from_slice(&sh.offset.to_array());
+        out.extend_from_slice(&sh.rotation.to_cols_array());
+    }
+    Ok(out)
+}
+
+/// The strings of shaped bodies, for the view: a joint whose point lies outside every shape of
+/// its body (a Newton's cradle ball hung from a hinge above it) is drawn as a thin rod from that
+/// point to the body's centre; 4 numbers each: the body, the point in its frame (m).
+#[wasm_bindgen]
+pub fn shape_links(text: &str) -> Result<Vec<f64>, JsError> {
+    use tumble::shapes::ShapeKind;
+    let sc = Scenario::parse(text).map_err(|e| JsError::new(&e.0))?;
+    let m = &sc.model;
+    let inside = |b: usize, p: glam::DVec3| {
+        m.contact.shapes.iter().filter(|s| s.body == b).any(|s| {
+            let q = s.rotation.transpose() * (p - s.offset);
+            match s.kind {
+                ShapeKind::Sphere { radius } => q.length() <= radius,
+                ShapeKind::Capsule {
+                    radius,
+                    half_length,
+                } => {
+                    let z = q.z.clamp(-half_length, half_length);
+                    (q - glam::DVec3::new(0.0, 0.0, z)).length() <= radius
+                }
+                ShapeKind::Box { half } => q.abs().cmple(half).all(),
+            }
+        })
+    };
+    let shaped = |b: usize| m.contact.shapes.iter().any(|s| s.body == b);
+    let mut out = Vec::new();
+    for j in &m.joints {
+        for (b, p) in [(Some(j.b), j.point_b), (j.a, j.point_a)] {
+            if let Some(b) = b.filter(|&b| shaped(b) && !inside(b, p)) {
+                out.push(b as f64);
+                out.extend_from_slice(&p.to_array());
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// The contact planes of the scenario `text` that any shape can touch, 6 numbers each (a point
+/// on it, its outward unit normal), for the view.
+#[wasm_bindgen]
+pub fn contact_planes(text: &str) -> Result<Vec<f64>, JsError> {
+    let sc = Scenario::parse(text).map_err(|e| JsError::new(&e.0))?;
+    let c = &sc.model.contact;
+    let mut out = Vec::new();
+    if !c.shapes.is_empty() {
+        for p in &c.planes {
+            out.extend_from_slice(&p.point.to_array());
+            out.extend_from_slice(&p.normal.to_array());
+        }
+    }
+    Ok(out)
+}
+
+/// One mark per joint of `text` for the view: 1 driven (a drive on it), 2 turned by a motor, 3
+/// both, 0 neither. Throws on a bad text.
+#[wasm_bindgen]
+pub fn joint_marks(text: &str) -> Result<Vec<u8>, JsError> {
+    let sc = Scenario::parse(text).map_err(|e| JsError::new(&e.0))?;
+    let m = &sc.model;
+    Ok((0..m.joints.len())
+        .map(|j| {
+            let driven = m.drives.iter().any(|d| d.joint == j);
+            let motor = m
+                .forces
+                .iter()
+                .any(|f| matches!(f, tumble::ForceElement::Motor { joint, .. } if *joint == j));
+            u8::from(driven) + 2 * u8::from(motor)
+        })
+        .collect())
+}
+
+/// One kind per point-to-point element of `text` (in the order of `write_springs`), for the
+/// view: bit 0 a spring (stiffness above 0), bit 1 a damper (damping above 0); then per distance
+/// joint bit 2 (a rod) and bit 3 (driven: drawn as a cylinder). Throws on a bad text.
+#[wasm_bindgen]
+pub fn spring_kinds(text: &str) -> Result<Vec<u8>, JsError> {
+    let sc = Scenario::parse(text).map_err(|e| JsError::new(&e.0))?;
+    let m = &sc.model;
+    let springs = m.forces.iter().filter_map(|f| match *f {
+        tumble::ForceElement::Spring {
+            stiffness, damping, ..
+        } => Some(u8::from(stiffness > 0.0) + 2 * u8::from(damping > 0.0)),
+        _ => None,
+    });
+    let rods = (0..m.joints.len())
+        .filter(|&j| matches!(m.joints[j].kind, tumble::JointKind::Distance { .. }))
+        .map(|j| 4 + 8 * u8::from(m.drives.iter().any(|d| d.joint == j)));
+    Ok(springs.chain(rods).collect())
+}
