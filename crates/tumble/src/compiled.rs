@@ -278,7 +278,7 @@ pub struct Compiled {
     pub force_frames: Vec<crate::forces::Frame>,
     /// the contact probes (`contact/`)
     pub contacts: crate::contact::Probes,
-    /// whether the model has joint limits (`limits.rs`)
+    /// whether the model has joint limits (`forces/limits.rs`)
     pub has_limits: bool,
 }
 

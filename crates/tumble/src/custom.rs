@@ -33,7 +33,7 @@
 //! { "type": "slider_limit", "joint": 1, "lower": -0.1, "upper": 0.3 }
 //! ```
 //! (a limit's bounds in rad or m from the joint's start, lower <= 0 <= upper; stiffness 0, the
-//! default, rings at 10 Hz on body b; restitution 0.5 by default: `limits.rs`)
+//! default, rings at 10 Hz on body b; restitution 0.5 by default: `forces/limits.rs`)
 //! with an optional time function F (default: constant 1), tagged by "kind":
 //! `{"kind": "constant", "value": 1}`, `{"kind": "linear", "start": 0, "rate": 1}`,
 //! `{"kind": "sine", "offset": 0, "amplitude": 1, "frequency": 2, "phase": 0}` (Hz, rad),

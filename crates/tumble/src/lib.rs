@@ -21,7 +21,6 @@ mod custom_forces;
 pub mod forces;
 pub mod invariants;
 pub mod joints;
-pub mod limits;
 pub mod math;
 pub mod mechanism;
 pub mod methods;

@@ -193,7 +193,7 @@ pub enum ForceElement {
     },
     /// A joint limit: the joint's angle (revolute, cylindrical) or slide (prismatic,
     /// cylindrical), measured from the start, is held between `lower` and `upper` by a stop
-    /// that pushes back with the contact law of a flat contact (`limits.rs`).
+    /// that pushes back with the contact law of a flat contact (`forces/limits.rs`).
     Limit {
         /// the joint
         joint: usize,

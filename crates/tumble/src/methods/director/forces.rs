@@ -25,7 +25,7 @@
 //!                exactly, so with F = k (xbar - x_r) + c Delta x / h, g = F grad x(qbar):
 //!                g . Delta q = Delta V + c Delta x^2 / h
 //! limit          the angle's or slide's generalised force f from the stops' discrete law
-//!                (`limits.rs`): f Delta x = Delta V + D_step, with the same gradients as above
+//!                (`forces/limits.rs`): f Delta x = Delta V + D_step, with the same gradients as above
 //! force          f = force (f(t_n) + f(t_n+1)) / 2 at the point p: g = -f on q0 and -s_i f on
 //!                q_i; W_step = f . Delta p (exactly -g . Delta q)
 //! torque         tau (mean of f as above): g_i = qbar_i x tau'' on the directors with
@@ -188,7 +188,7 @@ fn angle_force(
             damping * dth * dth / h,
         ),
         ForceElement::Limit { lower, upper, .. } => match &fr.law {
-            Some(law) => crate::limits::discrete(law, th0, th1, lower, upper, h),
+            Some(law) => crate::forces::limits::discrete(law, th0, th1, lower, upper, h),
             None => (0.0, 0.0),
         },
         _ => (0.0, 0.0),
@@ -216,7 +216,7 @@ fn slide_force(
             damping * dx * dx / h,
         ),
         ForceElement::Limit { lower, upper, .. } => match &fr.law {
-            Some(law) => crate::limits::discrete(law, x0, x1, lower, upper, h),
+            Some(law) => crate::forces::limits::discrete(law, x0, x1, lower, upper, h),
             None => (0.0, 0.0),
         },
         _ => (0.0, 0.0),

@@ -14,16 +14,19 @@
 //! torque         T(t) = torque f(t) (global) on the body: power T . w
 //! motor          tau(t) = torque f(t) about a revolute joint's axis n: tau n on b, -tau n on
 //!                a; power tau n . (w_b - w_a)
-//! limit          a joint's angle or slide held between two stops (`limits.rs`)
+//! limit          a joint's angle or slide held between two stops (`forces/limits.rs`)
 //! budget         E = T + V (V: gravity and springs), W = work of loads and motors,
 //!                D = energy dissipated by dampers; E(t) - E(0) - W(t) + D(t) = 0
 //! ```
 //!
-//! This file holds the model side (the elements, their validation, the frames compiled once),
-//! the continuous forms above for the rotation-matrix methods (RATTLE, Baumgarte: forces and
-//! torques at a state, the powers whose time integral they report as W and D) and the
-//! potential of the springs. The director method's discrete forms, which keep the balance to
+//! This module holds the model side (the elements, their validation, the frames compiled once)
+//! and the potential of the springs; `world.rs` the continuous forms above for the
+//! rotation-matrix methods (RATTLE, Baumgarte: forces and torques at a state, the powers whose
+//! time integral they report as W and D); `limits.rs` the joint limits. The director method's discrete forms, which keep the balance to
 //! the Newton tolerance, are in `director/forces.rs`.
+pub mod limits;
+mod world;
+
 use crate::math::{length, perpendicular_pair};
 pub use crate::model::ForceElement;
 use crate::model::{BodyState, JointKind, LimitKind, Model};
@@ -32,6 +35,7 @@ use alloc::string::String;
 use alloc::vec;
 use alloc::vec::Vec;
 use glam::{DMat3, DVec3};
+pub use world::{add_world, Power};
 
 /// Largest stiffness (N/m or N m/rad) and damping (N s/m or N m s/rad) accepted.
 pub const MAX_COEFFICIENT: f64 = 1e12;
@@ -59,7 +63,7 @@ pub struct Frame {
     pub point_b: DVec3,
     /// the slide at the start (m)
     pub s0: f64,
-    /// a joint limit's stops (`limits.rs`)
+    /// a joint limit's stops (`forces/limits.rs`)
     pub law: Option<crate::contact::Law>,
 }
 
@@ -79,7 +83,7 @@ pub fn frames(model: &Model, init: Option<&[BodyState]>) -> Vec<Frame> {
                 ..
             } = *f
             {
-                frame.law = Some(crate::limits::law(
+                frame.law = Some(crate::forces::limits::law(
                     model,
                     joint,
                     kind,
@@ -293,7 +297,7 @@ pub fn validate(model: &Model, init: &[BodyState]) -> Result<(), String> {
                 upper,
                 stiffness,
                 restitution,
-            } => crate::limits::validate(
+            } => crate::forces::limits::validate(
                 model,
                 name,
                 joint,
@@ -341,18 +345,18 @@ pub fn validate(model: &Model, init: &[BodyState]) -> Result<(), String> {
     Ok(())
 }
 
-fn point(s: &[BodyState], b: usize, p: DVec3) -> DVec3 {
+pub(crate) fn point(s: &[BodyState], b: usize, p: DVec3) -> DVec3 {
     s[b].x + s[b].r * p
 }
 
-fn end(s: &[BodyState], a: Option<usize>, p: DVec3) -> DVec3 {
+pub(crate) fn end(s: &[BodyState], a: Option<usize>, p: DVec3) -> DVec3 {
     match a {
         Some(a) => point(s, a, p),
         None => p,
     }
 }
 
-fn point_velocity(s: &[BodyState], a: Option<usize>, p: DVec3) -> DVec3 {
+pub(crate) fn point_velocity(s: &[BodyState], a: Option<usize>, p: DVec3) -> DVec3 {
     match a {
         Some(a) => s[a].v + (s[a].r * s[a].w).cross(s[a].r * p),
         None => DVec3::ZERO,
@@ -410,7 +414,7 @@ pub fn unwrap(x: f64, y: f64, previous: f64) -> f64 {
 }
 
 /// The rotation of body `b`, or the identity for the ground.
-fn rot(s: &[BodyState], b: Option<usize>) -> DMat3 {
+pub(crate) fn rot(s: &[BodyState], b: Option<usize>) -> DMat3 {
     match b {
         Some(b) => s[b].r,
         None => DMat3::IDENTITY,
@@ -473,7 +477,7 @@ pub fn potential(model: &Model, frames: &[Frame], s: &[BodyState], angles: &[f64
                     LimitKind::Slide => slide(fr, s),
                 };
                 if let Some(law) = &fr.law {
-                    v += crate::limits::potential(law, x, lower, upper);
+                    v += crate::forces::limits::potential(law, x, lower, upper);
                 }
             }
             _ => {}
@@ -486,165 +490,4 @@ pub fn potential(model: &Model, frames: &[Frame], s: &[BodyState], angles: &[f64
 pub fn slide(fr: &Frame, s: &[BodyState]) -> f64 {
     let ra = fr.a.map_or(DMat3::IDENTITY, |a| s[a].r);
     (ra * fr.n_a).dot(point(s, fr.b, fr.point_b) - end(s, fr.a, fr.point_a)) - fr.s0
-}
-
-/// The powers of the elements at a state: what the loads put in and the dampers take out (W).
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct Power {
-    /// dW/dt of the loads and motors
-    pub input: f64,
-    /// dD/dt of the dampers, >= 0
-    pub dissipation: f64,
-}
-
-/// Add the elements' forces and torques (world) at the states `s`, time `t` to `force` and
-/// `torque` (one per body); `angles` are the joint springs' angles at `s`. Returns the powers.
-pub fn add_world(
-    model: &Model,
-    frames: &[Frame],
-    s: &[BodyState],
-    angles: &[f64],
-    t: f64,
-    force: &mut [DVec3],
-    torque: &mut [DVec3],
-) -> Power {
-    let mut p = Power::default();
-    let apply = |b: usize, arm: DVec3, f: DVec3, force: &mut [DVec3], torque: &mut [DVec3]| {
-        force[b] += f;
-        torque[b] += arm.cross(f);
-    };
-    for ((el, fr), angle) in model.forces.iter().zip(frames).zip(angles) {
-        match *el {
-            ForceElement::Spring {
-                a,
-                point_a,
-                b,
-                point_b,
-                stiffness,
-                rest_length,
-                damping,
-            } => {
-                let d = point(s, b, point_b) - end(s, a, point_a);
-                let l = length(d);
-                if l == 0.0 {
-                    continue; // zero rest length (validated): no force at zero length
-                }
-                let n = d / l;
-                let ldot =
-                    n.dot(point_velocity(s, Some(b), point_b) - point_velocity(s, a, point_a));
-                let f = n * (stiffness * (l - rest_length) + damping * ldot);
-                apply(b, s[b].r * point_b, -f, force, torque);
-                if let Some(a) = a {
-                    apply(a, s[a].r * point_a, f, force, torque);
-                }
-                p.dissipation += damping * ldot * ldot;
-            }
-            ForceElement::JointSpring {
-                stiffness,
-                rest_angle,
-                damping,
-                ..
-            } => {
-                let n = rot(s, fr.a) * fr.n_a;
-                let wa = fr.a.map_or(DVec3::ZERO, |a| s[a].r * s[a].w);
-                let rate = n.dot(s[fr.b].r * s[fr.b].w - wa);
-                let tau = -(stiffness * (angle - rest_angle) + damping * rate);
-                torque[fr.b] += n * tau;
-                if let Some(a) = fr.a {
-                    torque[a] -= n * tau;
-                }
-                p.dissipation += damping * rate * rate;
-            }
-            ForceElement::SliderSpring {
-                stiffness,
-                rest_slide,
-                damping,
-                ..
-            } => {
-                // the slide x = mw . d - s0 (mw = R_a n_a, d = p_b - p_a) and its rate
-                // mw . (pdot_b - pdot_a) + (w_a x mw) . d; the force -F along mw on b's point,
-                // +F on a at that same point (the Jacobian of the sliding row, joints.rs)
-                let ra = fr.a.map_or(DMat3::IDENTITY, |a| s[a].r);
-                let mw = ra * fr.n_a;
-                let pb = point(s, fr.b, fr.point_b);
-                let d = pb - end(s, fr.a, fr.point_a);
-                let wa = fr.a.map_or(DVec3::ZERO, |a| s[a].r * s[a].w);
-                let rate = mw.dot(
-                    point_velocity(s, Some(fr.b), fr.point_b) - point_velocity(s, fr.a, fr.point_a),
-                ) + wa.cross(mw).dot(d);
-                let f = mw * (stiffness * (mw.dot(d) - fr.s0 - rest_slide) + damping * rate);
-                apply(fr.b, pb - s[fr.b].x, -f, force, torque);
-                if let Some(a) = fr.a {
-                    apply(a, pb - s[a].x, f, force, torque);
-                }
-                p.dissipation += damping * rate * rate;
-            }
-            ForceElement::Limit {
-                kind, lower, upper, ..
-            } => {
-                let Some(law) = &fr.law else { continue };
-                let ra = fr.a.map_or(DMat3::IDENTITY, |a| s[a].r);
-                let wa = fr.a.map_or(DVec3::ZERO, |a| s[a].r * s[a].w);
-                if kind == LimitKind::Angle {
-                    // as a joint spring: a torque about the axis n = R_a n_a
-                    let n = ra * fr.n_a;
-                    let rate = n.dot(s[fr.b].r * s[fr.b].w - wa);
-                    let (f, diss) = crate::limits::force(law, *angle, rate, lower, upper);
-                    torque[fr.b] -= n * f;
-                    if let Some(a) = fr.a {
-                        torque[a] += n * f;
-                    }
-                    p.dissipation += diss;
-                } else {
-                    // as a slider spring: a force along mw = R_a n_a at b's point
-                    let mw = ra * fr.n_a;
-                    let pb = point(s, fr.b, fr.point_b);
-                    let d = pb - end(s, fr.a, fr.point_a);
-                    let rate = mw.dot(
-                        point_velocity(s, Some(fr.b), fr.point_b)
-                            - point_velocity(s, fr.a, fr.point_a),
-                    ) + wa.cross(mw).dot(d);
-                    let (f, diss) =
-                        crate::limits::force(law, mw.dot(d) - fr.s0, rate, lower, upper);
-                    apply(fr.b, pb - s[fr.b].x, -mw * f, force, torque);
-                    if let Some(a) = fr.a {
-                        apply(a, pb - s[a].x, mw * f, force, torque);
-                    }
-                    p.dissipation += diss;
-                }
-            }
-            ForceElement::Force {
-                body,
-                point: arm,
-                force: f,
-                time,
-            } => {
-                let f = f * time.at(t);
-                apply(body, s[body].r * arm, f, force, torque);
-                p.input += f.dot(point_velocity(s, Some(body), arm));
-            }
-            ForceElement::Torque {
-                body,
-                torque: tq,
-                time,
-            } => {
-                let tq = tq * time.at(t);
-                torque[body] += tq;
-                p.input += tq.dot(s[body].r * s[body].w);
-            }
-            ForceElement::Motor {
-                torque: tq, time, ..
-            } => {
-                let n = rot(s, fr.a) * fr.n_a;
-                let tau = n * (tq * time.at(t));
-                let wa = fr.a.map_or(DVec3::ZERO, |a| s[a].r * s[a].w);
-                torque[fr.b] += tau;
-                if let Some(a) = fr.a {
-                    torque[a] -= tau;
-                }
-                p.input += tau.dot(s[fr.b].r * s[fr.b].w - wa);
-            }
-        }
-    }
-    p
 }

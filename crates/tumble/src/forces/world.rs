@@ -1,0 +1,168 @@
+//! The force elements' continuous forms for the rotation-matrix methods (RATTLE, Baumgarte):
+//! forces and torques at a state, and the powers whose time integral they report as W and D
+//! (the equations are at the top of `mod.rs`).
+use super::{end, point, point_velocity, rot, ForceElement, Frame};
+use crate::math::length;
+use crate::model::{BodyState, LimitKind, Model};
+use glam::{DMat3, DVec3};
+
+/// The powers of the elements at a state: what the loads put in and the dampers take out (W).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Power {
+    /// dW/dt of the loads and motors
+    pub input: f64,
+    /// dD/dt of the dampers, >= 0
+    pub dissipation: f64,
+}
+
+/// Add the elements' forces and torques (world) at the states `s`, time `t` to `force` and
+/// `torque` (one per body); `angles` are the joint springs' angles at `s`. Returns the powers.
+pub fn add_world(
+    model: &Model,
+    frames: &[Frame],
+    s: &[BodyState],
+    angles: &[f64],
+    t: f64,
+    force: &mut [DVec3],
+    torque: &mut [DVec3],
+) -> Power {
+    let mut p = Power::default();
+    let apply = |b: usize, arm: DVec3, f: DVec3, force: &mut [DVec3], torque: &mut [DVec3]| {
+        force[b] += f;
+        torque[b] += arm.cross(f);
+    };
+    for ((el, fr), angle) in model.forces.iter().zip(frames).zip(angles) {
+        match *el {
+            ForceElement::Spring {
+                a,
+                point_a,
+                b,
+                point_b,
+                stiffness,
+                rest_length,
+                damping,
+            } => {
+                let d = point(s, b, point_b) - end(s, a, point_a);
+                let l = length(d);
+                if l == 0.0 {
+                    continue; // zero rest length (validated): no force at zero length
+                }
+                let n = d / l;
+                let ldot =
+                    n.dot(point_velocity(s, Some(b), point_b) - point_velocity(s, a, point_a));
+                let f = n * (stiffness * (l - rest_length) + damping * ldot);
+                apply(b, s[b].r * point_b, -f, force, torque);
+                if let Some(a) = a {
+                    apply(a, s[a].r * point_a, f, force, torque);
+                }
+                p.dissipation += damping * ldot * ldot;
+            }
+            ForceElement::JointSpring {
+                stiffness,
+                rest_angle,
+                damping,
+                ..
+            } => {
+                let n = rot(s, fr.a) * fr.n_a;
+                let wa = fr.a.map_or(DVec3::ZERO, |a| s[a].r * s[a].w);
+                let rate = n.dot(s[fr.b].r * s[fr.b].w - wa);
+                let tau = -(stiffness * (angle - rest_angle) + damping * rate);
+                torque[fr.b] += n * tau;
+                if let Some(a) = fr.a {
+                    torque[a] -= n * tau;
+                }
+                p.dissipation += damping * rate * rate;
+            }
+            ForceElement::SliderSpring {
+                stiffness,
+                rest_slide,
+                damping,
+                ..
+            } => {
+                // the slide x = mw . d - s0 (mw = R_a n_a, d = p_b - p_a) and its rate
+                // mw . (pdot_b - pdot_a) + (w_a x mw) . d; the force -F along mw on b's point,
+                // +F on a at that same point (the Jacobian of the sliding row, joints.rs)
+                let ra = fr.a.map_or(DMat3::IDENTITY, |a| s[a].r);
+                let mw = ra * fr.n_a;
+                let pb = point(s, fr.b, fr.point_b);
+                let d = pb - end(s, fr.a, fr.point_a);
+                let wa = fr.a.map_or(DVec3::ZERO, |a| s[a].r * s[a].w);
+                let rate = mw.dot(
+                    point_velocity(s, Some(fr.b), fr.point_b) - point_velocity(s, fr.a, fr.point_a),
+                ) + wa.cross(mw).dot(d);
+                let f = mw * (stiffness * (mw.dot(d) - fr.s0 - rest_slide) + damping * rate);
+                apply(fr.b, pb - s[fr.b].x, -f, force, torque);
+                if let Some(a) = fr.a {
+                    apply(a, pb - s[a].x, f, force, torque);
+                }
+                p.dissipation += damping * rate * rate;
+            }
+            ForceElement::Limit {
+                kind, lower, upper, ..
+            } => {
+                let Some(law) = &fr.law else { continue };
+                let ra = fr.a.map_or(DMat3::IDENTITY, |a| s[a].r);
+                let wa = fr.a.map_or(DVec3::ZERO, |a| s[a].r * s[a].w);
+                if kind == LimitKind::Angle {
+                    // as a joint spring: a torque about the axis n = R_a n_a
+                    let n = ra * fr.n_a;
+                    let rate = n.dot(s[fr.b].r * s[fr.b].w - wa);
+                    let (f, diss) = crate::forces::limits::force(law, *angle, rate, lower, upper);
+                    torque[fr.b] -= n * f;
+                    if let Some(a) = fr.a {
+                        torque[a] += n * f;
+                    }
+                    p.dissipation += diss;
+                } else {
+                    // as a slider spring: a force along mw = R_a n_a at b's point
+                    let mw = ra * fr.n_a;
+                    let pb = point(s, fr.b, fr.point_b);
+                    let d = pb - end(s, fr.a, fr.point_a);
+                    let rate = mw.dot(
+                        point_velocity(s, Some(fr.b), fr.point_b)
+                            - point_velocity(s, fr.a, fr.point_a),
+                    ) + wa.cross(mw).dot(d);
+                    let (f, diss) =
+                        crate::forces::limits::force(law, mw.dot(d) - fr.s0, rate, lower, upper);
+                    apply(fr.b, pb - s[fr.b].x, -mw * f, force, torque);
+                    if let Some(a) = fr.a {
+                        apply(a, pb - s[a].x, mw * f, force, torque);
+                    }
+                    p.dissipation += diss;
+                }
+            }
+            ForceElement::Force {
+                body,
+                point: arm,
+                force: f,
+                time,
+            } => {
+                let f = f * time.at(t);
+                apply(body, s[body].r * arm, f, force, torque);
+                p.input += f.dot(point_velocity(s, Some(body), arm));
+            }
+            ForceElement::Torque {
+                body,
+                torque: tq,
+                time,
+            } => {
+                let tq = tq * time.at(t);
+                torque[body] += tq;
+                p.input += tq.dot(s[body].r * s[body].w);
+            }
+            ForceElement::Motor {
+                torque: tq, time, ..
+            } => {
+                let n = rot(s, fr.a) * fr.n_a;
+                let tau = n * (tq * time.at(t));
+                let wa = fr.a.map_or(DVec3::ZERO, |a| s[a].r * s[a].w);
+                torque[fr.b] += tau;
+                if let Some(a) = fr.a {
+                    torque[a] -= tau;
+                }
+                p.input += tau.dot(s[fr.b].r * s[fr.b].w - wa);
+            }
+        }
+    }
+    p
+}
