@@ -130,7 +130,7 @@ impl Evaluator {
         ws.reactions(
             &self.compiled,
             &self.states,
-            (&self.angles, &[], self.t),
+            (&self.angles, (&[], &[]), self.t),
             out,
         )
         .is_ok()

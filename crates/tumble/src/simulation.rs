@@ -343,8 +343,13 @@ impl Simulation {
                 &f.angles,
             );
         }
-        if !self.compiled.contacts.list.is_empty() {
-            inv.potential += crate::contact::potential(&self.compiled.contacts, states, &f.contact);
+        if !self.compiled.contacts.list.is_empty() || !f.broad.pairs.is_empty() {
+            inv.potential += crate::contact::potential(
+                &self.compiled.contacts,
+                &f.broad.pairs,
+                states,
+                &f.contact,
+            );
         }
         inv.work = f.work;
         inv.dissipated = f.dissipated;
@@ -366,7 +371,12 @@ impl Simulation {
         });
         self.body_states(&mut states);
         let f = self.force_state();
-        let result = ws.reactions(&self.compiled, &states, (&f.angles, &f.contact, f.t), out);
+        let result = ws.reactions(
+            &self.compiled,
+            &states,
+            (&f.angles, (&f.contact, &f.broad.pairs), f.t),
+            out,
+        );
         self.reactions = Some((ws, states));
         result
     }

@@ -18,7 +18,7 @@
 //! back); if u_n+1 then exceeds mu F / k_t it is brought down to it at the end of the step,
 //! the released k_t (|u|^2 - |u'|^2) / 2 going to D. Out of contact at both ends there is no
 //! friction force and u_n+1 = 0, k_t |u_n|^2 / 2 going to D.
-use super::{return_map, Geometry, Probes, Slot};
+use super::{return_map, Geometry, Probe, Probes, Slot};
 use glam::{DMat3, DVec3};
 
 fn pos(q: &[f64; 12]) -> DVec3 {
@@ -68,7 +68,8 @@ fn add_stiffness(st: &mut Stiffness, k: DMat3, a: DVec3) {
 }
 
 /// The contacts' generalised forces of the step from `qn` to the iterate `q1` (added to `g`,
-/// one per body), the slots at n+1 into `slots1` and their stiffness at the iterate into
+/// one per body): the plane contacts of `probes` and the step's sphere `pairs`; the slots at
+/// n+1 into `slots1` and their stiffness at the iterate into
 /// `stiff` (cleared first); returns D_step (J), >= 0. The stiffness is that of the step's
 /// discrete forces with respect to q_n+1: half the elastic stiffness (they act at the mean),
 /// c phi'(d) / h of the damping, half k_t while the contact sticks, and nothing while it
@@ -77,6 +78,7 @@ fn add_stiffness(st: &mut Stiffness, k: DMat3, a: DVec3) {
 #[allow(clippy::too_many_arguments)]
 pub fn evaluate(
     probes: &Probes,
+    pairs: &[Probe],
     qn: &[[f64; 12]],
     q1: &[[f64; 12]],
     slots: &[Slot],
@@ -145,6 +147,12 @@ pub fn evaluate(
                 };
                 out.sliding = da != DVec3::ZERO;
             }
+            Geometry::SpherePair { .. } => {} // (in `pairs`, below)
+        }
+    }
+    for p in pairs {
+        match p.geometry {
+            Geometry::PointPlane { .. } => {}
             Geometry::SpherePair {
                 a,
                 sa,
@@ -159,7 +167,6 @@ pub fn evaluate(
                 let (d0, d1) = (ra + rb - l0, ra + rb - l1);
                 let (f, fe) = p.law.discrete(d0, d1, h);
                 dissipated += (f - fe) * (d1 - d0);
-                out.force = f;
                 let lbar = 0.5 * (l0 + l1);
                 if f != 0.0 && lbar > 0.0 {
                     let dir = (e0 + e1) * (0.5 / lbar);

@@ -28,6 +28,7 @@
 //! Sphere pairs are frictionless (Newton's cradle, billiards without spin); the pairs that are
 //! not listed above (capsule or box against a sphere, capsule or box) are refused when the
 //! model is compiled, naming the pair, unless the collision filter keeps them apart.
+pub mod broad;
 pub mod discrete;
 pub mod law;
 pub mod world;
@@ -89,7 +90,8 @@ pub struct Probe {
     pub mu_s: f64,
     /// the tangential stiffness k_t (N/m)
     pub kt: f64,
-    /// the shapes it comes from (indices into `model.contact.shapes`)
+    /// what it comes from: a plane contact's shape (`model.contact.shapes`), a sphere pair's
+    /// two balls (`broad.rs`)
     pub shapes: [usize; 2],
 }
 
@@ -108,11 +110,14 @@ pub struct Slot {
     pub force: f64,
 }
 
-/// The probes of a model, compiled once.
+/// The probes of a model, compiled once: the plane contacts, and the balls whose pairs the
+/// broad phase finds each step (`broad.rs`).
 #[derive(Clone, Debug, Default)]
 pub struct Probes {
-    /// the probes
+    /// the plane contacts (each with its slot in `forces::State`)
     pub list: Vec<Probe>,
+    /// the spheres that may touch other spheres
+    pub balls: broad::Balls,
 }
 
 /// E* of two materials: 1 / E* = (1 - nu_a^2) / E_a + (1 - nu_b^2) / E_b.
@@ -245,50 +250,66 @@ impl Probes {
         };
         for (i, s1) in ct.shapes.iter().enumerate() {
             for (k2, s2) in ct.shapes.iter().enumerate().skip(i + 1) {
-                if s1.body == s2.body
+                // sphere pairs: found each step by the broad phase
+                if matches!(
+                    (s1.kind, s2.kind),
+                    (ShapeKind::Sphere { .. }, ShapeKind::Sphere { .. })
+                ) || s1.body == s2.body
                     || !filtered(s1.group, s1.mask, s2.group, s2.mask)
                     || (!ct.collide_joined && joined(s1.body, s2.body))
                 {
                     continue;
                 }
-                match (s1.kind, s2.kind) {
-                    (ShapeKind::Sphere { radius: ra }, ShapeKind::Sphere { radius: rb }) => {
-                        let (ma, mb) = (model.bodies[s1.body].mass, model.bodies[s2.body].mass);
-                        let m = ma * mb / (ma + mb);
-                        let r = ra * rb / (ra + rb);
-                        let k = 4.0 / 3.0 * e_star(&s1.material, &s2.material) * crate::math::sqrt(r);
-                        let (e, _, _) = combine(&s1.material, &s2.material);
-                        list.push(Probe {
-                            geometry: Geometry::SpherePair {
-                                a: s1.body,
-                                sa: s1.offset,
-                                ra,
-                                b: s2.body,
-                                sb: s2.offset,
-                                rb,
-                            },
-                            law: law(Kind::Hertz, k, m, e),
-                            mu_k: 0.0,
-                            mu_s: 0.0,
-                            kt: 0.0,
-                            shapes: [i, k2],
-                        });
-                    }
-                    (x, y) => {
-                        return Err(format!(
-                            "contact: shapes {i} ({} on body {}) and {k2} ({} on body {}) may touch, but {} against {} contact is not handled yet (spheres touch planes and spheres; capsules and boxes touch planes); set their group and mask so that they do not touch",
-                            x.name(), s1.body, y.name(), s2.body, x.name(), y.name()
-                        ))
-                    }
-                }
-                if list.len() > MAX_PROBES {
-                    return Err(format!(
-                        "contact: more than {MAX_PROBES} possible contacts; use the collision filter (group, mask) to keep shapes that never meet apart"
-                    ));
+                let (x, y) = (s1.kind, s2.kind);
+                return Err(format!(
+                    "contact: shapes {i} ({} on body {}) and {k2} ({} on body {}) may touch, but {} against {} contact is not handled yet (spheres touch planes and spheres; capsules and boxes touch planes); set their group and mask so that they do not touch",
+                    x.name(), s1.body, y.name(), s2.body, x.name(), y.name()
+                ));
+            }
+        }
+        if list.len() > MAX_PROBES {
+            return Err(format!(
+                "contact: {} plane contacts (a box has eight, a capsule two); at most {MAX_PROBES} are accepted",
+                list.len()
+            ));
+        }
+        let mut balls = broad::Balls {
+            mass: model.bodies.iter().map(|b| b.mass).collect(),
+            ..broad::Balls::default()
+        };
+        for sh in &ct.shapes {
+            if let ShapeKind::Sphere { radius } = sh.kind {
+                let m = &sh.material;
+                balls.list.push(broad::Ball {
+                    body: sh.body,
+                    s: sh.offset,
+                    r: radius,
+                    group: sh.group,
+                    mask: sh.mask,
+                    compliance: (1.0 - m.poisson * m.poisson) / m.young,
+                    e: m.restitution,
+                });
+                if !balls.alpha.iter().any(|x| x.0 == m.restitution) {
+                    balls
+                        .alpha
+                        .push((m.restitution, law::alpha(Kind::Hertz, m.restitution)));
                 }
             }
         }
-        Ok(Probes { list })
+        if balls.list.len() > 1 {
+            balls.joined = model
+                .joints
+                .iter()
+                .filter_map(|j| j.a.map(|a| (a.min(j.b), a.max(j.b))))
+                .collect();
+            balls.joined.sort_unstable();
+            if ct.collide_joined {
+                balls.joined.clear();
+            }
+        } else {
+            balls.list.clear();
+        }
+        Ok(Probes { list, balls })
     }
 
     /// The slots at the initial states: no tangential displacement, sticking, the contact
@@ -330,12 +351,15 @@ pub fn return_map(un: DVec3, dpt: DVec3, cap: f64, kt: f64) -> (DVec3, DVec3) {
     (u1, trial - u1)
 }
 
-/// The contacts' potential energy at `s` with friction state `slots` (J): sum of V(d) and
-/// k_t |u|^2 / 2.
-pub fn potential(probes: &Probes, s: &[BodyState], slots: &[Slot]) -> f64 {
+/// The contacts' potential energy at `s` with friction state `slots` and the sphere pairs
+/// `pairs` (J): sum of V(d) and k_t |u|^2 / 2.
+pub fn potential(probes: &Probes, pairs: &[Probe], s: &[BodyState], slots: &[Slot]) -> f64 {
     let mut v = 0.0;
     for (p, slot) in probes.list.iter().zip(slots) {
         v += p.law.potential(-gap(p, s)) + 0.5 * p.kt * slot.u.length_squared();
+    }
+    for p in pairs {
+        v += p.law.potential(-gap(p, s));
     }
     v
 }

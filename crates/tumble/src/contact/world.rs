@@ -14,7 +14,7 @@
 //! end of step  u_n+1 by the return map (mod.rs) from P (p_c(x_n+1, R_n+1) - p_c,n), the
 //!              cap mu F_n+1; D += k_t ubar . Delta a (and what the cap releases)
 //! ```
-use super::{rebase, return_map, Geometry, Probes, Slot};
+use super::{rebase, return_map, Geometry, Probe, Probes, Slot};
 use crate::model::BodyState;
 use glam::DVec3;
 
@@ -40,6 +40,7 @@ fn velocity(s: &BodyState, arm: DVec3) -> DVec3 {
 /// and `torque`; returns the dissipated power (W), >= 0.
 pub fn add_world(
     probes: &Probes,
+    pairs: &[Probe],
     s: &[BodyState],
     slots: &[Slot],
     force: &mut [DVec3],
@@ -75,6 +76,12 @@ pub fn add_world(
                     }
                 }
             }
+            Geometry::SpherePair { .. } => {} // (in `pairs`, below)
+        }
+    }
+    for p in pairs {
+        match p.geometry {
+            Geometry::PointPlane { .. } => {}
             Geometry::SpherePair {
                 a,
                 sa,

@@ -375,8 +375,10 @@ pub struct State {
     pub dissipated: f64,
     /// per element: the unwrapped angle of a joint spring (rad), zero for other elements
     pub angles: Vec<f64>,
-    /// per contact probe: the friction state (`contact/`)
+    /// per plane contact: the friction state (`contact/`)
     pub contact: Vec<crate::contact::Slot>,
+    /// the sphere pairs that may touch in the next step (`contact/broad.rs`)
+    pub broad: crate::contact::broad::Broad,
 }
 
 impl State {
@@ -392,10 +394,13 @@ impl State {
     /// At the start of a run of `model` from the states `init`: as [`State::new`], with the
     /// slots of the contact probes `probes`.
     pub fn start(model: &Model, probes: &crate::contact::Probes, init: &[BodyState]) -> State {
-        State {
+        let mut s = State {
             contact: probes.slots(init),
             ..State::new(model)
-        }
+        };
+        // the pairs touching at the start (their energy is part of E0)
+        probes.balls.sweep(init, 0.0, &mut s.broad);
+        s
     }
 }
 

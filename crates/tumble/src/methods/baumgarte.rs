@@ -113,7 +113,11 @@ impl Workspace {
         &mut self,
         c: &Compiled,
         states: &[BodyState],
-        (angles, slots, t): (&[f64], &[crate::contact::Slot], f64),
+        (angles, contact, t): (
+            &[f64],
+            (&[crate::contact::Slot], &[crate::contact::Probe]),
+            f64,
+        ),
         out: &mut [f64],
     ) -> Result<(), StepError> {
         let settings = Settings {
@@ -124,7 +128,7 @@ impl Workspace {
             beta: 0.0,
         };
         let mut acc = core::mem::take(&mut self.k1);
-        let result = self.accelerations(c, &settings, states, (angles, slots, t), &mut acc);
+        let result = self.accelerations(c, &settings, states, (angles, contact, t), &mut acc);
         self.k1 = acc;
         result?;
         for (j, o) in out.chunks_exact_mut(6).enumerate().take(c.frames.len()) {
@@ -154,7 +158,11 @@ impl Workspace {
         c: &Compiled,
         settings: &Settings,
         states: &[BodyState],
-        (angles, slots, t): (&[f64], &[crate::contact::Slot], f64),
+        (angles, (slots, pairs), t): (
+            &[f64],
+            (&[crate::contact::Slot], &[crate::contact::Probe]),
+            f64,
+        ),
         acc: &mut [(DVec3, DVec3)],
     ) -> Result<(f64, crate::forces::Power), StepError> {
         let model = &c.model;
@@ -185,9 +193,10 @@ impl Workspace {
                 &mut self.torque,
             );
         }
-        if !c.contacts.list.is_empty() {
+        if !c.contacts.list.is_empty() || !pairs.is_empty() {
             power.dissipation += crate::contact::world::add_world(
                 &c.contacts,
+                pairs,
                 states,
                 slots,
                 &mut self.force,
@@ -266,11 +275,20 @@ pub fn step(
     settings: &Settings,
 ) -> Result<StepInfo, StepError> {
     let h = settings.dt;
+    if !c.contacts.balls.list.is_empty() {
+        c.contacts
+            .balls
+            .sweep(&state.bodies, h, &mut state.forces.broad);
+    }
     let states = &state.bodies;
     let mut stage = core::mem::take(&mut ws.next);
     let mut k1 = core::mem::take(&mut ws.k1);
     let mut k2 = core::mem::take(&mut ws.k2);
-    let (angles, slots, t) = (&state.forces.angles, &state.forces.contact, state.forces.t);
+    let (angles, slots, t) = (
+        &state.forces.angles,
+        (&state.forces.contact[..], &state.forces.broad.pairs[..]),
+        state.forces.t,
+    );
     let result = (|| {
         let (residual, p1) = ws.accelerations(c, settings, states, (angles, slots, t), &mut k1)?;
         // predictor: Euler to the end of the step

@@ -48,6 +48,7 @@ impl Ctx<'_> {
         let h = settings.dt;
         let nb = self.s.q.len();
         let nrows = c.rows.len();
+        self.sweep(model, h);
         // predictor: Omega and lambda (means over a step) extrapolated from the last four steps
         // by a cubic, an error of O(h^4) instead of the O(h) of the last step's values (from the
         // last three by a quadratic until four steps of this h are known). On nk-revolute at
@@ -382,7 +383,7 @@ impl Ctx<'_> {
     /// `contact/discrete.rs`, with the damping's c phi' / h), and the momentum residual h times
     /// that. Seen without it: a box sliding 5 m down an incline stalled at 1.7e-12.
     fn contact_floor(&self, h: f64) -> f64 {
-        if self.c.contacts.list.is_empty() {
+        if !self.stiff_elements() {
             return 0.0;
         }
         let mut floor = 0.0f64;

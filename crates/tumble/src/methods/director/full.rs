@@ -36,6 +36,7 @@ impl Ctx<'_> {
         let h = settings.dt;
         let nb = self.s.q.len();
         let nrows = c.rows.len();
+        self.sweep(model, h);
         // Table 1: predictor u = u_n, lambda from the last step
         self.w.q1.copy_from_slice(&self.s.q);
         self.w.p1.copy_from_slice(&self.s.p);

@@ -221,6 +221,8 @@ pub struct Workspace {
     slots1: Vec<crate::contact::Slot>,
     // per body: the contacts' stiffness at the iterate, for Newton's tangent
     stiff: Vec<crate::contact::discrete::Stiffness>,
+    // the body states at the start of the step, for the contacts' broad phase
+    states: Vec<BodyState>,
     // the mean configuration (q_n + q_n+1) / 2 of the bodies of sliding joints' rows
     qm: Vec<[f64; 12]>,
     budget: forces::StepBudget,
@@ -278,6 +280,7 @@ impl Workspace {
             angles1: vec![0.0; c.model.forces.len()],
             slots1: vec![crate::contact::Slot::default(); c.contacts.list.len()],
             stiff: vec![crate::contact::discrete::Stiffness::default(); n],
+            states: vec![BodyState::at_rest(DVec3::ZERO, DMat3::IDENTITY); n],
             budget: forces::StepBudget::default(),
             springs: springs::SpringRows::new(&c.model, m),
         }
@@ -534,9 +537,15 @@ impl Ctx<'_> {
             h,
             &mut self.w.fext,
         );
-        if !self.c.contacts.list.is_empty() {
+        if self.stiff_elements() {
+            for st in self.w.stiff.iter_mut() {
+                *st = crate::contact::discrete::Stiffness::default();
+            }
+        }
+        if !self.c.contacts.list.is_empty() || !self.s.forces.broad.pairs.is_empty() {
             self.w.budget.dissipated += crate::contact::discrete::evaluate(
                 &self.c.contacts,
+                &self.s.forces.broad.pairs,
                 &self.s.q,
                 &self.w.q1,
                 &self.s.forces.contact,
@@ -545,10 +554,6 @@ impl Ctx<'_> {
                 &mut self.w.fext,
                 &mut self.w.stiff,
             );
-        } else if self.c.has_limits {
-            for st in self.w.stiff.iter_mut() {
-                *st = crate::contact::discrete::Stiffness::default();
-            }
         }
         if self.c.has_limits {
             forces::limit_stiffness(
@@ -564,6 +569,20 @@ impl Ctx<'_> {
 
     /// Whether the tangent takes the contacts' and joint limits' stiffness (`stiff`).
     pub(super) fn stiff_elements(&self) -> bool {
-        !self.c.contacts.list.is_empty() || self.c.has_limits
+        !self.c.contacts.list.is_empty()
+            || !self.c.contacts.balls.list.is_empty()
+            || self.c.has_limits
+    }
+
+    /// The sphere pairs that may touch in a step of `h` from the current state (`broad.rs`).
+    pub(super) fn sweep(&mut self, model: &Model, h: f64) {
+        if self.c.contacts.balls.list.is_empty() {
+            return;
+        }
+        self.s.body_states(model, &mut self.w.states);
+        self.c
+            .contacts
+            .balls
+            .sweep(&self.w.states, h, &mut self.s.forces.broad);
     }
 }

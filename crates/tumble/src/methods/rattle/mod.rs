@@ -244,6 +244,9 @@ fn try_step(
     let nj = model.joints.len();
     // Jacobians (the directions of the constraint forces) at the start of the step
     fill_scratch(c, &st.bodies, &mut ws.scratch);
+    if !c.contacts.balls.list.is_empty() {
+        c.contacts.balls.sweep(&ws.scratch, h, &mut st.forces.broad);
+    }
     for j in 0..nj {
         joints::evaluate_into(&c.frames[j], &ws.scratch, st.forces.t, &mut ws.evals[j]);
     }
@@ -257,7 +260,17 @@ fn try_step(
     if has_forces {
         // the elements at the start of the step, for the first half kick (with gravity)
         let scratch = core::mem::take(&mut ws.scratch);
-        power0 = element_forces(c, &scratch, (&st.forces.angles, &st.forces.contact), t, ws);
+        power0 = element_forces(
+            c,
+            &scratch,
+            (
+                &st.forces.angles,
+                &st.forces.contact,
+                &st.forces.broad.pairs,
+            ),
+            t,
+            ws,
+        );
         for (v, s) in ws.vel0.iter_mut().zip(&scratch) {
             *v = (s.v, s.r * s.w);
         }
@@ -374,7 +387,13 @@ fn try_step(
         crate::forces::update_angles(model, &c.force_frames, &ws.probe, &mut ws.angles);
         let probe = core::mem::take(&mut ws.probe);
         let angles = core::mem::take(&mut ws.angles);
-        element_forces(c, &probe, (&angles, &st.forces.contact), t + h, ws);
+        element_forces(
+            c,
+            &probe,
+            (&angles, &st.forces.contact, &st.forces.broad.pairs),
+            t + h,
+            ws,
+        );
         ws.probe = probe;
         ws.angles = angles;
         for i in 0..ws.next.len() {
@@ -477,7 +496,11 @@ fn try_step(
         let power1 = element_forces(
             c,
             &scratch,
-            (&st.forces.angles, &st.forces.contact),
+            (
+                &st.forces.angles,
+                &st.forces.contact,
+                &st.forces.broad.pairs,
+            ),
             t + h,
             ws,
         );
@@ -502,7 +525,7 @@ fn try_step(
 fn element_forces(
     c: &Compiled,
     s: &[BodyState],
-    (angles, slots): (&[f64], &[crate::contact::Slot]),
+    (angles, slots, pairs): (&[f64], &[crate::contact::Slot], &[crate::contact::Probe]),
     t: f64,
     ws: &mut Workspace,
 ) -> crate::forces::Power {
@@ -517,9 +540,15 @@ fn element_forces(
         &mut ws.force,
         &mut ws.torque,
     );
-    if !c.contacts.list.is_empty() {
-        p.dissipation +=
-            crate::contact::world::add_world(&c.contacts, s, slots, &mut ws.force, &mut ws.torque);
+    if !c.contacts.list.is_empty() || !pairs.is_empty() {
+        p.dissipation += crate::contact::world::add_world(
+            &c.contacts,
+            pairs,
+            s,
+            slots,
+            &mut ws.force,
+            &mut ws.torque,
+        );
     }
     for ((e, f), tau) in ws.ext.iter_mut().zip(&ws.force).zip(&ws.torque) {
         *e = (*f, *tau);
