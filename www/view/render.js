@@ -226,7 +226,8 @@ export class Renderer {
   buildGrid(reach, z) {
     const g = [], step = Math.pow(10, Math.floor(Math.log10(reach / 2)));
     const half = Math.ceil(1.6 * reach / step) * step, col = [0.27, 0.31, 0.40];
-    for (let v = -half; v <= half + 1e-9; v += step) {
+    // a scene with contact planes has its ground: no grid lines through it (the world axes stay)
+    for (let v = -half; v <= half + 1e-9 && !this.shapes.planes; v += step) {
       g.push(v, -half, z, ...col, v, half, z, ...col, -half, v, z, ...col, half, v, z, ...col);
     }
     const a = 0.35 * reach; // world axes at the origin
