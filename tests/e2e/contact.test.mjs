@@ -18,8 +18,8 @@ const inView = async (page) => {
 
 test('bouncing ball: a sphere on the ground, bouncing, the balance at the tolerance', { skip }, async () => {
   const { page, problems } = await open('?scenario=bouncing-ball&integrator=director');
-  // one sphere; no cylinder; 21 x 21 tiles of the ground
-  assert.deepEqual(await page.evaluate(() => window.tumble.shapes().counts), [1, 0, 441]);
+  // one sphere; no cylinder; 15 x 15 tiles of the ground
+  assert.deepEqual(await page.evaluate(() => window.tumble.shapes().counts), [1, 0, 225]);
   await play(page);
   await playUntil(page, (goal) => window.tumble.time() > goal, 1.5);
   await settle(page);
@@ -50,7 +50,7 @@ test("Newton's cradle at phone size: five balls on five strings", { skip }, asyn
 
 test('incline at iframe size: the box slides and the view follows it', { skip }, async () => {
   const { page, problems } = await open('?scenario=incline&integrator=director', { viewport: IFRAME });
-  assert.deepEqual(await page.evaluate(() => window.tumble.shapes().counts), [0, 0, 1 + 441]);
+  assert.deepEqual(await page.evaluate(() => window.tumble.shapes().counts), [0, 0, 1 + 225]);
   await play(page);
   await playUntil(page, (goal) => window.tumble.time() > goal, 2);
   await settle(page);

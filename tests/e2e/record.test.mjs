@@ -16,7 +16,7 @@ useBrowser();
 // ---- helpers ----
 
 const UNIT = /^\s*(?:kg m²\/s|kg m²|kg|m\/s²|m\/s|rad\/s|rad|mm|ms|MPa|m|s|J|1\/s|degrees|%|N m s\/rad|N m\/rad|N m|N\/m|N|Hz)(?![\w²])/;
-const COUNT = /^\s*(?:boxes|box|bodies|links|iterations|steps|numbers|integrators)\b/;
+const COUNT = /^\s*(?:boxes|box|bodies|balls|links|iterations|steps|numbers|integrators)\b/;
 // numbers sharing one unit: "0.9144, 1.098 and 1.66 kg m²", "(0.1, 0.2, 0.3) rad/s", "l1 = 0.4, l2 = 0.9 kg m²/s", "3 to 8 iterations"
 const LIST = /^(?:\)?(?:,\s*|\s+and\s+|\s+to\s+)(?:l\d = )?\d[\d.e-]*)*\)?(?:\/N)?/;
 

@@ -62,6 +62,17 @@ test('wasm and native give the same state bits (state hash after 300 steps)', ()
   }
 });
 
+test('contact: wasm and native give the same state bits (300 steps at each preset\'s step)', () => {
+  for (const [scenario, integrator, dt] of [['bouncing-ball?height=0.01&speed=1&spin=-20', 'director', 2.5e-4],
+    ['newtons-cradle', 'rattle', 1e-3], ['incline', 'baumgarte', 2e-4], ['incline', 'director', 5e-4]]) {
+    const s = new Simulation(scenario, integrator, dt, 0);
+    assert.equal(s.step(300), 300, s.last_error());
+    const out = JSON.parse(execFileSync(cli, ['run', scenario, '--integrator', integrator, '--dt', String(dt), '--duration', String(300 * dt), '--every', String(100 * dt)]));
+    assert.equal(out.samples.at(-1).t, s.time(), `${scenario}: the same number of steps`);
+    assert.equal(out.state_hash, s.state_hash(), `${scenario} ${integrator}`);
+  }
+});
+
 test('a failed step stops the run with a message and keeps the last good state', () => {
   const s = new Simulation('chain?links=64', 'baumgarte', 0.2, 0);
   const taken = s.step(50);

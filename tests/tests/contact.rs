@@ -348,7 +348,9 @@ fn box_on_an_incline_sticks_or_slides() {
 fn the_broad_phase_misses_no_pair() {
     let mut seed = 12345u64;
     let mut rand = || {
-        seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
         ((seed >> 11) as f64 / (1u64 << 53) as f64) * 2.0 - 1.0
     };
     let mut bodies = Vec::new();
@@ -377,18 +379,31 @@ fn the_broad_phase_misses_no_pair() {
         for _ in 0..400 {
             s.step().unwrap();
             let st = s.states();
-            let pairs: Vec<[usize; 2]> = s.force_state().broad.pairs.iter().map(|p| p.shapes).collect();
+            let pairs: Vec<[usize; 2]> = s
+                .force_state()
+                .broad
+                .pairs
+                .iter()
+                .map(|p| p.shapes)
+                .collect();
             for a in 0..64 {
                 for b in a + 1..64 {
                     if (st[b].x - st[a].x).length() < 0.2 {
                         touching += 1;
-                        assert!(pairs.contains(&[a, b]), "{}: balls {a} and {b} touch but were not paired", method.name());
+                        assert!(
+                            pairs.contains(&[a, b]),
+                            "{}: balls {a} and {b} touch but were not paired",
+                            method.name()
+                        );
                     }
                 }
             }
             worst = worst.max((s.invariants().energy() - e0).abs() / e0);
         }
-        println!("{}: {touching} touching pairs checked, max |dE|/E0 {worst:e}", method.name());
+        println!(
+            "{}: {touching} touching pairs checked, max |dE|/E0 {worst:e}",
+            method.name()
+        );
         assert!(touching > 50, "too few contacts to tell: {touching}");
         if method == Method::Director {
             assert!(worst < 1e-11, "director energy {worst:e}");
@@ -401,7 +416,11 @@ fn the_broad_phase_misses_no_pair() {
             format!(r#"{{"mass":1,"inertia":[0.004,0.004,0.004],"position":[{x},{y},{z}],"shapes":[{{"type":"sphere","radius":0.1}}]}}"#)
         })
         .collect();
-    let sc = Scenario::parse(&format!(r#"{{"gravity":[0,0,0],"bodies":[{}]}}"#, spaced.join(","))).unwrap();
+    let sc = Scenario::parse(&format!(
+        r#"{{"gravity":[0,0,0],"bodies":[{}]}}"#,
+        spaced.join(",")
+    ))
+    .unwrap();
     let mut s = sim(&sc, Method::Director, 1e-3);
     s.step().unwrap();
     assert_eq!(s.force_state().broad.pairs.len(), 0);

@@ -67,6 +67,10 @@ fn steps_allocate_nothing() {
         ("nk-revolute", None),
         ("nk-spherical", Some(0.05)),
         ("chain?links=64&joint=spherical", None),
+        // contact: plane contacts with friction, sphere pairs, a box's corners
+        ("bouncing-ball?height=0.01&speed=1&spin=-20", None),
+        ("newtons-cradle", Some(1e-3)),
+        ("incline", None),
         // a closed loop: a body hinged to the ground twice (the loop rows' Schur complement,
         // 5 redundant rows)
         (

@@ -189,7 +189,7 @@ proptest! {
 /// iteration near the tolerance (`REUSE` in director/condensed.rs): the same equations solved
 /// to the same tolerance from another start, so other bits; every director hash changed,
 /// RATTLE and Baumgarte unchanged.
-const EXPECTED_HASHES: [(&str, Method, f64, u64); 13] = [
+const EXPECTED_HASHES: [(&str, Method, f64, u64); 22] = [
     ("nk-spherical", Method::Director, 0.01, 0x7c73ee64a22afa4e),
     ("nk-spherical", Method::Rattle, 0.01, 0x06faf07e677a59bb),
     ("nk-spherical", Method::Baumgarte, 0.01, 0x56f3630c6bcce104),
@@ -220,6 +220,37 @@ const EXPECTED_HASHES: [(&str, Method, f64, u64); 13] = [
     ("crane", Method::Director, 0.005, 0x8a90a2ebafae6c53),
     ("crane", Method::Rattle, 0.005, 0x9c2cfb710976cc66),
     ("crane", Method::Baumgarte, 0.005, 0x885c224a4c8c7465),
+    // contact (recorded when it was added): a ball that lands thrown and spinning, the
+    // cradle's first impact, the incline's box sliding
+    (
+        "bouncing-ball?height=0.01&speed=1&spin=-20",
+        Method::Director,
+        2.5e-4,
+        0x0a4a457cf559d302,
+    ),
+    (
+        "bouncing-ball?height=0.01&speed=1&spin=-20",
+        Method::Rattle,
+        2.5e-4,
+        0x818d7fa2f58c4ba6,
+    ),
+    (
+        "bouncing-ball?height=0.01&speed=1&spin=-20",
+        Method::Baumgarte,
+        2.5e-4,
+        0x48bfd88649326e3d,
+    ),
+    ("newtons-cradle", Method::Director, 1e-3, 0x615d16268e3acdda),
+    ("newtons-cradle", Method::Rattle, 1e-3, 0xb0a2073f5a3ce114),
+    (
+        "newtons-cradle",
+        Method::Baumgarte,
+        1e-3,
+        0x6ce33b995823e661,
+    ),
+    ("incline", Method::Director, 5e-4, 0xffc7916262a5ba6b),
+    ("incline", Method::Rattle, 2e-4, 0xf83776a4921c2d96),
+    ("incline", Method::Baumgarte, 2e-4, 0x72581f2b6ad44c0f),
 ];
 
 #[test]

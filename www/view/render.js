@@ -310,7 +310,7 @@ export class Renderer {
     tint[3] = 0; // the palette, per body
     gl.uniform4fv(u.uTint, tint);
     this.boxes(0, n);
-    this.shapes.draw(poses, true, c.target);
+    this.shapes.draw(poses, true, c.target, eye);
     if (ghosts.length) {
       gl.enable(gl.BLEND);
       gl.blendFunc(gl.SRC_ALPHA, gl.ONE_MINUS_SRC_ALPHA);
@@ -323,7 +323,7 @@ export class Renderer {
         gl.bindVertexArray(this.cubeVao);
         gl.bindBuffer(gl.ARRAY_BUFFER, this.poseBuf);
         this.boxes(i + 1, n);
-        this.shapes.draw(ghosts[i].poses, false, c.target);
+        this.shapes.draw(ghosts[i].poses, false, c.target, eye);
       }
       gl.depthMask(true);
       gl.disable(gl.BLEND);

@@ -10,7 +10,7 @@ import { cube, sphere, cylinder } from './meshes.js';
 
 const STRIDE = 18; // floats an instance: centre, three axes, size, colour
 const PLANE_COLORS = [[0.33, 0.37, 0.42], [0.29, 0.32, 0.37]]; // a plane's tiles, alternating
-const TILES = 21; // tiles a side: a plane is drawn as a TILES x TILES checkerboard fixed to the
+const TILES = 15; // tiles a side: a plane is drawn as a TILES x TILES checkerboard fixed to the
 // world (so that a body sliding on it, with the camera following, is seen to move)
 const SLAB = 0.002; // a plane's drawn thickness (m), its top face just under the plane
 const LINK_COLOR = [0.78, 0.8, 0.84];
@@ -197,9 +197,9 @@ export class ShapeLayer {
   }
 
   /** Draw the shapes at `poses` (12 numbers a body), and the planes around `target` (world, m)
-   * when `planes` is set (the primary run only). The mesh program is in use with its uniforms
-   * set. */
-  draw(poses, planes, target) {
+   * seen from `eye` when `planes` is set (the primary run only). The mesh program is in use
+   * with its uniforms set. */
+  draw(poses, planes, target, eye) {
     if (!this.shapes && !(planes && this.planes)) return;
     const gl = this.gl, sh = this.shapes, ax = this.axes ?? (this.axes = new Float64Array(9));
     let kSph = 0, kCyl = this.counts[0], kBox = this.counts[0] + this.counts[1];
@@ -232,7 +232,14 @@ export class ShapeLayer {
     for (let l = 0; l < nl; l++) kCyl = this.link(kCyl, poses, 4 * l);
     let boxes = kBox - this.counts[0] - this.counts[1];
     if (planes && this.planes) {
-      for (let q = 0; q < this.planes.length / 6; q++) kBox = this.plane(kBox, 6 * q, target);
+      // a plane is seen from its free side only: from behind, it would hide what it bounds
+      // (the walls of a box around the camera's target)
+      const pl = this.planes;
+      for (let q = 0; q < pl.length / 6; q++) {
+        const o = 6 * q;
+        const side = (eye[0] - pl[o]) * pl[o + 3] + (eye[1] - pl[o + 1]) * pl[o + 4] + (eye[2] - pl[o + 2]) * pl[o + 5];
+        if (side > 0) kBox = this.plane(kBox, o, target);
+      }
       boxes = kBox - this.counts[0] - this.counts[1];
     }
     gl.bindBuffer(gl.ARRAY_BUFFER, this.buf);

@@ -233,6 +233,15 @@ pub const PRESETS: &[Preset] = &[
         ],
     },
     Preset {
+        name: "ball-pit",
+        description: "ball pit: rubber balls (5 cm, 0.1 kg) poured into a box; a broad phase finds the pairs that may touch each step, so the cost grows about linearly with the number of balls",
+        params: &[
+            Param { key: "balls", help: "number of balls", kind: ParamKind::Number { default: 100.0, min: 2.0, max: 4096.0, integer: true } },
+            Param { key: "restitution", help: "coefficient of restitution e of every contact", kind: ParamKind::Number { default: 0.5, min: 0.01, max: 1.0, integer: false } },
+            Param { key: "friction", help: "friction coefficient mu with the box", kind: ParamKind::Number { default: 0.3, min: 0.0, max: 2.0, integer: false } },
+        ],
+    },
+    Preset {
         name: "incline",
         description: "box on an incline: a 2 kg box on a tilted plane; it stays put while tan(angle) is below the static friction coefficient and slides at g (sin a - mu_k cos a) beyond",
         params: &[

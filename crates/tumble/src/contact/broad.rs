@@ -107,6 +107,9 @@ impl Balls {
             out.hi = alloc::vec![0.0; n];
             out.centre = alloc::vec![DVec3::ZERO; n];
             out.grown = alloc::vec![0.0; n];
+            // room for the pairs of a dense packing (12 neighbours a ball, each pair once), so
+            // that a step allocates nothing unless the balls crowd more than that
+            out.pairs.reserve((6 * n).min(n * (n - 1) / 2));
         }
         for (i, ball) in self.list.iter().enumerate() {
             let st = &s[ball.body];

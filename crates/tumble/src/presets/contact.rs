@@ -10,6 +10,9 @@
 //!   pulled aside by `angle` and let go. Frictionless sphere-sphere contacts, restitution
 //!   `restitution`. With touching balls the line is not "one in, one out": the collision
 //!   spreads through the line (Hutzler et al., Am. J. Phys. 72, 2004).
+//! - `ball-pit`: `balls` rubber balls (5 cm, 0.1 kg) poured from a loose lattice into a box of
+//!   five planes (a floor and four walls); the broad phase keeps the cost of a step near linear
+//!   in the number of balls (`tumble bench`, README).
 //! - `incline`: a 0.3 x 0.2 x 0.1 m box (2 kg) on a plane tilted by `angle` about x2, kinetic
 //!   and static friction `friction` and `static_friction`: it stays put when
 //!   tan(angle) < mu_s and slides at g (sin a - mu_k cos a) otherwise.
@@ -180,4 +183,58 @@ pub fn incline(values: &[f64]) -> (Model, Vec<BodyState>) {
         },
     };
     (model, vec![s])
+}
+
+/// `values` = [balls, restitution, friction].
+pub fn ball_pit(values: &[f64]) -> (Model, Vec<BodyState>) {
+    let (n, e, mu) = (values[0] as usize, values[1], values[2]);
+    let (r, m) = (0.05, 0.1);
+    let material = Material {
+        restitution: e,
+        friction: mu,
+        static_friction: mu,
+        ..Material::default()
+    };
+    // a square box that the balls fill about four layers deep; the lattice above it
+    let side = libm::ceil(libm::sqrt(n as f64 / 4.0)).max(2.0) as usize;
+    let half = side as f64 * r * 1.1;
+    let pitch = 2.0 * half / side as f64;
+    let mut bodies = Vec::with_capacity(n);
+    let mut shapes = Vec::with_capacity(n);
+    let mut states = Vec::with_capacity(n);
+    for i in 0..n {
+        let (col, row, layer) = (i % side, (i / side) % side, i / (side * side));
+        // a small offset that differs from ball to ball, so that the layers do not stack
+        let wobble = 0.15 * r * libm::sin(1.7 * i as f64);
+        let x = -half + (col as f64 + 0.5) * pitch + wobble;
+        let y = -half + (row as f64 + 0.5) * pitch - wobble;
+        let z = r + 0.2 + layer as f64 * 2.4 * r;
+        bodies.push(solid_ball(m, r));
+        shapes.push(sphere(i, r, material));
+        states.push(BodyState::at_rest(DVec3::new(x, y, z), DMat3::IDENTITY));
+    }
+    let plane = |point: DVec3, normal: DVec3| Plane {
+        point,
+        normal,
+        material,
+    };
+    let model = Model {
+        bodies,
+        joints: vec![],
+        gravity: DVec3::new(0.0, 0.0, -G),
+        forces: vec![],
+        drives: vec![],
+        contact: Contact {
+            shapes,
+            planes: vec![
+                plane(DVec3::ZERO, DVec3::Z),
+                plane(DVec3::new(-half, 0.0, 0.0), DVec3::X),
+                plane(DVec3::new(half, 0.0, 0.0), -DVec3::X),
+                plane(DVec3::new(0.0, -half, 0.0), DVec3::Y),
+                plane(DVec3::new(0.0, half, 0.0), -DVec3::Y),
+            ],
+            collide_joined: false,
+        },
+    };
+    (model, states)
 }
