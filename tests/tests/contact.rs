@@ -425,3 +425,104 @@ fn the_broad_phase_misses_no_pair() {
     s.step().unwrap();
     assert_eq!(s.force_state().broad.pairs.len(), 0);
 }
+
+/// Bad contact input: messages that name the shape or plane and the field, never a panic;
+/// a start deep inside a plane or another ball is refused with its depth.
+#[test]
+fn bad_contact_input_is_named() {
+    let msg = |body: &str, contact: &str| {
+        let text = format!(
+            r#"{{"bodies":[{body},{{"mass":1,"inertia":[1,1,1],"position":[3,0,1]}}]{contact}}}"#
+        );
+        match Scenario::parse(&text) {
+            Err(e) => e.0,
+            Ok(sc) => match Simulation::new(&sc, Method::Director, Settings::for_scenario(&sc)) {
+                Err(e) => e,
+                Ok(_) => String::from("accepted"),
+            },
+        }
+    };
+    let ball = |shape: &str| {
+        format!(r#"{{"mass":1,"inertia":[1,1,1],"position":[0,0,1],"shapes":[{shape}]}}"#)
+    };
+    let ground = r#","contact":{"ground":true}"#;
+    for (body, contact, needle) in [
+        (
+            ball(r#"{"type":"sphere","radius":-1}"#),
+            ground,
+            "bodies[0].shapes[0].radius must be between",
+        ),
+        (
+            ball(r#"{"type":"sphere"}"#),
+            ground,
+            "bodies[0].shapes[0]: a sphere needs its radius",
+        ),
+        (
+            ball(r#"{"type":"box","half":[0.1,0,0.1]}"#),
+            ground,
+            "bodies[0].shapes[0].half must be between",
+        ),
+        (
+            ball(r#"{"type":"cone","radius":1}"#),
+            ground,
+            "bodies[0].shapes[0].type must be sphere, capsule or box",
+        ),
+        (
+            ball(r#"{"type":"sphere","radius":0.1,"material":{"friction":-0.1}}"#),
+            ground,
+            "bodies[0].shapes[0].material.friction",
+        ),
+        (
+            ball(
+                r#"{"type":"sphere","radius":0.1,"material":{"friction":0.5,"static_friction":0.2}}"#,
+            ),
+            ground,
+            "static_friction (0.2) must be at least friction (0.5)",
+        ),
+        (
+            ball(r#"{"type":"sphere","radius":0.1}"#),
+            r#","contact":{"planes":[{"point":[0,0,0],"normal":[0,0,0]}]}"#,
+            "contact.planes[0].normal must be a non-zero vector",
+        ),
+        (
+            ball(r#"{"type":"sphere","radius":0.1}"#),
+            r#","contact":{"material":{"restitution":0}}"#,
+            "contact.material.restitution",
+        ),
+        (
+            ball(r#"{"type":"sphere","radius":2}"#),
+            ground,
+            "shape 0 (sphere on body 0) starts 1 m deep in a plane",
+        ),
+        (
+            ball(r#"{"type":"capsule","radius":0.1,"half_length":0.2}"#),
+            r#","contact":{}}],"x":{"#,
+            "scenario JSON",
+        ),
+    ] {
+        let m = msg(&body, contact);
+        assert!(m.contains(needle), "{body} {contact}: {m}");
+    }
+    // two balls deep in each other, and a capsule that may touch a sphere
+    let two = |b: &str| {
+        format!(
+            r#"{{"gravity":[0,0,0],"bodies":[{{"mass":1,"inertia":[1,1,1],"shapes":[{{"type":"sphere","radius":0.5}}]}},{b}]}}"#
+        )
+    };
+    let deep = Scenario::parse(&two(r#"{"mass":1,"inertia":[1,1,1],"position":[0.5,0,0],"shapes":[{"type":"sphere","radius":0.5}]}"#)).unwrap();
+    let err = Simulation::new(&deep, Method::Director, Settings::for_scenario(&deep))
+        .err()
+        .unwrap();
+    assert!(
+        err.contains("bodies 0 and 1 start 0.5 m inside each other"),
+        "{err}"
+    );
+    let cap = Scenario::parse(&two(r#"{"mass":1,"inertia":[1,1,1],"position":[3,0,0],"shapes":[{"type":"capsule","radius":0.1,"half_length":0.3}]}"#)).unwrap();
+    let err = Simulation::new(&cap, Method::Director, Settings::for_scenario(&cap))
+        .err()
+        .unwrap();
+    assert!(
+        err.contains("sphere against capsule contact is not handled yet"),
+        "{err}"
+    );
+}

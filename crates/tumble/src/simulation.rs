@@ -123,6 +123,7 @@ impl Simulation {
         crate::validate::check_drives(&scenario.model).map_err(|e| e.0)?;
         crate::validate::check_distances(&scenario.model, scenario.duration).map_err(|e| e.0)?;
         let mut c = Compiled::new(&scenario.model)?;
+        crate::contact::check_start(&scenario.model, &c.contacts, init)?;
         c.measure_from(init);
         let mechanism = mechanism::analyse(&mut c, init)?;
         // a drive whose row depends on the others cannot move the mechanism: the solvers would

@@ -384,3 +384,38 @@ pub fn gap(p: &Probe, s: &[BodyState]) -> f64 {
         } => crate::math::length(s[b].x + s[b].r * sb - s[a].x - s[a].r * sa) - ra - rb,
     }
 }
+
+/// Refuse a start where a shape lies deep inside a plane or another sphere: deeper than a
+/// quarter of its radius (a box's corner: of its smallest half-size), which the contact force
+/// would answer with a launch. The message names the shapes and the depth.
+pub fn check_start(model: &Model, probes: &Probes, init: &[BodyState]) -> Result<(), String> {
+    let shapes = &model.contact.shapes;
+    let size = |i: usize| match shapes[i].kind {
+        ShapeKind::Sphere { radius } | ShapeKind::Capsule { radius, .. } => radius,
+        ShapeKind::Box { half } => half.min_element(),
+    };
+    for p in &probes.list {
+        let depth = -gap(p, init);
+        let i = p.shapes[0];
+        if depth > 0.25 * size(i) {
+            return Err(format!(
+                "contact: shape {i} ({} on body {}) starts {} m deep in a plane, more than a quarter of its size ({} m): the contact would launch it; start it on or above the plane",
+                shapes[i].kind.name(), shapes[i].body, crate::math::Num(depth), crate::math::Num(size(i))
+            ));
+        }
+    }
+    let mut near = broad::Broad::default();
+    probes.balls.sweep(init, 0.0, &mut near);
+    for p in &near.pairs {
+        if let Geometry::SpherePair { ra, rb, a, b, .. } = p.geometry {
+            let depth = -gap(p, init);
+            if depth > 0.25 * ra.min(rb) {
+                return Err(format!(
+                    "contact: the spheres of bodies {a} and {b} start {} m inside each other, more than a quarter of the smaller radius ({} m): the contact would throw them apart; start them apart or touching",
+                    crate::math::Num(depth), crate::math::Num(ra.min(rb))
+                ));
+            }
+        }
+    }
+    Ok(())
+}
