@@ -2,6 +2,18 @@
 // a cube (bodies' boxes, box shapes, planes as thin slabs), a sphere (sphere shapes, capsules'
 // caps) and an open cylinder (capsules' sides). Built once.
 
+/** A vertex array over the static mesh `verts` (attributes 0 and 1), left bound for the caller
+ * to add its per-instance attributes. */
+export function meshVao(gl, verts) {
+  const vao = gl.createVertexArray();
+  gl.bindVertexArray(vao);
+  gl.bindBuffer(gl.ARRAY_BUFFER, gl.createBuffer());
+  gl.bufferData(gl.ARRAY_BUFFER, verts, gl.STATIC_DRAW);
+  gl.enableVertexAttribArray(0); gl.vertexAttribPointer(0, 3, gl.FLOAT, false, 24, 0);
+  gl.enableVertexAttribArray(1); gl.vertexAttribPointer(1, 3, gl.FLOAT, false, 24, 12);
+  return vao;
+}
+
 /** A unit cube centred at the origin: 36 vertices. */
 export function cube() {
   const out = [];

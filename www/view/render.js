@@ -4,7 +4,7 @@
 // World z is up. The camera (camera.js) is framed here on each new scene; its matrices are
 // written here each frame.
 import { Camera, UP, FOVY } from './camera.js';
-import { cube } from './meshes.js';
+import { cube, meshVao } from './meshes.js';
 import { ShapeLayer } from './shapes.js';
 
 // Bodies are instanced: one draw call per run (the primary, then each ghost) over a unit cube,
@@ -183,12 +183,7 @@ export class Renderer {
   // a vertex array over a static mesh (position or tip, normal or colour: 6 floats a vertex)
   // and the per-instance attributes: pose (locations 2-5), size (6) and, for boxes, colour (7)
   instancedVao(verts, withColor, sizeBuf = this.sizeBuf) {
-    const gl = this.gl, vao = gl.createVertexArray();
-    gl.bindVertexArray(vao);
-    gl.bindBuffer(gl.ARRAY_BUFFER, gl.createBuffer());
-    gl.bufferData(gl.ARRAY_BUFFER, verts, gl.STATIC_DRAW);
-    gl.enableVertexAttribArray(0); gl.vertexAttribPointer(0, 3, gl.FLOAT, false, 24, 0);
-    gl.enableVertexAttribArray(1); gl.vertexAttribPointer(1, 3, gl.FLOAT, false, 24, 12);
+    const gl = this.gl, vao = meshVao(gl, verts);
     gl.bindBuffer(gl.ARRAY_BUFFER, this.poseBuf);
     for (let a = 0; a < 4; a++) {
       gl.enableVertexAttribArray(2 + a);

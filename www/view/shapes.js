@@ -6,7 +6,7 @@
 // shape_links (a hinge's point outside its body's shapes: a string to the body's centre). Drawn
 // with the renderer's mesh program, instanced per mesh; per frame the instances of one run are
 // written into one preallocated Float32Array: nothing is allocated.
-import { cube, sphere, cylinder } from './meshes.js';
+import { cube, sphere, cylinder, meshVao } from './meshes.js';
 
 const STRIDE = 18; // floats an instance: centre, three axes, size, colour
 const PLANE_COLORS = [[0.33, 0.37, 0.42], [0.29, 0.32, 0.37]]; // a plane's tiles, alternating
@@ -34,12 +34,7 @@ export class ShapeLayer {
 
   // a vertex array over `verts` with the instance attributes (locations 2-7) from this.buf
   vao(verts) {
-    const gl = this.gl, vao = gl.createVertexArray();
-    gl.bindVertexArray(vao);
-    gl.bindBuffer(gl.ARRAY_BUFFER, gl.createBuffer());
-    gl.bufferData(gl.ARRAY_BUFFER, verts, gl.STATIC_DRAW);
-    gl.enableVertexAttribArray(0); gl.vertexAttribPointer(0, 3, gl.FLOAT, false, 24, 0);
-    gl.enableVertexAttribArray(1); gl.vertexAttribPointer(1, 3, gl.FLOAT, false, 24, 12);
+    const gl = this.gl, vao = meshVao(gl, verts);
     gl.bindBuffer(gl.ARRAY_BUFFER, this.buf);
     for (let a = 0; a < 6; a++) {
       gl.enableVertexAttribArray(2 + a);

@@ -29,8 +29,9 @@ fn point(q: &[f64; 12], s: DVec3) -> DVec3 {
     pos(q) + DMat3::from_cols_slice(&q[3..12]) * s
 }
 
-/// Add the gradient of f . p(q) for the body point s: f on q0, s_i f on q_i.
-fn add_point(g: &mut [f64; 12], s: DVec3, f: DVec3) {
+/// Add the gradient of f . p(q) for the body point s: f on q0, s_i f on q_i (also the
+/// director's force elements', `director/forces.rs`).
+pub fn add_point(g: &mut [f64; 12], s: DVec3, f: DVec3) {
     let (f, s) = (f.to_array(), s.to_array());
     for k in 0..3 {
         g[k] += f[k];

@@ -48,6 +48,7 @@
 //! spring-damper is instead a row of the condensed Newton solve, its force the unknown
 //! (`springs.rs`); `full.rs`, the fallback, keeps the fixed point.
 use crate::compiled::Compiled;
+use crate::contact::discrete::add_point;
 use crate::forces::{unwrap, ForceElement};
 use crate::model::LimitKind;
 use glam::{DMat3, DVec3};
@@ -80,17 +81,6 @@ fn end(qs: &[[f64; 12]], a: Option<usize>, s: DVec3) -> DVec3 {
     match a {
         Some(a) => point(&qs[a], s),
         None => s,
-    }
-}
-
-/// Add `f` times the gradient of n . p(q) for the point s of a body: n on q0, s_i n on q_i.
-fn add_point(g: &mut [f64; 12], s: DVec3, n: DVec3) {
-    let (n, s) = (n.to_array(), s.to_array());
-    for k in 0..3 {
-        g[k] += n[k];
-        for i in 0..3 {
-            g[3 + 3 * i + k] += s[i] * n[k];
-        }
     }
 }
 
