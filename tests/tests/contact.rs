@@ -526,3 +526,152 @@ fn bad_contact_input_is_named() {
         "{err}"
     );
 }
+
+/// Newton's cradle with touching balls against a one-dimensional Hertzian chain integrated on
+/// its own: from the moment the striker touches the row (its speed v0 taken from the run), the
+/// five balls' speeds 6 ms later (the impact has run through the row) agree with the chain's
+/// integrated by RK4 at 1e-8 s to 2e-3 v0 (the strings and gravity, left out of the chain, act
+/// over those 6 ms), momentum along the row is kept to the same, the striker recoils a little
+/// and the last ball leaves a little under v0 (the line breaks up: Hutzler et al. 2004).
+#[test]
+fn newtons_cradle_follows_a_hertzian_chain() {
+    let (r, m, young, nu) = (0.025f64, 0.2f64, 1e8f64, 0.4f64);
+    let sc = Scenario::parse("newtons-cradle?restitution=1").unwrap();
+    let mut s = sim(&sc, Method::Director, 2e-5);
+    // run to the first touch: the striker's gap to ball 1 closes
+    let gap = |s: &Simulation| {
+        let st = s.states();
+        (st[1].x - st[0].x).length() - 2.0 * r
+    };
+    while gap(&s) > 0.0 {
+        s.step().unwrap();
+    }
+    let v0 = s.states()[0].v.y;
+    let t0 = s.time();
+    while s.time() < t0 + 6e-3 {
+        s.step().unwrap();
+    }
+    let got: Vec<f64> = s.states().iter().map(|b| b.v.y).collect();
+    // the chain: overlaps d_i = 2r - (y_i+1 - y_i), force K d^(3/2) between neighbours
+    let es = young / (2.0 * (1.0 - nu * nu));
+    let k = 4.0 / 3.0 * es * (0.5 * r).sqrt();
+    let deriv = |y: &[f64; 10]| {
+        let mut d = [0.0; 10];
+        for i in 0..5 {
+            d[i] = y[5 + i];
+        }
+        for i in 0..4 {
+            let over = 2.0 * r - (y[i + 1] - y[i]);
+            if over > 0.0 {
+                let f = k * over * over.sqrt();
+                d[5 + i] -= f / m;
+                d[5 + i + 1] += f / m;
+            }
+        }
+        d
+    };
+    // the start: touching, the striker at v0
+    let mut y = [0.0f64; 10];
+    for i in 0..5 {
+        y[i] = 2.0 * r * i as f64;
+    }
+    y[5] = v0;
+    let h = 1e-8;
+    let steps = ((s.time() - t0) / h).round() as usize;
+    for _ in 0..steps {
+        let k1 = deriv(&y);
+        let add = |a: &[f64; 10], b: &[f64; 10], c: f64| {
+            core::array::from_fn::<f64, 10, _>(|i| a[i] + c * b[i])
+        };
+        let k2 = deriv(&add(&y, &k1, 0.5 * h));
+        let k3 = deriv(&add(&y, &k2, 0.5 * h));
+        let k4 = deriv(&add(&y, &k3, h));
+        for i in 0..10 {
+            y[i] += h / 6.0 * (k1[i] + 2.0 * k2[i] + 2.0 * k3[i] + k4[i]);
+        }
+    }
+    let want = &y[5..];
+    println!("v0 {v0:.6} m/s; after 6 ms: cradle {got:.5?}, chain {want:.5?}");
+    for i in 0..5 {
+        assert!(
+            (got[i] - want[i]).abs() < 2e-3 * v0,
+            "ball {i}: {} vs {}",
+            got[i],
+            want[i]
+        );
+    }
+    let p: f64 = got.iter().sum::<f64>() / v0;
+    assert!((p - 1.0).abs() < 2e-3, "momentum along the row {p} v0 m");
+    assert!(
+        got[0] < 0.0 && got[0] > -0.1 * v0,
+        "the striker recoils a little: {}",
+        got[0]
+    );
+    assert!(
+        got[4] < v0 && got[4] > 0.8 * v0,
+        "the last ball leaves a little under v0: {}",
+        got[4]
+    );
+}
+
+/// The Hertz impact converges with order 2: the ball's height 1.5 contact times after it
+/// touches (back in free flight), against the one-dimensional impact m z'' = K (r - z)^(3/2)
+/// integrated on its own by RK4 at 1e-8 s, falls four times as h halves (h = 1e-4, 5e-5,
+/// 2.5e-5 s: 76 to 304 steps a contact), for every method.
+#[test]
+fn hertz_impact_converges_with_order_two() {
+    let (young, nu, r, m, v0) = (1e7f64, 0.45f64, 0.1f64, 1.0f64, 2.0f64);
+    let es = young / (2.0 * (1.0 - nu * nu));
+    let k = 4.0 / 3.0 * es * r.sqrt();
+    let dmax = (15.0 * m * v0 * v0 / (16.0 * es * r.sqrt())).powf(0.4);
+    // a whole number of the largest step (so every step size ends at the same time)
+    let t_end = (1.5 * 2.943 * dmax / v0 / 1e-4).ceil() * 1e-4;
+    // the reference: from touching at -v0
+    let (mut z, mut v) = (r, -v0);
+    let acc = |z: f64| {
+        let d = r - z;
+        if d > 0.0 {
+            k * d * d.sqrt() / m
+        } else {
+            0.0
+        }
+    };
+    let hr = 1e-8;
+    for _ in 0..(t_end / hr).round() as usize {
+        let (k1z, k1v) = (v, acc(z));
+        let (k2z, k2v) = (v + 0.5 * hr * k1v, acc(z + 0.5 * hr * k1z));
+        let (k3z, k3v) = (v + 0.5 * hr * k2v, acc(z + 0.5 * hr * k2z));
+        let (k4z, k4v) = (v + hr * k3v, acc(z + hr * k3z));
+        z += hr / 6.0 * (k1z + 2.0 * k2z + 2.0 * k3z + k4z);
+        v += hr / 6.0 * (k1v + 2.0 * k2v + 2.0 * k3v + k4v);
+    }
+    for method in [Method::Director, Method::Rattle, Method::Baumgarte] {
+        let errors: Vec<f64> = [1e-4, 5e-5, 2.5e-5]
+            .iter()
+            .map(|&h| {
+                let sc = ball_g(0.0, r, -v0, 0.0, 0.0, r#""restitution":1,"friction":0"#);
+                let mut s = sim(&sc, method, h);
+                for _ in 0..(t_end / h).round() as usize {
+                    s.step().unwrap();
+                }
+                (s.states()[0].x.z - z).abs()
+            })
+            .collect();
+        let orders = tumble_tests::observed_orders(&errors);
+        println!(
+            "{}: errors {errors:?} m, orders {orders:.2?}",
+            method.name()
+        );
+        assert!(
+            orders.iter().all(|p| (1.8..2.3).contains(p)),
+            "{}: orders {orders:?}",
+            method.name()
+        );
+        assert!(
+            errors[2] < 1e-6,
+            "{}: {} m at h = 2.5e-5 s",
+            method.name(),
+            errors[2]
+        );
+    }
+}
