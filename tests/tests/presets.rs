@@ -40,6 +40,8 @@ fn conserved_components_by_preset() {
         ("bouncing-ball", none),
         ("newtons-cradle", none),
         ("incline", none),
+        ("ball-pit", none),
+        ("stop-pendulum", none),
     ] {
         let sc = Scenario::parse(text).unwrap();
         assert_eq!(conserved_momentum(&sc.model), want, "{text}");
@@ -194,6 +196,7 @@ fn every_preset_runs_with_every_integrator_at_its_suitable_step() {
         "newtons-cradle?lifted=2",
         "incline",
         "incline?angle=0.3",
+        "stop-pendulum",
     ] {
         let sc = Scenario::parse(text).unwrap();
         for m in Method::ALL {

@@ -242,6 +242,15 @@ pub const PRESETS: &[Preset] = &[
         ],
     },
     Preset {
+        name: "stop-pendulum",
+        description: "pendulum against a stop: a 1 m rod let go from an angle swings down onto a stop on the other side and rebounds from it (a joint limit with the restitution asked)",
+        params: &[
+            Param { key: "angle", help: "angle it is let go from, from hanging straight down (rad)", kind: ParamKind::Number { default: 1.2, min: -3.0, max: 3.0, integer: false } },
+            Param { key: "stop", help: "where the stop is, from hanging straight down; below the start angle (rad)", kind: ParamKind::Number { default: -0.4, min: -3.0, max: 3.0, integer: false } },
+            Param { key: "restitution", help: "coefficient of restitution e of an impact on the stop", kind: ParamKind::Number { default: 0.7, min: 0.01, max: 1.0, integer: false } },
+        ],
+    },
+    Preset {
         name: "incline",
         description: "box on an incline: a 2 kg box on a tilted plane; it stays put while tan(angle) is below the static friction coefficient and slides at g (sin a - mu_k cos a) beyond",
         params: &[
@@ -356,6 +365,12 @@ impl Scenario {
         if p.name == "newtons-cradle" && values[1] >= values[0] {
             return err(format!(
                 "newtons-cradle: {} of {} balls lifted; at least one must hang to be hit",
+                values[1], values[0]
+            ));
+        }
+        if p.name == "stop-pendulum" && values[1] >= values[0] {
+            return err(format!(
+                "stop-pendulum: the stop ({} rad) must be below the start angle ({} rad): the rod swings down onto it",
                 values[1], values[0]
             ));
         }

@@ -13,6 +13,9 @@
 //! - `ball-pit`: `balls` rubber balls (5 cm, 0.1 kg) poured from a loose lattice into a box of
 //!   five planes (a floor and four walls); the broad phase keeps the cost of a step near linear
 //!   in the number of balls (`tumble bench`, README).
+//! - `stop-pendulum`: the 1 m rod of the force presets, let go at `angle`, swings down onto a
+//!   stop at `stop` (both measured from hanging straight down) and rebounds with
+//!   `restitution`: a joint limit (`forces/limits.rs`).
 //! - `incline`: a 0.3 x 0.2 x 0.1 m box (2 kg) on a plane tilted by `angle` about x2, kinetic
 //!   and static friction `friction` and `static_friction`: it stays put when
 //!   tan(angle) < mu_s and slides at g (sin a - mu_k cos a) otherwise.
@@ -237,4 +240,18 @@ pub fn ball_pit(values: &[f64]) -> (Model, Vec<BodyState>) {
         },
     };
     (model, states)
+}
+
+/// `values` = [angle (rad), stop (rad), restitution]: the stop's bound measured from the start.
+pub fn stop_pendulum(values: &[f64]) -> (Model, Vec<BodyState>) {
+    let (angle, stop, e) = (values[0], values[1], values[2]);
+    let limit = crate::forces::ForceElement::Limit {
+        joint: 0,
+        kind: crate::model::LimitKind::Angle,
+        lower: stop - angle,
+        upper: 2.0 * core::f64::consts::PI,
+        stiffness: 0.0,
+        restitution: e,
+    };
+    crate::presets::forces::hinged_rod(angle, vec![limit])
 }

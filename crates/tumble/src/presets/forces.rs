@@ -64,7 +64,7 @@ pub fn spring_pendulum(values: &[f64]) -> (Model, Vec<BodyState>) {
 
 /// A 1 m rod hung from a hinge (axis x1) at the origin at `angle` from the downward vertical,
 /// with the given force elements on the hinge (joint 0).
-fn hinged_rod(angle: f64, forces: Vec<ForceElement>) -> (Model, Vec<BodyState>) {
+pub(crate) fn hinged_rod(angle: f64, forces: Vec<ForceElement>) -> (Model, Vec<BodyState>) {
     let rod = crate::presets::course::rod(1.0);
     let half = DVec3::new(0.0, 0.0, 0.5);
     let r = rotation(DVec3::X, angle);

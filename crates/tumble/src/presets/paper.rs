@@ -178,6 +178,10 @@ pub(crate) fn build(name: &str, values: &[f64]) -> (Model, Vec<BodyState>, f64, 
             let (m, s) = crate::presets::contact::ball_pit(values);
             (m, s, 2.5e-4, 5.0)
         }
+        "stop-pendulum" => {
+            let (m, s) = crate::presets::contact::stop_pendulum(values);
+            (m, s, 0.005, 10.0)
+        }
         "incline" => {
             let (m, s) = crate::presets::contact::incline(values);
             (m, s, 5e-4, 2.5)
