@@ -58,3 +58,17 @@ test('incline at iframe size: the box slides and the view follows it', { skip },
   await page.screenshot({ path: join(out, 'contact-iframe.png') });
   assert.deepEqual(problems, []);
 });
+
+test('stop-pendulum: the stop drawn at the hinge, the rod rebounds from it, the balance at the tolerance', { skip }, async () => {
+  const { page, problems } = await open('?scenario=stop-pendulum&integrator=director');
+  // no shape; two stop bars (the upper one, a full turn away, hidden); no plane
+  assert.deepEqual(await page.evaluate(() => window.tumble.shapes().counts), [0, 2, 0]);
+  await play(page);
+  await playUntil(page, (goal) => window.tumble.time() > goal, 1);
+  await settle(page);
+  const inv = await page.evaluate(() => window.tumble.invariants());
+  assert.ok(inv[12] > 0.5, `the stop took D = ${inv[12]} J`);
+  assert.ok(Math.abs(inv[13]) < 1e-9, `director balance ${inv[13]} J`);
+  await page.screenshot({ path: join(out, 'contact-stop.png') });
+  assert.deepEqual(problems, []);
+});

@@ -10,7 +10,8 @@ initSync({ module: readFileSync(new URL('../../www/pkg/tumble_wasm_bg.wasm', imp
 
 test('every preset, with non-default parameters, round-trips through a link', () => {
   // the four-bar's lengths are checked together (a Grashof crank-rocker): a valid set of them
-  const coupled = { 'four-bar': ['ground=3', 'crank=0.8', 'coupler=2.6', 'rocker=2.2', 'speed=-3', 'angle=-2.5'] };
+  // and the stop-pendulum's stop must lie below its start angle
+  const coupled = { 'four-bar': ['ground=3', 'crank=0.8', 'coupler=2.6', 'rocker=2.2', 'speed=-3', 'angle=-2.5'], 'stop-pendulum': ['angle=2', 'stop=-1', 'restitution=0.5'] };
   for (const p of presets()) {
     const params = coupled[p.name] ?? p.params.map((q) => `${q.key}=${q.choices.length ? q.choices[q.choices.length - 1] : q.integer ? q.max : q.min + (q.max - q.min) / 3}`);
     const scenario = canonical_scenario(params.length ? `${p.name}?${params.join('&')}` : p.name);

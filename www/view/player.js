@@ -308,7 +308,7 @@ export class Player {
 
   /** What the view draws of the scenario `text` besides bodies and joints, on the page and in
    * the element alike: the sliding joints' rails, the driven and motored joints' colours, the
-   * collision shapes and contact planes, and each point-to-point element as a coil (a spring), a dashpot (a damper), both, or a rod (a
+   * collision shapes, contact planes and joint stops, and each point-to-point element as a coil (a spring), a dashpot (a damper), both, or a rod (a
    * distance joint; a driven one in a cylinder). */
   decorate(text) {
     const r = this.renderer;
@@ -317,12 +317,12 @@ export class Player {
       r.rails = rails.length ? new Float64Array(rails) : null;
       r.jointMarks = new Uint8Array(wasm.joint_marks(text));
       r.springKinds = new Uint8Array(wasm.spring_kinds(text));
-      r.setShapes(new Float64Array(wasm.contact_shapes(text)), new Float64Array(wasm.contact_planes(text)), new Float64Array(wasm.shape_links(text)));
+      r.setShapes(new Float64Array(wasm.contact_shapes(text)), new Float64Array(wasm.contact_planes(text)), new Float64Array(wasm.shape_links(text)), new Float64Array(wasm.limit_stops(text)));
     } catch {
       r.rails = null;
       r.jointMarks = null;
       r.springKinds = null;
-      r.setShapes(null, null, null);
+      r.setShapes(null, null, null, null);
     }
   }
 

@@ -14,6 +14,7 @@ const TILES = 15; // tiles a side: a plane is drawn as a TILES x TILES checkerbo
 // world (so that a body sliding on it, with the camera following, is seen to move)
 const SLAB = 0.002; // a plane's drawn thickness (m), its top face just under the plane
 const LINK_COLOR = [0.78, 0.8, 0.84];
+const STOP_COLOR = [0.95, 0.55, 0.2]; // a joint limit's stops
 
 // the mean of the first n bodies' centres into out (3)
 function centroid(poses, n, out) {
@@ -29,7 +30,7 @@ export class ShapeLayer {
     this.buf = gl.createBuffer();
     this.data = new Float32Array(0);
     this.meshes = [sphere(), cylinder(), cube()].map((verts) => ({ vao: this.vao(verts), count: verts.length / 6 }));
-    this.set(null, null, null);
+    this.set(null, null, null, null);
   }
 
   // a vertex array over `verts` with the instance attributes (locations 2-7) from this.buf
@@ -45,9 +46,10 @@ export class ShapeLayer {
     return vao;
   }
 
-  /** The shapes, planes and strings of a new scene (any may be null or empty). */
-  set(shapes, planes, links) {
+  /** The shapes, planes, strings and joint stops of a new scene (any may be null or empty). */
+  set(shapes, planes, links, stops) {
     this.shapes = shapes?.length ? shapes : null;
+    this.stops = stops?.length ? stops : null;
     this.planes = planes?.length ? planes : null;
     this.links = links?.length ? links : null;
     // a string's radius: a tenth of the smallest shape's size
@@ -63,6 +65,9 @@ export class ShapeLayer {
       this.linkRadius = Math.min(this.linkRadius, 0.1 * this.shapes[17 * s + 2]);
     }
     cylinders += this.links ? this.links.length / 4 : 0;
+    // a stop: a short bar from the hinge towards where body b's centre stops
+    const stopBars = this.stops ? 2 * this.stops.length / 10 : 0;
+    cylinders += stopBars;
     // instances by mesh: spheres (and caps), then cylinders, then boxes and the planes' tiles
     this.counts = [spheres, cylinders, boxes + np * TILES * TILES];
     const need = STRIDE * (this.counts[0] + this.counts[1] + this.counts[2]);
@@ -150,6 +155,26 @@ export class ShapeLayer {
     return k + 1;
   }
 
+  // stop q (lower, upper of each limit in turn) as cylinder instance k, or a hidden one when
+  // it is not drawn; returns k + 1
+  stop(k, q) {
+    const S = this.stops, o = 10 * (q >> 1), d = o + 3 + 3 * (q & 1), ax = this.axes, len = S[o + 9];
+    const ux = S[d], uy = S[d + 1], uz = S[d + 2];
+    if (!Number.isFinite(ux)) {
+      this.put(k, S[o], S[o + 1], S[o + 2], ax, 0, 0, 0, STOP_COLOR);
+      return k + 1;
+    }
+    const ex = Math.abs(ux) < 0.9 ? 1 : 0, ey = 1 - ex;
+    let ax0 = -uz * ey, ay0 = uz * ex, az0 = ux * ey - uy * ex;
+    const l = Math.sqrt(ax0 * ax0 + ay0 * ay0 + az0 * az0); ax0 /= l; ay0 /= l; az0 /= l;
+    ax[0] = ax0; ax[1] = ay0; ax[2] = az0;
+    ax[3] = uy * az0 - uz * ay0; ax[4] = uz * ax0 - ux * az0; ax[5] = ux * ay0 - uy * ax0;
+    ax[6] = ux; ax[7] = uy; ax[8] = uz;
+    const bar = 0.4 * len, r = 0.02 * len; // from the hinge, 40 % of the way to the centre
+    this.put(k, S[o] + 0.5 * bar * ux, S[o + 1] + 0.5 * bar * uy, S[o + 2] + 0.5 * bar * uz, ax, r, r, bar, STOP_COLOR);
+    return k + 1;
+  }
+
   // one instanced draw of mesh `m` over `count` instances from instance `first` on
   instances(m, first, count) {
     if (!count) return;
@@ -195,7 +220,7 @@ export class ShapeLayer {
    * seen from `eye` when `planes` is set (the primary run only). The mesh program is in use
    * with its uniforms set. */
   draw(poses, planes, target, eye) {
-    if (!this.shapes && !(planes && this.planes)) return;
+    if (!this.shapes && !this.stops && !(planes && this.planes)) return;
     const gl = this.gl, sh = this.shapes, ax = this.axes ?? (this.axes = new Float64Array(9));
     let kSph = 0, kCyl = this.counts[0], kBox = this.counts[0] + this.counts[1];
     const ns = sh ? sh.length / 17 : 0;
@@ -225,6 +250,8 @@ export class ShapeLayer {
     }
     const nl = this.links ? this.links.length / 4 : 0;
     for (let l = 0; l < nl; l++) kCyl = this.link(kCyl, poses, 4 * l);
+    const nst = this.stops ? this.stops.length / 10 : 0;
+    for (let q = 0; q < 2 * nst; q++) kCyl = this.stop(kCyl, q);
     let boxes = kBox - this.counts[0] - this.counts[1];
     if (planes && this.planes) {
       // a plane is seen from its free side only: from behind, it would hide what it bounds

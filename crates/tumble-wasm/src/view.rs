@@ -110,6 +110,51 @@ pub fn shape_links(text: &str) -> Result<Vec<f64>, JsError> {
     Ok(out)
 }
 
+/// The stops of the angle limits on hinges to the ground, for the view: 10 numbers each, the
+/// hinge's point (world), the directions (world, unit) from it in which body b's centre lies
+/// at the lower and the upper stop, and the distance of that centre from the hinge (m). A stop
+/// more than half a turn from the start is not drawn (its direction is NaN).
+#[wasm_bindgen]
+pub fn limit_stops(text: &str) -> Result<Vec<f64>, JsError> {
+    let sc = Scenario::parse(text).map_err(|e| JsError::new(&e.0))?;
+    let m = &sc.model;
+    let mut out = Vec::new();
+    for f in &m.forces {
+        let tumble::ForceElement::Limit {
+            joint,
+            kind: tumble::LimitKind::Angle,
+            lower,
+            upper,
+            ..
+        } = *f
+        else {
+            continue;
+        };
+        let j = &m.joints[joint];
+        if j.a.is_some() {
+            continue; // (a stop that moves with body a: not drawn yet)
+        }
+        let n = j.kind.axes().0.normalize();
+        let r = sc.initial[j.b].x - j.point_a;
+        let u = r - n * n.dot(r);
+        let len = u.length();
+        if len < 1e-9 {
+            continue;
+        }
+        out.extend_from_slice(&j.point_a.to_array());
+        for bound in [lower, upper] {
+            let d = if bound.abs() <= core::f64::consts::PI {
+                tumble::math::rotation(n, bound) * (u / len)
+            } else {
+                glam::DVec3::splat(f64::NAN)
+            };
+            out.extend_from_slice(&d.to_array());
+        }
+        out.push(len);
+    }
+    Ok(out)
+}
+
 /// The contact planes of the scenario `text` that any shape can touch, 6 numbers each (a point
 /// on it, its outward unit normal), for the view.
 #[wasm_bindgen]
