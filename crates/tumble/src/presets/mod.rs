@@ -7,6 +7,7 @@ pub mod course;
 pub mod crane;
 pub mod forces;
 mod paper;
+pub mod table;
 
 pub(crate) use paper::build;
 pub use paper::hanging_chain;
