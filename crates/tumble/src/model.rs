@@ -249,7 +249,7 @@ pub enum LimitKind {
 }
 
 /// Everything that stays fixed during a run.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Model {
     /// Rigid bodies.
     pub bodies: Vec<Body>,

@@ -551,10 +551,7 @@ mod tests {
             let model = Model {
                 bodies: vec![body.clone(); nb],
                 joints,
-                gravity: DVec3::ZERO,
-                drives: alloc::vec::Vec::new(),
-                forces: alloc::vec::Vec::new(),
-                contact: Default::default(),
+                ..Model::default()
             };
             let js = JointPattern::new(&model).unwrap();
             assert!(js.loop_joints().len() >= loops, "case {case}");
@@ -588,10 +585,7 @@ mod tests {
         let model = Model {
             bodies: vec![body],
             joints,
-            gravity: DVec3::ZERO,
-            drives: alloc::vec::Vec::new(),
-            forces: alloc::vec::Vec::new(),
-            contact: Default::default(),
+            ..Model::default()
         };
         let e = JointPattern::new(&model).unwrap_err();
         assert!(

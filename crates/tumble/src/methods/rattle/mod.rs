@@ -52,6 +52,7 @@
 //! max |Phi| < tol, with S = C(q_1) W(q_0) C(q_0)^T (non-symmetric; it drops only the O(h^3)
 //! dependence of the rotation solve on lambda). Both are solved with the linear-time
 //! joint-space solver of `sparse.rs`.
+mod forces;
 mod rotation;
 
 use crate::compiled::Compiled;
@@ -64,6 +65,7 @@ use crate::step::{effective_tol, newton_converged, Settings, StepError, StepInfo
 use alloc::string::{String, ToString};
 use alloc::vec;
 use alloc::vec::Vec;
+use forces::element_forces;
 use glam::{DMat3, DVec3};
 use rotation::torque_gradient;
 pub use rotation::{solve_rotation, ROTATION_ITERATIONS};
@@ -518,42 +520,6 @@ fn try_step(
         iterations,
         residual,
     })
-}
-
-/// The force elements' and contacts' forces and torques at the states `s` (time `t`, the
-/// joint springs' angles and the contacts' friction state) into `ws.ext`; returns their powers.
-fn element_forces(
-    c: &Compiled,
-    s: &[BodyState],
-    (angles, slots, pairs): (&[f64], &[crate::contact::Slot], &[crate::contact::Probe]),
-    t: f64,
-    ws: &mut Workspace,
-) -> crate::forces::Power {
-    ws.force.iter_mut().for_each(|f| *f = DVec3::ZERO);
-    ws.torque.iter_mut().for_each(|f| *f = DVec3::ZERO);
-    let mut p = crate::forces::add_world(
-        &c.model,
-        &c.force_frames,
-        s,
-        angles,
-        t,
-        &mut ws.force,
-        &mut ws.torque,
-    );
-    if !c.contacts.list.is_empty() || !pairs.is_empty() {
-        p.dissipation += crate::contact::world::add_world(
-            &c.contacts,
-            pairs,
-            s,
-            slots,
-            &mut ws.force,
-            &mut ws.torque,
-        );
-    }
-    for ((e, f), tau) in ws.ext.iter_mut().zip(&ws.force).zip(&ws.torque) {
-        *e = (*f, *tau);
-    }
-    p
 }
 
 /// The half kick with the current lambda and the drift to x_1, R_1 (into `next`).

@@ -1,0 +1,42 @@
+//! RATTLE's external forces at a state: the force elements' and the contacts' continuous forms
+//! (`forces/world.rs`, `contact/world.rs`), gathered per body for the kicks.
+use super::Workspace;
+use crate::compiled::Compiled;
+use crate::model::BodyState;
+use glam::DVec3;
+
+/// The force elements' and contacts' forces and torques at the states `s` (time `t`, the
+/// joint springs' angles and the contacts' friction state) into `ws.ext`; returns their powers.
+pub(super) fn element_forces(
+    c: &Compiled,
+    s: &[BodyState],
+    (angles, slots, pairs): (&[f64], &[crate::contact::Slot], &[crate::contact::Probe]),
+    t: f64,
+    ws: &mut Workspace,
+) -> crate::forces::Power {
+    ws.force.iter_mut().for_each(|f| *f = DVec3::ZERO);
+    ws.torque.iter_mut().for_each(|f| *f = DVec3::ZERO);
+    let mut p = crate::forces::add_world(
+        &c.model,
+        &c.force_frames,
+        s,
+        angles,
+        t,
+        &mut ws.force,
+        &mut ws.torque,
+    );
+    if !c.contacts.list.is_empty() || !pairs.is_empty() {
+        p.dissipation += crate::contact::world::add_world(
+            &c.contacts,
+            pairs,
+            s,
+            slots,
+            &mut ws.force,
+            &mut ws.torque,
+        );
+    }
+    for ((e, f), tau) in ws.ext.iter_mut().zip(&ws.force).zip(&ws.torque) {
+        *e = (*f, *tau);
+    }
+    p
+}
