@@ -10,6 +10,9 @@
 //!             Phi(q_n+1) - Phi(q_0) = 0                                       ((25) summed)
 //! tangent:    K = dRes/dOmega per body (3 x 3), and the joint-space Schur complement
 //!             S_kl = -sum_b (h^2 / 2M) e0_k . g0_l - d_k . K^-1 c_l
+//! contact, joint limits (their stiffness K_x, K_r per body, `contact/discrete.rs`):
+//!             K += h^2 Q^T K_r Q, and the centre by Newton on its momentum,
+//!             p0_n+1 <- p0_n+1 - (I + h^2 K_x / 2M)^-1 (p0_n+1 - p0_n + h dV*/dq0)
 //! ```
 //! For given Omega and lambda the rest of the step is linear and solved exactly; a converged
 //! step is judged on the residual of (23)-(28) as written (`full.rs`, `body_residual`).
@@ -130,11 +133,11 @@ impl Ctx<'_> {
             // gradients of the last evaluation (or of `new`) give the translational forces; a
             // sliding joint's rows turn with body a, and take those of the last iterate (a lag
             // the iteration removes: the step is judged on the residual with the current ones)
-            let contacts = self.stiff_elements();
+            let stiff = self.stiff_elements();
             for b in 0..nb {
                 let f0 = self.force_translational(b, model);
                 let m = model.bodies[b].mass;
-                if contacts && self.w.stiff[b].x != DMat3::ZERO {
+                if stiff && self.w.stiff[b].x != DMat3::ZERO {
                     // Newton on the momentum, r(p1) = p1 - p_n + h f0(x1(p1)) with
                     // x1 = x_n + h (p_n + p1) / 2M and the contacts' stiffness K:
                     // p1 <- p1 - (I + h^2 K / 2M)^-1 r (the plain update below is its fixed
@@ -226,7 +229,7 @@ impl Ctx<'_> {
             for b in 0..nb {
                 if fresh {
                     let mut k = self.omega_tangent(b, model, h);
-                    if contacts {
+                    if stiff {
                         // the contacts' torques stiffen the rotation: dRes/dOmega gains
                         // h^2 Q^T K_r Q (a turn h dOmega moves an arm a by h dOmega x a)
                         let q = mat(&self.w.q1[b]);
