@@ -70,8 +70,8 @@ fn add_stiffness(st: &mut Stiffness, k: DMat3, a: DVec3) {
 
 /// The contacts' generalised forces of the step from `qn` to the iterate `q1` (added to `g`,
 /// one per body): the plane contacts of `probes` and the step's sphere `pairs`; the slots at
-/// n+1 into `slots1` and their stiffness at the iterate into
-/// `stiff` (cleared first); returns D_step (J), >= 0. The stiffness is that of the step's
+/// n+1 into `slots1` and their stiffness at the iterate added to `stiff` (which the caller
+/// clears, `director/mod.rs`); returns D_step (J), >= 0. The stiffness is that of the step's
 /// discrete forces with respect to q_n+1: half the elastic stiffness (they act at the mean),
 /// c phi'(d) / h of the damping, half k_t while the contact sticks, and nothing while it
 /// slides. Newton takes it into its tangent (`director/condensed.rs`); the step is judged on
@@ -89,9 +89,6 @@ pub fn evaluate(
     stiff: &mut [Stiffness],
 ) -> f64 {
     let mut dissipated = 0.0;
-    for s in stiff.iter_mut() {
-        *s = Stiffness::default();
-    }
     for ((p, slot), out) in probes.list.iter().zip(slots).zip(slots1.iter_mut()) {
         *out = *slot;
         match p.geometry {
