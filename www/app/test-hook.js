@@ -56,9 +56,9 @@ export function installPageHook(p) {
     // the sliding joints' rails drawn, and each joint's mark (1 driven, 2 motor)
     rails: () => (p.renderer.rails ? p.renderer.rails.length / 7 : 0),
     jointMarks: () => Array.from(p.renderer.jointMarks ?? []),
-    // the collision shapes' instances drawn (spheres and caps, cylinders and strings, boxes and
-    // plane tiles), and a body's centre on the screen against the view (is it in view?)
-    shapes: () => ({ counts: Array.from(p.renderer.shapes.counts), hidden: p.run.poses.length / 12 }),
+    // the collision shapes' instances drawn (spheres and caps, cylinders, strings and stops,
+    // boxes and plane tiles)
+    shapes: () => ({ counts: Array.from(p.renderer.shapes.counts) }),
     pick: (x, y) => p.renderer.camera.pick(x, y, p.run.poses, p.run.sizes)?.body ?? null,
     link: () => location.origin + location.pathname + buildQuery(app.settings),
     view: () => app.view,

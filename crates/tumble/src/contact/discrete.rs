@@ -97,7 +97,6 @@ pub fn evaluate(
                 let (d0, d1) = (r - n.dot(x0 - p0), r - n.dot(x1 - p0));
                 let (f, fe) = p.law.discrete(d0, d1, h);
                 dissipated += (f - fe) * (d1 - d0);
-                out.force = f;
                 if f != 0.0 {
                     add_point(&mut g[body], s, n * -f);
                     let k = 0.5 * p.law.stiffness(d1) + p.law.c * p.law.damping_factor(d1) / h;

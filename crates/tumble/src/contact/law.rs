@@ -197,10 +197,6 @@ pub fn restitution(kind: Kind, alpha: f64) -> f64 {
             let s = d / (d - d1);
             return -(v + s * (v1 - v));
         }
-        if v1 >= 0.0 && d1 > 0.0 && law.force(d1, v1).0 == 0.0 {
-            // stuck: a force of zero at rest in contact (over-damped to a stop)
-            return 0.0;
-        }
         d = d1;
         v = v1;
     }

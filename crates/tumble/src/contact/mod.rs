@@ -106,8 +106,6 @@ pub struct Slot {
     pub pc: DVec3,
     /// whether the contact slid in the last step (then mu_k holds, else mu_s)
     pub sliding: bool,
-    /// the normal force of the last step (N)
-    pub force: f64,
 }
 
 /// The probes of a model, compiled once: the plane contacts, and the balls whose pairs the

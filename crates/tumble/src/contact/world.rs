@@ -130,7 +130,6 @@ pub fn advance(probes: &Probes, s: &[BodyState], slots: &mut [Slot]) -> f64 {
                 let arm = st.r * sp;
                 let d = r - n.dot(st.x + arm - p0);
                 let (f, _) = p.law.force(d, -n.dot(velocity(st, arm)));
-                slot.force = f;
                 if d <= 0.0 {
                     dissipated += 0.5 * p.kt * slot.u.length_squared();
                     slot.u = DVec3::ZERO;
