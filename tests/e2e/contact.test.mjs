@@ -2,7 +2,8 @@
 // ground, falls and bounces (it stays in the view, which follows it along the ground), the
 // director's balance stays at the Newton tolerance while the bounces dissipate joules;
 // Newton's cradle draws five balls and their five strings; the incline's box slides and stays
-// in view; laptop, phone and iframe sizes, axe-core clean. Screenshots: tests/out/contact-*.png.
+// in view; MuJoCo beside the bouncing ball bounces its ghost at the same restitution;
+// laptop, phone and iframe sizes, axe-core clean. Screenshots: tests/out/contact-*.png.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
@@ -70,5 +71,31 @@ test('stop-pendulum: the stop drawn at the hinge, the rod rebounds from it, the 
   assert.ok(inv[12] > 0.5, `the stop took D = ${inv[12]} J`);
   assert.ok(Math.abs(inv[13]) < 1e-9, `director balance ${inv[13]} J`);
   await page.screenshot({ path: join(out, 'contact-stop.png') });
+  assert.deepEqual(problems, []);
+});
+
+test('MuJoCo beside the bouncing ball: its ghost bounces off the same ground at the same restitution', { skip }, async () => {
+  const { page, problems } = await open('?scenario=bouncing-ball&integrator=director&mujoco=RK4');
+  await page.waitForFunction(() => window.tumble.runs().length === 2, null, { timeout: 60000 });
+  await play(page);
+  // the first impact at 0.43 s, the rebound's top at 0.79 s (0.64 m up at e = 0.8)
+  // each run's highest point between 0.5 s and 1.1 s, sampled every frame
+  const top = await page.evaluate(() => new Promise((resolve) => {
+    const top = [0, 0];
+    const frame = () => {
+      const t = window.tumble.time();
+      if (t > 0.5) window.tumble.heights(0).forEach((x, i) => { top[i] = Math.max(top[i], x); });
+      if (t > 1.1) resolve(top); else requestAnimationFrame(frame);
+    };
+    frame();
+  }));
+  await page.evaluate(() => { if (window.tumble.playing()) document.getElementById('play').click(); });
+  const runs = await page.evaluate(() => window.tumble.runs());
+  assert.deepEqual(runs.map((r) => [r[0], r[3]]), [['director', null], ['mujoco', null]]);
+  // the rebound's top: 0.1 m (the radius) + 1 m e^2 for both, to 1.5 cm (MuJoCo's softer
+  // contact, the frames that sample it)
+  for (const [i, z] of top.entries()) assert.ok(Math.abs(z - 0.74) < 0.015, `${runs[i][0]}: rebound top ${z} m`);
+  assert.equal(await page.locator('#mujoco-status').innerText().then((s) => /no counterpart/.test(s)), false);
+  await page.screenshot({ path: join(out, 'contact-mujoco.png') });
   assert.deepEqual(problems, []);
 });

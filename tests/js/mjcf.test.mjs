@@ -50,7 +50,10 @@ function diff(a, b, path = '', skip = () => false) {
 // What MuJoCo has no counterpart for, per preset (each left out with a note, and so not in the
 // round trip): drives and motors with a function of time.
 const LOST = { 'driven-pendulum': /forces\[0\] \(motor\)/, 'slider-crank': /drives\[0\]/, kapitza: /drives\[0\]/, governor: /drives\[0\]/, crane: /drives\[0\] .*the rod keeps its start length/,
-  'ball-pit': /^contact \(100 shapes, 5 planes\)/, 'stop-pendulum': /^forces\[0\] \(joint_limit on joint 0\)/, 'bouncing-ball': /^contact \(1 shape, 1 plane\)/, 'newtons-cradle': /^contact \(5 shapes, 0 planes\)/, incline: /^contact \(1 shape, 1 plane\)/ };
+  incline: /^static friction \(mu_s 0\.5 beside mu_k 0\.4\)/ };
+// Presets whose contact and joint limits go to MuJoCo (as geoms and ranges) but do not come back
+// from it (from-mjcf.js reads neither): the round trip compares the rest of them.
+const CONTACT = new Set(['ball-pit', 'stop-pendulum', 'bouncing-ball', 'newtons-cradle', 'incline']);
 
 test('round trip: every preset as MJCF, compiled by MuJoCo and converted back, is the same system to 1e-12', () => {
   for (const { name } of presets()) {
@@ -64,7 +67,7 @@ test('round trip: every preset as MJCF, compiled by MuJoCo and converted back, i
     // joint's point on a may move along its axis (MuJoCo's slide keeps b's point only), which
     // changes nothing in the joint's equations
     const skip = (p) => p === '.duration' || p === '.drives' || /^\.joints\[\d+\]\.point_a$/.test(p) && /prismatic|cylindrical/.test(sys.joints[Number(p.match(/\d+/)[0])].type)
-      || (LOST[name] && (p === '.forces' || p === '.contact' || /^\.bodies\[\d+\]\.shapes$/.test(p)));
+      || ((LOST[name] || CONTACT.has(name)) && (p === '.forces' || p === '.contact' || /^\.bodies\[\d+\]\.shapes$/.test(p)));
     const [d, where] = diff(sys, back.system, '', skip);
     assert.ok(d < 1e-12, `${name}: ${d} at ${where}`);
     sys.joints?.forEach((j, k) => {
@@ -96,7 +99,7 @@ test('round trip: 100 director steps of the converted system follow the original
   const fields = invariant_fields();
   const report = [];
   for (const { name } of presets()) {
-    if (LOST[name]) continue; // (their drives and time-varying motors are not in the MJCF)
+    if (LOST[name] || CONTACT.has(name)) continue; // (their drives, time-varying motors or contact do not come back)
     const sys = JSON.parse(scenario_json(name));
     const back = convert(toMjcf(sys).xml).system;
     back.duration = sys.duration;

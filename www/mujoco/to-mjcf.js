@@ -2,7 +2,6 @@
 // MuJoCo: toMjcf(system, { integrator, timestep }) -> { xml, notes }. No DOM.
 //
 // How the two map (each choice keeps the model exactly the same where MuJoCo has the element):
-// How the two map (each choice keeps the model exactly the same where MuJoCo has the element):
 // - A body's MuJoCo frame is Tumble's body frame: the centre of mass and the principal axes, so
 //   its <inertial> sits at the origin with diaginertia = Tumble's principal moments. Bodies are
 //   named b0, b1, ... in Tumble's order and joints j0, j1, ... (j3r: the tree runs from Tumble's
@@ -30,8 +29,12 @@
 //   damping (on a tree joint); a constant motor -> a motor actuator with its control in the
 //   keyframe. Drives, loads, time-varying motors and elements on loop-closing joints have no
 //   MuJoCo counterpart: each is named in `notes` and left out.
-// - Gravity, the time step, the integrator; contacts off (Tumble has none); the energy flag on.
+// - Shapes, planes, materials, collision filters and joint limits: to-mjcf-contact.js, which
+//   says where MuJoCo's soft contact differs from Tumble's.
+// - Gravity, the time step, the integrator; contacts on only where the system has shapes; the
+//   energy flag on.
 import { dot, sub, add, scale, cross, unit, mulv, tmulv, transpose, mulm, IDENTITY, quatOf } from './mjcf-math.js';
+import { contactParts, limitAttrs } from './to-mjcf-contact.js';
 
 /** A number as MJCF text: the shortest that reads back to the same double. */
 const num = (x) => (Object.is(x, -0) ? '0' : String(x));
@@ -112,6 +115,8 @@ export function toMjcf(system, { integrator = 'RK4', timestep = null } = {}) {
   const jointName = new Map(); // Tumble joint -> MuJoCo joint names (for springs and motors)
   const actuators = [], tendons = [], equalities = [];
   const jointSprings = new Map(); // MuJoCo joint name -> { stiffness, ref, damping }
+  const jointRanges = new Map(); // MuJoCo joint name -> its range attributes (joint limits)
+  const h = timestep ?? s.dt;
   // the tree joints
   for (let b = 0; b < n; b++) {
     const k = parent[b];
@@ -228,19 +233,22 @@ export function toMjcf(system, { integrator = 'RK4', timestep = null } = {}) {
         break;
       }
       case 'joint_limit':
-      case 'slider_limit':
-        notes.push(`forces[${i}] (${f.type} on joint ${f.joint}): MuJoCo's joint range is a soft constraint with its own law, not Tumble's calibrated stop: left out, the joint moves past ${num(f.lower)} and ${num(f.upper)}`);
+      case 'slider_limit': {
+        const info = jointName.get(f.joint);
+        const want = f.type === 'joint_limit' ? /(^j\d+r?$|:hinge$)/ : /(^j\d+r?$|:slide$)/;
+        const target = info?.names.find((nm) => want.test(nm));
+        if (!target) { notes.push(`forces[${i}] (${f.type} on joint ${f.joint}): that joint closes a loop (an equality constraint in MuJoCo), which has no range: left out`); break; }
+        jointRanges.set(target, limitAttrs(s, f, info.reversed ? -1 : 1));
         break;
+      }
       default:
         notes.push(`forces[${i}] (${f.type}): a load on a body has no MJCF element (MuJoCo applies such loads at run time through data.xfrc_applied): left out`);
     }
   });
-  // (from the system as given: normalise keeps what MuJoCo gets)
-  const shapes = (system.bodies ?? []).reduce((k, b) => k + (b.shapes?.length ?? 0), 0);
-  if (shapes > 0) {
-    const planes = (system.contact?.planes?.length ?? 0) + (system.contact?.ground ? 1 : 0);
-    notes.push(`contact (${shapes} shape${shapes === 1 ? '' : 's'}, ${planes} plane${planes === 1 ? '' : 's'}): Tumble's Hertz and stick-spring contact is not written as MuJoCo geoms yet: left out, in MuJoCo the bodies pass through each other and the ground`);
-  }
+  // contact, from the system as given (normalise keeps what MuJoCo gets)
+  const loops = s.joints.filter((j, k) => !(parent[j.b] === k || (j.a != null && parent[j.a] === k)));
+  const contact = contactParts(system, n, h, loops);
+  notes.push(...contact.notes);
   s.drives.forEach((d, i) => notes.push(`drives[${i}] (the ${d.type} of joint ${d.joint} prescribed in time): MuJoCo has no time-dependent constraint: left out, ${d.type === 'distance' ? 'the rod keeps its start length' : 'the joint moves freely'}`));
   // the bodies, nested
   const lines = [];
@@ -255,6 +263,7 @@ export function toMjcf(system, { integrator = 'RK4', timestep = null } = {}) {
     lines.push(`${pad}  <inertial pos="0 0 0" mass="${num(B.mass)}" diaginertia="${vec(B.inertia)}"/>`);
     for (const jd of jointDefs[b]) lines.push(`${pad}  ${withSpring(jd)}`);
     if (B.size) lines.push(`${pad}  <geom type="box" size="${vec(B.size.map((x) => x / 2))}" contype="0" conaffinity="0" rgba="0.6 0.7 0.9 1"/>`);
+    for (const g of contact.geoms[b]) lines.push(`${pad}  ${g}`);
     for (const st of sites[b]) lines.push(`${pad}  ${st}`);
     for (const c of children[b]) body(c, depth + 1);
     lines.push(`${pad}</body>`);
@@ -262,22 +271,26 @@ export function toMjcf(system, { integrator = 'RK4', timestep = null } = {}) {
   const withSpring = (jd) => {
     const m = /name="([^"]+)"/.exec(jd);
     const sp = m && jointSprings.get(m[1]);
-    return sp ? jd.replace('/>', ` stiffness="${num(sp.stiffness)}" springref="${num(sp.ref)}" damping="${num(sp.damping)}"/>`) : jd;
+    const range = m && jointRanges.get(m[1]);
+    let out = sp ? jd.replace('/>', ` stiffness="${num(sp.stiffness)}" springref="${num(sp.ref)}" damping="${num(sp.damping)}"/>`) : jd;
+    if (range) out = out.replace('/>', ` ${range}/>`);
+    return out;
   };
   for (const c of children[n]) body(c, 2);
   {
-    const h = timestep ?? s.dt;
     const out = [
       '<mujoco model="tumble">',
       '  <!-- written by Tumble (www/mujoco/to-mjcf.js): bodies b0.. at their centres of mass along their principal axes, joints j0.. as in the Tumble system -->',
       '  <compiler angle="radian" inertiafromgeom="false" autolimits="true"/>',
       `  <option timestep="${num(h)}" gravity="${vec(s.gravity)}" integrator="${esc(integrator)}">`,
-      '    <flag contact="disable" energy="enable"/>',
+      `    <flag contact="${contact.contact ? 'enable' : 'disable'}" energy="enable"${contact.flags}/>`,
       '  </option>',
       '  <worldbody>',
+      ...contact.geoms[n].map((g) => `    ${g}`),
       ...sites[n].map((st) => `    ${st}`),
       ...lines,
       '  </worldbody>',
+      ...(contact.excludes.length ? ['  <contact>', ...contact.excludes.map((e) => `    ${e}`), '  </contact>'] : []),
       ...(equalities.length ? ['  <equality>', ...equalities.map((e) => `    ${e}`), '  </equality>'] : []),
       ...(tendons.length ? ['  <tendon>', ...tendons.map((e) => `    ${e}`), '  </tendon>'] : []),
       ...(actuators.length ? ['  <actuator>', ...actuators.map((e) => `    ${e}`), '  </actuator>'] : []),

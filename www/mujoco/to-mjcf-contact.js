@@ -1,0 +1,154 @@
+// to-mjcf-contact.js: a Tumble system's contact (bodies' shapes, the world's planes, materials,
+// collision filters) and joint limits as MJCF, for to-mjcf.js. No DOM.
+//
+// How they map, and where MuJoCo's model differs from Tumble's (crates/tumble/src/contact/):
+// - Shapes -> geoms on the body (its frame is Tumble's body frame): sphere (size r), capsule
+//   (size r, half-length, along the geom's z as Tumble's), box (half-sizes), with pos = offset
+//   and quat = the shape's rotation. Planes -> plane geoms of the world (pos = point, zaxis =
+//   normal); `ground: true` -> the plane through the origin against gravity.
+// - group/mask -> contype/conaffinity: the same rule (A.group & B.mask or B.group & A.mask).
+//   Bodies joined by a joint do not touch in Tumble: MuJoCo leaves out a body and its parent
+//   itself; a joint that closes a loop gets an <exclude>. collide_joined -> filterparent off.
+// - The normal force. Tumble's is Hertz's (or a flat face's linear spring) with a damping
+//   calibrated for the restitution e asked; MuJoCo's is a soft constraint whose reference
+//   acceleration is a linear spring-damper on the penetration, the same for every mass:
+//   a = (1 - d) a0 - b v - k r at impedance d. Written in MuJoCo's direct form solref = (-k, -b)
+//   with solimp d = 0.99 everywhere (so 1 % of the free acceleration a0 leaks through):
+//   k = w^2, b = 2 z w, z the damping ratio at which that spring-damper, its force kept from
+//   pulling, rebounds at e (dampingRatio), and w = 1 / (2 h): the stiffest MuJoCo takes stably
+//   (its own rule, timeconst >= 2 h, at z = 1). So MuJoCo's contacts are softer than Hertz's,
+//   rebound at about the e asked, and have nothing to do with Tumble's E and nu.
+// - Friction: MuJoCo has one coefficient (the kinetic mu is written; a static one that differs
+//   is named in notes), a pyramid-free elliptic cone of its own solver rather than Tumble's
+//   stick spring, and takes the larger mu of a pair where Tumble takes the geometric mean (named
+//   when the shapes' values differ). A frictionless pair gets condim 1.
+// - Joint limits -> the joint's range (from the start, where every tree joint's qpos is 0, as
+//   Tumble measures them), solreflimit = (-k, -b) with k = w^2 from the stop's stiffness over
+//   the inertia Tumble calibrates it on (forces/limits.rs: body b about the axis through the
+//   joint's point, its mass for a slide; 10 Hz by default) and b = 2 z w for its restitution.
+import { dot, norm, scale, unit, quatOf, IDENTITY } from './mjcf-math.js';
+
+const num = (x) => (Object.is(x, -0) ? '0' : String(x));
+const vec = (v) => v.map(num).join(' ');
+
+/** Tumble's default material (crates/tumble/src/shapes.rs, Material::default). */
+const DEFAULT_MATERIAL = { young: 1e7, poisson: 0.45, restitution: 0.8, friction: 0.5 };
+/** The stop's default ringing frequency (forces/limits.rs DEFAULT_HZ). */
+const LIMIT_HZ = 10;
+/** MuJoCo's impedance, constant: the reference spring-damper is followed to 1 %. */
+const SOLIMP = '0.99 0.99 0.001 0.5 2';
+
+/** The restitution of a linear spring-damper (w = 1, damping ratio z) whose force is kept from
+ * pulling, as MuJoCo's contacts and limits are: the impact integrated (RK4, 4000 steps) until
+ * the force x + 2 z x' reaches zero, e = the speed there over the impact speed. */
+function clampedRestitution(z) {
+  const n = 4000, h = (4 * Math.PI + 20 * z) / n;
+  const f = (x, v) => -x - 2 * z * v;
+  let x = 0, v = 1;
+  for (let i = 0; i < n; i++) {
+    const k1v = f(x, v), k2v = f(x + h / 2 * v, v + h / 2 * k1v);
+    const k3v = f(x + h / 2 * (v + h / 2 * k1v), v + h / 2 * k2v), k4v = f(x + h * (v + h / 2 * k2v), v + h * k3v);
+    const xn = x + h / 6 * (v + 2 * (v + h / 2 * k1v) + 2 * (v + h / 2 * k2v) + v + h * k3v);
+    const vn = v + h / 6 * (k1v + 2 * k2v + 2 * k3v + k4v);
+    const F0 = x + 2 * z * v, F1 = xn + 2 * z * vn;
+    if (i > 0 && F1 <= 0) return -(v + (F0 / (F0 - F1)) * (vn - v));
+    x = xn; v = vn;
+  }
+  return 0;
+}
+
+const ratios = new Map();
+/** The damping ratio z for which that spring-damper, kept from pulling, rebounds at e (by
+ * bisection on [0, 10]; z = 0 at e = 1). The textbook z = -ln e / sqrt(pi^2 + ln^2 e) is the
+ * pulling oscillator's: kept from pulling it rebounds at 0.33 where 0.2 is asked. */
+export function dampingRatio(e) {
+  if (e >= 1) return 0;
+  if (!ratios.has(e)) {
+    let lo = 0, hi = 10;
+    for (let i = 0; i < 40; i++) {
+      const z = (lo + hi) / 2;
+      if (clampedRestitution(z) > e) lo = z; else hi = z;
+    }
+    ratios.set(e, (lo + hi) / 2);
+  }
+  return ratios.get(e);
+}
+
+/** MuJoCo's direct solref "-k -b" for a spring of angular frequency w rebounding at e. */
+export const solref = (w, e) => `${num(-w * w)} ${num(-2 * dampingRatio(e) * w)}`;
+
+/** One layer of material fields over `base` (custom_contact.rs `material`: a missing
+ * static_friction follows this layer's friction if it has one, else the base's). */
+function over(base, js) {
+  if (!js) return base;
+  const friction = js.friction ?? base.friction;
+  return { young: js.young ?? base.young, poisson: js.poisson ?? base.poisson, restitution: js.restitution ?? base.restitution,
+    friction, static_friction: js.static_friction ?? (js.friction != null ? friction : base.static_friction) };
+}
+
+/** A shape's or plane's material: its fields over the section's over the defaults. */
+const material = (section, own) => over(over({ ...DEFAULT_MATERIAL, static_friction: DEFAULT_MATERIAL.friction }, section), own);
+
+/** The geom attributes of a material at step h: friction, condim, solref, solimp. */
+function materialAttrs(m, h) {
+  const mu = m.friction;
+  return `friction="${num(mu)} 0 0" condim="${mu > 0 ? 3 : 1}" solref="${solref(1 / (2 * h), m.restitution)}" solimp="${SOLIMP}"`;
+}
+
+/** The inertia a limit acts on (forces/limits.rs `inertia`): body b's about the joint's axis
+ * through its point for an angle, its mass for a slide. */
+function limitInertia(s, j, slide) {
+  const B = s.bodies[j.b];
+  if (slide) return B.mass;
+  const n = unit(j.axis_b), r = j.point_b, along = dot(r, n);
+  return B.inertia[0] * n[0] * n[0] + B.inertia[1] * n[1] * n[1] + B.inertia[2] * n[2] * n[2] + B.mass * (dot(r, r) - along * along);
+}
+
+/** The range attributes of a limit `f` on MuJoCo joint direction `sign` (-1 where the tree
+ * runs from Tumble's b to a: the coordinate is mirrored). */
+export function limitAttrs(s, f, sign) {
+  const j = s.joints[f.joint];
+  const m = limitInertia(s, j, f.type === 'slider_limit');
+  const w = f.stiffness > 0 ? Math.sqrt(f.stiffness / m) : 2 * Math.PI * LIMIT_HZ;
+  const lo = sign > 0 ? f.lower : -f.upper, hi = sign > 0 ? f.upper : -f.lower;
+  return `limited="true" range="${num(lo)} ${num(hi)}" solreflimit="${solref(w, f.restitution ?? 0.5)}" solimplimit="${SOLIMP}"`;
+}
+
+/** The contact of `system` (as given) for MJCF at step h: geom lines per body (index n: the
+ * world), the <exclude> lines, whether contact is on, the option flags, and notes. `loops`:
+ * the joints that close loops ({ a, b } each, a null for the ground). */
+export function contactParts(system, n, h, loops) {
+  const section = system.contact ?? {};
+  const geoms = Array.from({ length: n + 1 }, () => []);
+  const notes = [];
+  const materials = [];
+  let count = 0;
+  (system.bodies ?? []).forEach((body, b) => {
+    (body.shapes ?? []).forEach((sh, i) => {
+      const m = material(section.material, sh.material);
+      materials.push(m);
+      const pos = sh.offset ?? [0, 0, 0], rot = sh.rotation ?? IDENTITY;
+      const size = sh.type === 'sphere' ? [sh.radius] : sh.type === 'capsule' ? [sh.radius, sh.half_length] : sh.half;
+      geoms[b].push(`<geom name="b${b}s${i}" type="${sh.type}" size="${vec(size)}" pos="${vec(pos)}" quat="${vec(quatOf(rot))}" contype="${sh.group ?? 1}" conaffinity="${sh.mask ?? 1}" ${materialAttrs(m, h)} rgba="0.9 0.6 0.3 1"/>`);
+      count++;
+    });
+  });
+  if (count === 0) return { geoms, excludes: [], contact: false, flags: '', notes };
+  const planes = (section.planes ?? []).map((p) => ({ ...p }));
+  if (section.ground) {
+    const g = system.gravity ?? [0, 0, -9.81];
+    planes.unshift({ point: [0, 0, 0], normal: norm(g) > 0 ? scale(g, -1) : [0, 0, 1] });
+  }
+  planes.forEach((p, i) => {
+    const m = material(section.material, p.material);
+    materials.push(m);
+    geoms[n].push(`<geom name="plane${i}" type="plane" size="0 0 1" pos="${vec(p.point)}" zaxis="${vec(unit(p.normal))}" contype="1" conaffinity="1" ${materialAttrs(m, h)} rgba="0.8 0.8 0.8 1"/>`);
+  });
+  const distinct = (key) => new Set(materials.map((m) => m[key])).size > 1;
+  if (distinct('friction')) notes.push('contact friction: the shapes\' coefficients differ, and MuJoCo takes the larger of a pair where Tumble takes their geometric mean');
+  if (distinct('restitution')) notes.push('contact restitution: the shapes\' values differ, and MuJoCo averages the pair\'s solref where Tumble takes the smaller e');
+  const statics = materials.filter((m) => m.static_friction !== m.friction);
+  if (statics.length) notes.push(`static friction (mu_s ${num(statics[0].static_friction)} beside mu_k ${num(statics[0].friction)}): MuJoCo has one friction coefficient, the kinetic one is written`);
+  const excludes = section.collide_joined ? [] : loops.filter((j) => j.a !== j.b).map((j) => `<exclude body1="b${j.b}" body2="${j.a == null ? 'world' : `b${j.a}`}"/>`);
+  return { geoms, excludes, contact: true, flags: section.collide_joined ? ' filterparent="disable"' : '', notes };
+}
