@@ -2,12 +2,13 @@
 // ground, falls and bounces (it stays in the view, which follows it along the ground), the
 // director's balance stays at the Newton tolerance while the bounces dissipate joules;
 // Newton's cradle draws five balls and their five strings; the incline's box slides and stays
-// in view; MuJoCo beside the bouncing ball bounces its ghost at the same restitution;
+// in view; the contact forces drawn as arrows and the contact energy as a budget line;
+// MuJoCo beside the bouncing ball bounces its ghost at the same restitution;
 // laptop, phone and iframe sizes, axe-core clean. Screenshots: tests/out/contact-*.png.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { useBrowser, skip, open, axe, out, settle, playUntil, inked, PHONE, IFRAME } from './harness.mjs';
+import { useBrowser, skip, open, axe, out, settle, playUntil, inked, loaded, pause, PHONE, IFRAME } from './harness.mjs';
 
 useBrowser();
 
@@ -78,24 +79,49 @@ test('MuJoCo beside the bouncing ball: its ghost bounces off the same ground at 
   const { page, problems } = await open('?scenario=bouncing-ball&integrator=director&mujoco=RK4');
   await page.waitForFunction(() => window.tumble.runs().length === 2, null, { timeout: 60000 });
   await play(page);
-  // the first impact at 0.43 s, the rebound's top at 0.79 s (0.64 m up at e = 0.8)
-  // each run's highest point between 0.5 s and 1.1 s, sampled every frame
-  const top = await page.evaluate(() => new Promise((resolve) => {
-    const top = [0, 0];
-    const frame = () => {
-      const t = window.tumble.time();
-      if (t > 0.5) window.tumble.heights(0).forEach((x, i) => { top[i] = Math.max(top[i], x); });
-      if (t > 1.1) resolve(top); else requestAnimationFrame(frame);
-    };
-    frame();
-  }));
-  await page.evaluate(() => { if (window.tumble.playing()) document.getElementById('play').click(); });
+  // in lockstep, paused after the first rebound (the impact at 0.45 s, the top at 0.81 s)
+  await playUntil(page, (goal) => window.tumble.time() > goal, 0.7);
+  await settle(page);
   const runs = await page.evaluate(() => window.tumble.runs());
   assert.deepEqual(runs.map((r) => [r[0], r[3]]), [['director', null], ['mujoco', null]]);
-  // the rebound's top: 0.1 m (the radius) + 1 m e^2 for both, to 1.5 cm (MuJoCo's softer
-  // contact, the frames that sample it)
-  for (const [i, z] of top.entries()) assert.ok(Math.abs(z - 0.74) < 0.015, `${runs[i][0]}: rebound top ${z} m`);
+  assert.equal(runs[0][1], runs[1][1], 'the same time');
+  // both rebounded (at e = 0.8 the ball is 0.72 m up at 0.7 s: 0.1 m + 3.54 m/s 0.25 s - g 0.25^2
+  // s^2 / 2) and are within 1 cm of each other (MuJoCo's softer contact lasts a little longer)
+  const t = runs[0][1], dt = t - Math.sqrt(2 / 9.81);
+  const want = 0.1 + 0.8 * Math.sqrt(2 * 9.81) * dt - 9.81 * dt * dt / 2;
+  const [zd, zm] = await page.evaluate(() => window.tumble.heights(0));
+  assert.ok(Math.abs(zd - want) < 0.01, `director at ${zd} m at t = ${t} s, ballistic ${want} m`);
+  assert.ok(Math.abs(zm - zd) < 0.01, `MuJoCo at ${zm} m, director at ${zd} m`);
   assert.equal(await page.locator('#mujoco-status').innerText().then((s) => /no counterpart/.test(s)), false);
   await page.screenshot({ path: join(out, 'contact-mujoco.png') });
+  assert.deepEqual(problems, []);
+});
+
+test('contact forces as arrows, the contact energy as a line of the budget', { skip }, async () => {
+  const { page, problems } = await open('?scenario=bouncing-ball&integrator=director');
+  assert.deepEqual(await page.evaluate(() => window.tumble.arrows()), { on: false, count: 0, shown: true });
+  await page.check('#arrows');
+  await page.selectOption('#speed', '0');
+  await play(page);
+  // the ball at rest on the ground after its bounces (4.06 s): its weight on the ground
+  await playUntil(page, (goal) => window.tumble.time() > goal, 4.5);
+  await settle(page);
+  const a = await page.evaluate(() => window.tumble.arrows());
+  const inv = await page.evaluate(() => window.tumble.invariants());
+  assert.ok(a.on && a.count >= 1, JSON.stringify(a));
+  assert.ok(inv[14] > 0 && inv[14] < inv[3] + 1e-9, `contact energy ${inv[14]} J of V ${inv[3]} J`);
+  const labels = await page.evaluate(() => document.getElementById('charts').tumbleCharts.specs.find((s) => s.key === 'budget').shown.map((s) => s.label));
+  assert.ok(labels.includes('contact C (in V) (J)'), labels.join(', '));
+  await page.screenshot({ path: join(out, 'contact-arrows.png') });
+  // a system without shapes has no checkbox
+  await page.selectOption('#scenario', 'nk-revolute');
+  await page.waitForFunction(() => window.tumble.scenario() === 'nk-revolute');
+  await loaded(page);
+  await pause(page);
+  await settle(page);
+  assert.equal((await page.evaluate(() => window.tumble.arrows())).shown, false);
+  await page.screenshot({ path: join(out, 'contact-arrows-after.png') });
+  const violations = await axe(page);
+  assert.deepEqual(violations, [], JSON.stringify(violations, null, 1));
   assert.deepEqual(problems, []);
 });

@@ -84,7 +84,7 @@ test('typed-array outputs tolerate wrong sizes: whole records into what fits, no
     ['write_poses', 12, 60],
     ['write_sizes', 3, 15],
     ['write_joints', 3, 15],
-    ['invariants', 1, 14],
+    ['invariants', 1, 15],
   ];
   for (const [name, record, length] of outputs) {
     const full = new Float64Array(length);
@@ -111,4 +111,18 @@ test('typed-array outputs tolerate wrong sizes: whole records into what fits, no
     for (let i = 0; i < n; i++) assert.equal(out[i], i < (n >= 6 ? 6 : 0) ? full[i] : -7.5, `write_springs into ${n} numbers, element ${i}`);
   }
   sp.free();
+  // the contact forces (6 numbers a force) of a ball pressed on the ground: its normal force
+  // and its friction's, counted whatever fits
+  const ball = new Simulation('bouncing-ball?height=0&speed=1', 'director', 0, 0);
+  assert.equal(ball.step(40), 40);
+  const all = new Float64Array(60);
+  const count = ball.contact_forces(all);
+  assert.equal(count, 2);
+  for (const n of [0, 5, 6, 13]) {
+    const out = new Float64Array(n).fill(-7.5);
+    assert.equal(ball.contact_forces(out), count);
+    const written = Math.min(Math.floor(n / 6), count) * 6;
+    for (let i = 0; i < n; i++) assert.equal(out[i], i < written ? all[i] : -7.5, `contact_forces into ${n} numbers, element ${i}`);
+  }
+  ball.free();
 });

@@ -675,3 +675,63 @@ fn hertz_impact_converges_with_order_two() {
         );
     }
 }
+
+/// The contact forces drawn on the page (`Simulation::contact_forces`) are the forces that act:
+/// a box stuck on an incline of 20 degrees (gravity turned, the plane z = 0) is held by its
+/// corners' normal forces and frictions, which together carry its weight (statics: their sum is
+/// -m g, to 1e-6 N of 9.81 N, after 1 s at rest); a ball resting on a ball (no gravity on the
+/// lower one, which is held by the ground) gets two equal and opposite forces at the point
+/// halfway through the overlap.
+#[test]
+fn contact_forces_carry_the_weight() {
+    let a = 20f64.to_radians();
+    let (s, c) = a.sin_cos();
+    let sc = Scenario::parse(&format!(
+        r#"{{"gravity":[{gx},0,{gz}],"bodies":[{{"mass":1,"inertia":[0.0041667,0.0041667,0.0066667],
+            "position":[0,0,0.0499],"shapes":[{{"type":"box","half":[0.1,0.1,0.05]}}]}}],
+           "contact":{{"planes":[{{"point":[0,0,0],"normal":[0,0,1]}}],
+             "material":{{"restitution":0.3,"friction":0.4,"static_friction":0.5}}}}}}"#,
+        gx = G * s,
+        gz = -G * c,
+    ))
+    .unwrap();
+    for method in [Method::Director, Method::Rattle, Method::Baumgarte] {
+        let mut sim = sim(&sc, method, 2e-4);
+        while sim.time() < 1.0 - 1e-9 {
+            sim.step().unwrap();
+        }
+        let mut states = sim.states();
+        let mut out = [0.0; 6 * 16];
+        let n = sim.contact_forces(&mut states, &mut out);
+        // four corners, each a normal force and a friction
+        assert_eq!(n, 8, "{}", method.name());
+        let mut sum = [0.0; 3];
+        for f in out[..6 * n].chunks_exact(6) {
+            assert!(f[2].abs() < 1e-3, "{}: a contact point {f:?} off the plane", method.name());
+            for i in 0..3 {
+                sum[i] += f[3 + i];
+            }
+        }
+        let weight = [G * s, 0.0, -G * c];
+        let err = (0..3).map(|i| (sum[i] + weight[i]).abs()).fold(0.0, f64::max);
+        println!("{}: the contact forces sum to {sum:?} N (-m g = {:?})", method.name(), weight.map(|x| -x));
+        assert!(err < 1e-6, "{}: {sum:?} against {weight:?}", method.name());
+    }
+    // two balls touching, pressed together: the forces on each are opposite, at the same point
+    let sc = Scenario::parse(
+        r#"{"gravity":[0,0,0],"bodies":[
+            {"mass":1,"inertia":[0.004,0.004,0.004],"position":[0,0,0],"velocity":[0.1,0,0],"shapes":[{"type":"sphere","radius":0.1}]},
+            {"mass":1,"inertia":[0.004,0.004,0.004],"position":[0.2,0,0],"velocity":[-0.1,0,0],"shapes":[{"type":"sphere","radius":0.1}]}]}"#,
+    )
+    .unwrap();
+    let mut sim = sim(&sc, Method::Director, 1e-5);
+    for _ in 0..20 {
+        sim.step().unwrap();
+    }
+    let mut states = sim.states();
+    let mut out = [0.0; 12];
+    assert_eq!(sim.contact_forces(&mut states, &mut out), 2);
+    let mid = 0.5 * (states[0].x.x + states[1].x.x);
+    assert!((out[0] - mid).abs() < 1e-12 && (out[6] - mid).abs() < 1e-12, "{out:?}");
+    assert!(out[3] != 0.0 && (out[3] + out[9]).abs() < 1e-12 * out[3].abs(), "{out:?}");
+}

@@ -57,6 +57,7 @@ function onFrame(now) {
     `t = ${inv[0].toFixed(3)} s   h = ${r.dt} s   ${LABEL[r.name]}\n` +
     `${app.mechanism}\n` +
     `E = T + V = ${fmtE(inv[1])} J   (T = ${fmtE(inv[2])} J, V = ${fmtE(inv[3])} J)\n` +
+    (r.contact || r.stops ? `C = ${fmtE(inv[14])} J of V stored in ${r.contact ? 'contacts' : 'stops'}${r.contact && r.stops ? ' and stops' : ''}\n` : '') +
     (r.forced || r.pulled ? `W = ${fmtE(inv[11])} J in${r.pulled ? ' (by your pull too)' : ''}, D = ${fmtE(inv[12])} J dissipated, E \u2212 E\u2080 \u2212 W + D = ${inv[13].toExponential(1)} J\n` : '') +
     `Newton: ${inv[9]} iterations, residual ${inv[10].toExponential(1)}\n` + state;
   const h = hash ?? r.hash; // the hash of the state shown
@@ -105,6 +106,7 @@ function wire() {
   wireMujoco();
   wireGrab(p);
   onChange('trails', () => { p.trails = $('trails').checked; p.renderer.clearTrails(); });
+  onChange('arrows', () => { p.renderer.arrows.on = $('arrows').checked; });
   onChange('speed', () => { p.speed = Number($('speed').value); p.acc = 0; });
   $('error-reset').addEventListener('click', () => restart());
   $('error-halve').addEventListener('click', async () => {

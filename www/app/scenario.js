@@ -126,6 +126,13 @@ function updateJointMenu() {
   $('joint-pick-label').hidden = list.length === 0;
 }
 
+/** The "contact forces" checkbox: shown where the bodies carry collision shapes. */
+function updateArrows() {
+  const on = !!app.player.run.contact;
+  $('arrows-label').hidden = !on;
+  app.player.renderer.arrows.on = on && $('arrows').checked;
+}
+
 // after each load: the menus and fields show the run loaded, the joint frames and the Joint
 // menu its joints, an open editor the scenario chosen meanwhile, the notice its step
 onLoaded(() => {
@@ -133,6 +140,7 @@ onLoaded(() => {
   showScenarioName();
   updateJointFrames();
   updateJointMenu();
+  updateArrows();
   if (app.editor && !$('editor').hidden && app.editorScenario !== app.settings.scenario) toggleEditor(true); // a preset chosen while it is open
   $('integrator').value = app.settings.integrator;
   $('dt').value = r.dt;

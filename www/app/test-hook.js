@@ -19,9 +19,10 @@ export function installPageHook(p) {
     notice: () => ($('notice').hidden ? null : $('notice-text').textContent),
     playing: () => p.playing,
     runs: () => p.runs.map((x) => [x.name, x.inv[0], x.inv[1], x.error]),
+    arrows: () => ({ on: p.renderer.arrows.on, count: p.renderer.arrows.count, shown: !$('arrows-label').hidden }),
     heights: (b) => p.runs.map((x) => x.poses[12 * b + 2]), // body b's centre's x3 (m) in each run
-    // the invariants of the state shown (all 14 numbers of invariant_fields())
-    invariants: () => Array.from(p.shown().inv).slice(0, 14),
+    // the invariants of the state shown (all 15 numbers of invariant_fields())
+    invariants: () => Array.from(p.shown().inv).slice(0, 15),
     // each point-to-point spring of the state shown: its length (m), and the coil vertices drawn
     springs: () => {
       const s = p.shown().springs, out = [];

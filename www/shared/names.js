@@ -18,8 +18,11 @@ export const INTEGRATOR_COLORS = { director: '#0072b2', rattle: '#009e73', baumg
 export const LABEL = { director: 'director', rattle: 'RATTLE', baumgarte: 'Baumgarte', [MUJOCO]: 'MuJoCo' };
 
 /** Numbers per invariant sample (`invariant_fields()`: t, energy, kinetic, potential, l1..l3,
- * internal, joint, iterations, residual, work, dissipated, balance). */
-export const NINV = 14;
+  * internal, joint, iterations, residual, work, dissipated, balance, contact: the elastic energy
+ * of contacts and stops, a part of V). */
+export const NINV = 15;
+/** Most contact forces a reply of the simulation's worker carries for drawing (the first run's). */
+export const CONTACT_CAP = 4096;
 /** Most chart samples one reply of the simulation's worker carries, a ring of the newest (the
  * charts keep 4000). */
 export const SAMPLE_CAP = 4096;

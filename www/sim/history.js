@@ -8,7 +8,7 @@
 // 1024-link runs). Everything is preallocated at reset: recording allocates only the hash
 // string of the sample.
 //
-// A sample of run r holds its invariants (the 14 numbers of `invariant_fields()`), its body
+// A sample of run r holds its invariants (the 15 numbers of `invariant_fields()`), its body
 // poses (12 per body), its joints' world positions (3 per joint), its springs' end points (6 per
 // point-to-point spring) and its state hash; a run that stopped (failed step) records nothing
 // after its last good step.

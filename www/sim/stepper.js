@@ -25,12 +25,14 @@
 // A 'state' reply holds each run's poses, joints, spring ends, invariants, step count, hash and
 // error, the chart samples taken since the last reply (`samples`: k x runs x NINV, NaN where a run had
 // stopped; at most SAMPLE_CAP of the newest) with the chosen joint's reaction (`react`: k x runs x
-// 2, |F| in N and |M| in N m, of joint `joint`), and the runs that failed in it. Its typed arrays
+// 2, |F| in N and |M| in N m, of joint `joint`), the first run's contact forces at its state
+// (`contacts`: 6 numbers each, point in m and force in N, `ncontacts` of them, at most
+// CONTACT_CAP; wasm contact_forces), and the runs that failed in it. Its typed arrays
 // are transferred; the page hands them back with its next request (`give`), so nothing is
 // allocated per frame once both sides hold a set.
 import { Run } from './sim.js';
 import { History } from './history.js';
-import { NINV, SAMPLE_CAP } from '../shared/names.js';
+import { NINV, SAMPLE_CAP, CONTACT_CAP } from '../shared/names.js';
 import { RemoteRun, startMujocoWorker, ask } from '../mujoco/mujoco-remote.js';
 
 export class Stepper {
@@ -109,7 +111,7 @@ export class Stepper {
     runs.forEach((x, i) => this.history.record(i, 0, x.inv, x.poses, x.joints, x.springs, x.sim.state_hash()));
     const info = runs.map((x) => ({
       name: x.name, n: x.n, nj: x.nj, ns: x.ns, forced: x.forced, reach: x.reach ?? -1, sizes: x.sizes, conserved: x.conserved, inv0: x.inv0, notes: x.notes ?? [],
-      dt: x.sim.dt(), tol: x.sim.tol(), gains: Array.from(x.sim.gains()),
+      dt: x.sim.dt(), tol: x.sim.tol(), gains: Array.from(x.sim.gains()), weight: x.sim.weight?.() ?? 1, contact: x.sim.has_contact?.() ?? false, stops: x.sim.has_limits?.() ?? false,
     }));
     const out = this.state('loaded', 0, []);
     out.reply.info = info;
@@ -119,7 +121,8 @@ export class Stepper {
   // a set of reply arrays: one handed back by the page, or new ones
   buffers() {
     const r = this.runs;
-    const fits = (b) => b.react && b.poses.length === r.length && b.poses[0].length === 12 * r[0].n && b.joints[0].length === 3 * r[0].nj && b.springs[0].length === 6 * r[0].ns;
+    const arrows = r.length && r[0].sim.has_contact?.() ? 6 * CONTACT_CAP : 0;
+    const fits = (b) => b.react && b.poses.length === r.length && b.poses[0].length === 12 * r[0].n && b.joints[0].length === 3 * r[0].nj && b.springs[0].length === 6 * r[0].ns && b.contacts.length === arrows;
     while (this.pool.length) {
       const b = this.pool.pop();
       if (fits(b)) return b;
@@ -131,6 +134,7 @@ export class Stepper {
       inv: r.map(() => new Float64Array(NINV)),
       samples: new Float64Array(SAMPLE_CAP * r.length * NINV),
       react: new Float64Array(SAMPLE_CAP * r.length * 2),
+      contacts: new Float64Array(arrows),
     };
   }
 
@@ -221,14 +225,16 @@ export class Stepper {
       buf.springs[i].set(x.springs);
       buf.inv[i].set(x.inv);
     });
+    const first = this.runs[0];
+    const ncontacts = buf.contacts.length && !first.error ? Math.min(first.sim.contact_forces(buf.contacts), CONTACT_CAP) : 0;
     const reply = {
-      type, taken, failed, buf,
+      type, taken, failed, buf, ncontacts,
       samples: Math.min(k, SAMPLE_CAP), sampleStart: k > SAMPLE_CAP ? k % SAMPLE_CAP : 0,
       runs: this.runs.map((x) => ({ steps: x.steps, error: x.error, hash: x.sim.state_hash(), ms: x.msPerStep, pulled: x.sim.pulled() })),
       joint: this.runs[0]?.joint ?? 0, // the joint whose reaction `react` holds
       end: this.end(),
     };
-    return { reply, transfer: [...buf.poses, ...buf.joints, ...buf.springs, ...buf.inv, buf.samples, buf.react].map((a) => a.buffer) };
+    return { reply, transfer: [...buf.poses, ...buf.joints, ...buf.springs, ...buf.inv, buf.samples, buf.react, buf.contacts].map((a) => a.buffer) };
   }
 
   // time of the newest stored sample (s)

@@ -18,7 +18,7 @@
 // Samples live in preallocated Float64Array rings of WINDOW points (each sample is written twice,
 // at k % W and k % W + W, so the newest W samples are always one contiguous subarray).
 import uPlot from '../vendor/uPlot.esm.js';
-import { INTEGRATOR_COLORS, LABEL } from '../shared/names.js';
+import { INTEGRATOR_COLORS, LABEL, NINV } from '../shared/names.js';
 
 const WINDOW = 4000;      // samples kept per series
 const LOG_FLOOR = 1e-16;  // log charts: smaller values (round-off, exact zeros) are drawn at this floor
@@ -29,12 +29,15 @@ export const L_FLOOR = 1;
 /** The balance error is divided by max(|E0|, E_FLOOR) (J): relative when |E0| > 1 J, in J below. */
 export const E_FLOOR = 1;
 
-/** Colours of the energy budget's quantities (kinetic T, potential V, work in W, dissipated D):
- * brown, purple, magenta and grey, apart from the integrators' colours and each at least 5:1
- * against the white chart; dashes tell them apart too (BUDGET_DASH). */
-export const BUDGET_COLORS = { T: '#8c510a', V: '#5e3c99', W: '#c51b7d', D: '#4d4d4d' };
-const BUDGET_DASH = { T: [], V: [9, 4], W: [14, 4, 3, 4], D: [3, 3] };
-const BUDGET = [['T', 'kinetic T', 2], ['V', 'potential V', 3], ['W', 'work in W', 11], ['D', 'dissipated D', 12]]; // [key, label, invariant index]
+/** Colours of the energy budget's quantities (kinetic T, potential V, work in W, dissipated D,
+ * and the contacts' and stops' elastic energy C, a part of V): brown, purple, magenta, grey and
+ * dark green, apart from the integrators' colours and each at least 5:1 against the white
+ * chart; dashes tell them apart too (BUDGET_DASH). */
+export const BUDGET_COLORS = { T: '#8c510a', V: '#5e3c99', W: '#c51b7d', D: '#4d4d4d', C: '#1b7837' };
+const BUDGET_DASH = { T: [], V: [9, 4], W: [14, 4, 3, 4], D: [3, 3], C: [6, 2, 2, 2] };
+// [key, label, invariant index, group]: C (a group of its own) shows once a contact or a stop
+// has stored energy, so systems without them keep the four lines
+const BUDGET = [['T', 'kinetic T', 2], ['V', 'potential V', 3], ['W', 'work in W', 11], ['D', 'dissipated D', 12], ['C', 'contact C (in V)', NINV - 1, 'contact']];
 const COMPONENT_DASH = [[], [9, 4], [2, 3]];   // l1 solid, l2 dashed, l3 dotted
 const INTERNAL_DASH = [7, 4];                 // the internal violation, against the joints' solid line
 const RUN_WIDTH = [4, 2.5, 1.25];             // compare mode: widest first (drawn first, underneath)
@@ -105,8 +108,8 @@ function reactionSpec(runs, who, joint) {
       + 'Picking another joint starts its lines at that moment. '
       + 'The lines break where the joint-space system is singular; MuJoCo\u2019s run has none (its constraint forces are not a Tumble joint\u2019s).',
     series: runs.flatMap((r) => [
-      { ...r, label: who(r.n, '|F| (N)'), unit: 'N', dash: [], comp: 'F', nanOk: true, get: (v) => v[14] },
-      { ...r, label: who(r.n, '|M| (N m)'), unit: 'N m', dash: INTERNAL_DASH, comp: 'M', nanOk: true, get: (v) => v[15] },
+      { ...r, label: who(r.n, '|F| (N)'), unit: 'N', dash: [], comp: 'F', nanOk: true, get: (v) => v[NINV] },
+      { ...r, label: who(r.n, '|M| (N m)'), unit: 'N m', dash: INTERNAL_DASH, comp: 'M', nanOk: true, get: (v) => v[NINV + 1] },
     ]),
   };
 }
@@ -158,7 +161,7 @@ function chartSpecs(names, v0s, conserved, forced, joint = null) {
     key: 'budget', log: false, unit: 'J', short: 'energy budget (J)',
     title: `Energy budget in J: kinetic T, potential V, work put in W, dissipated D${one ? '' : ` (${LABEL[first.n] ?? first.n} run)`}`,
     name: 'kinetic energy T, potential energy V, work put in W and energy dissipated D in J',
-    series: BUDGET.map(([key, label, at]) => ({ ...first, width: ONE_WIDTH, color: BUDGET_COLORS[key], label: `${label} (J)`, dash: BUDGET_DASH[key], comp: key, get: (v) => v[at] })),
+    series: BUDGET.map(([key, label, at, group]) => ({ ...first, width: ONE_WIDTH, color: BUDGET_COLORS[key], label: `${label} (J)`, dash: BUDGET_DASH[key], comp: key, group, get: (v) => v[at] })),
   };
   return [
     energy,

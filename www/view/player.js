@@ -9,7 +9,7 @@ import * as wasm from '../pkg/tumble_wasm.js';
 import { Renderer } from './render.js';
 import { Charts } from './charts.js';
 import { createEngine } from '../sim/engine.js';
-import { INTEGRATORS, INTEGRATOR_COLORS, MUJOCO, NINV, SAMPLE_CAP } from '../shared/names.js';
+import { INTEGRATORS, INTEGRATOR_COLORS, MUJOCO, NINV, SAMPLE_CAP, CONTACT_CAP } from '../shared/names.js';
 
 const BUDGET_MS = 20; // the worker steps at most this long per request, so a pause takes effect within it
 const hexColor = (h) => [1, 3, 5].map((i) => parseInt(h.slice(i, i + 2), 16) / 255);
@@ -105,6 +105,8 @@ export class Player {
       inv: new Float64Array(NINV + 2).fill(NaN), row: new Float64Array(NINV + 2), steps: 0, error: null, hash: '',
     }));
     this.run = this.runs[0];
+    // one body weight as an arrow as long as the largest body (its inertia box's longest side)
+    this.arrowUnit = Math.max(0.02, ...this.run.sizes);
     this.invs = this.runs.map(() => null);
     this.apply(reply);
     const r = this.run;
@@ -141,6 +143,13 @@ export class Player {
       x.pulled = r.pulled;
     }
     this.endT = reply.end;
+    // the first run's contact forces, for the arrows (copied: the reply's arrays go back)
+    const nc = reply.ncontacts ?? 0;
+    if (nc) {
+      if (!this.contacts || this.contacts.length < 6 * nc) this.contacts = new Float64Array(6 * CONTACT_CAP);
+      this.contacts.set(b.contacts.subarray(0, 6 * nc));
+    }
+    this.ncontacts = nc;
     const width = runs.length * NINV;
     // a reply to a request sent before the user picked another joint carries the reaction of
     // the joint before: the chart, which already shows the new one, leaves those samples out
@@ -279,7 +288,7 @@ export class Player {
     transfer.length = 0;
     if (msg.give) {
       for (const k of ['poses', 'joints', 'springs', 'inv']) for (const a of msg.give[k]) transfer.push(a.buffer);
-      transfer.push(msg.give.samples.buffer, msg.give.react.buffer);
+      transfer.push(msg.give.samples.buffer, msg.give.react.buffer, msg.give.contacts.buffer);
     }
     const reply = await engine.request(msg, transfer);
     msg.give = null;
@@ -411,6 +420,12 @@ export class Player {
   /** Draw the live state, or the stored moment the scrubber points at. */
   draw() {
     const r = this.run;
+    // the contact forces belong to the live state: none drawn on a stored moment
+    const A = this.renderer.arrows;
+    A.count = this.scrub ? 0 : this.ncontacts;
+    A.data = this.contacts;
+    A.weight = r.weight ?? 1;
+    A.unit = this.arrowUnit ?? 0.2;
     if (!this.scrub) this.renderer.draw(r.poses, r.sizes, r.joints, this.ghosts, r.springs);
     else this.renderer.draw(this.scrub.runs[0].poses, r.sizes, this.scrub.runs[0].joints, this.scrubGhosts, this.scrub.runs[0].springs);
   }

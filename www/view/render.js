@@ -6,6 +6,7 @@
 import { Camera, UP, FOVY } from './camera.js';
 import { cube, meshVao } from './meshes.js';
 import { ShapeLayer } from './shapes.js';
+import { ARROW_FLOATS, arrowLines } from './arrows.js';
 
 // Bodies are instanced: one draw call per run (the primary, then each ghost) over a unit cube,
 // with per-instance attributes read straight from the pose layout (centre, then the three
@@ -168,6 +169,8 @@ export class Renderer {
     this.linesValid = 0; // floats at the start of `lines` the GPU holds as they are: the grid, then the trails until they change
     this.trailEnd = 0; // end of the trails in `lines`, when valid
     this.jointFrames = null; // "joint axes": 14 numbers a joint (jointFrame below), or null
+    // "contact forces": `count` forces in `data` (6 numbers each), one `weight` drawn `unit` m
+    this.arrows = { on: false, data: null, count: 0, weight: 1, unit: 0.2 };
     this.coilVerts = 0; // line vertices of the springs' coils in the last frame (a hook for the tests)
     this.camera = new Camera(canvas); // the orbit camera, its controls, rays and picking
     this.proj = this.camera.proj; this.view = this.camera.view; // (written each frame, in place)
@@ -379,7 +382,9 @@ export class Renderer {
     const F = this.jointFrames, nf = F && F.length === 14 * (joints.length / 3) ? F.length / 14 : 0;
     const ns = springs.length / 6;
     const R = this.rails, nr = R ? R.length / 7 : 0;
-    const need = this.grid.length + trailFloats + 48 * nf + (COIL_FLOATS + DASH_FLOATS) * ns + 12 + 12 * nr + 2 * joints.length + 6;
+    const A = this.arrows; // the contact forces, when the checkbox asks for them (arrows.js)
+    const na = A.on ? A.count : 0;
+    const need = this.grid.length + trailFloats + 48 * nf + (COIL_FLOATS + DASH_FLOATS) * ns + 12 + 12 * nr + ARROW_FLOATS * na + 2 * joints.length + 6;
     gl.bindBuffer(gl.ARRAY_BUFFER, this.lineBuf);
     if (this.lines.length < need) {
       this.lines = new Float32Array(need);
@@ -415,6 +420,8 @@ export class Renderer {
       k += 12;
     }
     const framesEnd = k;
+    if (na) k = arrowLines(L, k, A.data, na, A.weight, A.unit); // drawn on top, as the joints
+    const arrowsEnd = k;
     // the charted joint: a larger white point under its marker, a frame around it (drawn
     // first, in the same draw as the markers: colour 2 tells the shader to draw it larger)
     const cj = this.chartedJoint;
@@ -446,7 +453,8 @@ export class Renderer {
     gl.useProgram(this.line.prog);
     gl.bindVertexArray(this.lineVao);
     gl.disable(gl.DEPTH_TEST);
-    gl.drawArrays(gl.POINTS, lineVerts, k / 6 - lineVerts);
+    if (arrowsEnd > framesEnd) gl.drawArrays(gl.LINES, lineVerts, arrowsEnd / 6 - lineVerts);
+    gl.drawArrays(gl.POINTS, arrowsEnd / 6, k / 6 - arrowsEnd / 6);
     gl.bindVertexArray(null);
   }
 

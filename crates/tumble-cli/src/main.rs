@@ -181,6 +181,10 @@ struct Sample {
     work: f64,
     dissipated: f64,
     balance: f64,
+    /// the elastic energy of contacts and stops (J), a part of `potential`: in systems with
+    /// collision shapes or joint limits only
+    #[serde(skip_serializing_if = "Option::is_none")]
+    contact: Option<f64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     reactions: Option<Vec<[f64; 6]>>,
     bodies: Vec<Pose>,
@@ -191,6 +195,15 @@ struct Sample {
 struct Pose {
     position: [f64; 3],
     rotation: [[f64; 3]; 3],
+}
+
+/// Whether `model` has collision shapes or joint limits (a run's samples then carry `contact`).
+fn touches(model: &tumble::Model) -> bool {
+    !model.contact.is_empty()
+        || model
+            .forces
+            .iter()
+            .any(|f| matches!(f, tumble::model::ForceElement::Limit { .. }))
 }
 
 impl Sample {
@@ -218,6 +231,7 @@ impl Sample {
             work: inv.work,
             dissipated: inv.dissipated,
             balance: inv.balance,
+            contact: touches(sim.model()).then_some(inv.contact),
             reactions,
             bodies: sim
                 .states()

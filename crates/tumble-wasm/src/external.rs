@@ -38,7 +38,8 @@ impl Evaluator {
         let angles = alloc_angles(&sc.model);
         if !sc.model.forces.is_empty() {
             inv.potential +=
-                tumble::forces::potential(&sc.model, &compiled.force_frames, &sc.initial, &angles);
+                tumble::forces::potential(&sc.model, &compiled.force_frames, &sc.initial, &angles)
+                    .0;
         }
         Ok(Evaluator {
             compiled,
@@ -50,7 +51,7 @@ impl Evaluator {
         })
     }
 
-    /// The invariants (`invariant_fields()`, 14 numbers) of the state `states` at time `t` into
+    /// The invariants (`invariant_fields()`, 15 numbers) of the state `states` at time `t` into
     /// `out`: per body 18 numbers, the centre x (m), the rotation R column-major, the velocity
     /// v (m/s) and the angular velocity (rad/s), both world; `work` and `dissipated` (J) as the
     /// caller counted them, `iterations` its solver's. The internal violation is the largest
@@ -89,12 +90,14 @@ impl Evaluator {
                 &self.states,
                 &mut self.angles,
             );
-            inv.potential += tumble::forces::potential(
+            let (v, stops) = tumble::forces::potential(
                 model,
                 &self.compiled.force_frames,
                 &self.states,
                 &self.angles,
             );
+            inv.potential += v;
+            inv.contact = stops;
         }
         let joints = tumble::invariants::joint_violation_compiled(&self.compiled, &self.states, t);
         let e = inv.energy();
@@ -113,6 +116,7 @@ impl Evaluator {
             work,
             dissipated,
             e - self.e0 - work + dissipated,
+            inv.contact,
         ];
         out[..v.len()].copy_from_slice(&v);
     }

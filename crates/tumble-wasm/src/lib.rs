@@ -20,7 +20,7 @@ pub mod study;
 pub mod view;
 
 /// Names of the numbers `invariants()` writes, in order.
-pub const INVARIANT_FIELDS: [&str; 14] = [
+pub const INVARIANT_FIELDS: [&str; 15] = [
     "t",
     "energy",
     "kinetic",
@@ -35,6 +35,7 @@ pub const INVARIANT_FIELDS: [&str; 14] = [
     "work",
     "dissipated",
     "balance",
+    "contact",
 ];
 
 #[wasm_bindgen(start)]
@@ -186,6 +187,8 @@ pub struct Simulation {
     inner: tumble::Simulation,
     scenario: Scenario,
     error: Option<String>,
+    /// scratch: one state per body, for `contact_forces`
+    states: Vec<tumble::BodyState>,
 }
 
 #[wasm_bindgen]
@@ -206,10 +209,12 @@ impl Simulation {
             settings.tol = tol;
         }
         let inner = tumble::Simulation::new(&sc, method, settings).map_err(|e| JsError::new(&e))?;
+        let states = inner.states();
         Ok(Simulation {
             inner,
             scenario: sc,
             error: None,
+            states,
         })
     }
 
@@ -304,6 +309,35 @@ impl Simulation {
     /// Poses into `out` (12 per body: x, then R column-major).
     pub fn write_poses(&self, out: &mut [f64]) {
         self.inner.write_poses(out);
+    }
+
+    /// The contact forces at the current state into `out`, 6 numbers each: the contact point
+    /// (m) and the force on the body (N), world components, as many as fit; returns how many
+    /// there are (tumble::Simulation::contact_forces).
+    pub fn contact_forces(&mut self, out: &mut [f64]) -> usize {
+        self.inner.contact_forces(&mut self.states, out)
+    }
+
+    /// Whether the bodies carry collision shapes (contact forces can act).
+    pub fn has_contact(&self) -> bool {
+        !self.inner.model().contact.is_empty()
+    }
+
+    /// Whether a joint has limits (stops).
+    pub fn has_limits(&self) -> bool {
+        let forces = &self.inner.model().forces;
+        forces
+            .iter()
+            .any(|f| matches!(f, tumble::model::ForceElement::Limit { .. }))
+    }
+
+    /// The weight of the heaviest body, m |g| (N; its mass times 1 m/s^2 without gravity): the
+    /// force the page's contact arrows draw at a fixed length.
+    pub fn weight(&self) -> f64 {
+        let m = self.inner.model();
+        let g = m.gravity.length();
+        let heaviest = m.bodies.iter().map(|b| b.mass).fold(0.0, f64::max);
+        heaviest * if g > 0.0 { g } else { 1.0 }
     }
 
     /// Which angular-momentum components (l1, l2, l3) the model conserves, as 0 or 1 each.
@@ -446,6 +480,7 @@ impl Simulation {
             i.work,
             i.dissipated,
             i.balance,
+            i.contact,
         ];
         let n = out.len().min(v.len());
         out[..n].copy_from_slice(&v[..n]);

@@ -17,6 +17,8 @@ pub struct Invariants {
     pub dissipated: f64,
     /// the energy balance E - E(0) - W + D (J): zero for the exact motion
     pub balance: f64,
+    /// the elastic energy of the contacts and the joints' stops (J), a part of `potential`
+    pub contact: f64,
     /// angular momentum about the global origin (eq. 40)
     pub momentum: DVec3,
     /// internal constraint violation: max(|e(q)|, |C(q)p|) for the director method,

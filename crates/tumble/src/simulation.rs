@@ -337,25 +337,58 @@ impl Simulation {
         inv.residual = self.last.residual;
         let f = self.force_state();
         if !self.model().forces.is_empty() {
-            inv.potential += crate::forces::potential(
+            let (v, stops) = crate::forces::potential(
                 self.model(),
                 &self.compiled.force_frames,
                 states,
                 &f.angles,
             );
+            inv.potential += v;
+            inv.contact += stops;
         }
         if !self.compiled.contacts.list.is_empty() || !f.broad.pairs.is_empty() {
-            inv.potential += crate::contact::potential(
+            let v = crate::contact::potential(
                 &self.compiled.contacts,
                 &f.broad.pairs,
                 states,
                 &f.contact,
             );
+            inv.potential += v;
+            inv.contact += v;
         }
         inv.work = f.work;
         inv.dissipated = f.dissipated;
         inv.balance = inv.energy() - self.e0 - f.work + f.dissipated;
         inv
+    }
+
+    /// The contact forces at the current state, for drawing: 6 numbers per force into `out`
+    /// (the contact point, m, then the force on the body, N, world components; a point-plane
+    /// contact gives its normal force and its friction, a sphere pair a force on each sphere),
+    /// as many as fit; returns how many there are. Their continuous form at the state (as
+    /// RATTLE and Baumgarte take them; the director's are their means over a step). `states`:
+    /// scratch, one per body.
+    pub fn contact_forces(&self, states: &mut [BodyState], out: &mut [f64]) -> usize {
+        let f = self.force_state();
+        if self.compiled.contacts.list.is_empty() && f.broad.pairs.is_empty() {
+            return 0;
+        }
+        self.body_states(states);
+        let mut k = 0;
+        crate::contact::world::each_force(
+            &self.compiled.contacts,
+            &f.broad.pairs,
+            states,
+            &f.contact,
+            |_, _, force, at| {
+                if let Some(o) = out.get_mut(6 * k..6 * k + 6) {
+                    o[..3].copy_from_slice(&at.to_array());
+                    o[3..].copy_from_slice(&force.to_array());
+                }
+                k += 1;
+            },
+        );
+        k
     }
 
     /// The reaction each joint transmits at the current state, 6 numbers per joint into `out`:

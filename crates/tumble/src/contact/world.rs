@@ -46,6 +46,23 @@ pub fn add_world(
     force: &mut [DVec3],
     torque: &mut [DVec3],
 ) -> f64 {
+    each_force(probes, pairs, s, slots, |body, arm, f, _| {
+        force[body] += f;
+        torque[body] += arm.cross(f);
+    })
+}
+
+/// Each contact force at the states `s` (friction from `slots`): `visit(body, arm, f, at)`
+/// for the force f on `body` acting through the point at `arm` from its centre, `at` being the
+/// contact point (world) it is drawn at: a point-plane contact's normal force and its friction,
+/// and a sphere pair's two forces, one on each sphere. Returns the dissipated power (W), >= 0.
+pub fn each_force(
+    probes: &Probes,
+    pairs: &[Probe],
+    s: &[BodyState],
+    slots: &[Slot],
+    mut visit: impl FnMut(usize, DVec3, DVec3, DVec3),
+) -> f64 {
     let mut power = 0.0;
     for (p, slot) in probes.list.iter().zip(slots) {
         match p.geometry {
@@ -62,17 +79,15 @@ pub fn add_world(
                 let ddot = -n.dot(velocity(st, arm));
                 let (f, fe) = p.law.force(d, ddot);
                 power += (f - fe) * ddot;
+                let at = st.x + arm - n * (r - d);
                 if f != 0.0 {
-                    force[body] += n * f;
-                    torque[body] += arm.cross(n * f);
+                    visit(body, arm, n * f, at);
                 }
                 if p.kt > 0.0 && d > 0.0 {
                     // the stick spring at this state: the return map from the step's start
                     let u = stick(p, slot, st, n, f);
                     if u != DVec3::ZERO {
-                        let ft = u * -p.kt;
-                        force[body] += ft;
-                        torque[body] += (st.r * slot.sc).cross(ft);
+                        visit(body, st.r * slot.sc, u * -p.kt, at);
                     }
                 }
             }
@@ -101,10 +116,10 @@ pub fn add_world(
                 let (f, fe) = p.law.force(ra + rb - l, ddot);
                 power += (f - fe) * ddot;
                 if f != 0.0 {
-                    force[b] += e * f;
-                    torque[b] += arm_b.cross(e * f);
-                    force[a] -= e * f;
-                    torque[a] -= arm_a.cross(e * f);
+                    // drawn where the two surfaces meet, halfway through the overlap
+                    let at = s[a].x + arm_a + e * (0.5 * (ra + l - rb));
+                    visit(b, arm_b, e * f, at);
+                    visit(a, arm_a, -e * f, at);
                 }
             }
         }

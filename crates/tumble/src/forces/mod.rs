@@ -443,10 +443,16 @@ pub fn update_angles(model: &Model, frames: &[Frame], s: &[BodyState], angles: &
     }
 }
 
-/// The springs' potential energy at `s` (J), the joint springs' angles from `angles` (those of
-/// the same state, see [`update_angles`]).
-pub fn potential(model: &Model, frames: &[Frame], s: &[BodyState], angles: &[f64]) -> f64 {
+/// The springs' and stops' potential energy at `s` (J), the joint springs' angles from `angles`
+/// (those of the same state, see [`update_angles`]): (all of it, the stops' part).
+pub fn potential(
+    model: &Model,
+    frames: &[Frame],
+    s: &[BodyState],
+    angles: &[f64],
+) -> (f64, f64) {
     let mut v = 0.0;
+    let mut stops = 0.0;
     for ((f, fr), angle) in model.forces.iter().zip(frames).zip(angles) {
         match *f {
             ForceElement::Spring {
@@ -482,13 +488,13 @@ pub fn potential(model: &Model, frames: &[Frame], s: &[BodyState], angles: &[f64
                     LimitKind::Slide => slide(fr, s),
                 };
                 if let Some(law) = &fr.law {
-                    v += crate::forces::limits::potential(law, x, lower, upper);
+                    stops += crate::forces::limits::potential(law, x, lower, upper);
                 }
             }
             _ => {}
         }
     }
-    v
+    (v + stops, stops)
 }
 
 /// A slider spring's slide at the states `s`, from the start: n . (p_b - p_a) - s0, n = R_a n_a.
