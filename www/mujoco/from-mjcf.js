@@ -14,6 +14,7 @@
 // start; a tendon equality on a two-site spatial tendon held at its start length -> distance;
 // velocities from cvel. Everything else is named in `notes` (ignored) or refused (Error).
 import { dot, sub, add, scale, cross, norm, unit, mulv, tmulv, transpose, mulm, IDENTITY, quatOf } from './mjcf-math.js';
+import { names, flag, jointLimits, collision } from './from-mjcf-contact.js';
 
 /** Largest MJCF text converted (bytes) and most bodies (Tumble's own limit). */
 export const MAX_XML_BYTES = 50 * 1024 * 1024;
@@ -33,19 +34,6 @@ export function bodyDepth(xml) {
     else if (!m[2]) most = Math.max(most, ++depth);
   }
   return most;
-}
-
-/** The names of a compiled model's elements of one kind (`adr`: e.g. model.name_bodyadr). */
-function names(model, adr, count) {
-  const bytes = model.names;
-  const out = [];
-  for (let i = 0; i < count; i++) {
-    let e = adr[i];
-    let s = '';
-    while (e < bytes.length && bytes[e] !== 0) s += String.fromCharCode(bytes[e++]);
-    out.push(s);
-  }
-  return out;
 }
 
 const rows3 = (a, o) => [[a[o], a[o + 1], a[o + 2]], [a[o + 3], a[o + 4], a[o + 5]], [a[o + 6], a[o + 7], a[o + 8]]];
@@ -72,17 +60,6 @@ function countBodies(xml) {
     }
     if (xml.startsWith('<body', i) && /[\s/>]/.test(xml[i + 5] ?? '')) n++;
     from = i + 1;
-  }
-}
-
-/** A boolean of one element through MuJoCo's named accessors (`model.jnt(k).limited`): the
- * bindings cannot hand out the boolean arrays (jnt_limited, eq_active0, ...) themselves. */
-function flag(model, kind, i, field) {
-  const acc = model[kind](i);
-  try {
-    return Boolean(acc[field] ?? acc[`_${field}`]); // (the tendon accessor's fields begin with _)
-  } finally {
-    acc.delete?.();
   }
 }
 
@@ -195,8 +172,6 @@ export function fromMjModel(mujoco, model) {
       const anchor = (k) => v3(data.xanchor, 3 * k);
       const axis = (k) => unit(v3(data.xaxis, 3 * k));
       for (const k of list) {
-        // (the bool arrays, jnt_limited among them, do not cross the bindings: the accessor's does)
-        if (flag(model, 'jnt', k, 'limited')) notes.push(`${jlabel(k)}: its limits are ignored (Tumble has no joint limits)`);
         const dofs = [6, 3, 1, 1][model.jnt_type[k]], d0 = model.jnt_dofadr[k];
         for (const [field, what] of [['dof_armature', 'armature (rotor inertia)'], ['dof_frictionloss', 'dry friction (frictionloss)'], ['dof_dampingpoly', 'nonlinear damping (dampingpoly)']]) {
           let v = 0;
@@ -364,6 +339,8 @@ export function fromMjModel(mujoco, model) {
         ? { type: 'joint_spring', joint: where[t], stiffness: kk, rest_angle: rest, damping: c }
         : { type: 'slider_spring', joint: where[t], stiffness: kk, rest_slide: rest, damping: c });
     }
+    // joint ranges -> Tumble's stops (from-mjcf-contact.js)
+    forces.push(...jointLimits({ mujoco, model, data, notes, jlabel, off, jointForces, where, reversed: (t) => keyed && order[t].name.endsWith('r') }));
     // tendons: spatial between two sites -> springs
     const siteBody = (sid) => owner[model.site_bodyid[sid]];
     for (let t = 0; t < model.ntendon; t++) {
@@ -414,11 +391,11 @@ export function fromMjModel(mujoco, model) {
       const sign = keyed && order[t].name.endsWith('r') ? -1 : 1;
       forces.push({ type: 'motor', joint: where[t], torque: sign * torque, key: /^f\d+$/.test(nm) ? Number(nm.slice(1)) : Infinity });
     }
-    // what is ignored
-    let colliding = 0;
-    for (let g = 0; g < model.ngeom; g++) if (model.geom_contype[g] || model.geom_conaffinity[g]) colliding++;
-    const contactsOff = (model.opt.disableflags & mujoco.mjtDisableBit.mjDSBL_CONTACT.value) !== 0;
-    if (colliding && !contactsOff) notes.push(`contacts and collision geometry (${colliding} geom${colliding > 1 ? 's' : ''} that collide): ignored, Tumble has no contacts`);
+    // collision geoms -> shapes and planes (from-mjcf-contact.js)
+    const joinedPairs = new Set(joints.filter((j) => j.a != null).map((j) => `${Math.min(j.a, j.b)} ${Math.max(j.a, j.b)}`));
+    const tumbleJoined = (a, b) => joinedPairs.has(`${Math.min(a, b)} ${Math.max(a, b)}`);
+    const { shapes, contact } = collision({ mujoco, model, data, notes, owner, index, rot, pos, label, tumbleJoined });
+    shapes.forEach((list, b) => { if (list) bodies[b].shapes = list; });
     if (model.nflex) notes.push(`flex (${model.nflex}): ignored`);
     if (model.nsensor) notes.push(`sensors (${model.nsensor}): ignored (they do not act on the motion)`);
     // the elements Tumble wrote (f0, f1, ...) in their order, the joints' springs first
@@ -428,6 +405,7 @@ export function fromMjModel(mujoco, model) {
       gravity: noGravity ? [0, 0, 0] : Array.from(model.opt.gravity), dt: model.opt.timestep, duration: 10,
       bodies, joints: idx.map((k) => joints[k]),
       ...(forces.length ? { forces } : {}),
+      ...(contact ? { contact } : {}),
     };
     return { system, notes };
   } finally {
