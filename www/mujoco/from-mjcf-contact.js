@@ -28,10 +28,20 @@
 //     wheel rolls on edges), ellipsoid -> its bounding box, mesh -> the box of MuJoCo's own
 //     bounding box of it (geom_aabb); each with a note. Height fields and SDFs: left out, a note.
 //     Geoms on the world other than planes (static terrain): left out, a note.
-//   - material: friction = MuJoCo's first (sliding) friction coefficient (0 for condim 1),
-//     static = kinetic (MuJoCo has one); restitution from the geom's solref dampratio as for the
-//     limits (0.01 for MuJoCo's default z = 1); Young's modulus Tumble's default (MuJoCo's
-//     stiffness is a time constant, not a material's: a note).
+//   - material. MuJoCo makes a pair's parameters from its two geoms (mj_contactParam): the
+//     higher priority geom's, or, at equal priority, the larger of the two friction coefficients,
+//     solref mixed by solmix (weights solmix1 / (solmix1 + solmix2); the smaller of each number
+//     when either solref is direct) and the larger condim. Tumble's pair takes the smaller of two
+//     restitutions and the geometric mean of two frictions. So that each shape meets the planes
+//     with MuJoCo's own pair values: a plane gets restitution 1 and its MuJoCo friction f_p, a
+//     shape the restitution of its pair with the first plane it touches and friction mu^2 / f_p
+//     (mu the pair's: the geometric mean sqrt(f_p mu^2 / f_p) is then mu exactly; mu = f_p, the
+//     usual case, reads as itself; at most 10, Tumble's largest). Friction 0 for condim 1;
+//     static = kinetic (MuJoCo has one). Restitution from the pair's solref dampratio z as for the
+//     limits (0.01 for MuJoCo's default z = 1). A shape that touches no plane keeps its own geom's
+//     values. Young's modulus is Tumble's default (MuJoCo's stiffness is a time constant, solimp
+//     an impedance, neither a material's: a note). Sphere pairs are frictionless in Tumble, and
+//     take the smaller of the two spheres' restitutions (as set for the planes): a note.
 //   - who touches whom. Tumble handles spheres, capsules and boxes against planes and spheres
 //     against spheres, and refuses at load a system where another pair may touch. Choice: every
 //     other pair is kept apart by the masks (never by dropping the shapes, which keep their
@@ -166,11 +176,25 @@ export function collision(ctx) {
   const glabel = (g) => (geomNames[g] ? `geom '${geomNames[g]}'` : `geom ${g}`);
   const typeName = (t) => (Object.entries(G).find(([, v]) => v === t)?.[0] ?? String(t)).toLowerCase();
   const refsafe = (model.opt.disableflags & mujoco.mjtDisableBit.mjDSBL_REFSAFE.value) === 0;
-  const material = (g) => {
-    const s = soft(model.geom_solref[2 * g], model.geom_solref[2 * g + 1], model.opt.timestep, refsafe);
-    const mu = model.geom_condim[g] === 1 ? 0 : Math.min(10, Math.max(0, model.geom_friction[3 * g]));
-    return { restitution: restitution(s.z), friction: mu, static_friction: mu };
+  // MuJoCo's parameters of the pair of geoms g1, g2 (mj_contactParam; g2 < 0: g1's own)
+  const pair = (g1, g2) => {
+    const ref = (g) => [model.geom_solref[2 * g], model.geom_solref[2 * g + 1]];
+    if (g2 < 0) return { mu: model.geom_friction[3 * g1], solref: ref(g1), condim: model.geom_condim[g1] };
+    const condim = Math.max(model.geom_condim[g1], model.geom_condim[g2]);
+    const p1 = model.geom_priority[g1], p2 = model.geom_priority[g2];
+    if (p1 !== p2) {
+      const g = p1 > p2 ? g1 : g2;
+      return { mu: model.geom_friction[3 * g], solref: ref(g), condim: p1 > p2 ? model.geom_condim[g1] : model.geom_condim[g2] };
+    }
+    const m1 = model.geom_solmix[g1], m2 = model.geom_solmix[g2];
+    const mix = m1 < 1e-15 && m2 < 1e-15 ? 0.5 : m1 < 1e-15 ? 0 : m2 < 1e-15 ? 1 : m1 / (m1 + m2);
+    const r1 = ref(g1), r2 = ref(g2);
+    const solref = r1[0] > 0 && r2[0] > 0 ? [0, 1].map((i) => mix * r1[i] + (1 - mix) * r2[i]) : [0, 1].map((i) => Math.min(r1[i], r2[i]));
+    return { mu: Math.max(model.geom_friction[3 * g1], model.geom_friction[3 * g2]), solref, condim };
   };
+  const e = (p) => restitution(soft(p.solref[0], p.solref[1], model.opt.timestep, refsafe).z);
+  const mu = (p) => (p.condim === 1 ? 0 : Math.max(0, p.mu));
+  const clamp10 = (x) => Math.min(10, x);
   const excluded = new Set();
   for (let x = 0; x < model.nexclude; x++) {
     const sig = model.exclude_signature[x];
@@ -188,7 +212,8 @@ export function collision(ctx) {
     const size = v3(model.geom_size, 3 * g);
     if (t === G.PLANE) {
       if (b !== 0) { dropped.push(`${glabel(g)} (a plane on ${label(b)}: Tumble's planes are fixed)`); continue; }
-      planes.push({ point: xg, normal: [rg[0][2], rg[1][2], rg[2][2]], material: material(g) });
+      const f = clamp10(model.geom_friction[3 * g]);
+      planes.push({ point: xg, normal: [rg[0][2], rg[1][2], rg[2][2]], material: { restitution: 1, friction: f, static_friction: f } });
       planeGeoms.push(g);
       continue;
     }
@@ -213,7 +238,6 @@ export function collision(ctx) {
     }
     shape.offset = tmulv(rot[b], sub(centre, pos[b]));
     shape.rotation = mulm(transpose(rot[b]), rg);
-    shape.material = material(g);
     if ((model.geom_contype[g] | model.geom_conaffinity[g]) >>> 31) wide++;
     body.push({ g, b, shape });
   }
@@ -222,11 +246,17 @@ export function collision(ctx) {
     return { shapes, contact: null };
   }
   // the filter bits (see the header)
-  let mixed = 0;
+  let mixed = 0, frictionless = 0;
   for (const s of body) {
     const touching = planeGeoms.filter((p) => filter(s.g, p) && !isExcluded(0, s.b));
     if (touching.length && touching.length < planeGeoms.length) mixed++;
     const ground = touching.length ? 1 : 0;
+    // the pair with the first plane it touches, or its own (see the header)
+    const p = pair(s.g, ground ? touching[0] : -1);
+    const fp = ground ? planes[planeGeoms.indexOf(touching[0])].material.friction : 0;
+    const f = ground ? (fp > 0 ? clamp10(mu(p) ** 2 / fp) : 0) : clamp10(mu(p));
+    s.shape.material = { restitution: e(p), friction: f, static_friction: f };
+    if (ground && fp === 0 && mu(p) > 0) frictionless++;
     if (s.shape.type === 'sphere') {
       s.shape.group = (ground | (model.geom_contype[s.g] << 1)) >>> 0;
       s.shape.mask = (model.geom_conaffinity[s.g] << 1) >>> 0;
@@ -256,14 +286,16 @@ export function collision(ctx) {
     }
   }
   for (const s of body) (shapes[index[s.b]] ??= []).push(s.shape);
-  notes.push(`contact: ${body.length} collision geom${body.length > 1 ? 's' : ''} as shapes and ${planes.length} plane${planes.length === 1 ? '' : 's'}; friction is each geom's sliding coefficient (MuJoCo takes a pair's larger, Tumble their geometric mean), restitution exp(-pi z / sqrt(1 - z^2)) of its solref dampratio z (${E_MIN}, Tumble's least, for z >= 1, MuJoCo's default), Young's modulus Tumble's default (MuJoCo's solref time constant and solimp have no counterpart)`);
+  notes.push(`contact: ${body.length} collision geom${body.length > 1 ? 's' : ''} as shapes and ${planes.length} plane${planes.length === 1 ? '' : 's'}; each shape meets the planes with MuJoCo's pair friction and a restitution exp(-pi z / sqrt(1 - z^2)) of the pair's solref dampratio z (${E_MIN}, Tumble's least, for z >= 1, MuJoCo's default); Young's modulus is Tumble's default (MuJoCo's solref time constant and solimp have no counterpart)`);
   if (approx.length) notes.push(`collision geoms Tumble has no shape for, as boxes around them: ${approx.join(', ')}`);
   if (dropped.length) notes.push(`collision geoms left out: ${dropped.join(', ')}`);
   if (lost) notes.push(`${lost} geom pair${lost > 1 ? 's' : ''} that collide in MuJoCo (such as ${example}) do not touch in Tumble: it handles shapes against planes and sphere pairs only, so the other shapes' masks keep them apart`);
   if (mixed) notes.push(`${mixed} shape${mixed > 1 ? 's' : ''} touch some of the planes in MuJoCo and not others: in Tumble they touch every plane`);
   if (unexcluded) notes.push(`<exclude>: ${unexcluded} sphere pair${unexcluded > 1 ? 's' : ''} excluded in MuJoCo touch in Tumble (it has no per-pair exclusion)`);
   if (wide) notes.push(`${wide} geom${wide > 1 ? 's use' : ' uses'} contype or conaffinity bit 31, which Tumble's filter (moved up one bit) has no room for: it is dropped`);
-  if (body.some((s) => s.shape.type === 'sphere') && body.filter((s) => s.shape.type === 'sphere').length > 1) notes.push('sphere pairs are frictionless in Tumble');
+  if (frictionless) notes.push(`${frictionless} shape${frictionless > 1 ? 's' : ''} whose MuJoCo pair with a frictionless plane has friction: frictionless in Tumble (a pair's friction is the geometric mean)`);
+  if (planes.length > 1 && new Set(planeGeoms.map((g) => [model.geom_friction[3 * g], model.geom_solref[2 * g], model.geom_solref[2 * g + 1], model.geom_priority[g], model.geom_solmix[g]].join())).size > 1) notes.push('the planes differ in friction, solref, priority or solmix: each shape meets every plane with its pair values of the first plane it touches');
+  if (body.filter((s) => s.shape.type === 'sphere').length > 1) notes.push('sphere pairs: frictionless in Tumble, with the smaller of the two spheres\' restitutions (each set for its pair with the planes)');
   for (const g of collides) if (model.geom_margin[g] !== 0 || model.geom_gap[g] !== 0) { notes.push(`${glabel(g)}: its margin and gap are ignored`); }
   const contact = { planes };
   if (!filterParent) { contact.collide_joined = true; notes.push('filterparent is disabled in the model: joined bodies\' spheres touch (collide_joined)'); }

@@ -15,6 +15,7 @@
 // velocities from cvel. Everything else is named in `notes` (ignored) or refused (Error).
 import { dot, sub, add, scale, cross, norm, unit, mulv, tmulv, transpose, mulm, IDENTITY, quatOf } from './mjcf-math.js';
 import { names, flag, jointLimits, collision } from './from-mjcf-contact.js';
+import { checkFinite, compileMjcfFiles } from './from-mjcf-files.js';
 
 /** Largest MJCF text converted (bytes) and most bodies (Tumble's own limit). */
 export const MAX_XML_BYTES = 50 * 1024 * 1024;
@@ -63,18 +64,24 @@ function countBodies(xml) {
   }
 }
 
-/** Compile MJCF text with MuJoCo's compiler: the model, or an Error with MuJoCo's message. */
-export function compileMjcf(mujoco, xml) {
+/** Compile MJCF text with MuJoCo's compiler: the model, or an Error with MuJoCo's message.
+ * `several`: { main, files } (gatherMjcf's map, from-mjcf-files.js) for a model of several
+ * files, `xml` then the main file's text; the checks below cover every XML file of it. */
+export function compileMjcf(mujoco, xml, several = null) {
   if (typeof xml !== 'string') throw new Error('the MuJoCo model is not text');
   if (xml.length > MAX_XML_BYTES) throw new Error(`the MuJoCo model is ${(xml.length / 1048576).toFixed(0)} MB, more than the ${MAX_XML_BYTES / 1048576} MB Tumble reads`);
   if (!xml.trim()) throw new Error('the MuJoCo model is empty');
+  const texts = several ? [...several.files.values()].filter((v) => typeof v === 'string') : [xml];
   // more <body> elements than Tumble takes: refused before MuJoCo compiles them (which takes
-  // seconds for thousands); a model that grows past the limit when compiled (<replicate>,
-  // <include>) is refused by fromMjModel after compiling
-  const bodies = countBodies(xml);
+  // seconds for thousands); a model that grows past the limit when compiled (<replicate>) is
+  // refused by fromMjModel after compiling
+  const bodies = texts.reduce((n, t) => n + countBodies(t), 0);
   if (bodies > MAX_BODIES) throw new Error(`the MuJoCo model has ${bodies} bodies; Tumble takes at most ${MAX_BODIES}`);
-  const depth = bodyDepth(xml);
+  const depth = Math.max(...texts.map(bodyDepth));
   if (depth > MAX_WASM_DEPTH) throw new Error(`its bodies are nested ${depth} deep; MuJoCo's wasm build reads at most about ${MAX_WASM_DEPTH} levels (it aborts past 125), so in the page a chain of more than ${MAX_WASM_DEPTH} links cannot run in MuJoCo (native MuJoCo reads the exported file)`);
+  // nan and inf: refused by name (MuJoCo would compile them into a model of NaNs)
+  if (!several) checkFinite(xml); // (gatherMjcf checked each file of several)
+  if (several) return compileMjcfFiles(mujoco, several.main, several.files);
   try {
     return mujoco.MjModel.from_xml_string(xml);
   } catch (e) {
@@ -407,9 +414,24 @@ export function fromMjModel(mujoco, model) {
       ...(forces.length ? { forces } : {}),
       ...(contact ? { contact } : {}),
     };
+    // a backstop for what the scan of the text cannot see (a number that overflows as MuJoCo
+    // compiles it): JSON would write a non-finite number as null
+    const bad = nonFinite(system);
+    if (bad) throw new Error(`the converted system has a non-finite number at ${bad}: the MuJoCo model's numbers overflow or are not numbers`);
     return { system, notes };
   } finally {
     data.delete();
   }
 }
 
+/** The path of the first number of `v` that is not finite ('bodies[0].position[2]'), or ''. */
+function nonFinite(v, path = '') {
+  if (typeof v === 'number') return Number.isFinite(v) ? '' : path || '(the value)';
+  if (v && typeof v === 'object') {
+    for (const [k, x] of Object.entries(v)) {
+      const p = nonFinite(x, Array.isArray(v) ? `${path}[${k}]` : path ? `${path}.${k}` : k);
+      if (p) return p;
+    }
+  }
+  return '';
+}
