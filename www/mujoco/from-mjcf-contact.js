@@ -169,8 +169,7 @@ export function collision(ctx) {
   for (let g = 0; g < model.ngeom; g++) if (model.geom_contype[g] || model.geom_conaffinity[g]) collides.push(g);
   if (!collides.length) return { shapes, contact: null };
   if ((model.opt.disableflags & (mujoco.mjtDisableBit.mjDSBL_CONTACT.value | mujoco.mjtDisableBit.mjDSBL_CONSTRAINT.value)) !== 0) {
-    notes.push(`contacts are disabled in the model: its ${collides.length} colliding geom${collides.length > 1 ? 's are' : ' is'} left out`);
-    return { shapes, contact: null };
+    return { shapes, contact: null }; // (nothing collides in MuJoCo either: nothing to say)
   }
   const geomNames = names(model, model.name_geomadr, model.ngeom);
   const glabel = (g) => (geomNames[g] ? `geom '${geomNames[g]}'` : `geom ${g}`);
@@ -225,13 +224,13 @@ export function collision(ctx) {
     else if (t === G.BOX) shape = { type: 'box', half: size };
     else if (t === G.CYLINDER || t === G.ELLIPSOID) {
       shape = { type: 'box', half: t === G.CYLINDER ? [size[0], size[0], size[1]] : size };
-      approx.push(`${glabel(g)} (a ${typeName(t)}: its bounding box)`);
+      approx.push([g, `${glabel(g)} (a ${typeName(t)}: its bounding box)`]);
     } else if (t === G.MESH) {
       // MuJoCo's box of the mesh in the geom's frame: centre and half sizes
       const a = Array.from(model.geom_aabb.subarray(6 * g, 6 * g + 6));
       shape = { type: 'box', half: a.slice(3, 6).map((h) => Math.max(h, 1e-6)) };
       centre = add(xg, mulv(rg, a.slice(0, 3)));
-      approx.push(`${glabel(g)} (a mesh: MuJoCo's bounding box of it)`);
+      approx.push([g, `${glabel(g)} (a mesh: MuJoCo's bounding box of it)`]);
     } else {
       dropped.push(`${glabel(g)} (a ${typeName(t)}: no Tumble shape)`);
       continue;
@@ -285,9 +284,13 @@ export function collision(ctx) {
       }
     }
   }
-  for (const s of body) (shapes[index[s.b]] ??= []).push(s.shape);
-  notes.push(`contact: ${body.length} collision geom${body.length > 1 ? 's' : ''} as shapes and ${planes.length} plane${planes.length === 1 ? '' : 's'}; each shape meets the planes with MuJoCo's pair friction and a restitution exp(-pi z / sqrt(1 - z^2)) of the pair's solref dampratio z (${E_MIN}, Tumble's least, for z >= 1, MuJoCo's default); Young's modulus is Tumble's default (MuJoCo's solref time constant and solimp have no counterpart)`);
-  if (approx.length) notes.push(`collision geoms Tumble has no shape for, as boxes around them: ${approx.join(', ')}`);
+  // a shape that can touch nothing (a capsule or box that touches no plane) is left out: its
+  // lost pairs, if MuJoCo had any, are in the note below
+  const live = body.filter((s) => s.shape.group || s.shape.mask);
+  for (const s of live) (shapes[index[s.b]] ??= []).push(s.shape);
+  if (live.length) notes.push(`contact: ${live.length} collision geom${live.length > 1 ? 's' : ''} as shapes and ${planes.length} plane${planes.length === 1 ? '' : 's'}; ${planes.length ? 'each shape meets the planes with MuJoCo\'s pair friction and' : 'each shape has its geom\'s friction and'} a restitution exp(-pi z / sqrt(1 - z^2)) of the pair's solref dampratio z (${E_MIN}, Tumble's least, for z >= 1, MuJoCo's default); Young's modulus is Tumble's default (MuJoCo's solref time constant and solimp have no counterpart)`);
+  const boxed = approx.filter(([g]) => live.some((x) => x.g === g)).map(([, text]) => text);
+  if (boxed.length) notes.push(`collision geoms Tumble has no shape for, as boxes around them: ${boxed.join(', ')}`);
   if (dropped.length) notes.push(`collision geoms left out: ${dropped.join(', ')}`);
   if (lost) notes.push(`${lost} geom pair${lost > 1 ? 's' : ''} that collide in MuJoCo (such as ${example}) do not touch in Tumble: it handles shapes against planes and sphere pairs only, so the other shapes' masks keep them apart`);
   if (mixed) notes.push(`${mixed} shape${mixed > 1 ? 's' : ''} touch some of the planes in MuJoCo and not others: in Tumble they touch every plane`);
@@ -295,8 +298,9 @@ export function collision(ctx) {
   if (wide) notes.push(`${wide} geom${wide > 1 ? 's use' : ' uses'} contype or conaffinity bit 31, which Tumble's filter (moved up one bit) has no room for: it is dropped`);
   if (frictionless) notes.push(`${frictionless} shape${frictionless > 1 ? 's' : ''} whose MuJoCo pair with a frictionless plane has friction: frictionless in Tumble (a pair's friction is the geometric mean)`);
   if (planes.length > 1 && new Set(planeGeoms.map((g) => [model.geom_friction[3 * g], model.geom_solref[2 * g], model.geom_solref[2 * g + 1], model.geom_priority[g], model.geom_solmix[g]].join())).size > 1) notes.push('the planes differ in friction, solref, priority or solmix: each shape meets every plane with its pair values of the first plane it touches');
-  if (body.filter((s) => s.shape.type === 'sphere').length > 1) notes.push('sphere pairs: frictionless in Tumble, with the smaller of the two spheres\' restitutions (each set for its pair with the planes)');
+  if (live.filter((s) => s.shape.type === 'sphere').length > 1) notes.push('sphere pairs: frictionless in Tumble, with the smaller of the two spheres\' restitutions (each set for its pair with the planes)');
   for (const g of collides) if (model.geom_margin[g] !== 0 || model.geom_gap[g] !== 0) { notes.push(`${glabel(g)}: its margin and gap are ignored`); }
+  if (!live.length) return { shapes, contact: null };
   const contact = { planes };
   if (!filterParent) { contact.collide_joined = true; notes.push('filterparent is disabled in the model: joined bodies\' spheres touch (collide_joined)'); }
   return { shapes, contact };
