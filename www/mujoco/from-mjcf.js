@@ -12,7 +12,11 @@
 // parent, one without mass (a frame) is merged into its parent; connect -> spherical (Tumble's two
 // connects jN, jN:2 -> revolute), weld -> fixed, between bodies or sites, when they hold at the
 // start; a tendon equality on a two-site spatial tendon held at its start length -> distance;
-// velocities from cvel. Everything else is named in `notes` (ignored) or refused (Error).
+// velocities from cvel; joint ranges -> joint_limit / slider_limit and collision geoms -> shapes
+// and planes (from-mjcf-contact.js, whose header gives the rules). Everything else is named in
+// `notes` (ignored) or refused (Error). A model of several files (includes, meshes): gatherMjcf
+// and compileMjcf(mujoco, xml, { main, files }) (from-mjcf-files.js); nan and inf in the text
+// are refused naming the element and attribute.
 import { dot, sub, add, scale, cross, norm, unit, mulv, tmulv, transpose, mulm, IDENTITY, quatOf } from './mjcf-math.js';
 import { names, flag, jointLimits, collision } from './from-mjcf-contact.js';
 import { checkFinite, compileMjcfFiles } from './from-mjcf-files.js';
