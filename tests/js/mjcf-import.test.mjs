@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { initSync, Simulation } from '../../www/pkg/tumble_wasm.js';
-import { fromMjModel, compileMjcf, loadMujoco, gatherMjcf, inside, restitutionOfDampratio, dampratioOfRestitution } from '../../www/mujoco/mjcf.js';
+import { fromMjModel, compileMjcf, loadMujoco, gatherMjcf, inside, mainOf, pickedReader, restitutionOfDampratio, dampratioOfRestitution } from '../../www/mujoco/mjcf.js';
 
 initSync({ module: readFileSync(new URL('../../www/pkg/tumble_wasm_bg.wasm', import.meta.url)) });
 const mujoco = await loadMujoco();
@@ -215,6 +215,16 @@ test('several files from the command line: includes and a mesh from meshdir, rea
   } finally {
     model.delete();
   }
+  // files dropped together arrive without their folders: found by their names (the page's route)
+  const dropped = [...files].map(([p, data]) => ({ path: p.slice(p.lastIndexOf('/') + 1), data }));
+  assert.equal(mainOf(dropped), 'arm.xml');
+  const again = gatherMjcf('arm.xml', pickedReader(dropped, 'arm.xml'));
+  assert.deepEqual([...again.keys()].sort(), [...files.keys()].sort());
+  // a folder picked above the model's (webkitRelativePath 'models/robot/...'): by the ends of the paths
+  const folder = [...files].map(([p, data]) => ({ path: `models/robot/${p}`, data }));
+  assert.equal(mainOf(folder), 'models/robot/arm.xml');
+  assert.equal(gatherMjcf('arm.xml', pickedReader(folder, 'models/robot/arm.xml')).size, 4);
+  assert.throws(() => mainOf([{ path: 'a.obj', data: '' }]), /none of the 1 files is an MJCF file/);
   // a missing file is named by the page's route too
   assert.throws(() => gatherMjcf('arm.xml', (p) => (p === 'meshes/hand.obj' ? null : read(p))), /names the file 'hand.obj', which does not exist \(looked for meshes\/hand.obj/);
 });

@@ -292,7 +292,7 @@ export function collision(ctx) {
   const boxed = approx.filter(([g]) => live.some((x) => x.g === g)).map(([, text]) => text);
   if (boxed.length) notes.push(`collision geoms Tumble has no shape for, as boxes around them: ${boxed.join(', ')}`);
   if (dropped.length) notes.push(`collision geoms left out: ${dropped.join(', ')}`);
-  if (lost) notes.push(`${lost} geom pair${lost > 1 ? 's' : ''} that collide in MuJoCo (such as ${example}) do not touch in Tumble: it handles shapes against planes and sphere pairs only, so the other shapes' masks keep them apart`);
+  if (lost) notes.push(`${lost} geom pair${lost > 1 ? 's that collide' : ' that collides'} in MuJoCo (such as ${example}) ${lost > 1 ? 'do' : 'does'} not touch in Tumble: it handles shapes against planes and sphere pairs only, so the other shapes' masks keep them apart`);
   if (mixed) notes.push(`${mixed} shape${mixed > 1 ? 's' : ''} touch some of the planes in MuJoCo and not others: in Tumble they touch every plane`);
   if (unexcluded) notes.push(`<exclude>: ${unexcluded} sphere pair${unexcluded > 1 ? 's' : ''} excluded in MuJoCo touch in Tumble (it has no per-pair exclusion)`);
   if (wide) notes.push(`${wide} geom${wide > 1 ? 's use' : ' uses'} contype or conaffinity bit 31, which Tumble's filter (moved up one bit) has no room for: it is dropped`);

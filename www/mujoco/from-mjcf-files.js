@@ -18,9 +18,10 @@
 // Where MuJoCo looks: an include's file relative to the including file's folder or the main
 // file's (MuJoCo 3.14 finds both), an asset's relative to meshdir (meshes, skins, height
 // fields) or texturedir (textures), each falling back to assetdir, themselves relative to the
-// main file's folder. Rather than copy MuJoCo's order, every such candidate that exists is
-// handed to MuJoCo (reading a few files too many costs nothing); a file none of whose
-// candidates exists is named as missing before MuJoCo is asked.
+// main file's folder (MuJoCo 3.14 also finds an asset beside the file that names it, or beside
+// the main file). The first of these places where the file exists (in that order) is where it
+// is written for MuJoCo, mirroring the folder, so MuJoCo finds it where native MuJoCo would; a
+// file found at none of them is named as missing before MuJoCo is asked.
 
 /** Most bytes of all of a model's files together (meshes can be large). */
 export const MAX_MODEL_BYTES = 200 * 1024 * 1024;
@@ -155,8 +156,8 @@ export function gatherMjcf(main, read) {
     if (inside(v) === null && inside(dirOf(file), v) === null) throw refuse(v, where);
     const bases = [...dirs[kind], ...dirs.assetdir, dirOf(mainPath), dirOf(file)];
     const candidates = [...new Set(bases.map((b) => inside(b, v)).filter((p) => p !== null))];
-    const found = candidates.filter((p) => get(p) != null);
-    if (!found.length) throw new Error(`${where} names the file '${v}', which does not exist (looked for ${candidates.join(', ')})`);
+    const found = candidates.find((p) => get(p) != null);
+    if (found === undefined) throw new Error(`${where} names the file '${v}', which does not exist (looked for ${candidates.join(', ')})`);
   }
   return files;
 }
@@ -193,4 +194,41 @@ export function compileMjcfFiles(mujoco, main, files) {
     }))].sort((a, b) => b.length - a.length);
     for (const d of dirs) { try { FS.rmdir(d); } catch { /* not empty: another's */ } }
   }
+}
+
+const baseOf = (p) => p.slice(p.lastIndexOf('/') + 1);
+
+/** The main file among files picked or dropped together ([{ path, data }], data text or bytes):
+ * the one MJCF file (.xml, .mjcf) that no other includes; among several such, the one with a
+ * <worldbody>. Its path as picked. Throws an Error when there is none or no single one. */
+export function mainOf(list) {
+  const xmls = list.filter((f) => /\.(xml|mjcf)$/i.test(f.path));
+  if (!xmls.length) throw new Error(`none of the ${list.length} files is an MJCF file (.xml)`);
+  const text = (d) => (typeof d === 'string' ? d : new TextDecoder().decode(d));
+  const included = new Set();
+  for (const f of xmls) {
+    for (const { tag, attrs } of elements(text(f.data))) if (tag === 'include' && attrs.get('file')) included.add(baseOf(attrs.get('file')));
+  }
+  let top = xmls.filter((f) => !included.has(baseOf(f.path)));
+  if (top.length > 1) top = top.filter((f) => /<worldbody\b/.test(text(f.data)));
+  if (top.length !== 1) throw new Error(`cannot tell which file is the model's main one (${(top.length ? top : xmls).map((f) => f.path).join(', ')}): open it with only the files it names`);
+  return top[0].path;
+}
+
+/** read(path) for gatherMjcf over files picked or dropped together ([{ path, data }]; path the
+ * file's name, or its path in a picked folder, webkitRelativePath), `main` the main file's path
+ * as picked. A path the model names is looked up relative to the main file's folder, then as
+ * the end of a picked path, then by its name alone when one picked file has it (files dropped
+ * together arrive without their folders). */
+export function pickedReader(list, main) {
+  const dir = dirOf(main);
+  const byPath = new Map(list.map((f) => [f.path, f.data]));
+  return (p) => {
+    const exact = byPath.get(dir ? `${dir}/${p}` : p);
+    if (exact !== undefined) return exact;
+    const tail = list.filter((f) => f.path.endsWith(`/${p}`));
+    if (tail.length === 1) return tail[0].data;
+    const named = list.filter((f) => baseOf(f.path) === baseOf(p));
+    return named.length === 1 ? named[0].data : null;
+  };
 }
