@@ -284,3 +284,16 @@ test('numbers that are not finite: refused with the element and attribute, exit 
   assert.throws(() => gatherMjcf('m.xml', (p) => ({ 'm.xml': '<mujoco><include file="d.xml"/></mujoco>', 'd.xml': '<mujoco>\n<default><joint damping="nan"/></default></mujoco>' })[p] ?? null),
     /the 1st <joint> \(no name\): damping has a non-finite number \(nan\), at line 2 of d.xml/);
 });
+
+// A known failure, kept as a reproduction for the solver (not the converter): the ant's eight
+// capsules land on the floor together at t = 0.385 s and the director's Newton stops converging
+// there (residual 7e-2 after 30 iterations; smaller steps do not help; without its contacts, or
+// with the torso's sphere alone, it runs). The conversion itself is checked: Tumble accepts it.
+test('an ant-like walker (free sphere torso, eight limited hinges, capsules, a floor) lands and stands', { todo: 'the director\'s Newton fails at the landing (t = 0.385 s)' }, () => {
+  const { system } = convert(fixture('ant.xml'));
+  assert.equal(system.forces.filter((f) => f.type === 'joint_limit').length, 8);
+  assert.equal(system.bodies.filter((b) => b.shapes).length, 9);
+  const samples = run(system, { duration: 3, every: 0.05 });
+  // the torso (radius 0.25) ends above the floor, held by its legs
+  assert.ok(samples[samples.length - 1].x[0][2] > 0.25, `torso at ${samples[samples.length - 1].x[0][2]}`);
+});
