@@ -199,11 +199,13 @@ export function collision(ctx) {
     const sig = model.exclude_signature[x];
     excluded.add(`${sig >>> 16} ${sig & 0xffff}`);
   }
-  const isExcluded = (b1, b2) => excluded.has(`${Math.min(b1, b2)} ${Math.max(b1, b2)}`) || excluded.has(`${b1} ${b2}`) || excluded.has(`${b2} ${b1}`);
+  const has = (b1, b2) => excluded.has(`${b1} ${b2}`) || excluded.has(`${b2} ${b1}`);
+  // (by the geoms' own bodies, and by the bodies they move with when a frame was merged)
+  const isExcluded = (s1, s2) => has(s1.mb, s2.mb) || has(s1.b, s2.b);
   const filter = (g1, g2) => (model.geom_contype[g1] & model.geom_conaffinity[g2]) !== 0 || (model.geom_contype[g2] & model.geom_conaffinity[g1]) !== 0;
   const planes = [], planeGeoms = [];
   const approx = [], dropped = [];
-  const body = []; // per shape: { g, b (MuJoCo body), shape }
+  const body = []; // per shape: { g, b (the MuJoCo body it moves with), mb (its own), shape }
   let wide = 0;
   for (const g of collides) {
     const t = model.geom_type[g], b = owner[model.geom_bodyid[g]];
@@ -238,7 +240,7 @@ export function collision(ctx) {
     shape.offset = tmulv(rot[b], sub(centre, pos[b]));
     shape.rotation = mulm(transpose(rot[b]), rg);
     if ((model.geom_contype[g] | model.geom_conaffinity[g]) >>> 31) wide++;
-    body.push({ g, b, shape });
+    body.push({ g, b, mb: model.geom_bodyid[g], shape });
   }
   if (!body.length) {
     if (dropped.length) notes.push(`collision geoms left out: ${dropped.join(', ')}`);
@@ -247,7 +249,7 @@ export function collision(ctx) {
   // the filter bits (see the header)
   let mixed = 0, frictionless = 0;
   for (const s of body) {
-    const touching = planeGeoms.filter((p) => filter(s.g, p) && !isExcluded(0, s.b));
+    const touching = planeGeoms.filter((p) => filter(s.g, p) && !isExcluded(s, { mb: 0, b: 0 }));
     if (touching.length && touching.length < planeGeoms.length) mixed++;
     const ground = touching.length ? 1 : 0;
     // the pair with the first plane it touches, or its own (see the header)
@@ -274,7 +276,7 @@ export function collision(ctx) {
       if (s1.b === s2.b || !filter(s1.g, s2.g)) continue;
       if (filterParent && (parentOf(s1.b) === s2.b || parentOf(s2.b) === s1.b)) continue;
       const spheres = s1.shape.type === 'sphere' && s2.shape.type === 'sphere';
-      if (isExcluded(s1.b, s2.b)) {
+      if (isExcluded(s1, s2)) {
         if (spheres && !ctx.tumbleJoined(index[s1.b], index[s2.b])) unexcluded++;
         continue;
       }
