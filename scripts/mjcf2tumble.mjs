@@ -4,14 +4,17 @@
 // (www/mujoco/mjcf.js).
 //
 //   node scripts/mjcf2tumble.mjs model.xml > system.json        (then: tumble run system.json)
+//     (the files the model includes and its meshes and textures are read from its folder and
+//     below, through MuJoCo's wasm file system; a path that leaves the folder is refused)
 //   node scripts/mjcf2tumble.mjs --to-mjcf system.json > model.xml
 //   node scripts/mjcf2tumble.mjs --to-mjcf nk-revolute --integrator RK4 > model.xml
 //
 // What the conversion leaves out is listed on stderr; a model that cannot be converted gets a
 // message and exit status 2.
-import { readFileSync, statSync } from 'node:fs';
+import { readFileSync, statSync, realpathSync } from 'node:fs';
+import { basename, dirname, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { toMjcf, fromMjModel, compileMjcf, loadMujoco, MAX_XML_BYTES } from '../www/mujoco/mjcf.js';
+import { toMjcf, fromMjModel, compileMjcf, loadMujoco, gatherMjcf, MAX_XML_BYTES, MAX_MODEL_BYTES } from '../www/mujoco/mjcf.js';
 import { MUJOCO_INTEGRATORS } from '../www/shared/names.js';
 
 const USAGE = `usage: node scripts/mjcf2tumble.mjs MODEL.xml > system.json
@@ -32,6 +35,28 @@ function readText(path) {
   }
   if (size > MAX_XML_BYTES) fail(`'${path}' is ${(size / 1048576).toFixed(0)} MB, more than the ${MAX_XML_BYTES / 1048576} MB Tumble reads`);
   return readFileSync(path, 'utf8');
+}
+
+/** read(path) for gatherMjcf: the bytes of a file in the folder of `main` or below, by its path
+ * relative to that folder; null where there is none. A path is resolved with its links first
+ * (realpath): one that leads out of the folder is refused before anything is read. */
+function modelReader(main, mainText) {
+  const root = realpathSync(dirname(resolve(main)));
+  const mainName = basename(main);
+  return (rel) => {
+    if (rel === mainName) return mainText;
+    let real;
+    try {
+      real = realpathSync(join(root, rel));
+    } catch {
+      return null;
+    }
+    if (!real.startsWith(root + sep)) throw new Error(`'${rel}' leads to '${real}', outside the model's folder: refused`);
+    const st = statSync(real);
+    if (!st.isFile()) return null;
+    if (st.size > MAX_MODEL_BYTES) throw new Error(`'${rel}' is ${(st.size / 1048576).toFixed(0)} MB, more than the ${MAX_MODEL_BYTES / 1048576} MB Tumble reads`);
+    return readFileSync(real);
+  };
 }
 
 /** A Tumble system from a JSON file or a preset text (through the page's wasm module). */
@@ -92,10 +117,16 @@ async function main(args) {
     return;
   }
   const xml = readText(args[0]);
+  let files;
+  try {
+    files = gatherMjcf(basename(args[0]), modelReader(args[0], xml));
+  } catch (e) {
+    fail(e.message);
+  }
   const mujoco = await loadMujoco();
   let model;
   try {
-    model = compileMjcf(mujoco, xml);
+    model = compileMjcf(mujoco, xml, { main: basename(args[0]), files });
   } catch (e) {
     fail(e.message);
   }

@@ -103,7 +103,8 @@ test('export as a MuJoCo model; open one from a file and by pasting MJCF into th
   await page.setInputFiles('#open-mjcf-file', join(root, 'tests', 'fixtures', 'mjcf', 'loop.xml'));
   await page.waitForFunction(() => document.getElementById('scenario').value === 'custom', null, { timeout: 60000 });
   await loaded(page);
-  assert.match(await page.locator('#mujoco-status').innerText(), /^Opened the MuJoCo model\. contacts and collision geometry \(3 geoms that collide\): ignored/);
+  // (its capsules collide with one another in MuJoCo, a pair Tumble does not handle: named, issue 28)
+  assert.match(await page.locator('#mujoco-status').innerText(), /^Opened the MuJoCo model\. 1 geom pair that collides in MuJoCo \(such as geom 0 and geom 2, capsule and capsule\) does not touch in Tumble/);
   // (the readout is redrawn with the next frame)
   const readout = (re) => page.waitForFunction((s) => new RegExp(s).test(document.getElementById('readout').textContent), re.source, { timeout: 60000 });
   await readout(/1 degree of freedom; 1 of 18 joint rows redundant \(1 loop\)/);
@@ -124,6 +125,29 @@ test('export as a MuJoCo model; open one from a file and by pasting MJCF into th
   await page.click('#editor-apply');
   await page.waitForFunction(() => /MuJoCo's compiler rejected the model/.test(document.getElementById('editor-status').textContent));
   assert.match(await page.locator('#readout').innerText(), /2 degrees of freedom/);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('open a model of several files picked together (issue 28): includes and a mesh; a missing one is named', { skip }, async () => {
+  const { page, problems } = await open('?scenario=nk-revolute&integrator=director');
+  const dir = join(root, 'tests', 'js', 'fixtures', 'mjcf', 'robot');
+  const all = ['arm.xml', 'common/defaults.xml', 'common/materials.xml', 'meshes/hand.obj'].map((p) => join(dir, p));
+  // without common/materials.xml: it is named, and the system that ran keeps running
+  await page.setInputFiles('#open-mjcf-file', all.filter((p) => !p.endsWith('materials.xml')));
+  await page.waitForFunction(() => !document.getElementById('error').hidden, null, { timeout: 60000 });
+  assert.match(await page.locator('#error-text').innerText(), /includes 'common\/materials.xml', which was not opened with it/);
+  assert.notEqual(await page.locator('#scenario').inputValue(), 'custom');
+  // the main file alone: the first file it names is named
+  await page.setInputFiles('#open-mjcf-file', all[0]);
+  await page.waitForFunction(() => /includes 'common\/defaults.xml'/.test(document.getElementById('error-text').textContent), null, { timeout: 60000 });
+  // all four (dropped or picked files carry no folders: found by their names): the arm runs,
+  // its limits and its floor converted
+  await page.setInputFiles('#open-mjcf-file', all);
+  await page.waitForFunction(() => document.getElementById('scenario').value === 'custom', null, { timeout: 60000 });
+  await loaded(page);
+  assert.match(await page.locator('#mujoco-status').innerText(), /^Opened the MuJoCo model\. joint limits \(2\)/);
+  await page.waitForFunction(() => /2 degrees of freedom/.test(document.getElementById('readout').textContent), null, { timeout: 60000 });
   assert.deepEqual(problems, []);
   await page.close();
 });

@@ -1,6 +1,7 @@
 // mujoco-controls.js: the full page's MuJoCo controls: loading MuJoCo's wasm build when it is
 // first asked for, the "with MuJoCo" menu and its status line, exporting the system as an MJCF
-// file and opening one (a file, a drop on the view, or MJCF pasted into the editor).
+// file and opening one (a file, or a model's files together, picked or dropped on the view, or
+// MJCF pasted into the editor).
 import * as wasm from '../pkg/tumble_wasm.js';
 import { MUJOCO } from '../shared/names.js';
 import { $, app, showError, download, exportName, scenarioJson, applyCustom, restartAndPlay, onLoaded } from './page.js';
@@ -62,10 +63,11 @@ async function exportMjcf() {
 /** Open MJCF text (a file, a drop, or XML pasted into the editor): MuJoCo's compiler reads it
  * in the worker, mjcf.js converts it, and it runs as a custom system (the editor shows its
  * JSON). Returns null when it runs, else why not; the last valid system keeps running. */
-export async function openMjcfText(xml) {
+export async function openMjcfText(xml, several = null) {
   if (!(await startMujoco())) return `MuJoCo is needed to read a MuJoCo model, and ${$('mujoco-status').textContent.replace(/^MuJoCo /, '')}`;
   const engine = await app.player.engine;
-  const reply = await engine.request({ type: 'mjcf', xml });
+  // several: { main, files } of a model in several files (openMjcfFiles), compiled from them
+  const reply = await engine.request({ type: 'mjcf', xml, ...(several ?? {}) });
   if (reply.type === 'error') return `This MuJoCo model cannot be opened: ${reply.message}`;
   const text = JSON.stringify(reply.system, null, 1);
   const checked = wasm.check_scenario(text);
@@ -82,6 +84,48 @@ async function openMjcf(file) {
   const why = await openMjcfText(await file.text());
   if (why) showError(`${why} The last valid system keeps running.`);
 }
+
+/** Files picked or dropped together (a model as it is distributed: its main file, the files it
+ * includes, its meshes): the main one is found (mainOf), every file it names looked up among them
+ * (gatherMjcf; a missing one is named), and MuJoCo compiles them in its file system. One file
+ * alone: openMjcf. */
+async function openMjcfFiles(fileList) {
+  const picked = [...fileList];
+  const { gatherMjcf, mainOf, pickedReader, MAX_MODEL_BYTES } = await import('../mujoco/mjcf.js');
+  if (picked.length === 1) {
+    // one file that names others (an include, a mesh file): say which, rather than MuJoCo's
+    // "Error opening file"; one that names none opens as before
+    const f = picked[0];
+    if (f.size <= 50 * 1024 * 1024) {
+      const text = await f.text();
+      try {
+        gatherMjcf(f.name, (p) => (p === f.name ? text : null));
+      } catch (e) {
+        if (/does not exist/.test(e.message)) {
+          showError(`This MuJoCo model cannot be opened: ${e.message.replace(/which does not exist/, 'which was not opened with it')}. Open the model's main file together with every file it names (or drop them together). The last valid system keeps running.`);
+          return;
+        }
+      }
+    }
+    await openMjcf(f);
+    return;
+  }
+  const total = picked.reduce((n, f) => n + f.size, 0);
+  if (total > MAX_MODEL_BYTES) { showError(`These ${picked.length} files are ${(total / 1048576).toFixed(0)} MB together; Tumble reads MuJoCo models of at most ${MAX_MODEL_BYTES / 1048576} MB. The last valid system keeps running.`); return; }
+  let main, files;
+  try {
+    const list = await Promise.all(picked.map(async (f) => ({ path: f.webkitRelativePath || f.name, data: new Uint8Array(await f.arrayBuffer()) })));
+    main = mainOf(list);
+    files = gatherMjcf(baseOfPath(main), pickedReader(list, main));
+  } catch (e) {
+    showError(`This MuJoCo model cannot be opened: ${e.message.replace(/which does not exist/, 'which was not opened with it')}. Open the model's main file together with every file it names (or drop them together). The last valid system keeps running.`);
+    return;
+  }
+  const name = baseOfPath(main);
+  const why = await openMjcfText(files.get(name), { main: name, files });
+  if (why) showError(`${why} The last valid system keeps running.`);
+}
+const baseOfPath = (p) => p.slice(p.lastIndexOf('/') + 1);
 
 /** What MuJoCo's run leaves out (drives, loads that vary in time), beside the menu. */
 function showMujocoNotes() {
@@ -107,15 +151,15 @@ export function wireMujoco() {
   $('export-mjcf').addEventListener('click', exportMjcf);
   $('open-mjcf').addEventListener('click', () => $('open-mjcf-file').click());
   $('open-mjcf-file').addEventListener('change', async () => {
-    const file = $('open-mjcf-file').files[0];
+    const files = [...$('open-mjcf-file').files];
     $('open-mjcf-file').value = '';
-    if (file) await openMjcf(file);
+    if (files.length) await openMjcfFiles(files);
   });
   // a MuJoCo model dropped on the view
   $('canvas').addEventListener('dragover', (e) => { e.preventDefault(); });
   $('canvas').addEventListener('drop', async (e) => {
     e.preventDefault();
-    const file = e.dataTransfer?.files?.[0];
-    if (file) await openMjcf(file);
+    const files = e.dataTransfer?.files;
+    if (files?.length) await openMjcfFiles(files);
   });
 }

@@ -12,8 +12,14 @@
 // parent, one without mass (a frame) is merged into its parent; connect -> spherical (Tumble's two
 // connects jN, jN:2 -> revolute), weld -> fixed, between bodies or sites, when they hold at the
 // start; a tendon equality on a two-site spatial tendon held at its start length -> distance;
-// velocities from cvel. Everything else is named in `notes` (ignored) or refused (Error).
+// velocities from cvel; joint ranges -> joint_limit / slider_limit and collision geoms -> shapes
+// and planes (from-mjcf-contact.js, whose header gives the rules). Everything else is named in
+// `notes` (ignored) or refused (Error). A model of several files (includes, meshes): gatherMjcf
+// and compileMjcf(mujoco, xml, { main, files }) (from-mjcf-files.js); nan and inf in the text
+// are refused naming the element and attribute.
 import { dot, sub, add, scale, cross, norm, unit, mulv, tmulv, transpose, mulm, IDENTITY, quatOf } from './mjcf-math.js';
+import { names, flag, jointLimits, collision } from './from-mjcf-contact.js';
+import { checkFinite, compileMjcfFiles } from './from-mjcf-files.js';
 
 /** Largest MJCF text converted (bytes) and most bodies (Tumble's own limit). */
 export const MAX_XML_BYTES = 50 * 1024 * 1024;
@@ -33,19 +39,6 @@ export function bodyDepth(xml) {
     else if (!m[2]) most = Math.max(most, ++depth);
   }
   return most;
-}
-
-/** The names of a compiled model's elements of one kind (`adr`: e.g. model.name_bodyadr). */
-function names(model, adr, count) {
-  const bytes = model.names;
-  const out = [];
-  for (let i = 0; i < count; i++) {
-    let e = adr[i];
-    let s = '';
-    while (e < bytes.length && bytes[e] !== 0) s += String.fromCharCode(bytes[e++]);
-    out.push(s);
-  }
-  return out;
 }
 
 const rows3 = (a, o) => [[a[o], a[o + 1], a[o + 2]], [a[o + 3], a[o + 4], a[o + 5]], [a[o + 6], a[o + 7], a[o + 8]]];
@@ -75,29 +68,24 @@ function countBodies(xml) {
   }
 }
 
-/** A boolean of one element through MuJoCo's named accessors (`model.jnt(k).limited`): the
- * bindings cannot hand out the boolean arrays (jnt_limited, eq_active0, ...) themselves. */
-function flag(model, kind, i, field) {
-  const acc = model[kind](i);
-  try {
-    return Boolean(acc[field] ?? acc[`_${field}`]); // (the tendon accessor's fields begin with _)
-  } finally {
-    acc.delete?.();
-  }
-}
-
-/** Compile MJCF text with MuJoCo's compiler: the model, or an Error with MuJoCo's message. */
-export function compileMjcf(mujoco, xml) {
+/** Compile MJCF text with MuJoCo's compiler: the model, or an Error with MuJoCo's message.
+ * `several`: { main, files } (gatherMjcf's map, from-mjcf-files.js) for a model of several
+ * files, `xml` then the main file's text; the checks below cover every XML file of it. */
+export function compileMjcf(mujoco, xml, several = null) {
   if (typeof xml !== 'string') throw new Error('the MuJoCo model is not text');
   if (xml.length > MAX_XML_BYTES) throw new Error(`the MuJoCo model is ${(xml.length / 1048576).toFixed(0)} MB, more than the ${MAX_XML_BYTES / 1048576} MB Tumble reads`);
   if (!xml.trim()) throw new Error('the MuJoCo model is empty');
+  const texts = several ? [...several.files.values()].filter((v) => typeof v === 'string') : [xml];
   // more <body> elements than Tumble takes: refused before MuJoCo compiles them (which takes
-  // seconds for thousands); a model that grows past the limit when compiled (<replicate>,
-  // <include>) is refused by fromMjModel after compiling
-  const bodies = countBodies(xml);
+  // seconds for thousands); a model that grows past the limit when compiled (<replicate>) is
+  // refused by fromMjModel after compiling
+  const bodies = texts.reduce((n, t) => n + countBodies(t), 0);
   if (bodies > MAX_BODIES) throw new Error(`the MuJoCo model has ${bodies} bodies; Tumble takes at most ${MAX_BODIES}`);
-  const depth = bodyDepth(xml);
+  const depth = Math.max(...texts.map(bodyDepth));
   if (depth > MAX_WASM_DEPTH) throw new Error(`its bodies are nested ${depth} deep; MuJoCo's wasm build reads at most about ${MAX_WASM_DEPTH} levels (it aborts past 125), so in the page a chain of more than ${MAX_WASM_DEPTH} links cannot run in MuJoCo (native MuJoCo reads the exported file)`);
+  // nan and inf: refused by name (MuJoCo would compile them into a model of NaNs)
+  if (!several) checkFinite(xml); // (gatherMjcf checked each file of several)
+  if (several) return compileMjcfFiles(mujoco, several.main, several.files);
   try {
     return mujoco.MjModel.from_xml_string(xml);
   } catch (e) {
@@ -195,8 +183,6 @@ export function fromMjModel(mujoco, model) {
       const anchor = (k) => v3(data.xanchor, 3 * k);
       const axis = (k) => unit(v3(data.xaxis, 3 * k));
       for (const k of list) {
-        // (the bool arrays, jnt_limited among them, do not cross the bindings: the accessor's does)
-        if (flag(model, 'jnt', k, 'limited')) notes.push(`${jlabel(k)}: its limits are ignored (Tumble has no joint limits)`);
         const dofs = [6, 3, 1, 1][model.jnt_type[k]], d0 = model.jnt_dofadr[k];
         for (const [field, what] of [['dof_armature', 'armature (rotor inertia)'], ['dof_frictionloss', 'dry friction (frictionloss)'], ['dof_dampingpoly', 'nonlinear damping (dampingpoly)']]) {
           let v = 0;
@@ -364,6 +350,8 @@ export function fromMjModel(mujoco, model) {
         ? { type: 'joint_spring', joint: where[t], stiffness: kk, rest_angle: rest, damping: c }
         : { type: 'slider_spring', joint: where[t], stiffness: kk, rest_slide: rest, damping: c });
     }
+    // joint ranges -> Tumble's stops (from-mjcf-contact.js)
+    forces.push(...jointLimits({ mujoco, model, data, notes, jlabel, off, jointForces, where, reversed: (t) => keyed && order[t].name.endsWith('r') }));
     // tendons: spatial between two sites -> springs
     const siteBody = (sid) => owner[model.site_bodyid[sid]];
     for (let t = 0; t < model.ntendon; t++) {
@@ -414,11 +402,11 @@ export function fromMjModel(mujoco, model) {
       const sign = keyed && order[t].name.endsWith('r') ? -1 : 1;
       forces.push({ type: 'motor', joint: where[t], torque: sign * torque, key: /^f\d+$/.test(nm) ? Number(nm.slice(1)) : Infinity });
     }
-    // what is ignored
-    let colliding = 0;
-    for (let g = 0; g < model.ngeom; g++) if (model.geom_contype[g] || model.geom_conaffinity[g]) colliding++;
-    const contactsOff = (model.opt.disableflags & mujoco.mjtDisableBit.mjDSBL_CONTACT.value) !== 0;
-    if (colliding && !contactsOff) notes.push(`contacts and collision geometry (${colliding} geom${colliding > 1 ? 's' : ''} that collide): ignored, Tumble has no contacts`);
+    // collision geoms -> shapes and planes (from-mjcf-contact.js)
+    const joinedPairs = new Set(joints.filter((j) => j.a != null).map((j) => `${Math.min(j.a, j.b)} ${Math.max(j.a, j.b)}`));
+    const tumbleJoined = (a, b) => joinedPairs.has(`${Math.min(a, b)} ${Math.max(a, b)}`);
+    const { shapes, contact } = collision({ mujoco, model, data, notes, owner, index, rot, pos, label, tumbleJoined });
+    shapes.forEach((list, b) => { if (list) bodies[b].shapes = list; });
     if (model.nflex) notes.push(`flex (${model.nflex}): ignored`);
     if (model.nsensor) notes.push(`sensors (${model.nsensor}): ignored (they do not act on the motion)`);
     // the elements Tumble wrote (f0, f1, ...) in their order, the joints' springs first
@@ -428,10 +416,26 @@ export function fromMjModel(mujoco, model) {
       gravity: noGravity ? [0, 0, 0] : Array.from(model.opt.gravity), dt: model.opt.timestep, duration: 10,
       bodies, joints: idx.map((k) => joints[k]),
       ...(forces.length ? { forces } : {}),
+      ...(contact ? { contact } : {}),
     };
+    // a backstop for what the scan of the text cannot see (a number that overflows as MuJoCo
+    // compiles it): JSON would write a non-finite number as null
+    const bad = nonFinite(system);
+    if (bad) throw new Error(`the converted system has a non-finite number at ${bad}: the MuJoCo model's numbers overflow or are not numbers`);
     return { system, notes };
   } finally {
     data.delete();
   }
 }
 
+/** The path of the first number of `v` that is not finite ('bodies[0].position[2]'), or ''. */
+function nonFinite(v, path = '') {
+  if (typeof v === 'number') return Number.isFinite(v) ? '' : path || '(the value)';
+  if (v && typeof v === 'object') {
+    for (const [k, x] of Object.entries(v)) {
+      const p = nonFinite(x, Array.isArray(v) ? `${path}[${k}]` : path ? `${path}.${k}` : k);
+      if (p) return p;
+    }
+  }
+  return '';
+}

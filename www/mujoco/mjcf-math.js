@@ -35,3 +35,21 @@ export function quatOf(m) {
   const n = Math.hypot(...q);
   return q.map((x) => x / n);
 }
+
+/** The coefficient of restitution of a damped linear oscillator with damping ratio z: an impact
+ * on a linear spring-damper ends after half a damped period, when the overlap is 0 again, and
+ * the speed is then exp(-pi z / sqrt(1 - z^2)) of the impact's; an oscillator damped at or past
+ * critical (z >= 1) does not come back out with any speed, e = 0. This is how MuJoCo's
+ * dampratio (solref's second number) reads as a restitution (from-mjcf-contact.js). */
+export function restitutionOfDampratio(z) {
+  if (!(z >= 0)) throw new Error(`a damping ratio must be a number >= 0, not ${z}`);
+  return z >= 1 ? 0 : Math.exp(-Math.PI * z / Math.sqrt(1 - z * z));
+}
+
+/** The damping ratio whose restitution is e (0 < e <= 1), the inverse of restitutionOfDampratio:
+ * z = -ln e / sqrt(pi^2 + ln^2 e). */
+export function dampratioOfRestitution(e) {
+  if (!(e > 0 && e <= 1)) throw new Error(`a restitution must be in (0, 1], not ${e}`);
+  const l = Math.log(e);
+  return -l / Math.sqrt(Math.PI * Math.PI + l * l);
+}

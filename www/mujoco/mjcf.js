@@ -8,8 +8,12 @@
 //     a compiled model as a Tumble system; throws an Error naming the element when the model
 //     cannot be represented
 //   loadMujoco(url) -> the MuJoCo module (@mujoco/mujoco's single-threaded build)
+//   gatherMjcf(main, read) -> the files a model of several names (includes, meshes, textures),
+//     compileMjcfFiles(mujoco, main, files) -> the model compiled from them, mainOf(list) and
+//     pickedReader(list, main) for files a user picked or dropped together (from-mjcf-files.js)
 //
 // Each file's header says how the elements map; mjcf-math.js holds the algebra both share.
 export { toMjcf } from './to-mjcf.js';
 export { MAX_XML_BYTES, MAX_BODIES, MAX_WASM_DEPTH, bodyDepth, loadMujoco, compileMjcf, fromMjModel } from './from-mjcf.js';
-export { quatOf } from './mjcf-math.js';
+export { gatherMjcf, compileMjcfFiles, checkFinite, inside, mainOf, pickedReader, MAX_MODEL_BYTES } from './from-mjcf-files.js';
+export { quatOf, restitutionOfDampratio, dampratioOfRestitution } from './mjcf-math.js';

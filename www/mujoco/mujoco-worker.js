@@ -17,7 +17,7 @@
 //                                           MuJoCo's state), and the state after them in buf.now
 //   { type: 'pull', pull }, { type: 'resume', h }, { type: 'free', id } -> 'ok' (a 'free' of a run
 //                                           that a newer 'load' replaced does nothing)
-//   { type: 'mjcf', xml }                -> 'mjcf' { system, notes }: MuJoCo's compiler and mjcf.js
+//   { type: 'mjcf', xml[, main, files] } -> 'mjcf' { system, notes }: MuJoCo's compiler and mjcf.js
 // Errors reply { type: 'error', message }. The sample arrays are transferred; the stepper hands
 // them back with its next 'advance' (`give`), so a run that keeps its size allocates nothing.
 import { initSync } from '../pkg/tumble_wasm.js';
@@ -70,7 +70,8 @@ async function handle(msg) {
     case 'free': if (msg.id === id) { run?.free(); run = null; } break;
     case 'mjcf': {
       if (!mujoco) throw new Error('MuJoCo is not loaded');
-      const model = compileMjcf(mujoco, msg.xml);
+      // (files: a model of several files, its main one's name `main`: from-mjcf-files.js)
+      const model = compileMjcf(mujoco, msg.xml, msg.files ? { main: msg.main, files: msg.files } : null);
       try {
         const { system, notes } = fromMjModel(mujoco, model);
         out = { type: 'mjcf', system, notes };

@@ -1,0 +1,299 @@
+// MuJoCo models as they are distributed (issue 28): joint ranges as Tumble's stops, collision
+// geoms as shapes and planes, models of several files (includes, meshes) from the command line,
+// and numbers that are not finite refused by name. Each converted system is run by Tumble (the
+// `tumble` command line where built, else the wasm module) and checked against what does not
+// come from the converter: the range written in the model, MuJoCo's own run of it, the rebound
+// of a ball from the drop height and a restitution computed by integrating the oscillator.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync, writeFileSync, mkdtempSync, mkdirSync, symlinkSync, existsSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { initSync, Simulation } from '../../www/pkg/tumble_wasm.js';
+import { fromMjModel, compileMjcf, loadMujoco, gatherMjcf, inside, mainOf, pickedReader, restitutionOfDampratio, dampratioOfRestitution } from '../../www/mujoco/mjcf.js';
+
+initSync({ module: readFileSync(new URL('../../www/pkg/tumble_wasm_bg.wasm', import.meta.url)) });
+const mujoco = await loadMujoco();
+const dir = fileURLToPath(new URL('./fixtures/mjcf/', import.meta.url));
+const fixture = (name) => readFileSync(join(dir, name), 'utf8');
+const script = fileURLToPath(new URL('../../scripts/mjcf2tumble.mjs', import.meta.url));
+const CLI = fileURLToPath(new URL('../../target/release/tumble', import.meta.url));
+
+function convert(xml) {
+  const model = compileMjcf(mujoco, xml);
+  try {
+    return fromMjModel(mujoco, model);
+  } finally {
+    model.delete();
+  }
+}
+
+/** The command-line script on `args`: { code, out, err }. */
+function script2(args) {
+  const r = spawnSync('node', [script, ...args], { encoding: 'utf8' });
+  return { code: r.status, out: r.stdout, err: r.stderr };
+}
+
+/** Body poses of a Tumble run of `system`: per sample { t, x: [position per body] }. With the
+ * command line where it is built (`tumble run`, as a user would), else the wasm module. */
+function run(system, { duration, every, maxIter = 30 }) {
+  if (existsSync(CLI)) {
+    const tmp = mkdtempSync(join(tmpdir(), 'tumble-mjcf-'));
+    try {
+      const file = join(tmp, 'system.json');
+      writeFileSync(file, JSON.stringify(system));
+      const out = execFileSync(CLI, ['run', file, '--duration', String(duration), '--every', String(every), '--max-iter', String(maxIter), '-q'], { encoding: 'utf8', maxBuffer: 1 << 28 });
+      return JSON.parse(out).samples.map((s) => ({ t: s.t, x: s.bodies.map((b) => b.position) }));
+    } finally {
+      rmSync(tmp, { recursive: true, force: true });
+    }
+  }
+  const sim = new Simulation(JSON.stringify(system), 'director', system.dt, 1e-12);
+  try {
+    const n = sim.body_count(), poses = new Float64Array(12 * n), out = [];
+    const per = Math.max(1, Math.round(every / system.dt));
+    for (let k = 0; k * per * system.dt <= duration + 1e-12; k++) {
+      if (k) assert.equal(sim.step(per), per, sim.last_error());
+      sim.write_poses(poses);
+      out.push({ t: k * per * system.dt, x: Array.from({ length: n }, (_, b) => [0, 1, 2].map((i) => poses[12 * b + i])) });
+    }
+    return out;
+  } finally {
+    sim.free();
+  }
+}
+
+test('restitution of a damped linear oscillator: the formula against an integration of m x\'\' + c x\' + k x = 0', () => {
+  // an impact on a spring-damper: from x = 0 at speed 1 into the spring, until x is 0 again
+  const rebound = (z) => {
+    const w = 1, h = 1e-4;
+    let x = 0, v = -1;
+    const f = (x, v) => -2 * z * w * v - w * w * x;
+    for (let t = 0; t < 200; t += h) {
+      // RK4
+      const k1x = v, k1v = f(x, v);
+      const k2x = v + h / 2 * k1v, k2v = f(x + h / 2 * k1x, v + h / 2 * k1v);
+      const k3x = v + h / 2 * k2v, k3v = f(x + h / 2 * k2x, v + h / 2 * k2v);
+      const k4x = v + h * k3v, k4v = f(x + h * k3x, v + h * k3v);
+      const xn = x + h / 6 * (k1x + 2 * k2x + 2 * k3x + k4x), vn = v + h / 6 * (k1v + 2 * k2v + 2 * k3v + k4v);
+      if (t > 0 && x < 0 && xn >= 0) return v + (vn - v) * (-x / (xn - x)); // the speed where x crosses 0
+      x = xn; v = vn;
+    }
+    return 0; // never came back out
+  };
+  for (const z of [0, 0.05, 0.2, 0.5, 0.9]) {
+    const e = restitutionOfDampratio(z), num = rebound(z);
+    assert.ok(Math.abs(num - e) < 1e-6, `z = ${z}: integrated ${num}, formula ${e}`);
+    if (e > 0) assert.ok(Math.abs(dampratioOfRestitution(e) - z) < 1e-12, `inverse at z = ${z}`);
+  }
+  for (const z of [1, 1.5]) {
+    assert.equal(restitutionOfDampratio(z), 0);
+    assert.equal(rebound(z), 0, `z = ${z} comes back out`);
+  }
+});
+
+test('a cart on a rail with a range (slide) and a pole with one (hinge): Tumble\'s stops hold it where MuJoCo\'s limits do', () => {
+  const xml = fixture('cartpole.xml');
+  const { system, notes } = convert(xml);
+  assert.ok(!notes.some((n) => /limits are ignored/.test(n)), notes.join('; '));
+  const slide = system.forces.find((f) => f.type === 'slider_limit');
+  const hinge = system.forces.find((f) => f.type === 'joint_limit');
+  // the range -0.5..0.5 m from a start at 0.2 m; -1..1 rad from a start at 0.1 rad (the keyframe)
+  assert.ok(Math.abs(slide.lower + 0.7) < 1e-12 && Math.abs(slide.upper - 0.3) < 1e-12, JSON.stringify(slide));
+  assert.ok(Math.abs(hinge.lower + 1.1) < 1e-12 && Math.abs(hinge.upper - 0.9) < 1e-12, JSON.stringify(hinge));
+  // solreflimit 0.02 0.3: the restitution of dampratio 0.3; the hinge's default (z = 1): Tumble's least
+  assert.ok(Math.abs(slide.restitution - Math.exp(-Math.PI * 0.3 / Math.sqrt(1 - 0.09))) < 1e-12);
+  assert.equal(hinge.restitution, 0.01);
+  // Tumble's run: the cart (body 0) starts at x = 0.2 m at 2 m/s, hits the stop at 0.5 m, bounces.
+  // It may pass a stop by no more than an undamped spring of MuJoCo's frequency w = 1 / (tc z)
+  // would let it: v / w (the pole's weight adds a little: 20 %). (Director, Newton up to 100
+  // iterations: when the cart hits a stop while the pole lies on its own, 30 do not reach 1e-12.)
+  const w = 1 / (0.02 * 0.3), give = 1.2 * 2 / w;
+  const samples = run(system, { duration: 6, every: 0.005, maxIter: 100 });
+  const xs = samples.map((s) => s.x[0][0]);
+  const [lo, hi] = [Math.min(...xs), Math.max(...xs)];
+  assert.ok(hi <= 0.5 + give && lo >= -0.5 - give, `cart between ${lo} and ${hi} m, range -0.5..0.5 m (+- ${give})`);
+  assert.ok(hi > 0.49, `the cart reached the stop: ${hi}`);
+  // it came back (a stop, not a wall it went through): after its first hit it is well inside again
+  const hit = xs.findIndex((x) => x > 0.49);
+  assert.ok(Math.min(...xs.slice(hit)) < 0.3, `after the hit at ${samples[hit].t} s the cart went no lower than ${Math.min(...xs.slice(hit))}`);
+  // MuJoCo's own run of the model stays in the same band
+  const model = compileMjcf(mujoco, xml), data = new mujoco.MjData(model);
+  try {
+    mujoco.mj_resetDataKeyframe(model, data, 0);
+    let mlo = Infinity, mhi = -Infinity;
+    for (let k = 0; k < 6 / model.opt.timestep; k++) {
+      mujoco.mj_step(model, data);
+      mlo = Math.min(mlo, data.qpos[0]); mhi = Math.max(mhi, data.qpos[0]);
+    }
+    assert.ok(mhi <= 0.5 + give && mlo >= -0.5 - give && mhi > 0.49, `MuJoCo's cart between ${mlo} and ${mhi}`);
+  } finally {
+    data.delete();
+    model.delete();
+  }
+});
+
+test('collision geoms: shapes and a floor that Tumble accepts, a ball that bounces as its solref says, bodies that rest on the floor', () => {
+  const { system, notes } = convert(fixture('contact.xml'));
+  const text = notes.join('\n');
+  const shape = (b) => system.bodies[b].shapes[0];
+  assert.deepEqual(system.bodies.map((b) => b.shapes?.map((s) => s.type)), [['sphere'], ['box'], ['capsule'], ['box'], ['box'], ['sphere'], ['sphere']]);
+  assert.deepEqual(system.contact.planes.map((p) => p.normal), [[0, 0, 1]]);
+  // the cylinder (radius 0.1, half height 0.15) and the mesh (0.3 x 0.2 x 0.1) as their boxes
+  assert.deepEqual([...shape(3).half].sort(), [0.1, 0.1, 0.15]);
+  assert.deepEqual(shape(4).half.map((h) => Math.round(h * 1e6) / 1e6).sort(), [0.05, 0.1, 0.15]);
+  assert.match(text, /geom 'can' \(a cylinder: its bounding box\)/);
+  assert.match(text, /geom 'block' \(a mesh: MuJoCo's bounding box of it\)/);
+  assert.match(text, /collision geoms left out: geom 'post' \(a box fixed to the world/);
+  assert.match(text, /geom pairs that collide in MuJoCo .* do not touch in Tumble/);
+  // the visual geom (contype 0) is no shape
+  assert.equal(system.bodies[1].shapes.length, 1);
+  // friction: MuJoCo's pair with the floor takes the larger, 0.8; Tumble's the geometric mean
+  assert.ok(Math.abs(Math.sqrt(shape(0).material.friction * system.contact.planes[0].material.friction) - 0.8) < 1e-12);
+  // filter: the box, capsule and boxes meet the floor only; the spheres meet the floor and spheres
+  for (const b of [1, 2, 3, 4]) assert.deepEqual([shape(b).group, shape(b).mask], [1, 0]);
+  for (const b of [0, 5, 6]) assert.deepEqual([shape(b).group, shape(b).mask], [3, 2]);
+  // the ball drops from 1 m (centre; radius 0.1): its first rebound rises e^2 of the fall, e from
+  // the pair's dampratio 0.2 (each geom's solref has z = 0.2)
+  const e = Math.exp(-Math.PI * 0.2 / Math.sqrt(1 - 0.04));
+  assert.ok(Math.abs(shape(0).material.restitution - e) < 1e-12);
+  const samples = run(system, { duration: 2.5, every: 0.002 });
+  const z = (b) => samples.map((s) => s.x[b][2]);
+  const ball = z(0);
+  const bottom = ball.findIndex((x, i) => i > 0 && x < ball[i - 1] && x < ball[i + 1]);
+  const peak = Math.max(...ball.slice(bottom));
+  const ratio = (peak - 0.1) / (1 - 0.1);
+  assert.ok(Math.abs(ratio - e * e) < 0.08 * e * e, `rebound ${ratio} of the fall, e^2 = ${e * e}`);
+  // every body ends resting on the floor at its half height (the capsule lies: its radius), none
+  // sinks through it; the upper sphere rests on the lower
+  const rest = [0.1, 0.05, 0.05, 0.15, 0.05, 0.1, 0.3];
+  rest.forEach((h, b) => {
+    const zb = z(b);
+    assert.ok(Math.abs(zb[zb.length - 1] - h) < 0.01, `body ${b} ends at ${zb[zb.length - 1]}, rests at ${h}`);
+    assert.ok(Math.min(...zb) > h - 0.02, `body ${b} sank to ${Math.min(...zb)}`);
+  });
+});
+
+test('<exclude> and pairs: a sphere excluded from the world stays off the floor; sphere pairs excluded are named', () => {
+  const xml = `<mujoco><worldbody><geom type="plane" size="1 1 .1"/>
+    <body name="a" pos="0 0 .5"><freejoint/><geom type="sphere" size=".1"/></body>
+    <body name="b" pos="0 0 .8"><freejoint/><geom type="sphere" size=".1"/></body>
+    <body name="c" pos="1 0 .5"><freejoint/><geom type="sphere" size=".1" contype="2" conaffinity="2"/></body></worldbody>
+    <contact><exclude body1="a" body2="b"/><exclude body1="world" body2="a"/></contact></mujoco>`;
+  const { system, notes } = convert(xml);
+  assert.match(notes.join('\n'), /<exclude>: 1 sphere pair excluded in MuJoCo touch in Tumble/);
+  const [a, , c] = system.bodies.map((b) => b.shapes[0]);
+  assert.equal(a.group & 1, 0, 'a does not touch the floor'); // planes: group 1, mask 1
+  // c (contype 2) meets neither the floor (contype 1) nor a and b, by MuJoCo's rule and Tumble's
+  const touch = (s, t) => (s.group & t.mask) !== 0 || (t.group & s.mask) !== 0;
+  assert.ok(!touch(c, { group: 1, mask: 1 }) && !touch(c, a), JSON.stringify(c));
+  const samples = run(system, { duration: 0.5, every: 0.01 });
+  assert.ok(samples[samples.length - 1].x[0][2] < -0.5, 'a falls through the floor, as in MuJoCo');
+});
+
+test('several files from the command line: includes and a mesh from meshdir, read from the model\'s folder', () => {
+  const r = script2([join(dir, 'robot', 'arm.xml')]);
+  assert.equal(r.code, 0, r.err);
+  const sys = JSON.parse(r.out);
+  // the class in common/defaults.xml: range -45..45 degrees on both hinges, density 800
+  const limits = sys.forces.filter((f) => f.type === 'joint_limit');
+  assert.equal(limits.length, 2);
+  for (const l of limits) assert.ok(Math.abs(l.lower + Math.PI / 4) < 1e-12 && Math.abs(l.upper - Math.PI / 4) < 1e-12, JSON.stringify(l));
+  // the lower link: a capsule (radius 0.03, 0.3 m) and the mesh, a box 0.1 x 0.06 x 0.04 m, at 800 kg/m^3
+  const cap = Math.PI * 0.03 ** 2 * (0.3 + 4 * 0.03 / 3) * 800, box = 0.1 * 0.06 * 0.04 * 800;
+  assert.ok(Math.abs(sys.bodies[1].mass - (cap + box)) < 1e-6 * (cap + box), `${sys.bodies[1].mass} vs ${cap + box}`);
+  assert.match(r.err, /geom 'hand' \(a mesh: MuJoCo's bounding box of it\)/);
+  // the same files through gatherMjcf and a reader of a map (the page's route) compile alike
+  const read = (p) => (existsSync(join(dir, 'robot', p)) ? readFileSync(join(dir, 'robot', p)) : null);
+  const files = gatherMjcf('arm.xml', read);
+  assert.deepEqual([...files.keys()].sort(), ['arm.xml', 'common/defaults.xml', 'common/materials.xml', 'meshes/hand.obj']);
+  const model = compileMjcf(mujoco, files.get('arm.xml'), { main: 'arm.xml', files });
+  try {
+    assert.deepEqual(JSON.parse(JSON.stringify(fromMjModel(mujoco, model).system)), sys); // (JSON: -0 is 0)
+  } finally {
+    model.delete();
+  }
+  // files dropped together arrive without their folders: found by their names (the page's route)
+  const dropped = [...files].map(([p, data]) => ({ path: p.slice(p.lastIndexOf('/') + 1), data }));
+  assert.equal(mainOf(dropped), 'arm.xml');
+  const again = gatherMjcf('arm.xml', pickedReader(dropped, 'arm.xml'));
+  assert.deepEqual([...again.keys()].sort(), [...files.keys()].sort());
+  // a folder picked above the model's (webkitRelativePath 'models/robot/...'): by the ends of the paths
+  const folder = [...files].map(([p, data]) => ({ path: `models/robot/${p}`, data }));
+  assert.equal(mainOf(folder), 'models/robot/arm.xml');
+  assert.equal(gatherMjcf('arm.xml', pickedReader(folder, 'models/robot/arm.xml')).size, 4);
+  assert.throws(() => mainOf([{ path: 'a.obj', data: '' }]), /none of the 1 files is an MJCF file/);
+  // a missing file is named by the page's route too
+  assert.throws(() => gatherMjcf('arm.xml', (p) => (p === 'meshes/hand.obj' ? null : read(p))), /names the file 'hand.obj', which does not exist \(looked for meshes\/hand.obj/);
+});
+
+test('files a model names that are missing or outside its folder: a message naming them, exit 2, nothing read', () => {
+  const tmp = mkdtempSync(join(tmpdir(), 'tumble-mjcf-'));
+  try {
+    const folder = join(tmp, 'model');
+    mkdirSync(folder);
+    // a file beside the folder, which exists: it must still be refused (and MuJoCo would take it)
+    writeFileSync(join(tmp, 'secret.xml'), '<mujoco><option timestep="0.123"/></mujoco>');
+    symlinkSync(join(tmp, 'secret.xml'), join(folder, 'link.xml'));
+    const body = '<worldbody><body><freejoint/><geom size=".1"/></body></worldbody>';
+    const cases = [
+      ['missing.xml', `<mujoco><include file="common/gone.xml"/>${body}</mujoco>`, /includes 'common\/gone.xml', which does not exist/],
+      ['mesh.xml', `<mujoco><compiler meshdir="meshes"/><asset><mesh file="arm.stl"/></asset>${body}</mujoco>`, /names the file 'arm.stl', which does not exist \(looked for meshes\/arm.stl/],
+      ['up.xml', `<mujoco><include file="../secret.xml"/>${body}</mujoco>`, /'..\/secret.xml', a path outside the model's folder: refused/],
+      ['etc.xml', `<mujoco><include file="../../../../../../etc/passwd"/>${body}</mujoco>`, /'..\/..\/..\/..\/..\/..\/etc\/passwd', a path outside the model's folder: refused/],
+      ['abs.xml', `<mujoco><include file="${join(tmp, 'secret.xml')}"/>${body}</mujoco>`, /a path outside the model's folder: refused/],
+      ['dir.xml', `<mujoco><compiler meshdir="../"/><asset><mesh file="x.stl"/></asset>${body}</mujoco>`, /\(meshdir\) names '..\/', a path outside the model's folder/],
+      ['link-in.xml', `<mujoco><include file="link.xml"/>${body}</mujoco>`, /'link.xml' leads to '.*secret.xml', outside the model's folder: refused/],
+    ];
+    for (const [name, xml, want] of cases) {
+      writeFileSync(join(folder, name), xml);
+      const r = script2([join(folder, name)]);
+      assert.equal(r.code, 2, `${name}: ${r.err}`);
+      assert.match(r.err, want, name);
+      assert.equal(r.out, '', name);
+    }
+    assert.equal(inside('a/../../b'), null);
+    assert.equal(inside('C:\\x'), null);
+    assert.equal(inside('common', '../x.xml'), 'x.xml');
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+});
+
+test('numbers that are not finite: refused with the element and attribute, exit 2', () => {
+  const tmp = mkdtempSync(join(tmpdir(), 'tumble-mjcf-'));
+  try {
+    const file = join(tmp, 'nan.xml');
+    writeFileSync(file, '<mujoco>\n<worldbody>\n  <body name="cart" pos="0 0 nan"><freejoint/><geom size=".1"/></body>\n</worldbody></mujoco>\n');
+    const r = script2([file]);
+    assert.equal(r.code, 2);
+    assert.match(r.err, /body 'cart': pos has a non-finite number \(nan\), at line 3 of nan.xml/);
+    assert.equal(r.out, '');
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+  const base = (attrs) => `<mujoco><worldbody><body pos="0 0 1"><freejoint/><geom ${attrs}/></body></worldbody></mujoco>`;
+  assert.throws(() => convert(base('size="inf"')), /the 1st <geom> \(no name\): size has a non-finite number \(inf\)/);
+  assert.throws(() => convert(base('name="g" size="0.1" pos="0 -INF 0"')), /geom 'g': pos has a non-finite number \(-INF\)/);
+  assert.throws(() => convert(base('size="1e999"')), /size has a non-finite number \(1e999\)/);
+  // a name that reads like one is a name
+  assert.doesNotThrow(() => convert(base('name="nan" size="0.1"')));
+  // in an included file: named with its file
+  assert.throws(() => gatherMjcf('m.xml', (p) => ({ 'm.xml': '<mujoco><include file="d.xml"/></mujoco>', 'd.xml': '<mujoco>\n<default><joint damping="nan"/></default></mujoco>' })[p] ?? null),
+    /the 1st <joint> \(no name\): damping has a non-finite number \(nan\), at line 2 of d.xml/);
+});
+
+// A known failure, kept as a reproduction for the solver (not the converter): the ant's eight
+// capsules land on the floor together at t = 0.385 s and the director's Newton stops converging
+// there (residual 7e-2 after 30 iterations; smaller steps do not help; without its contacts, or
+// with the torso's sphere alone, it runs). The conversion itself is checked: Tumble accepts it.
+test('an ant-like walker (free sphere torso, eight limited hinges, capsules, a floor) lands and stands', { todo: 'the director\'s Newton fails at the landing (t = 0.385 s)' }, () => {
+  const { system } = convert(fixture('ant.xml'));
+  assert.equal(system.forces.filter((f) => f.type === 'joint_limit').length, 8);
+  assert.equal(system.bodies.filter((b) => b.shapes).length, 9);
+  const samples = run(system, { duration: 3, every: 0.05 });
+  // the torso (radius 0.25) ends above the floor, held by its legs
+  assert.ok(samples[samples.length - 1].x[0][2] > 0.25, `torso at ${samples[samples.length - 1].x[0][2]}`);
+});

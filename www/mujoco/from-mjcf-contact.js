@@ -1,0 +1,309 @@
+// from-mjcf-contact.js: what from-mjcf.js makes of a MuJoCo model's joint ranges and collision
+// geoms (issue 28). No DOM.
+//
+// Joint ranges -> Tumble's stops (`joint_limit` on a hinge that became a revolute or cylindrical
+// joint, `slider_limit` on a slide that became a prismatic or cylindrical one):
+//   - bounds: MuJoCo's range is of qpos itself (qpos0, the joint's `ref`, is where the model was
+//     written); Tumble's lower/upper are measured from the start (its angle and slide are 0
+//     there). The start is the first keyframe or qpos0, so lower = range0 - q_start and
+//     upper = range1 - q_start (swapped and negated for a joint Tumble wrote reversed, jNr). A
+//     joint that starts outside its range: the stop it is past is moved to the start (a note).
+//   - stiffness and restitution from the joint's solreflimit (timeconst tc, dampratio z): a
+//     MuJoCo constraint pulls back like a mass-spring-damper with natural frequency
+//     w = 1 / (tc z) and damping ratio z (MuJoCo's docs, "solver parameters"; solimp's impedance
+//     scales both and is left out). Tumble's stop is a spring k = m_eff w^2, where m_eff is
+//     MuJoCo's own inertia of the joint at qpos0 (1 / dof_invweight0), with a damping calibrated
+//     to a restitution: the restitution of that oscillator, e = exp(-pi z / sqrt(1 - z^2))
+//     (restitutionOfDampratio, mjcf-math.js), 0 for z >= 1, which is MuJoCo's default (z = 1):
+//     then Tumble's least, 0.01. MuJoCo's refsafe (on by default) keeps tc >= 2 timesteps; so
+//     does this. A direct solref (negative: -stiffness, -damping per unit inertia) gives
+//     k = m_eff stiffness, z = damping / (2 sqrt(stiffness)).
+//
+// Geoms that collide (contype or conaffinity not 0) -> shapes and planes (Tumble's `contact`):
+//   - plane on the world -> a Tumble plane (a half-space: MuJoCo's planes push out along +z of
+//     the geom's frame too); a plane on a moving body: left out (Tumble's planes are fixed).
+//   - sphere, capsule (MuJoCo's along the geom's z, as Tumble's), box -> the same shape, in the
+//     inertial frame of the Tumble body (MuJoCo's ximat; offset and rotation from geom_xpos and
+//     geom_xmat). Cylinder -> its bounding box (flat ends stand as the cylinder's do; a rolling
+//     wheel rolls on edges), ellipsoid -> its bounding box, mesh -> the box of MuJoCo's own
+//     bounding box of it (geom_aabb); each with a note. Height fields and SDFs: left out, a note.
+//     Geoms on the world other than planes (static terrain): left out, a note.
+//   - material. MuJoCo makes a pair's parameters from its two geoms (mj_contactParam): the
+//     higher priority geom's, or, at equal priority, the larger of the two friction coefficients,
+//     solref mixed by solmix (weights solmix1 / (solmix1 + solmix2); the smaller of each number
+//     when either solref is direct) and the larger condim. Tumble's pair takes the smaller of two
+//     restitutions and the geometric mean of two frictions. So that each shape meets the planes
+//     with MuJoCo's own pair values: a plane gets restitution 1 and its MuJoCo friction f_p, a
+//     shape the restitution of its pair with the first plane it touches and friction mu^2 / f_p
+//     (mu the pair's: the geometric mean sqrt(f_p mu^2 / f_p) is then mu exactly; mu = f_p, the
+//     usual case, reads as itself; at most 10, Tumble's largest). Friction 0 for condim 1;
+//     static = kinetic (MuJoCo has one). Restitution from the pair's solref dampratio z as for the
+//     limits (0.01 for MuJoCo's default z = 1). A shape that touches no plane keeps its own geom's
+//     values. Young's modulus is Tumble's default (MuJoCo's stiffness is a time constant, solimp
+//     an impedance, neither a material's: a note). Sphere pairs are frictionless in Tumble, and
+//     take the smaller of the two spheres' restitutions (as set for the planes): a note.
+//   - who touches whom. Tumble handles spheres, capsules and boxes against planes and spheres
+//     against spheres, and refuses at load a system where another pair may touch. Choice: every
+//     other pair is kept apart by the masks (never by dropping the shapes, which keep their
+//     ground contact), and the pairs MuJoCo would have collided are counted in a note. Bits:
+//     bit 0 is the planes' (Tumble's planes have group 1 and mask 1): a shape that MuJoCo lets
+//     touch a plane has bit 0 in its group, and no shape has it in its mask, so bit 0 brings
+//     shapes to planes only. A sphere's MuJoCo contype and conaffinity move up one bit (group
+//     |= contype << 1, mask = conaffinity << 1): spheres meet spheres by MuJoCo's own rule
+//     (contype of one & conaffinity of the other). Capsules and boxes get mask 0 and no other
+//     group bit: they meet planes only. MuJoCo's filterparent (a body does not touch its parent)
+//     is Tumble's rule for joined bodies; <exclude> between the world and a body keeps that
+//     body's shapes off the planes; between two bodies Tumble has no per-pair exclusion: a note
+//     where two spheres are then let touch.
+import { sub, tmulv, mulm, transpose, mulv, add } from './mjcf-math.js';
+import { restitutionOfDampratio } from './mjcf-math.js';
+
+/** The names of a compiled model's elements of one kind (`adr`: e.g. model.name_bodyadr). */
+export function names(model, adr, count) {
+  const bytes = model.names;
+  const out = [];
+  for (let i = 0; i < count; i++) {
+    let e = adr[i];
+    let s = '';
+    while (e < bytes.length && bytes[e] !== 0) s += String.fromCharCode(bytes[e++]);
+    out.push(s);
+  }
+  return out;
+}
+
+/** A boolean of one element through MuJoCo's named accessors (`model.jnt(k).limited`): the
+ * bindings cannot hand out the boolean arrays (jnt_limited, eq_active0, ...) themselves. */
+export function flag(model, kind, i, field) {
+  const acc = model[kind](i);
+  try {
+    return Boolean(acc[field] ?? acc[`_${field}`]); // (the tendon accessor's fields begin with _)
+  } finally {
+    acc.delete?.();
+  }
+}
+
+const rows3 = (a, o) => [[a[o], a[o + 1], a[o + 2]], [a[o + 3], a[o + 4], a[o + 5]], [a[o + 6], a[o + 7], a[o + 8]]];
+const v3 = (a, o) => [a[o], a[o + 1], a[o + 2]];
+const fmt = (x) => Number(x.toPrecision(4));
+/** Tumble's range of restitution. */
+const E_MIN = 0.01;
+
+/** A solref (two numbers) as { w2, z }: the squared natural frequency per unit inertia and the
+ * damping ratio (see the header), tc kept at >= 2 timesteps when refsafe is on. */
+function soft(r0, r1, timestep, refsafe) {
+  if (r0 > 0) {
+    const tc = refsafe ? Math.max(r0, 2 * timestep) : r0;
+    const z = Math.max(r1, 0);
+    return { w2: z > 0 ? 1 / (tc * z) ** 2 : 0, z, direct: false };
+  }
+  const k = -r0, b = -r1;
+  return { w2: k, z: k > 0 ? b / (2 * Math.sqrt(k)) : 1, direct: true };
+}
+
+/** Tumble's restitution for damping ratio z: restitutionOfDampratio clamped to Tumble's least. */
+const restitution = (z) => Math.min(1, Math.max(E_MIN, restitutionOfDampratio(z)));
+
+/** The stops of the limited joints. `ctx`: { mujoco, model, data, notes, jlabel, off, jointForces
+ * ([tumble joint, 'joint_spring' | 'slider_spring', MuJoCo joint] per hinge and slide kept),
+ * where (Tumble joint -> its place in the output), reversed(t) (a joint Tumble wrote as jNr) }.
+ * Returns the force elements. */
+export function jointLimits(ctx) {
+  const { mujoco, model, data, notes, jlabel, off, jointForces, where, reversed } = ctx;
+  const out = [];
+  const limited = [];
+  for (let k = 0; k < model.njnt; k++) if (flag(model, 'jnt', k, 'limited')) limited.push(k);
+  if (!limited.length) return out;
+  if (off('mjDSBL_LIMIT') || off('mjDSBL_CONSTRAINT')) {
+    notes.push(`joint limits are disabled in the model: the ranges of ${limited.length} joint${limited.length > 1 ? 's' : ''} are left out`);
+    return out;
+  }
+  const refsafe = !off('mjDSBL_REFSAFE');
+  let made = 0, dead = 0;
+  for (const k of limited) {
+    const kept = jointForces.find(([, , kk]) => kk === k);
+    if (!kept) {
+      notes.push(`${jlabel(k)}: its limits are ignored (Tumble's stops act on revolute, prismatic and cylindrical joints; this one is a ${['free', 'ball', 'slide', 'hinge'][model.jnt_type[k]]} joint that became another)`);
+      continue;
+    }
+    const [t, kind] = kept;
+    const q = data.qpos[model.jnt_qposadr[k]];
+    const lo = model.jnt_range[2 * k], hi = model.jnt_range[2 * k + 1];
+    // MuJoCo's bounds are of qpos (0 at the joint's ref); Tumble's of the motion from the start
+    let lower = lo - q, upper = hi - q;
+    if (reversed(t)) [lower, upper] = [-upper, -lower];
+    if (!(upper - lower > 0)) {
+      notes.push(`${jlabel(k)}: its range [${lo}, ${hi}] is empty: its limits are left out`);
+      continue;
+    }
+    if (lower > 0 || upper < 0) {
+      notes.push(`${jlabel(k)}: it starts at ${fmt(q)}, outside its range [${fmt(lo)}, ${fmt(hi)}]: the stop it is past is moved to the start (Tumble's stops hold the start)`);
+      lower = Math.min(lower, 0);
+      upper = Math.max(upper, 0);
+    }
+    if (model.jnt_margin[k] !== 0) notes.push(`${jlabel(k)}: its limit margin ${model.jnt_margin[k]} is ignored`);
+    const s = soft(model.jnt_solref[2 * k], model.jnt_solref[2 * k + 1], model.opt.timestep, refsafe);
+    const inv = model.dof_invweight0[model.jnt_dofadr[k]];
+    // stiffness 0 is Tumble's default stop (10 Hz on body b), used where MuJoCo gives no inertia
+    const stiffness = inv > 0 && s.w2 > 0 ? s.w2 / inv : 0;
+    const e = restitution(s.z);
+    if (s.z >= 1) dead++;
+    out.push({ type: kind === 'joint_spring' ? 'joint_limit' : 'slider_limit', joint: where[t], lower, upper, stiffness, restitution: e });
+    made++;
+  }
+  if (made) {
+    notes.push(`joint limits (${made}): MuJoCo's soft limits as Tumble's stops, bounds from the start, stiffness from solreflimit's time constant and the joint's inertia (1 / dof_invweight0), restitution exp(-pi z / sqrt(1 - z^2)) of its dampratio z${dead ? `; ${dead} with z >= 1 (MuJoCo's default, no rebound) get Tumble's least, ${E_MIN}` : ''}; solimp is left out`);
+  }
+  return out;
+}
+
+/** The collision shapes and planes. `ctx`: { mujoco, model, data, notes, owner (MuJoCo body ->
+ * the body it moves as, 0: world), index (MuJoCo body -> Tumble body), rot, pos (inertial frames,
+ * world), label, tumbleJoined(a, b) (Tumble bodies joined by a joint) }. Returns { shapes
+ * (per Tumble body, a list or undefined), contact (the section, or null) }. */
+export function collision(ctx) {
+  const { mujoco, model, data, notes, owner, index, rot, pos, label } = ctx;
+  const G = {};
+  for (const k of ['PLANE', 'HFIELD', 'SPHERE', 'CAPSULE', 'ELLIPSOID', 'CYLINDER', 'BOX', 'MESH', 'SDF']) G[k] = mujoco.mjtGeom[`mjGEOM_${k}`]?.value ?? -1;
+  const shapes = [];
+  const collides = [];
+  for (let g = 0; g < model.ngeom; g++) if (model.geom_contype[g] || model.geom_conaffinity[g]) collides.push(g);
+  if (!collides.length) return { shapes, contact: null };
+  if ((model.opt.disableflags & (mujoco.mjtDisableBit.mjDSBL_CONTACT.value | mujoco.mjtDisableBit.mjDSBL_CONSTRAINT.value)) !== 0) {
+    return { shapes, contact: null }; // (nothing collides in MuJoCo either: nothing to say)
+  }
+  const geomNames = names(model, model.name_geomadr, model.ngeom);
+  const glabel = (g) => (geomNames[g] ? `geom '${geomNames[g]}'` : `geom ${g}`);
+  const typeName = (t) => (Object.entries(G).find(([, v]) => v === t)?.[0] ?? String(t)).toLowerCase();
+  const refsafe = (model.opt.disableflags & mujoco.mjtDisableBit.mjDSBL_REFSAFE.value) === 0;
+  // MuJoCo's parameters of the pair of geoms g1, g2 (mj_contactParam; g2 < 0: g1's own)
+  const pair = (g1, g2) => {
+    const ref = (g) => [model.geom_solref[2 * g], model.geom_solref[2 * g + 1]];
+    if (g2 < 0) return { mu: model.geom_friction[3 * g1], solref: ref(g1), condim: model.geom_condim[g1] };
+    const condim = Math.max(model.geom_condim[g1], model.geom_condim[g2]);
+    const p1 = model.geom_priority[g1], p2 = model.geom_priority[g2];
+    if (p1 !== p2) {
+      const g = p1 > p2 ? g1 : g2;
+      return { mu: model.geom_friction[3 * g], solref: ref(g), condim: p1 > p2 ? model.geom_condim[g1] : model.geom_condim[g2] };
+    }
+    const m1 = model.geom_solmix[g1], m2 = model.geom_solmix[g2];
+    const mix = m1 < 1e-15 && m2 < 1e-15 ? 0.5 : m1 < 1e-15 ? 0 : m2 < 1e-15 ? 1 : m1 / (m1 + m2);
+    const r1 = ref(g1), r2 = ref(g2);
+    const solref = r1[0] > 0 && r2[0] > 0 ? [0, 1].map((i) => mix * r1[i] + (1 - mix) * r2[i]) : [0, 1].map((i) => Math.min(r1[i], r2[i]));
+    return { mu: Math.max(model.geom_friction[3 * g1], model.geom_friction[3 * g2]), solref, condim };
+  };
+  const e = (p) => restitution(soft(p.solref[0], p.solref[1], model.opt.timestep, refsafe).z);
+  const mu = (p) => (p.condim === 1 ? 0 : Math.max(0, p.mu));
+  const clamp10 = (x) => Math.min(10, x);
+  const excluded = new Set();
+  for (let x = 0; x < model.nexclude; x++) {
+    const sig = model.exclude_signature[x];
+    excluded.add(`${sig >>> 16} ${sig & 0xffff}`);
+  }
+  const has = (b1, b2) => excluded.has(`${b1} ${b2}`) || excluded.has(`${b2} ${b1}`);
+  // (by the geoms' own bodies, and by the bodies they move with when a frame was merged)
+  const isExcluded = (s1, s2) => has(s1.mb, s2.mb) || has(s1.b, s2.b);
+  const filter = (g1, g2) => (model.geom_contype[g1] & model.geom_conaffinity[g2]) !== 0 || (model.geom_contype[g2] & model.geom_conaffinity[g1]) !== 0;
+  const planes = [], planeGeoms = [];
+  const approx = [], dropped = [];
+  const body = []; // per shape: { g, b (the MuJoCo body it moves with), mb (its own), shape }
+  let wide = 0;
+  for (const g of collides) {
+    const t = model.geom_type[g], b = owner[model.geom_bodyid[g]];
+    const xg = v3(data.geom_xpos, 3 * g), rg = rows3(data.geom_xmat, 9 * g);
+    const size = v3(model.geom_size, 3 * g);
+    if (t === G.PLANE) {
+      if (b !== 0) { dropped.push(`${glabel(g)} (a plane on ${label(b)}: Tumble's planes are fixed)`); continue; }
+      const f = clamp10(model.geom_friction[3 * g]);
+      planes.push({ point: xg, normal: [rg[0][2], rg[1][2], rg[2][2]], material: { restitution: 1, friction: f, static_friction: f } });
+      planeGeoms.push(g);
+      continue;
+    }
+    if (b === 0) { dropped.push(`${glabel(g)} (a ${typeName(t)} fixed to the world: Tumble's fixed geometry is planes)`); continue; }
+    let shape;
+    let centre = xg;
+    if (t === G.SPHERE) shape = { type: 'sphere', radius: size[0] };
+    else if (t === G.CAPSULE) shape = { type: 'capsule', radius: size[0], half_length: size[1] };
+    else if (t === G.BOX) shape = { type: 'box', half: size };
+    else if (t === G.CYLINDER || t === G.ELLIPSOID) {
+      shape = { type: 'box', half: t === G.CYLINDER ? [size[0], size[0], size[1]] : size };
+      approx.push([g, `${glabel(g)} (a ${typeName(t)}: its bounding box)`]);
+    } else if (t === G.MESH) {
+      // MuJoCo's box of the mesh in the geom's frame: centre and half sizes
+      const a = Array.from(model.geom_aabb.subarray(6 * g, 6 * g + 6));
+      shape = { type: 'box', half: a.slice(3, 6).map((h) => Math.max(h, 1e-6)) };
+      centre = add(xg, mulv(rg, a.slice(0, 3)));
+      approx.push([g, `${glabel(g)} (a mesh: MuJoCo's bounding box of it)`]);
+    } else {
+      dropped.push(`${glabel(g)} (a ${typeName(t)}: no Tumble shape)`);
+      continue;
+    }
+    shape.offset = tmulv(rot[b], sub(centre, pos[b]));
+    shape.rotation = mulm(transpose(rot[b]), rg);
+    if ((model.geom_contype[g] | model.geom_conaffinity[g]) >>> 31) wide++;
+    body.push({ g, b, mb: model.geom_bodyid[g], shape });
+  }
+  if (!body.length) {
+    if (dropped.length) notes.push(`collision geoms left out: ${dropped.join(', ')}`);
+    return { shapes, contact: null };
+  }
+  // the filter bits (see the header)
+  let mixed = 0, frictionless = 0;
+  for (const s of body) {
+    const touching = planeGeoms.filter((p) => filter(s.g, p) && !isExcluded(s, { mb: 0, b: 0 }));
+    if (touching.length && touching.length < planeGeoms.length) mixed++;
+    const ground = touching.length ? 1 : 0;
+    // the pair with the first plane it touches, or its own (see the header)
+    const p = pair(s.g, ground ? touching[0] : -1);
+    const fp = ground ? planes[planeGeoms.indexOf(touching[0])].material.friction : 0;
+    const f = ground ? (fp > 0 ? clamp10(mu(p) ** 2 / fp) : 0) : clamp10(mu(p));
+    s.shape.material = { restitution: e(p), friction: f, static_friction: f };
+    if (ground && fp === 0 && mu(p) > 0) frictionless++;
+    if (s.shape.type === 'sphere') {
+      s.shape.group = (ground | (model.geom_contype[s.g] << 1)) >>> 0;
+      s.shape.mask = (model.geom_conaffinity[s.g] << 1) >>> 0;
+    } else {
+      s.shape.group = ground;
+      s.shape.mask = 0;
+    }
+  }
+  // the pairs MuJoCo collides that Tumble will not (different bodies, not parent and child)
+  const parentOf = (b) => owner[model.body_parentid[b]];
+  const filterParent = (model.opt.disableflags & mujoco.mjtDisableBit.mjDSBL_FILTERPARENT.value) === 0;
+  let lost = 0, example = '', unexcluded = 0;
+  for (let x = 0; x < body.length; x++) {
+    for (let y = x + 1; y < body.length; y++) {
+      const s1 = body[x], s2 = body[y];
+      if (s1.b === s2.b || !filter(s1.g, s2.g)) continue;
+      if (filterParent && (parentOf(s1.b) === s2.b || parentOf(s2.b) === s1.b)) continue;
+      const spheres = s1.shape.type === 'sphere' && s2.shape.type === 'sphere';
+      if (isExcluded(s1, s2)) {
+        if (spheres && !ctx.tumbleJoined(index[s1.b], index[s2.b])) unexcluded++;
+        continue;
+      }
+      if (!spheres) {
+        lost++;
+        if (!example) example = `${glabel(s1.g)} and ${glabel(s2.g)}, ${typeName(model.geom_type[s1.g])} and ${typeName(model.geom_type[s2.g])}`;
+      }
+    }
+  }
+  // a shape that can touch nothing (a capsule or box that touches no plane) is left out: its
+  // lost pairs, if MuJoCo had any, are in the note below
+  const live = body.filter((s) => s.shape.group || s.shape.mask);
+  for (const s of live) (shapes[index[s.b]] ??= []).push(s.shape);
+  if (live.length) notes.push(`contact: ${live.length} collision geom${live.length > 1 ? 's' : ''} as shapes and ${planes.length} plane${planes.length === 1 ? '' : 's'}; ${planes.length ? 'each shape meets the planes with MuJoCo\'s pair friction and' : 'each shape has its geom\'s friction and'} a restitution exp(-pi z / sqrt(1 - z^2)) of the pair's solref dampratio z (${E_MIN}, Tumble's least, for z >= 1, MuJoCo's default); Young's modulus is Tumble's default (MuJoCo's solref time constant and solimp have no counterpart)`);
+  const boxed = approx.filter(([g]) => live.some((x) => x.g === g)).map(([, text]) => text);
+  if (boxed.length) notes.push(`collision geoms Tumble has no shape for, as boxes around them: ${boxed.join(', ')}`);
+  if (dropped.length) notes.push(`collision geoms left out: ${dropped.join(', ')}`);
+  if (lost) notes.push(`${lost} geom pair${lost > 1 ? 's that collide' : ' that collides'} in MuJoCo (such as ${example}) ${lost > 1 ? 'do' : 'does'} not touch in Tumble: it handles shapes against planes and sphere pairs only, so the other shapes' masks keep them apart`);
+  if (mixed) notes.push(`${mixed} shape${mixed > 1 ? 's' : ''} touch some of the planes in MuJoCo and not others: in Tumble they touch every plane`);
+  if (unexcluded) notes.push(`<exclude>: ${unexcluded} sphere pair${unexcluded > 1 ? 's' : ''} excluded in MuJoCo touch in Tumble (it has no per-pair exclusion)`);
+  if (wide) notes.push(`${wide} geom${wide > 1 ? 's use' : ' uses'} contype or conaffinity bit 31, which Tumble's filter (moved up one bit) has no room for: it is dropped`);
+  if (frictionless) notes.push(`${frictionless} shape${frictionless > 1 ? 's' : ''} whose MuJoCo pair with a frictionless plane has friction: frictionless in Tumble (a pair's friction is the geometric mean)`);
+  if (planes.length > 1 && new Set(planeGeoms.map((g) => [model.geom_friction[3 * g], model.geom_solref[2 * g], model.geom_solref[2 * g + 1], model.geom_priority[g], model.geom_solmix[g]].join())).size > 1) notes.push('the planes differ in friction, solref, priority or solmix: each shape meets every plane with its pair values of the first plane it touches');
+  if (live.filter((s) => s.shape.type === 'sphere').length > 1) notes.push('sphere pairs: frictionless in Tumble, with the smaller of the two spheres\' restitutions (each set for its pair with the planes)');
+  for (const g of collides) if (model.geom_margin[g] !== 0 || model.geom_gap[g] !== 0) { notes.push(`${glabel(g)}: its margin and gap are ignored`); }
+  if (!live.length) return { shapes, contact: null };
+  const contact = { planes };
+  if (!filterParent) { contact.collide_joined = true; notes.push('filterparent is disabled in the model: joined bodies\' spheres touch (collide_joined)'); }
+  return { shapes, contact };
+}
