@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { initSync, scenario_json } from '../../www/pkg/tumble_wasm.js';
 import { toMjcf, compileMjcf, loadMujoco } from '../../www/mujoco/mjcf.js';
-import { dampingRatio } from '../../www/mujoco/to-mjcf-contact.js';
+import { dampratioOfRestitution as dampingRatio } from '../../www/mujoco/mjcf.js';
 
 initSync({ module: readFileSync(new URL('../../www/pkg/tumble_wasm_bg.wasm', import.meta.url)) });
 const mujoco = await loadMujoco();

@@ -65,33 +65,29 @@ function run(system, { duration, every, maxIter = 30 }) {
   }
 }
 
-test('restitution of a damped linear oscillator: the formula against an integration of m x\'\' + c x\' + k x = 0', () => {
-  // an impact on a spring-damper: from x = 0 at speed 1 into the spring, until x is 0 again
+test('restitution of MuJoCo\'s contact law: the formula against an integration of m x\'\' + c x\'\' + k x = F, F >= 0', () => {
+  // an impact on a spring-damper whose force is kept from pulling (MuJoCo's contact force):
+  // from x = 0 at speed 1 into the spring, until the force c x' + k x is 0 (explicit midpoint
+  // steps of 1e-5, independent of the formula's RK4); for z = 1 the closed form x = t exp(-t)
+  // gives exp(-2)
   const rebound = (z) => {
-    const w = 1, h = 1e-4;
-    let x = 0, v = -1;
+    const w = 1, h = 1e-5;
+    let x = 0, v = 1;
     const f = (x, v) => -2 * z * w * v - w * w * x;
     for (let t = 0; t < 200; t += h) {
-      // RK4
-      const k1x = v, k1v = f(x, v);
-      const k2x = v + h / 2 * k1v, k2v = f(x + h / 2 * k1x, v + h / 2 * k1v);
-      const k3x = v + h / 2 * k2v, k3v = f(x + h / 2 * k2x, v + h / 2 * k2v);
-      const k4x = v + h * k3v, k4v = f(x + h * k3x, v + h * k3v);
-      const xn = x + h / 6 * (k1x + 2 * k2x + 2 * k3x + k4x), vn = v + h / 6 * (k1v + 2 * k2v + 2 * k3v + k4v);
-      if (t > 0 && x < 0 && xn >= 0) return v + (vn - v) * (-x / (xn - x)); // the speed where x crosses 0
+      const xm = x + h / 2 * v, vm = v + h / 2 * f(x, v);
+      const xn = x + h * vm, vn = v + h * f(xm, vm);
+      if (t > 0 && w * w * xn + 2 * z * w * vn <= 0) return -vn;
       x = xn; v = vn;
     }
-    return 0; // never came back out
+    return 0;
   };
-  for (const z of [0, 0.05, 0.2, 0.5, 0.9]) {
+  for (const z of [0, 0.05, 0.2, 0.5, 0.9, 1, 1.5]) {
     const e = restitutionOfDampratio(z), num = rebound(z);
-    assert.ok(Math.abs(num - e) < 1e-6, `z = ${z}: integrated ${num}, formula ${e}`);
-    if (e > 0) assert.ok(Math.abs(dampratioOfRestitution(e) - z) < 1e-12, `inverse at z = ${z}`);
+    assert.ok(Math.abs(num - e) < 1e-4, `z = ${z}: integrated ${num}, formula ${e}`);
+    assert.ok(Math.abs(dampratioOfRestitution(e) - z) < 1e-9, `inverse at z = ${z}`);
   }
-  for (const z of [1, 1.5]) {
-    assert.equal(restitutionOfDampratio(z), 0);
-    assert.equal(rebound(z), 0, `z = ${z} comes back out`);
-  }
+  assert.ok(Math.abs(restitutionOfDampratio(1) - Math.exp(-2)) < 1e-6, String(restitutionOfDampratio(1)));
 });
 
 test('a cart on a rail with a range (slide) and a pole with one (hinge): Tumble\'s stops hold it where MuJoCo\'s limits do', () => {
@@ -103,9 +99,9 @@ test('a cart on a rail with a range (slide) and a pole with one (hinge): Tumble\
   // the range -0.5..0.5 m from a start at 0.2 m; -1..1 rad from a start at 0.1 rad (the keyframe)
   assert.ok(Math.abs(slide.lower + 0.7) < 1e-12 && Math.abs(slide.upper - 0.3) < 1e-12, JSON.stringify(slide));
   assert.ok(Math.abs(hinge.lower + 1.1) < 1e-12 && Math.abs(hinge.upper - 0.9) < 1e-12, JSON.stringify(hinge));
-  // solreflimit 0.02 0.3: the restitution of dampratio 0.3; the hinge's default (z = 1): Tumble's least
-  assert.ok(Math.abs(slide.restitution - Math.exp(-Math.PI * 0.3 / Math.sqrt(1 - 0.09))) < 1e-12);
-  assert.equal(hinge.restitution, 0.01);
+  // solreflimit 0.02 0.3: the restitution of dampratio 0.3; the hinge's default (z = 1): exp(-2)
+  assert.ok(Math.abs(slide.restitution - restitutionOfDampratio(0.3)) < 1e-12);
+  assert.ok(Math.abs(hinge.restitution - Math.exp(-2)) < 1e-6, String(hinge.restitution));
   // Tumble's run: the cart (body 0) starts at x = 0.2 m at 2 m/s, hits the stop at 0.5 m, bounces.
   // It may pass a stop by no more than an undamped spring of MuJoCo's frequency w = 1 / (tc z)
   // would let it: v / w (the pole's weight adds a little: 20 %). (Director, Newton up to 100
@@ -157,7 +153,7 @@ test('collision geoms: shapes and a floor that Tumble accepts, a ball that bounc
   for (const b of [0, 5, 6]) assert.deepEqual([shape(b).group, shape(b).mask], [3, 2]);
   // the ball drops from 1 m (centre; radius 0.1): its first rebound rises e^2 of the fall, e from
   // the pair's dampratio 0.2 (each geom's solref has z = 0.2)
-  const e = Math.exp(-Math.PI * 0.2 / Math.sqrt(1 - 0.04));
+  const e = restitutionOfDampratio(0.2);
   assert.ok(Math.abs(shape(0).material.restitution - e) < 1e-12);
   const samples = run(system, { duration: 2.5, every: 0.002 });
   const z = (b) => samples.map((s) => s.x[b][2]);
@@ -165,7 +161,8 @@ test('collision geoms: shapes and a floor that Tumble accepts, a ball that bounc
   const bottom = ball.findIndex((x, i) => i > 0 && x < ball[i - 1] && x < ball[i + 1]);
   const peak = Math.max(...ball.slice(bottom));
   const ratio = (peak - 0.1) / (1 - 0.1);
-  assert.ok(Math.abs(ratio - e * e) < 0.08 * e * e, `rebound ${ratio} of the fall, e^2 = ${e * e}`);
+  // (measured 0.335 of 0.327: the peak sampled every 2 ms, Hertz's indentation at the bottom)
+  assert.ok(Math.abs(ratio - e * e) < 0.04 * e * e, `rebound ${ratio} of the fall, e^2 = ${e * e}`);
   // every body ends resting on the floor at its half height (the capsule lies: its radius), none
   // sinks through it; the upper sphere rests on the lower
   const rest = [0.1, 0.05, 0.05, 0.15, 0.05, 0.1, 0.3];

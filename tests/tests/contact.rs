@@ -707,14 +707,24 @@ fn contact_forces_carry_the_weight() {
         assert_eq!(n, 8, "{}", method.name());
         let mut sum = [0.0; 3];
         for f in out[..6 * n].chunks_exact(6) {
-            assert!(f[2].abs() < 1e-3, "{}: a contact point {f:?} off the plane", method.name());
+            assert!(
+                f[2].abs() < 1e-3,
+                "{}: a contact point {f:?} off the plane",
+                method.name()
+            );
             for i in 0..3 {
                 sum[i] += f[3 + i];
             }
         }
         let weight = [G * s, 0.0, -G * c];
-        let err = (0..3).map(|i| (sum[i] + weight[i]).abs()).fold(0.0, f64::max);
-        println!("{}: the contact forces sum to {sum:?} N (-m g = {:?})", method.name(), weight.map(|x| -x));
+        let err = (0..3)
+            .map(|i| (sum[i] + weight[i]).abs())
+            .fold(0.0, f64::max);
+        println!(
+            "{}: the contact forces sum to {sum:?} N (-m g = {:?})",
+            method.name(),
+            weight.map(|x| -x)
+        );
         assert!(err < 1e-6, "{}: {sum:?} against {weight:?}", method.name());
     }
     // two balls touching, pressed together: the forces on each are opposite, at the same point
@@ -732,6 +742,12 @@ fn contact_forces_carry_the_weight() {
     let mut out = [0.0; 12];
     assert_eq!(sim.contact_forces(&mut states, &mut out), 2);
     let mid = 0.5 * (states[0].x.x + states[1].x.x);
-    assert!((out[0] - mid).abs() < 1e-12 && (out[6] - mid).abs() < 1e-12, "{out:?}");
-    assert!(out[3] != 0.0 && (out[3] + out[9]).abs() < 1e-12 * out[3].abs(), "{out:?}");
+    assert!(
+        (out[0] - mid).abs() < 1e-12 && (out[6] - mid).abs() < 1e-12,
+        "{out:?}"
+    );
+    assert!(
+        out[3] != 0.0 && (out[3] + out[9]).abs() < 1e-12 * out[3].abs(),
+        "{out:?}"
+    );
 }

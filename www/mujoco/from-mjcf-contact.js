@@ -13,9 +13,9 @@
 //     w = 1 / (tc z) and damping ratio z (MuJoCo's docs, "solver parameters"; solimp's impedance
 //     scales both and is left out). Tumble's stop is a spring k = m_eff w^2, where m_eff is
 //     MuJoCo's own inertia of the joint at qpos0 (1 / dof_invweight0), with a damping calibrated
-//     to a restitution: the restitution of that oscillator, e = exp(-pi z / sqrt(1 - z^2))
-//     (restitutionOfDampratio, mjcf-math.js), 0 for z >= 1, which is MuJoCo's default (z = 1):
-//     then Tumble's least, 0.01. MuJoCo's refsafe (on by default) keeps tc >= 2 timesteps; so
+//     to a restitution: the rebound of that oscillator with its force kept from pulling, as
+//     MuJoCo's constraint force is (restitutionOfDampratio, mjcf-math.js: exp(-2) = 0.135 at
+//     MuJoCo's default z = 1; at least Tumble's least, 0.01). MuJoCo's refsafe (on by default) keeps tc >= 2 timesteps; so
 //     does this. A direct solref (negative: -stiffness, -damping per unit inertia) gives
 //     k = m_eff stiffness, z = damping / (2 sqrt(stiffness)).
 //
@@ -118,7 +118,7 @@ export function jointLimits(ctx) {
     return out;
   }
   const refsafe = !off('mjDSBL_REFSAFE');
-  let made = 0, dead = 0;
+  let made = 0;
   for (const k of limited) {
     const kept = jointForces.find(([, , kk]) => kk === k);
     if (!kept) {
@@ -146,12 +146,11 @@ export function jointLimits(ctx) {
     // stiffness 0 is Tumble's default stop (10 Hz on body b), used where MuJoCo gives no inertia
     const stiffness = inv > 0 && s.w2 > 0 ? s.w2 / inv : 0;
     const e = restitution(s.z);
-    if (s.z >= 1) dead++;
     out.push({ type: kind === 'joint_spring' ? 'joint_limit' : 'slider_limit', joint: where[t], lower, upper, stiffness, restitution: e });
     made++;
   }
   if (made) {
-    notes.push(`joint limits (${made}): MuJoCo's soft limits as Tumble's stops, bounds from the start, stiffness from solreflimit's time constant and the joint's inertia (1 / dof_invweight0), restitution exp(-pi z / sqrt(1 - z^2)) of its dampratio z${dead ? `; ${dead} with z >= 1 (MuJoCo's default, no rebound) get Tumble's least, ${E_MIN}` : ''}; solimp is left out`);
+    notes.push(`joint limits (${made}): MuJoCo's soft limits as Tumble's stops, bounds from the start, stiffness from solreflimit's time constant and the joint's inertia (1 / dof_invweight0), restitution the rebound of MuJoCo's law at its dampratio z (a linear spring-damper kept from pulling: exp(-2) = 0.135 at MuJoCo's default z = 1); solimp is left out`);
   }
   return out;
 }
@@ -290,7 +289,7 @@ export function collision(ctx) {
   // lost pairs, if MuJoCo had any, are in the note below
   const live = body.filter((s) => s.shape.group || s.shape.mask);
   for (const s of live) (shapes[index[s.b]] ??= []).push(s.shape);
-  if (live.length) notes.push(`contact: ${live.length} collision geom${live.length > 1 ? 's' : ''} as shapes and ${planes.length} plane${planes.length === 1 ? '' : 's'}; ${planes.length ? 'each shape meets the planes with MuJoCo\'s pair friction and' : 'each shape has its geom\'s friction and'} a restitution exp(-pi z / sqrt(1 - z^2)) of the pair's solref dampratio z (${E_MIN}, Tumble's least, for z >= 1, MuJoCo's default); Young's modulus is Tumble's default (MuJoCo's solref time constant and solimp have no counterpart)`);
+  if (live.length) notes.push(`contact: ${live.length} collision geom${live.length > 1 ? 's' : ''} as shapes and ${planes.length} plane${planes.length === 1 ? '' : 's'}; ${planes.length ? 'each shape meets the planes with MuJoCo\'s pair friction and' : 'each shape has its geom\'s friction and'} a restitution, the rebound of MuJoCo's law at the pair's solref dampratio z (a linear spring-damper kept from pulling: 0.135 at MuJoCo's default z = 1); Young's modulus is Tumble's default (MuJoCo's solref time constant and solimp have no counterpart)`);
   const boxed = approx.filter(([g]) => live.some((x) => x.g === g)).map(([, text]) => text);
   if (boxed.length) notes.push(`collision geoms Tumble has no shape for, as boxes around them: ${boxed.join(', ')}`);
   if (dropped.length) notes.push(`collision geoms left out: ${dropped.join(', ')}`);

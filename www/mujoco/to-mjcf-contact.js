@@ -15,7 +15,7 @@
 //   a = (1 - d) a0 - b v - k r at impedance d. Written in MuJoCo's direct form solref = (-k, -b)
 //   with solimp d = 0.99 everywhere (so 1 % of the free acceleration a0 leaks through):
 //   k = w^2, b = 2 z w, z the damping ratio at which that spring-damper, its force kept from
-//   pulling, rebounds at e (dampingRatio), and w = 1 / (2 h): the stiffest MuJoCo takes stably
+//   pulling, rebounds at e (mjcf-math.js dampratioOfRestitution), and w = 1 / (2 h): the stiffest MuJoCo takes stably
 //   (its own rule, timeconst >= 2 h, at z = 1). So MuJoCo's contacts are softer than Hertz's,
 //   rebound at about the e asked, and have nothing to do with Tumble's E and nu.
 // - Friction: MuJoCo has one coefficient (the kinetic mu is written; a static one that differs
@@ -26,7 +26,7 @@
 //   Tumble measures them), solreflimit = (-k, -b) with k = w^2 from the stop's stiffness over
 //   the inertia Tumble calibrates it on (forces/limits.rs: body b about the axis through the
 //   joint's point, its mass for a slide; 10 Hz by default) and b = 2 z w for its restitution.
-import { dot, norm, scale, unit, quatOf, IDENTITY } from './mjcf-math.js';
+import { dot, norm, scale, unit, quatOf, IDENTITY, dampratioOfRestitution } from './mjcf-math.js';
 
 const num = (x) => (Object.is(x, -0) ? '0' : String(x));
 const vec = (v) => v.map(num).join(' ');
@@ -38,44 +38,8 @@ const LIMIT_HZ = 10;
 /** MuJoCo's impedance, constant: the reference spring-damper is followed to 1 %. */
 const SOLIMP = '0.99 0.99 0.001 0.5 2';
 
-/** The restitution of a linear spring-damper (w = 1, damping ratio z) whose force is kept from
- * pulling, as MuJoCo's contacts and limits are: the impact integrated (RK4, 4000 steps) until
- * the force x + 2 z x' reaches zero, e = the speed there over the impact speed. */
-function clampedRestitution(z) {
-  const n = 4000, h = (4 * Math.PI + 20 * z) / n;
-  const f = (x, v) => -x - 2 * z * v;
-  let x = 0, v = 1;
-  for (let i = 0; i < n; i++) {
-    const k1v = f(x, v), k2v = f(x + h / 2 * v, v + h / 2 * k1v);
-    const k3v = f(x + h / 2 * (v + h / 2 * k1v), v + h / 2 * k2v), k4v = f(x + h * (v + h / 2 * k2v), v + h * k3v);
-    const xn = x + h / 6 * (v + 2 * (v + h / 2 * k1v) + 2 * (v + h / 2 * k2v) + v + h * k3v);
-    const vn = v + h / 6 * (k1v + 2 * k2v + 2 * k3v + k4v);
-    const F0 = x + 2 * z * v, F1 = xn + 2 * z * vn;
-    if (i > 0 && F1 <= 0) return -(v + (F0 / (F0 - F1)) * (vn - v));
-    x = xn; v = vn;
-  }
-  return 0;
-}
-
-const ratios = new Map();
-/** The damping ratio z for which that spring-damper, kept from pulling, rebounds at e (by
- * bisection on [0, 10]; z = 0 at e = 1). The textbook z = -ln e / sqrt(pi^2 + ln^2 e) is the
- * pulling oscillator's: kept from pulling it rebounds at 0.33 where 0.2 is asked. */
-export function dampingRatio(e) {
-  if (e >= 1) return 0;
-  if (!ratios.has(e)) {
-    let lo = 0, hi = 10;
-    for (let i = 0; i < 40; i++) {
-      const z = (lo + hi) / 2;
-      if (clampedRestitution(z) > e) lo = z; else hi = z;
-    }
-    ratios.set(e, (lo + hi) / 2);
-  }
-  return ratios.get(e);
-}
-
 /** MuJoCo's direct solref "-k -b" for a spring of angular frequency w rebounding at e. */
-export const solref = (w, e) => `${num(-w * w)} ${num(-2 * dampingRatio(e) * w)}`;
+export const solref = (w, e) => `${num(-w * w)} ${num(-2 * dampratioOfRestitution(e) * w)}`;
 
 /** One layer of material fields over `base` (custom_contact.rs `material`: a missing
  * static_friction follows this layer's friction if it has one, else the base's). */

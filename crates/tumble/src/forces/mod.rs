@@ -445,12 +445,7 @@ pub fn update_angles(model: &Model, frames: &[Frame], s: &[BodyState], angles: &
 
 /// The springs' and stops' potential energy at `s` (J), the joint springs' angles from `angles`
 /// (those of the same state, see [`update_angles`]): (all of it, the stops' part).
-pub fn potential(
-    model: &Model,
-    frames: &[Frame],
-    s: &[BodyState],
-    angles: &[f64],
-) -> (f64, f64) {
+pub fn potential(model: &Model, frames: &[Frame], s: &[BodyState], angles: &[f64]) -> (f64, f64) {
     let mut v = 0.0;
     let mut stops = 0.0;
     for ((f, fr), angle) in model.forces.iter().zip(frames).zip(angles) {
