@@ -240,13 +240,15 @@ const EXPECTED_HASHES: [(&str, Method, f64, u64); 22] = [
         2.5e-4,
         0x48bfd88649326e3d,
     ),
-    ("newtons-cradle", Method::Director, 1e-3, 0x615d16268e3acdda),
-    ("newtons-cradle", Method::Rattle, 1e-3, 0xb0a2073f5a3ce114),
+    // (the cradle at ten times its step: its impacts are taken in sub-steps since they were
+    // added, simulation/substep.rs; re-recorded then)
+    ("newtons-cradle", Method::Director, 1e-3, 0x90fa823b884e7481),
+    ("newtons-cradle", Method::Rattle, 1e-3, 0x818ca2dfc2c8969c),
     (
         "newtons-cradle",
         Method::Baumgarte,
         1e-3,
-        0x6ce33b995823e661,
+        0xbcbe71a4f87aef63,
     ),
     ("incline", Method::Director, 5e-4, 0xffc7916262a5ba6b),
     ("incline", Method::Rattle, 2e-4, 0xf83776a4921c2d96),

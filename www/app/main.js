@@ -54,7 +54,7 @@ function onFrame(now) {
       : p.playing ? `${s.rate.toFixed(0)} steps/s, ${s.rt.toFixed(2)} x real time`
         : r.error ? 'stopped (see the message above)' : 'paused: press Play or space to run';
   $('readout').textContent =
-    `t = ${inv[0].toFixed(3)} s   h = ${r.dt} s   ${LABEL[r.name]}\n` +
+    `t = ${inv[0].toFixed(3)} s   h = ${r.dt} s${r.substeps > 1 && live ? ` (the last step in ${r.substeps} sub-steps, for a contact)` : ''}   ${LABEL[r.name]}\n` +
     `${app.mechanism}\n` +
     `E = T + V = ${fmtE(inv[1])} J   (T = ${fmtE(inv[2])} J, V = ${fmtE(inv[3])} J)\n` +
     (r.contact || r.stops ? `C = ${fmtE(inv[14])} J of V stored in ${r.contact ? 'contacts' : 'stops'}${r.contact && r.stops ? ' and stops' : ''}\n` : '') +

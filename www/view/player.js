@@ -141,6 +141,7 @@ export class Player {
       x.error = r.error;
       x.hash = r.hash;
       x.pulled = r.pulled;
+      x.substeps = r.substeps;
     }
     this.endT = reply.end;
     // the first run's contact forces, for the arrows (copied: the reply's arrays go back)

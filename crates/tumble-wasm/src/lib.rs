@@ -318,6 +318,11 @@ impl Simulation {
         self.inner.contact_forces(&mut self.states, out)
     }
 
+    /// How many sub-steps the last step took through contact (1: it was taken whole).
+    pub fn substeps(&self) -> u32 {
+        self.inner.substeps()
+    }
+
     /// Whether the bodies carry collision shapes (contact forces can act).
     pub fn has_contact(&self) -> bool {
         !self.inner.model().contact.is_empty()

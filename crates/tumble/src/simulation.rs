@@ -1,4 +1,7 @@
 //! One entry point for all three integrators: `Simulation::step` matches on the [`Method`].
+mod substep;
+pub use substep::MAX_SUBSTEPS;
+
 use crate::compiled::Compiled;
 use crate::invariants::{self, Invariants};
 use crate::mechanism::{self, Mechanism};
@@ -84,6 +87,12 @@ pub struct Simulation {
     reactions: Option<(baumgarte::Workspace, Vec<BodyState>)>,
     /// the element that a pointer pulls with (`pull`), once a pull has started
     pull: Option<usize>,
+    /// with collision shapes: the state before a step, for its sub-steps (`substep.rs`)
+    saved: Option<substep::Saved>,
+    /// with collision shapes: one state per body, for the sub-stepping's check
+    scratch: Vec<BodyState>,
+    /// how many sub-steps the last step took (1: none)
+    substeps: u32,
 }
 
 /// A pull: a zero-length spring-damper from a body point to a target point that the user moves
@@ -190,23 +199,46 @@ impl Simulation {
             e0: 0.0,
             reactions: None,
             pull: None,
+            saved: None,
+            scratch: Vec::new(),
+            substeps: 1,
         };
+        if !sim.model().contact.is_empty() {
+            sim.saved = Some(substep::Saved::of(&sim.solver));
+            sim.scratch = init.to_vec();
+        }
         sim.e0 = sim.invariants().energy();
         Ok(sim)
     }
 
-    /// Advance one step of `settings.dt`. On error nothing changes.
+    /// Advance one step of `settings.dt` (with collision shapes, in the sub-steps its contacts
+    /// need: `simulation/substep.rs`). On error nothing changes.
     pub fn step(&mut self) -> Result<StepInfo, StepError> {
+        let h = self.settings.dt;
+        let info = if self.saved.is_some() {
+            self.step_resolved(h)?
+        } else {
+            self.solve()?
+        };
+        self.steps += 1;
+        self.t += h;
+        self.last = info;
+        Ok(info)
+    }
+
+    /// How many sub-steps the last step took (1 when it was taken whole).
+    pub fn substeps(&self) -> u32 {
+        self.substeps
+    }
+
+    /// One step of the method at `settings.dt`; on error nothing changes.
+    fn solve(&mut self) -> Result<StepInfo, StepError> {
         let (c, st) = (&self.compiled, &self.settings);
-        let info = match &mut self.solver {
+        match &mut self.solver {
             Solver::Director(s, w) => director::step(c, s, w, st),
             Solver::Rattle(s, w) => rattle::step(c, s, w, st),
             Solver::Baumgarte(s, w) => baumgarte::step(c, s, w, st),
-        }?;
-        self.steps += 1;
-        self.t += self.settings.dt;
-        self.last = info;
-        Ok(info)
+        }
     }
 
     /// Change the time step from now on (e.g. to continue with a smaller step after a failed

@@ -69,6 +69,18 @@ pub struct Broad {
     pub pairs: Vec<Probe>,
 }
 
+impl Broad {
+    /// Become a copy of `src`, reusing this one's storage (`simulation/substep.rs`).
+    pub fn assign(&mut self, src: &Broad) {
+        self.order.clone_from(&src.order);
+        self.lo.clone_from(&src.lo);
+        self.hi.clone_from(&src.hi);
+        self.centre.clone_from(&src.centre);
+        self.grown.clone_from(&src.grown);
+        self.pairs.clone_from(&src.pairs);
+    }
+}
+
 impl Balls {
     /// The law of a pair of balls: Hertz with R = r_a r_b / (r_a + r_b), E* from both, the
     /// smaller restitution, the reduced mass.

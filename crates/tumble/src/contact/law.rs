@@ -71,6 +71,26 @@ impl Law {
         }
     }
 
+    /// The elastic force's slope F_e'(d) (N/m), zero for d <= 0: the contact's stiffness.
+    pub fn slope(&self, d: f64) -> f64 {
+        if d <= 0.0 {
+            return 0.0;
+        }
+        match self.kind {
+            Kind::Hertz => 1.5 * self.k * crate::math::sqrt(d),
+            Kind::Linear => self.k,
+        }
+    }
+
+    /// The damping force's slope dF_d/d(ddot) (N s/m), zero for d <= 0.
+    pub fn damping(&self, d: f64) -> f64 {
+        match self.kind {
+            Kind::Hertz => self.c * quarter(d),
+            Kind::Linear if d > 0.0 => self.c,
+            Kind::Linear => 0.0,
+        }
+    }
+
     /// The elastic force F_e(d) = V'(d) (N), zero for d <= 0.
     pub fn elastic(&self, d: f64) -> f64 {
         if d <= 0.0 {

@@ -362,6 +362,42 @@ pub fn potential(probes: &Probes, pairs: &[Probe], s: &[BodyState], slots: &[Slo
     v
 }
 
+/// Whether a step of `h` resolves the contacts at the states `s` (the sub-stepping's rule,
+/// `simulation/substep.rs`): every touching contact rings at most a quarter radian a step,
+/// omega h <= 1/4 with omega^2 = F_e'(d) / m (m the body's mass; a sphere pair's reduced mass)
+/// and its damping takes at most half its speed a step (h dF/d(ddot) <= m / 2), and no
+/// sphere pair within reach closes by more than half the smaller radius a step (so none
+/// passes through another between two steps).
+pub fn resolved(probes: &Probes, pairs: &[Probe], model: &Model, s: &[BodyState], h: f64) -> bool {
+    let mass = |b: usize| model.bodies[b].mass;
+    let rings = |p: &Probe, d: f64, m: f64| {
+        h * h * p.law.slope(d) > m / 16.0 || h * p.law.damping(d) > m / 2.0
+    };
+    for p in &probes.list {
+        if let Geometry::PointPlane { body, .. } = p.geometry {
+            let d = -gap(p, s);
+            if d > 0.0 && rings(p, d, mass(body)) {
+                return false;
+            }
+        }
+    }
+    for p in pairs {
+        if let Geometry::SpherePair { a, ra, b, rb, .. } = p.geometry {
+            let (ma, mb) = (mass(a), mass(b));
+            let d = -gap(p, s);
+            if d > 0.0 && rings(p, d, ma * mb / (ma + mb)) {
+                return false;
+            }
+            let e = s[b].x - s[a].x;
+            let closing = -e.dot(s[b].v - s[a].v) / crate::math::length(e).max(f64::MIN_POSITIVE);
+            if closing * h > 0.5 * ra.min(rb) && -d < closing * h {
+                return false;
+            }
+        }
+    }
+    true
+}
+
 /// The probe's gap at `s` (m): negative in contact.
 pub fn gap(p: &Probe, s: &[BodyState]) -> f64 {
     match p.geometry {

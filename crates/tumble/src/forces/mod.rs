@@ -382,6 +382,14 @@ pub struct State {
 }
 
 impl State {
+    /// Become a copy of `src`, reusing this state's storage (`simulation/substep.rs`).
+    pub fn assign(&mut self, src: &State) {
+        (self.t, self.work, self.dissipated) = (src.t, src.work, src.dissipated);
+        self.angles.clone_from(&src.angles);
+        self.contact.clone_from(&src.contact);
+        self.broad.assign(&src.broad);
+    }
+
     /// At the start of a run: nothing done, the angles zero (they are measured from the
     /// initial configuration), no contact slot.
     pub fn new(model: &Model) -> State {

@@ -49,6 +49,12 @@ pub struct State {
 }
 
 impl State {
+    /// Become a copy of `src`, reusing this state's storage (`simulation/substep.rs`).
+    pub fn assign(&mut self, src: &State) {
+        self.bodies.clone_from(&src.bodies);
+        self.forces.assign(&src.forces);
+    }
+
     /// The initial state.
     pub fn new(c: &Compiled, init: &[BodyState]) -> Self {
         State {

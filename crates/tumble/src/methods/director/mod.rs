@@ -96,6 +96,23 @@ pub struct State {
 }
 
 impl State {
+    /// Become a copy of `src`, reusing this state's storage (the sub-stepping's saved state,
+    /// `simulation/substep.rs`: no allocation once the sizes are reached).
+    pub fn assign(&mut self, src: &State) {
+        self.q.clone_from(&src.q);
+        self.p.clone_from(&src.p);
+        self.lambda.clone_from(&src.lambda);
+        self.om.clone_from(&src.om);
+        for k in 0..3 {
+            self.om_prev[k].clone_from(&src.om_prev[k]);
+            self.lambda_prev[k].clone_from(&src.lambda_prev[k]);
+        }
+        (self.same_h, self.last_h, self.slow) = (src.same_h, src.last_h, src.slow);
+        self.phi0.clone_from(&src.phi0);
+        self.fallbacks = src.fallbacks;
+        self.forces.assign(&src.forces);
+    }
+
     /// Set up from the initial body states: p0 = M v, p_r = -1/2 G(q)^T J Omega, so that
     /// G(q) p_r = -J Omega and C(q) p_r = 0 (eq. 18).
     pub fn new(c: &Compiled, init: &[BodyState]) -> Result<Self, String> {

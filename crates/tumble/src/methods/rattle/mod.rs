@@ -96,6 +96,13 @@ pub struct State {
 }
 
 impl State {
+    /// Become a copy of `src`, reusing this state's storage (`simulation/substep.rs`).
+    pub fn assign(&mut self, src: &State) {
+        self.bodies.clone_from(&src.bodies);
+        self.lambda.clone_from(&src.lambda);
+        self.forces.assign(&src.forces);
+    }
+
     /// From the initial body states: p = M v, P = R Omega^ D. Fails when a body's D (eq. 2)
     /// is not positive definite.
     pub fn new(c: &Compiled, init: &[BodyState]) -> Result<Self, String> {
