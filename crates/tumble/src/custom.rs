@@ -159,8 +159,8 @@ pub fn parse(text: &str) -> Result<(Model, Vec<BodyState>, f64, f64, String), Sc
             text.len()
         ));
     }
-    let js: JsonScenario =
-        serde_json::from_str(text).map_err(|e| ScenarioError(format!("scenario JSON: {e}")))?;
+    let js: JsonScenario = serde_json::from_str(text)
+        .map_err(|e| ScenarioError(crate::json_path::message::<JsonScenario>(text, &e)))?;
     let gravity = vec3("gravity", js.gravity)?;
     range("dt", js.dt, 1e-6, 1.0)?;
     range("duration", js.duration, 0.0, 1e6)?;
