@@ -146,3 +146,43 @@ fn tagged_elements_are_written_back_tag_first() {
         "{c}"
     );
 }
+
+/// A count of one is singular and a range of one is a single number: "there is 1 joint,
+/// numbered 0", never "there are 1 joints" or "numbered 0 to 0".
+#[test]
+fn counted_messages_agree_with_their_count() {
+    for (tail, start) in [
+        (
+            r#""forces": [{"type": "motor", "joint": 3, "torque": 1}]"#,
+            "forces[0].joint: there is 1 joint, numbered 0, so joints[3] does not exist",
+        ),
+        (
+            r#""forces": [{"type": "joint_limit", "joint": 2, "lower": -1, "upper": 1}]"#,
+            "forces[0].joint: there is 1 joint, numbered 0, so joints[2] does not exist",
+        ),
+        (
+            r#""forces": [{"type": "slider_spring", "joint": 2}]"#,
+            "forces[0].joint: there is 1 joint, numbered 0, so joints[2] does not exist",
+        ),
+        (
+            r#""forces": [{"type": "torque", "body": 4, "torque": [0, 0, 1]}]"#,
+            "forces[0].body: there is 1 body, numbered 0, so body 4 does not exist",
+        ),
+        (
+            r#""drives": [{"joint": 1, "type": "angle", "time": {"kind": "linear", "rate": 0}}]"#,
+            "drives[0].joint: there is 1 joint, numbered 0, so joints[1] does not exist",
+        ),
+    ] {
+        let m = rejected(&format!("{HEAD}{tail}}}"));
+        assert!(m.starts_with(start), "{tail}:\n  {m}");
+    }
+    let m = rejected(
+        r#"{"bodies": [{"mass": 1, "inertia": [1, 1, 1]}], "joints": [{"type": "spherical", "a": 2, "b": 0}]}"#,
+    );
+    assert!(
+        m.starts_with("joints[0].a: there is 1 body, numbered 0, so body 2 does not exist"),
+        "{m}"
+    );
+    let m = rejected(r#"{"bodies": [{"mass": 1, "inertia": [1, 1, 1]}], "drives": [{"joint": 0, "type": "angle", "time": {"kind": "linear", "rate": 0}}]}"#);
+    assert!(m.starts_with("drives[0].joint: there are no joints"), "{m}");
+}

@@ -210,8 +210,14 @@ pub fn parse(text: &str) -> Result<(Model, Vec<BodyState>, f64, f64, String), Sc
     let mut joints = Vec::with_capacity(js.joints.len());
     for (k, j) in js.joints.iter().enumerate() {
         let name = format!("joints[{k}]");
-        if j.b >= n || j.a.is_some_and(|a| a >= n) {
-            return err(format!("{name}: bodies are numbered 0 to {}", n - 1));
+        if let Some((field, b)) = [("a", j.a), ("b", Some(j.b))]
+            .into_iter()
+            .find_map(|(f, b)| b.filter(|&b| b >= n).map(|b| (f, b)))
+        {
+            return err(format!(
+                "{name}.{field}: {}, so body {b} does not exist",
+                crate::validate::numbered(n, "body", "bodies")
+            ));
         }
         if j.a == Some(j.b) {
             return err(format!("{name} connects body {} to itself", j.b));

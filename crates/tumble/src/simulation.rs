@@ -113,9 +113,9 @@ impl Simulation {
         let init = &scenario.initial;
         if init.len() != scenario.model.bodies.len() {
             return Err(format!(
-                "the initial state has {} bodies, the model {}",
-                init.len(),
-                scenario.model.bodies.len()
+                "the initial state is of {}, the model has {}",
+                crate::validate::count(init.len(), "body", "bodies"),
+                crate::validate::count(scenario.model.bodies.len(), "body", "bodies")
             ));
         }
         // the elements and drives first: compiling reads the joints they name
