@@ -28,6 +28,7 @@ import { Player } from './view/player.js';
 import { LABEL } from './shared/names.js';
 import { parseQuery, buildQuery, systemScenario } from './shared/url.js';
 import { renderExplanation } from './view/explain.js';
+import { endSentence } from './shared/text.js';
 
 const BASE = new URL('./', import.meta.url);
 const ATTRS = ['scenario', 'system', 'integrator', 'compare', 'dt', 'tol', 'alpha', 'beta', 'charts', 'reaction', 'autoplay', 'explain'];
@@ -139,7 +140,7 @@ export class TumbleView extends HTMLElement {
     try {
       this.player?.destroy();
       this.player = new Player({ canvas: this.ui.canvas, charts: charts.length ? this.ui.charts : null, chartsOptions: { only: charts, fit: true } }, {
-        failure: (failed, live) => this.say(failed.map((x) => `${LABEL[x.name]} stopped ${x.error}.`).join(' ') + (live.length ? ' The others keep running.' : '')),
+        failure: (failed, live) => this.say(failed.map((x) => `${LABEL[x.name]} stopped ${endSentence(x.error)}`).join(' ') + (live.length ? ' The others keep running.' : '')),
         playing: (on) => this.showPlaying(on),
         frame: (now) => this.onFrame(now),
       });

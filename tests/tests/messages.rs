@@ -183,6 +183,8 @@ fn counted_messages_agree_with_their_count() {
         m.starts_with("joints[0].a: there is 1 body, numbered 0, so body 2 does not exist"),
         "{m}"
     );
-    let m = rejected(r#"{"bodies": [{"mass": 1, "inertia": [1, 1, 1]}], "drives": [{"joint": 0, "type": "angle", "time": {"kind": "linear", "rate": 0}}]}"#);
+    let m = rejected(
+        r#"{"bodies": [{"mass": 1, "inertia": [1, 1, 1]}], "drives": [{"joint": 0, "type": "angle", "time": {"kind": "linear", "rate": 0}}]}"#,
+    );
     assert!(m.starts_with("drives[0].joint: there are no joints"), "{m}");
 }
