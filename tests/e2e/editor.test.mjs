@@ -73,7 +73,7 @@ test('edit a preset as JSON: a new mass runs; an invalid edit is marked and the 
   await typeText(page, good.replace('"mass": 20,', '"mass": "heavy",'));
   await page.click('#editor-apply');
   const status = await page.textContent('#editor-status');
-  assert.match(status, new RegExp(`bodies\\[0\\]\\.mass: invalid type: string "heavy", expected f64 \\(line ${line}, column \\d+\\)`));
+  assert.match(status, new RegExp(`bodies\\[0\\]\\.mass must be a number, not the text "heavy" \\(line ${line}, column \\d+\\)\\. The last valid system keeps running\\.`));
   assert.match(status, /last valid system keeps running/);
   await page.waitForSelector('.cm-lint-marker-error', { timeout: 5000 });
   const marked = await page.$$eval('.cm-gutter-lint .cm-gutterElement', (els) => els.findIndex((e) => e.querySelector('.cm-lint-marker-error')));

@@ -188,3 +188,25 @@ fn counted_messages_agree_with_their_count() {
     );
     assert!(m.starts_with("drives[0].joint: there are no joints"), "{m}");
 }
+
+/// Issue 28: a 1e12 N m motor on a pendulum was blamed on "the joints are redundant or
+/// degenerate in this configuration"; the joints are sound at the step's start, and the step
+/// is too large for the motion the motor drives.
+#[test]
+fn a_runaway_step_is_not_blamed_on_the_joints() {
+    use tumble::{Method, Settings, Simulation, StepError};
+    let json =
+        format!("{HEAD}\"forces\": [{{\"type\": \"motor\", \"joint\": 0, \"torque\": 1e12}}]}}");
+    let sc = Scenario::parse(&json).unwrap();
+    let mut s = Simulation::new(&sc, Method::Director, Settings::for_scenario(&sc)).unwrap();
+    let e = s.step().unwrap_err();
+    assert_eq!(e, StepError::TooLarge);
+    let m = e.to_string();
+    assert!(
+        m.contains("too large for the motion")
+            && m.contains("smaller time step")
+            && !m.contains("redundant"),
+        "{m}"
+    );
+    assert_eq!(s.steps(), 0, "the state stays at the step's start");
+}

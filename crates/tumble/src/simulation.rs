@@ -202,11 +202,32 @@ impl Simulation {
             Solver::Director(s, w) => director::step(c, s, w, st),
             Solver::Rattle(s, w) => rattle::step(c, s, w, st),
             Solver::Baumgarte(s, w) => baumgarte::step(c, s, w, st),
+        };
+        // a singular joint-space system where the joints are sound at the step's start (the
+        // state stays there): Newton ran away, not the joints' fault
+        let info = match info {
+            Err(StepError::Singular) if self.joints_sound() => Err(StepError::TooLarge),
+            other => other,
         }?;
         self.steps += 1;
         self.t += self.settings.dt;
         self.last = info;
         Ok(info)
+    }
+
+    /// Whether the joint-space matrix J M^-1 J^T factors at the current state: the joints are
+    /// neither redundant nor degenerate there.
+    fn joints_sound(&self) -> bool {
+        let c = &self.compiled;
+        let states = self.states();
+        let evals: Vec<_> = (0..c.frames.len())
+            .map(|j| crate::joints::evaluate_frame(&c.frames[j], &states, self.t))
+            .collect();
+        let w: Vec<_> = (0..states.len())
+            .map(|i| crate::joints::InverseMass::new(c, i, &states[i].r))
+            .collect();
+        let mut js = crate::sparse::JointMatrix::new(&c.pattern);
+        crate::joints::assemble_and_factor(&evals, &evals, &w, c, &mut js).is_ok()
     }
 
     /// Change the time step from now on (e.g. to continue with a smaller step after a failed
