@@ -216,7 +216,7 @@ pub fn parse(text: &str) -> Result<(Model, Vec<BodyState>, f64, f64, String), Sc
         {
             return err(format!(
                 "{name}.{field}: {}, so body {b} does not exist",
-                crate::validate::numbered(n, "body", "bodies")
+                crate::math::numbered(n, "body", "bodies")
             ));
         }
         if j.a == Some(j.b) {

@@ -114,8 +114,8 @@ impl Simulation {
         if init.len() != scenario.model.bodies.len() {
             return Err(format!(
                 "the initial state is of {}, the model has {}",
-                crate::validate::count(init.len(), "body", "bodies"),
-                crate::validate::count(scenario.model.bodies.len(), "body", "bodies")
+                crate::math::count(init.len(), "body", "bodies"),
+                crate::math::count(scenario.model.bodies.len(), "body", "bodies")
             ));
         }
         // the elements and drives first: compiling reads the joints they name

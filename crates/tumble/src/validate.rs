@@ -19,24 +19,6 @@ impl fmt::Display for ScenarioError {
     }
 }
 
-/// "1 joint", "3 joints".
-pub fn count(n: usize, one: &str, many: &str) -> String {
-    match n {
-        1 => format!("1 {one}"),
-        _ => format!("{n} {many}"),
-    }
-}
-
-/// How the elements of a list are numbered: "there are no joints", "there is 1 joint,
-/// numbered 0", "there are 3 joints, numbered 0 to 2".
-pub fn numbered(n: usize, one: &str, many: &str) -> String {
-    match n {
-        0 => format!("there are no {many}"),
-        1 => format!("there is 1 {one}, numbered 0"),
-        _ => format!("there are {n} {many}, numbered 0 to {}", n - 1),
-    }
-}
-
 fn err<T>(msg: String) -> Result<T, ScenarioError> {
     Err(ScenarioError(msg))
 }
@@ -171,7 +153,7 @@ pub fn check_drives(model: &Model) -> Result<(), ScenarioError> {
         let Some(j) = model.joints.get(d.joint) else {
             return err(format!(
                 "drives[{i}].joint: {}, so joints[{}] does not exist",
-                numbered(model.joints.len(), "joint", "joints"),
+                crate::math::numbered(model.joints.len(), "joint", "joints"),
                 d.joint
             ));
         };

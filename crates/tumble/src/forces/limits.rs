@@ -68,7 +68,7 @@ pub fn validate(
     let j = model.joints.get(joint).ok_or_else(|| {
         format!(
             "{name}.joint: {}, so joints[{joint}] does not exist",
-            crate::validate::numbered(model.joints.len(), "joint", "joints")
+            crate::math::numbered(model.joints.len(), "joint", "joints")
         )
     })?;
     let fits = match kind {

@@ -182,7 +182,7 @@ pub fn validate(model: &Model, init: &[BodyState]) -> Result<(), String> {
         } else {
             Err(format!(
                 "{name}.{field}: {}, so body {b} does not exist",
-                crate::validate::numbered(n, "body", "bodies")
+                crate::math::numbered(n, "body", "bodies")
             ))
         }
     };
@@ -207,7 +207,7 @@ pub fn validate(model: &Model, init: &[BodyState]) -> Result<(), String> {
         )),
         None => Err(format!(
             "{name}.joint: {}, so joints[{joint}] does not exist",
-            crate::validate::numbered(model.joints.len(), "joint", "joints")
+            crate::math::numbered(model.joints.len(), "joint", "joints")
         )),
     }
     };
@@ -280,7 +280,7 @@ pub fn validate(model: &Model, init: &[BodyState]) -> Result<(), String> {
                     None => {
                         return Err(format!(
                             "{name}.joint: {}, so joints[{joint}] does not exist",
-                            crate::validate::numbered(model.joints.len(), "joint", "joints")
+                            crate::math::numbered(model.joints.len(), "joint", "joints")
                         ))
                     }
                 }
