@@ -210,3 +210,11 @@ fn a_runaway_step_is_not_blamed_on_the_joints() {
     );
     assert_eq!(s.steps(), 0, "the state stays at the step's start");
 }
+
+/// A text nested deeper than the JSON reader follows (128 levels) is still told what is wrong
+/// in words.
+#[test]
+fn a_text_too_deep_is_told_in_words() {
+    let m = rejected(&format!("{{\"bodies\": {}", "[".repeat(1000)));
+    assert!(m.ends_with("must be a number, not a list at line 1 column 13"), "{m}");
+}

@@ -423,8 +423,23 @@ pub(crate) fn message<T: DeserializeOwned>(text: &str, e: &serde_json::Error) ->
             "expected a whole number from 0 to 4294967295",
         ),
         ("expected f64", "expected a number"),
+        ("invalid type: sequence", "invalid type: a list"),
+        ("invalid type: map", "invalid type: an object"),
     ] {
         m = m.replace(rust, words);
+    }
+    // "invalid type: a list, expected a number at ..." -> "must be a number, not a list at ..."
+    let bad = m
+        .strip_prefix("invalid type: ")
+        .or_else(|| m.strip_prefix("invalid value: "));
+    if let Some((got, rest)) = bad.and_then(|b| b.split_once(", expected ")) {
+        let (want, at) = rest.rsplit_once(" at line ").unwrap_or((rest, ""));
+        let at = if at.is_empty() {
+            String::new()
+        } else {
+            format!(" at line {at}")
+        };
+        m = format!("must be {want}, not {got}{at}");
     }
     format!("scenario JSON: {m}")
 }
