@@ -15,6 +15,9 @@
 // `autoplay` is set (ignored under prefers-reduced-motion), pauses itself when scrolled out of
 // sight or when the tab is hidden, and resumes when it comes back if it was playing.
 //
+// `mujoco="RK4"` (or Euler, implicit, implicitfast) adds MuJoCo's run of the system beside
+// Tumble's, as the page's MuJoCo menu does: MuJoCo's own wasm build (vendor/mujoco, 9 MB) is
+// fetched then, once per page; when it cannot start, the element says why and runs without it.
 // `reaction="k"` picks the joint whose reaction the reactions chart shows (default 0).
 // `explain` adds the scenario's and the integrators' explanation (explain.js), closed, over the view.
 // JS API: el.play(), el.pause(), el.reset(); read-only el.time (s), el.playing, el.error,
@@ -25,12 +28,31 @@
 import * as wasm from './pkg/tumble_wasm.js';
 import { loadSolver } from './sim/engine.js';
 import { Player } from './view/player.js';
-import { LABEL } from './shared/names.js';
+import { LABEL, MUJOCO } from './shared/names.js';
 import { parseQuery, buildQuery, systemScenario } from './shared/url.js';
 import { renderExplanation } from './view/explain.js';
+import { endSentence, sentences } from './shared/text.js';
 
 const BASE = new URL('./', import.meta.url);
-const ATTRS = ['scenario', 'system', 'integrator', 'compare', 'dt', 'tol', 'alpha', 'beta', 'charts', 'reaction', 'autoplay', 'explain'];
+const ATTRS = ['scenario', 'system', 'integrator', 'compare', 'mujoco', 'dt', 'tol', 'alpha', 'beta', 'charts', 'reaction', 'autoplay', 'explain'];
+
+let mujocoBytes = null; // MuJoCo's wasm, fetched once per page (each element's worker is sent a copy)
+
+/** Start MuJoCo in the worker of `engine` (an element's player's): null, or why it did not. */
+async function startMujoco(engine) {
+  try {
+    mujocoBytes ??= fetch(new URL('vendor/mujoco/mujoco.wasm', BASE)).then((res) => {
+      if (!res.ok) throw new Error(`${new URL(res.url).pathname} answered ${res.status}`);
+      return res.arrayBuffer();
+    });
+    const bytes = new Uint8Array((await mujocoBytes).slice(0));
+    const reply = await engine.request({ type: 'mujoco-load', url: new URL('vendor/mujoco/mujoco.js', BASE).href, bytes }, [bytes.buffer]);
+    return reply.type === 'error' ? reply.message : null;
+  } catch (e) {
+    mujocoBytes = null;
+    return `MuJoCo could not load here: ${e.message}`;
+  }
+}
 const EVENT_EVERY_MS = 250;
 
 const TEMPLATE = `
@@ -134,15 +156,24 @@ export class TumbleView extends HTMLElement {
       }
     }
     const charts = settings.charts ?? ['energy'];
+    const notes = []; // said over the view once it runs
     this.ui.charts.hidden = charts.length === 0;
     this.ui.frame.classList.toggle('no-charts', charts.length === 0);
     try {
       this.player?.destroy();
       this.player = new Player({ canvas: this.ui.canvas, charts: charts.length ? this.ui.charts : null, chartsOptions: { only: charts, fit: true } }, {
-        failure: (failed, live) => this.say(failed.map((x) => `${LABEL[x.name]} stopped ${x.error}.`).join(' ') + (live.length ? ' The others keep running.' : '')),
+        failure: (failed, live) => this.say(failed.map((x) => `${LABEL[x.name]} stopped ${endSentence(x.error)}`).join(' ') + (live.length ? ' The others keep running.' : '')),
         playing: (on) => this.showPlaying(on),
         frame: (now) => this.onFrame(now),
       });
+      if (settings.mujoco) {
+        const why = await startMujoco(await this.player.engine);
+        if (token !== this.token) return;
+        if (why) {
+          delete settings.mujoco;
+          notes.push(sentences(why, "This view runs without MuJoCo's run."));
+        }
+      }
       await this.player.load(settings);
     } catch (e) {
       if (token === this.token) this.fail(e.message);
@@ -156,7 +187,10 @@ export class TumbleView extends HTMLElement {
     this.ui.charts.setAttribute('aria-label', `Charts of ${charts.join(', ')}`);
     this.ui.open.href = new URL('index.html', BASE) + buildQuery(settings);
     this.ui.msg.hidden = true;
-    if (this.player.jointNote) this.say(this.player.jointNote);
+    if (this.player.jointNote) notes.push(this.player.jointNote);
+    const mujoco = this.player.runs.find((x) => x.name === MUJOCO);
+    if (mujoco?.notes?.length) notes.push(`MuJoCo has no counterpart for: ${mujoco.notes.join('; ')}.`);
+    if (notes.length) this.say(notes.join(' '));
     this.ui.about.hidden = !settings.explain;
     if (settings.explain) renderExplanation(this.ui.about, { scenario: settings.scenario, integrators: this.player.runs.map((x) => x.name), open: false });
     this.showPlaying(false);

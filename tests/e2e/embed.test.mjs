@@ -94,6 +94,24 @@ test('the embed asks for charts (energy,momentum or none), autoplays on request,
   await bad.page.close();
 });
 
+test('an embed link with mujoco=RK4 runs MuJoCo beside Tumble, or says why not (issue 28)', { skip }, async () => {
+  const { page, problems } = await open('?scenario=four-bar&integrator=director&mujoco=RK4&embed=1&autoplay=1', { viewport: { width: 640, height: 400 } });
+  await page.waitForFunction(() => window.tumble.element.player?.runs?.length === 2 && window.tumble.time() > 0.1, null, { timeout: 60000 });
+  assert.deepEqual(await page.evaluate(() => window.tumble.element.player.runs.map((x) => x.name)), ['director', 'mujoco']);
+  assert.equal(await page.evaluate(() => window.tumble.element.getAttribute('aria-label')), 'Tumble: ' + await page.evaluate(() => window.tumble.element.describe(window.tumble.element.settings.scenario)) + ', director vs MuJoCo');
+  assert.match(await page.evaluate(() => window.tumble.element.shadowRoot.querySelector('.open').href), /[?&]mujoco=RK4/);
+  assert.deepEqual(problems, []);
+  await page.close();
+  // MuJoCo cannot load: the element says why, in sentences, and runs Tumble's integrator alone
+  const bad = await ctx.browser.newPage({ viewport: { width: 640, height: 400 } });
+  await bad.route('**/vendor/mujoco/mujoco.wasm', (r) => r.abort());
+  await bad.goto(ctx.base + '?scenario=four-bar&integrator=director&mujoco=Euler&embed=1');
+  await elementLoaded(bad);
+  assert.deepEqual(await bad.evaluate(() => window.tumble.element.player.runs.map((x) => x.name)), ['director']);
+  assert.match(await bad.evaluate(() => window.tumble.error()), /^MuJoCo could not load here: .*[^.]\. This view runs without MuJoCo's run\.$/);
+  await bad.close();
+});
+
 test('reduced motion: autoplay is ignored', { skip }, async () => {
   const page = await ctx.browser.newPage({ viewport: { width: 640, height: 400 }, reducedMotion: 'reduce' });
   await page.goto(ctx.base + '?scenario=top&embed=1&autoplay=1');

@@ -45,10 +45,10 @@ test('the editor check names the field, the line and the column', () => {
   const lines = good.split('\n');
   const bodyLine = lines.findIndex((l) => l.includes('"mass"')) + 1;
   const cases = [
-    [good.replace('"mass": 12', '"mass": "heavy"'), 'bodies[0].mass', bodyLine, /invalid type: string/],
+    [good.replace('"mass": 12', '"mass": "heavy"'), 'bodies[0].mass', bodyLine, /^bodies\[0\]\.mass must be a number, not the text "heavy" \(line/],
     [good.replace('"mass": 12', '"mass": -12'), 'bodies[0].mass', bodyLine, /must be/],
     [good.replace('"inertia": [9.25, 10, 1.25]', '"inertia": [9.25, 10, 30]'), 'bodies[0].inertia', bodyLine, /triangle/],
-    [good.replace('"b": 1', '"b": 1, "hinge": 2'), 'joints[1].hinge', lines.findIndex((l) => l.includes('"b": 1')) + 1, /unknown field/],
+    [good.replace('"b": 1', '"b": 1, "hinge": 2'), 'joints[1].hinge', lines.findIndex((l) => l.includes('"b": 1')) + 1, /^joints\[1\]\.hinge is not a field here; the fields are type, a,/],
     [good.replace('"b": 1,', '"b": 0,'), 'joints[1]', lines.findIndex((l) => l.includes('"b": 1')) + 1, /itself/],
     [good.replace(/"dt": [^,]+,/, '"dt": 0,'), 'dt', 3, /between/],
     [good.replace(/\]\n\}\n$/, ''), 'joints', 0, /EOF/],

@@ -31,7 +31,7 @@ test('every preset runs 10 steps with each integrator, with finite invariants', 
 test('canonical scenario texts round-trip; malformed ones throw a message naming the field', () => {
   for (const p of presets()) assert.equal(canonical_scenario(p.name), p.name);
   assert.equal(canonical_scenario('chain?joint=spherical&links=64'), 'chain?links=64&joint=spherical');
-  for (const [text, needle] of [['nope', 'unknown scenario'], ['chain?links=0', "'links'"], ['chain?joint=hinge', 'revolute, spherical'], ['{"bodies": 3}', 'scenario JSON']]) {
+  for (const [text, needle] of [['nope', 'unknown scenario'], ['chain?links=0', "'links'"], ['chain?joint=hinge', 'revolute, spherical'], ['{"bodies": 3}', 'bodies must be a list, not 3']]) {
     assert.throws(() => new Simulation(text, 'rattle', 0, 0), (e) => e instanceof Error && e.message.includes(needle), text);
   }
   assert.throws(() => new Simulation('top', 'euler', 0, 0), /unknown integrator/);

@@ -298,8 +298,14 @@ fn bad_elements_are_named_and_never_panic() {
             r#"{"type":"torque","body":0,"torque":[0,0,1],"time":{"kind":"ramp","time":0}}"#,
             "forces[0].time.time",
         ),
-        (r#"{"type":"rope","b":0}"#, "unknown variant"),
-        (r#"{"type":"spring","b":0,"stifness":1}"#, "unknown field"),
+        (
+            r#"{"type":"rope","b":0}"#,
+            "forces[0].type must be one of spring,",
+        ),
+        (
+            r#"{"type":"spring","b":0,"stifness":1}"#,
+            "forces[0].stifness is not a field here",
+        ),
     ] {
         let e = Scenario::parse(&base(forces)).unwrap_err().to_string();
         assert!(e.contains(needle), "{forces}: {e}");

@@ -11,6 +11,7 @@ import { defaultKeymap, history, historyKeymap } from '@codemirror/commands';
 import { json } from '@codemirror/lang-json';
 import { bracketMatching, syntaxHighlighting, defaultHighlightStyle, indentOnInput } from '@codemirror/language';
 import { linter, lintGutter, setDiagnostics } from '@codemirror/lint';
+import { sentences } from '../shared/text.js';
 
 // the schema reference (docs/scenarios.md), in groups: [group title, note, rows], one row a
 // field: [field, unit, meaning, limits and default]
@@ -153,9 +154,11 @@ function diagnostics(doc, r) {
 }
 
 export class ScenarioEditor {
-  constructor(host, { check, apply, close }) {
+  constructor(host, { check, apply, stopped, close }) {
     this.check = check;
     this.applyFn = apply;
+    this.stoppedFn = stopped;
+    this.applied = false; // the text shown is the system running (until it is edited)
     host.replaceChildren();
     const title = el('h2', { id: 'editor-title' }, 'Scenario as JSON');
     this.applyButton = el('button', { type: 'button', id: 'editor-apply', title: 'Validate and run this system (Ctrl+Enter)' }, 'Apply');
@@ -203,6 +206,7 @@ export class ScenarioEditor {
     this.view.dispatch({ changes: { from: 0, to: this.view.state.doc.length, insert: text } });
     this.view.dispatch(setDiagnostics(this.view.state, []));
     this.said = this.view.state.doc;
+    this.applied = false;
     this.show('Edit the system, then Apply (Ctrl+Enter) to run it. The current run goes on until then.', false);
   }
 
@@ -219,15 +223,26 @@ export class ScenarioEditor {
   async apply() {
     const text = this.text();
     this.said = this.view.state.doc;
+    this.applied = false;
     const r = this.check(text);
     this.view.dispatch(setDiagnostics(this.view.state, diagnostics(this.view.state.doc, r)));
     if (!r.ok) {
-      this.show(`Not applied: ${r.message}. The last valid system keeps running.`, true);
+      this.show(sentences(`Not applied: ${r.message}`, 'The last valid system keeps running.'), true);
       return false;
     }
     const why = await this.applyFn(text, r.canonical);
     this.show(why ?? 'Applied: the run restarted with this system.', Boolean(why));
+    this.applied = !why && this.view.state.doc === this.said;
+    const stopped = this.applied ? this.stoppedFn?.() : null;
+    if (stopped) this.runStopped(stopped);
     return !why;
+  }
+
+  /** The run of the system just applied has stopped (`what`: "The run stopped at t = ...: why."):
+   * said here, where Apply said it runs, not only in the panel over the view. */
+  runStopped(what) {
+    if (!this.applied || this.view.state.doc !== this.said) return;
+    this.show(sentences(`Applied, but ${what.replace(/^The run/, 'the run')}`, 'Change the system (a smaller step, gentler loads) and Apply again.'), true);
   }
 
   focus() {

@@ -9,12 +9,13 @@ import { Player } from '../view/player.js';
 import { LABEL } from '../shared/names.js';
 import { parseQuery, buildQuery, locationQuery, DEFAULTS, systemScenario, STUDY_DEFAULTS } from '../shared/url.js';
 import { attachRecorder } from './record.js';
-import { $, app, showError, clearError, download, copyText, exportName, splitScenario, isCustom, restart } from './page.js';
+import { $, app, showError, stoppedText, clearError, download, copyText, exportName, splitScenario, isCustom, restart } from './page.js';
 import { buildParams, wireScenario } from './scenario.js';
 import { startMujoco, wireMujoco } from './mujoco-controls.js';
 import { wireGrab } from './grab.js';
 import { setView, wireTabs } from './tabs.js';
 import { installPageHook, installEmbedHook } from './test-hook.js';
+import { sentences } from '../shared/text.js';
 
 const SUMMARY_EVERY_MS = 5000; // the screen-reader summary is refreshed this often while playing
 
@@ -29,7 +30,8 @@ function onPlaying(on) {
 
 function onFailure(failed, live) {
   const p = app.player;
-  const what = failed.map((x) => `${p.runs.length > 1 ? LABEL[x.name] : 'The run'} stopped ${x.error}.`).join(' ');
+  const what = stoppedText(failed);
+  app.editor?.runStopped(what); // a system just applied in the editor: said there too
   if (live.length) {
     showError(`${what} Its last good state stays in the view and the charts; ${live.map((x) => LABEL[x.name]).join(' and ')} ${live.length > 1 ? 'keep' : 'keeps'} running.`, 'reset');
     return;
@@ -231,9 +233,9 @@ async function main() {
     app.settings = { ...DEFAULTS };
     buildParams();
     await restart();
-    showError(why + ' The default scene is shown instead.');
+    showError(sentences(why, 'The default scene is shown instead.'));
   }
-  if (linkError) showError(linkError + ' The default scene is shown instead.');
+  if (linkError) showError(sentences(linkError, 'The default scene is shown instead.'));
   wire();
   wireTabs();
   const p = app.player;

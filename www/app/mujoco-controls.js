@@ -5,6 +5,7 @@
 import * as wasm from '../pkg/tumble_wasm.js';
 import { MUJOCO } from '../shared/names.js';
 import { $, app, showError, download, exportName, scenarioJson, applyCustom, restartAndPlay, onLoaded } from './page.js';
+import { sentences } from '../shared/text.js';
 
 /** MuJoCo's wasm build into its own worker (started by the simulation's worker), once: fetched
  * from the site (vendor/mujoco, copied from package-lock.json by the build), its size and
@@ -82,7 +83,7 @@ export async function openMjcfText(xml, several = null) {
 async function openMjcf(file) {
   if (file.size > 50 * 1024 * 1024) { showError(`${file.name} is ${(file.size / 1048576).toFixed(0)} MB; Tumble reads MuJoCo models of at most 50 MB. The last valid system keeps running.`); return; }
   const why = await openMjcfText(await file.text());
-  if (why) showError(`${why} The last valid system keeps running.`);
+  if (why) showError(sentences(why, 'The last valid system keeps running.'));
 }
 
 /** Files picked or dropped together (a model as it is distributed: its main file, the files it

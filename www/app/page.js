@@ -5,6 +5,8 @@
 import * as wasm from '../pkg/tumble_wasm.js';
 import { DEFAULTS, buildQuery, encodeSystem } from '../shared/url.js';
 import { renderExplanation } from '../view/explain.js';
+import { endSentence, sentences } from '../shared/text.js';
+import { LABEL } from '../shared/names.js';
 
 export const $ = (id) => document.getElementById(id);
 const errorEl = $('error');
@@ -15,6 +17,12 @@ export function showError(msg, actions = '') {
   $('error-halve').hidden = actions !== 'halve';
   errorEl.hidden = false;
 }
+/** How the runs `failed` stopped, one sentence each ("The run stopped at t = 0.0100 s: ..."). */
+export function stoppedText(failed) {
+  const many = app.player.runs.length > 1;
+  return failed.map((x) => `${many ? LABEL[x.name] : 'The run'} stopped ${endSentence(x.error)}`).join(' ');
+}
+
 export function clearError() {
   errorEl.hidden = true;
   $('error-actions').hidden = true;
@@ -96,7 +104,7 @@ export async function applyCustom(text, canonical) {
   }
   const why = $('error-text').textContent;
   app.settings = prev;
-  return `Not applied: ${why} The last valid system keeps running.`;
+  return sentences(`Not applied: ${why}`, 'The last valid system keeps running.');
 }
 
 /** Each joint of scenario `text` described for people: "revolute, ground – body 0". */

@@ -3,7 +3,7 @@
 // Joint menu, the step advice and the JSON editor (editor.js, loaded on first use).
 import * as wasm from '../pkg/tumble_wasm.js';
 import { LABEL } from '../shared/names.js';
-import { $, app, showError, isCustom, splitScenario, scenarioJson, keepLink, applyCustom, restart, restartAndPlay, onLoaded } from './page.js';
+import { $, app, showError, stoppedText, isCustom, splitScenario, scenarioJson, keepLink, applyCustom, restart, restartAndPlay, onLoaded } from './page.js';
 import { openMjcfText } from './mujoco-controls.js';
 
 /** Chart joint `j`'s reaction (the menu follows; the view frames the joint's marker in white). */
@@ -49,7 +49,12 @@ export async function toggleEditor(open = $('editor').hidden) {
       ? { ok: true, canonical: null, note: "This is XML: Apply opens it as a MuJoCo model (MuJoCo's own compiler reads it)." }
       : wasm.check_scenario(text));
     const apply = (text, canonical) => (canonical === null ? openMjcfText(text) : applyCustom(text, canonical));
-    app.editor = new ScenarioEditor($('editor'), { check, apply, close: () => { toggleEditor(false); $('edit-json').focus(); } });
+    // a run that has stopped already when Apply returns (later ones: main.js's onFailure)
+    const stopped = () => {
+      const failed = app.player.runs.filter((x) => x.error);
+      return failed.length ? stoppedText(failed) : null;
+    };
+    app.editor = new ScenarioEditor($('editor'), { check, apply, stopped, close: () => { toggleEditor(false); $('edit-json').focus(); } });
   }
   $('editor').hidden = false;
   app.editor.load(text);

@@ -114,7 +114,7 @@ export class Player {
     // a link's or an element's joint that the system does not have: joint 0, and a note
     this.jointNote = null;
     if (settings.joint !== undefined && settings.joint >= r.nj) {
-      this.jointNote = `'reaction' asks for the reaction of joint ${settings.joint}, but this system has ${r.nj ? `${r.nj} joint${r.nj > 1 ? 's' : ''}, numbered 0 to ${r.nj - 1}: the reaction chart shows joint 0` : 'no joints'}.`;
+      this.jointNote = `'reaction' asks for the reaction of joint ${settings.joint}, but this system has ${r.nj === 0 ? 'no joints' : `${r.nj === 1 ? '1 joint, numbered 0' : `${r.nj} joints, numbered 0 to ${r.nj - 1}`}: the reaction chart shows joint 0`}.`;
     }
     this.renderer.frame(r.poses, r.sizes, r.joints, r.nj > 0 || r.ns > 0, r.forced, r.reach);
     this.renderer.clearTrails();

@@ -173,7 +173,7 @@ fn leading_path(msg: &str) -> String {
         .unwrap_or(msg.len());
     let p = msg[..end].trim_end_matches('.');
     let known = [
-        "gravity", "dt", "duration", "bodies", "joints", "forces", "drives",
+        "gravity", "dt", "duration", "bodies", "joints", "forces", "drives", "contact",
     ];
     let head = p.split(['[', '.']).next().unwrap_or("");
     if known.contains(&head) {
@@ -411,7 +411,8 @@ mod tests {
             ("{\"bodies\": [{\"mass\": 1, \"inertia\": [1, 1, 1]}],\n \"joints\": [{\"type\": \"spherical\", \"a\": 0, \"b\": 0}]}", "joints[0]", 2),
             ("{\"bodies\": [{\"mass\": 1, \"inertia\": [1, 1, 1]}],\n\n \"dt\": 0}", "dt", 3),
             ("{\"bodies\": [{\"mass\": 1, \"inertia\": [1, 1, 1]}\n", "bodies", 2),
-            ("{\"bodies\": [{\"mass\": 1, \"inertia\": [1, 1, 1, 4]}]}", "bodies[0].inertia[3]", 1),
+            ("{\"bodies\": [{\"mass\": 1, \"inertia\": [1, 1, 1, 4]}]}", "bodies[0].inertia", 1),
+            ("{\"bodies\": [{\"mass\": 1,\n \"inertia\": [1, 1, 1]}],\n \"dt\": NaN}", "dt", 3),
         ];
         for (text, path, line) in cases {
             let p = check(text).unwrap_err();
@@ -439,6 +440,10 @@ mod tests {
             ("\"forces\": [\n {\"type\": \"motor\", \"joint\": 0}\n]}", "forces[0]", 4),
             ("\"drives\": [\n {\"joint\": 0, \"type\": \"angle\",\n \"time\": {\"kind\": \"linear\",\n \"rat\": 0}}]}", "drives[0].time.rat", 6),
             ("\"forces\": [\n {\"type\": \"jointspring\", \"joint\": 0}]}", "forces[0].type", 4),
+            // a field inside a tagged element, whatever the order of its keys (issue 28)
+            ("\"forces\": [\n {\"type\": \"motor\",\n \"joint\": -1, \"torque\": 1}]}", "forces[0].joint", 5),
+            ("\"forces\": [\n {\"joint\": 0, \"torque\": 1,\n \"time\": {\"kind\": \"boom\"}, \"type\": \"motor\"}]}", "forces[0].time.kind", 5),
+            ("\"contact\": {\"planes\": [\n {\"point\": [0, 0, 0],\n \"normal\": [0, 0, \"up\"]}]}}", "contact.planes[0].normal[2]", 5),
         ];
         for (tail, path, line) in cases {
             let text = format!("{head}{tail}");
@@ -456,7 +461,7 @@ mod tests {
         let deep = "[".repeat(500_000);
         let p = check(&format!("{{\"bodies\": {deep}")).unwrap_err();
         assert!(
-            p.message.starts_with("bodies[0][0]: invalid type") && p.line == 1,
+            p.message.starts_with("bodies[0][0]: must be a number, not a list") && p.line == 1,
             "{p:?}"
         );
         for t in [

@@ -159,8 +159,8 @@ pub fn parse(text: &str) -> Result<(Model, Vec<BodyState>, f64, f64, String), Sc
             text.len()
         ));
     }
-    let js: JsonScenario =
-        serde_json::from_str(text).map_err(|e| ScenarioError(format!("scenario JSON: {e}")))?;
+    let js: JsonScenario = serde_json::from_str(text)
+        .map_err(|e| ScenarioError(crate::json_path::message::<JsonScenario>(text, &e)))?;
     let gravity = vec3("gravity", js.gravity)?;
     range("dt", js.dt, 1e-6, 1.0)?;
     range("duration", js.duration, 0.0, 1e6)?;
@@ -210,8 +210,14 @@ pub fn parse(text: &str) -> Result<(Model, Vec<BodyState>, f64, f64, String), Sc
     let mut joints = Vec::with_capacity(js.joints.len());
     for (k, j) in js.joints.iter().enumerate() {
         let name = format!("joints[{k}]");
-        if j.b >= n || j.a.is_some_and(|a| a >= n) {
-            return err(format!("{name}: bodies are numbered 0 to {}", n - 1));
+        if let Some((field, b)) = [("a", j.a), ("b", Some(j.b))]
+            .into_iter()
+            .find_map(|(f, b)| b.filter(|&b| b >= n).map(|b| (f, b)))
+        {
+            return err(format!(
+                "{name}.{field}: {}, so body {b} does not exist",
+                crate::math::numbered(n, "body", "bodies")
+            ));
         }
         if j.a == Some(j.b) {
             return err(format!("{name} connects body {} to itself", j.b));

@@ -1,13 +1,14 @@
 //! The JSON form of the force elements, loads, time functions and drives (the `forces` and
 //! `drives` lists of a scenario file; `custom.rs` documents the format and reads the rest).
 use crate::forces::ForceElement;
+use crate::json_path::{tagged, Tagged};
 use crate::model::{Drive, DriveKind, LimitKind, Model};
 use crate::timefn::TimeFn;
 use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 use glam::DVec3;
-use serde::{Deserialize, Serialize};
+use serde::{Deserialize, Deserializer, Serialize};
 
 /// A drive (`model::Drive`): {"joint": 0, "type": "angle" | "slide", "time": F}.
 #[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq)]
@@ -39,120 +40,240 @@ pub fn drives_json(model: &Model) -> Result<serde_json::Value, String> {
                 DriveKind::Slide => JsonDriveKind::Slide,
                 DriveKind::Distance => JsonDriveKind::Distance,
             },
-            time: JsonTime::from_fn(d.time).unwrap_or(JsonTime::Constant { value: 1.0 }),
+            time: JsonTime::from_fn(d.time).unwrap_or(JsonTime::Constant(TConstant { value: 1.0 })),
         })
         .collect();
     serde_json::to_value(list).map_err(|e| format!("drives: {e}"))
 }
 
-/// A force element or load (`forces.rs`), tagged by "type".
-#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
-#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+/// A force element or load (`forces.rs`), tagged by "type" (read by `json_path::tagged`).
+#[derive(Serialize, Clone, Debug, PartialEq)]
+#[serde(tag = "type", rename_all = "snake_case")]
 pub(crate) enum JsonForce {
-    Spring {
-        #[serde(default)]
-        a: Option<usize>,
-        #[serde(default)]
-        point_a: [f64; 3],
-        b: usize,
-        #[serde(default)]
-        point_b: [f64; 3],
-        #[serde(default)]
-        stiffness: f64,
-        #[serde(default)]
-        rest_length: f64,
-        #[serde(default)]
-        damping: f64,
-    },
-    JointSpring {
-        joint: usize,
-        #[serde(default)]
-        stiffness: f64,
-        #[serde(default)]
-        rest_angle: f64,
-        #[serde(default)]
-        damping: f64,
-    },
-    SliderSpring {
-        joint: usize,
-        #[serde(default)]
-        stiffness: f64,
-        #[serde(default)]
-        rest_slide: f64,
-        #[serde(default)]
-        damping: f64,
-    },
-    JointLimit {
-        joint: usize,
-        lower: f64,
-        upper: f64,
-        #[serde(default)]
-        stiffness: f64,
-        #[serde(default = "half")]
-        restitution: f64,
-    },
-    SliderLimit {
-        joint: usize,
-        lower: f64,
-        upper: f64,
-        #[serde(default)]
-        stiffness: f64,
-        #[serde(default = "half")]
-        restitution: f64,
-    },
-    Force {
-        body: usize,
-        #[serde(default)]
-        point: [f64; 3],
-        force: [f64; 3],
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        time: Option<JsonTime>,
-    },
-    Torque {
-        body: usize,
-        torque: [f64; 3],
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        time: Option<JsonTime>,
-    },
-    Motor {
-        joint: usize,
-        torque: f64,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        time: Option<JsonTime>,
-    },
+    Spring(FSpring),
+    JointSpring(FJointSpring),
+    SliderSpring(FSliderSpring),
+    JointLimit(FJointLimit),
+    SliderLimit(FSliderLimit),
+    Force(FForce),
+    Torque(FTorque),
+    Motor(FMotor),
 }
 
-/// A function of time (`timefn.rs`), tagged by "kind".
+/// The values of a force's "type".
+#[derive(Deserialize, Clone, Copy)]
+#[serde(rename_all = "snake_case")]
+pub(crate) enum ForceType {
+    Spring,
+    JointSpring,
+    SliderSpring,
+    JointLimit,
+    SliderLimit,
+    Force,
+    Torque,
+    Motor,
+}
+
+impl Tagged for JsonForce {
+    const TAG: &'static str = "type";
+    type Tag = ForceType;
+    fn fields<'de, D: Deserializer<'de>>(tag: ForceType, d: D) -> Result<Self, D::Error> {
+        Ok(match tag {
+            ForceType::Spring => JsonForce::Spring(FSpring::deserialize(d)?),
+            ForceType::JointSpring => JsonForce::JointSpring(FJointSpring::deserialize(d)?),
+            ForceType::SliderSpring => JsonForce::SliderSpring(FSliderSpring::deserialize(d)?),
+            ForceType::JointLimit => JsonForce::JointLimit(FJointLimit::deserialize(d)?),
+            ForceType::SliderLimit => JsonForce::SliderLimit(FSliderLimit::deserialize(d)?),
+            ForceType::Force => JsonForce::Force(FForce::deserialize(d)?),
+            ForceType::Torque => JsonForce::Torque(FTorque::deserialize(d)?),
+            ForceType::Motor => JsonForce::Motor(FMotor::deserialize(d)?),
+        })
+    }
+}
+
+impl<'de> Deserialize<'de> for JsonForce {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        tagged(d)
+    }
+}
+
 #[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq)]
-#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct FSpring {
+    #[serde(default)]
+    a: Option<usize>,
+    #[serde(default)]
+    point_a: [f64; 3],
+    b: usize,
+    #[serde(default)]
+    point_b: [f64; 3],
+    #[serde(default)]
+    stiffness: f64,
+    #[serde(default)]
+    rest_length: f64,
+    #[serde(default)]
+    damping: f64,
+}
+
+#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct FJointSpring {
+    joint: usize,
+    #[serde(default)]
+    stiffness: f64,
+    #[serde(default)]
+    rest_angle: f64,
+    #[serde(default)]
+    damping: f64,
+}
+
+#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct FSliderSpring {
+    joint: usize,
+    #[serde(default)]
+    stiffness: f64,
+    #[serde(default)]
+    rest_slide: f64,
+    #[serde(default)]
+    damping: f64,
+}
+
+#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct FJointLimit {
+    joint: usize,
+    lower: f64,
+    upper: f64,
+    #[serde(default)]
+    stiffness: f64,
+    #[serde(default = "half")]
+    restitution: f64,
+}
+
+#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct FSliderLimit {
+    joint: usize,
+    lower: f64,
+    upper: f64,
+    #[serde(default)]
+    stiffness: f64,
+    #[serde(default = "half")]
+    restitution: f64,
+}
+
+#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct FForce {
+    body: usize,
+    #[serde(default)]
+    point: [f64; 3],
+    force: [f64; 3],
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    time: Option<JsonTime>,
+}
+
+#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct FTorque {
+    body: usize,
+    torque: [f64; 3],
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    time: Option<JsonTime>,
+}
+
+#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct FMotor {
+    joint: usize,
+    torque: f64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    time: Option<JsonTime>,
+}
+
+/// A function of time (`timefn.rs`), tagged by "kind" (read by `json_path::tagged`).
+#[derive(Serialize, Clone, Copy, Debug, PartialEq)]
+#[serde(tag = "kind", rename_all = "snake_case")]
 pub(crate) enum JsonTime {
-    Constant {
-        #[serde(default = "one")]
-        value: f64,
-    },
-    Linear {
-        #[serde(default)]
-        start: f64,
-        rate: f64,
-    },
-    Sine {
-        #[serde(default)]
-        offset: f64,
-        #[serde(default = "one")]
-        amplitude: f64,
-        frequency: f64,
-        #[serde(default)]
-        phase: f64,
-    },
-    Ramp {
-        #[serde(default = "one")]
-        value: f64,
-        time: f64,
-    },
-    RampSpeed {
-        rate: f64,
-        time: f64,
-    },
+    Constant(TConstant),
+    Linear(TLinear),
+    Sine(TSine),
+    Ramp(TRamp),
+    RampSpeed(TRampSpeed),
+}
+
+/// The values of a time function's "kind".
+#[derive(Deserialize, Clone, Copy)]
+#[serde(rename_all = "snake_case")]
+pub(crate) enum TimeKind {
+    Constant,
+    Linear,
+    Sine,
+    Ramp,
+    RampSpeed,
+}
+
+impl Tagged for JsonTime {
+    const TAG: &'static str = "kind";
+    type Tag = TimeKind;
+    fn fields<'de, D: Deserializer<'de>>(tag: TimeKind, d: D) -> Result<Self, D::Error> {
+        Ok(match tag {
+            TimeKind::Constant => JsonTime::Constant(TConstant::deserialize(d)?),
+            TimeKind::Linear => JsonTime::Linear(TLinear::deserialize(d)?),
+            TimeKind::Sine => JsonTime::Sine(TSine::deserialize(d)?),
+            TimeKind::Ramp => JsonTime::Ramp(TRamp::deserialize(d)?),
+            TimeKind::RampSpeed => JsonTime::RampSpeed(TRampSpeed::deserialize(d)?),
+        })
+    }
+}
+
+impl<'de> Deserialize<'de> for JsonTime {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        tagged(d)
+    }
+}
+
+#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct TConstant {
+    #[serde(default = "one")]
+    value: f64,
+}
+
+#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct TLinear {
+    #[serde(default)]
+    start: f64,
+    rate: f64,
+}
+
+#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct TSine {
+    #[serde(default)]
+    offset: f64,
+    #[serde(default = "one")]
+    amplitude: f64,
+    frequency: f64,
+    #[serde(default)]
+    phase: f64,
+}
+
+#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct TRamp {
+    #[serde(default = "one")]
+    value: f64,
+    time: f64,
+}
+
+#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct TRampSpeed {
+    rate: f64,
+    time: f64,
 }
 
 fn half() -> f64 {
@@ -166,21 +287,21 @@ fn one() -> f64 {
 impl JsonTime {
     fn to_fn(self) -> TimeFn {
         match self {
-            JsonTime::Constant { value } => TimeFn::Constant { value },
-            JsonTime::Linear { start, rate } => TimeFn::Linear { start, rate },
-            JsonTime::Sine {
+            JsonTime::Constant(TConstant { value }) => TimeFn::Constant { value },
+            JsonTime::Linear(TLinear { start, rate }) => TimeFn::Linear { start, rate },
+            JsonTime::Sine(TSine {
                 offset,
                 amplitude,
                 frequency,
                 phase,
-            } => TimeFn::Sine {
+            }) => TimeFn::Sine {
                 offset,
                 amplitude,
                 frequency,
                 phase,
             },
-            JsonTime::Ramp { value, time } => TimeFn::Ramp { value, time },
-            JsonTime::RampSpeed { rate, time } => TimeFn::RampSpeed { rate, time },
+            JsonTime::Ramp(TRamp { value, time }) => TimeFn::Ramp { value, time },
+            JsonTime::RampSpeed(TRampSpeed { rate, time }) => TimeFn::RampSpeed { rate, time },
         }
     }
 }
@@ -193,21 +314,21 @@ impl JsonTime {
     fn from_fn(f: TimeFn) -> Option<JsonTime> {
         Some(match f {
             TimeFn::Constant { value } if value == 1.0 => return None,
-            TimeFn::Constant { value } => JsonTime::Constant { value },
-            TimeFn::Linear { start, rate } => JsonTime::Linear { start, rate },
+            TimeFn::Constant { value } => JsonTime::Constant(TConstant { value }),
+            TimeFn::Linear { start, rate } => JsonTime::Linear(TLinear { start, rate }),
             TimeFn::Sine {
                 offset,
                 amplitude,
                 frequency,
                 phase,
-            } => JsonTime::Sine {
+            } => JsonTime::Sine(TSine {
                 offset,
                 amplitude,
                 frequency,
                 phase,
-            },
-            TimeFn::Ramp { value, time } => JsonTime::Ramp { value, time },
-            TimeFn::RampSpeed { rate, time } => JsonTime::RampSpeed { rate, time },
+            }),
+            TimeFn::Ramp { value, time } => JsonTime::Ramp(TRamp { value, time }),
+            TimeFn::RampSpeed { rate, time } => JsonTime::RampSpeed(TRampSpeed { rate, time }),
         })
     }
 }
@@ -227,7 +348,7 @@ pub fn forces_json(model: &Model) -> Result<serde_json::Value, String> {
                 stiffness,
                 rest_length,
                 damping,
-            } => JsonForce::Spring {
+            } => JsonForce::Spring(FSpring {
                 a,
                 point_a: point_a.to_array(),
                 b,
@@ -235,29 +356,29 @@ pub fn forces_json(model: &Model) -> Result<serde_json::Value, String> {
                 stiffness,
                 rest_length,
                 damping,
-            },
+            }),
             ForceElement::JointSpring {
                 joint,
                 stiffness,
                 rest_angle,
                 damping,
-            } => JsonForce::JointSpring {
+            } => JsonForce::JointSpring(FJointSpring {
                 joint,
                 stiffness,
                 rest_angle,
                 damping,
-            },
+            }),
             ForceElement::SliderSpring {
                 joint,
                 stiffness,
                 rest_slide,
                 damping,
-            } => JsonForce::SliderSpring {
+            } => JsonForce::SliderSpring(FSliderSpring {
                 joint,
                 stiffness,
                 rest_slide,
                 damping,
-            },
+            }),
             ForceElement::Limit {
                 joint,
                 kind,
@@ -266,46 +387,46 @@ pub fn forces_json(model: &Model) -> Result<serde_json::Value, String> {
                 stiffness,
                 restitution,
             } => match kind {
-                LimitKind::Angle => JsonForce::JointLimit {
+                LimitKind::Angle => JsonForce::JointLimit(FJointLimit {
                     joint,
                     lower,
                     upper,
                     stiffness,
                     restitution,
-                },
-                LimitKind::Slide => JsonForce::SliderLimit {
+                }),
+                LimitKind::Slide => JsonForce::SliderLimit(FSliderLimit {
                     joint,
                     lower,
                     upper,
                     stiffness,
                     restitution,
-                },
+                }),
             },
             ForceElement::Force {
                 body,
                 point,
                 force,
                 time,
-            } => JsonForce::Force {
+            } => JsonForce::Force(FForce {
                 body,
                 point: point.to_array(),
                 force: force.to_array(),
                 time: JsonTime::from_fn(time),
-            },
-            ForceElement::Torque { body, torque, time } => JsonForce::Torque {
+            }),
+            ForceElement::Torque { body, torque, time } => JsonForce::Torque(FTorque {
                 body,
                 torque: torque.to_array(),
                 time: JsonTime::from_fn(time),
-            },
+            }),
             ForceElement::Motor {
                 joint,
                 torque,
                 time,
-            } => JsonForce::Motor {
+            } => JsonForce::Motor(FMotor {
                 joint,
                 torque,
                 time: JsonTime::from_fn(time),
-            },
+            }),
         })
         .collect();
     serde_json::to_value(list).map_err(|e| format!("forces: {e}"))
@@ -315,7 +436,7 @@ pub fn forces_json(model: &Model) -> Result<serde_json::Value, String> {
 pub(crate) fn forces_from(js: &[JsonForce]) -> Vec<ForceElement> {
     js.iter()
         .map(|f| match *f {
-            JsonForce::Spring {
+            JsonForce::Spring(FSpring {
                 a,
                 point_a,
                 b,
@@ -323,7 +444,7 @@ pub(crate) fn forces_from(js: &[JsonForce]) -> Vec<ForceElement> {
                 stiffness,
                 rest_length,
                 damping,
-            } => ForceElement::Spring {
+            }) => ForceElement::Spring {
                 a,
                 point_a: DVec3::from_array(point_a),
                 b,
@@ -332,35 +453,35 @@ pub(crate) fn forces_from(js: &[JsonForce]) -> Vec<ForceElement> {
                 rest_length,
                 damping,
             },
-            JsonForce::JointSpring {
+            JsonForce::JointSpring(FJointSpring {
                 joint,
                 stiffness,
                 rest_angle,
                 damping,
-            } => ForceElement::JointSpring {
+            }) => ForceElement::JointSpring {
                 joint,
                 stiffness,
                 rest_angle,
                 damping,
             },
-            JsonForce::SliderSpring {
+            JsonForce::SliderSpring(FSliderSpring {
                 joint,
                 stiffness,
                 rest_slide,
                 damping,
-            } => ForceElement::SliderSpring {
+            }) => ForceElement::SliderSpring {
                 joint,
                 stiffness,
                 rest_slide,
                 damping,
             },
-            JsonForce::JointLimit {
+            JsonForce::JointLimit(FJointLimit {
                 joint,
                 lower,
                 upper,
                 stiffness,
                 restitution,
-            } => ForceElement::Limit {
+            }) => ForceElement::Limit {
                 joint,
                 kind: LimitKind::Angle,
                 lower,
@@ -368,13 +489,13 @@ pub(crate) fn forces_from(js: &[JsonForce]) -> Vec<ForceElement> {
                 stiffness,
                 restitution,
             },
-            JsonForce::SliderLimit {
+            JsonForce::SliderLimit(FSliderLimit {
                 joint,
                 lower,
                 upper,
                 stiffness,
                 restitution,
-            } => ForceElement::Limit {
+            }) => ForceElement::Limit {
                 joint,
                 kind: LimitKind::Slide,
                 lower,
@@ -382,27 +503,27 @@ pub(crate) fn forces_from(js: &[JsonForce]) -> Vec<ForceElement> {
                 stiffness,
                 restitution,
             },
-            JsonForce::Force {
+            JsonForce::Force(FForce {
                 body,
                 point,
                 force,
                 time,
-            } => ForceElement::Force {
+            }) => ForceElement::Force {
                 body,
                 point: DVec3::from_array(point),
                 force: DVec3::from_array(force),
                 time: time_fn(time),
             },
-            JsonForce::Torque { body, torque, time } => ForceElement::Torque {
+            JsonForce::Torque(FTorque { body, torque, time }) => ForceElement::Torque {
                 body,
                 torque: DVec3::from_array(torque),
                 time: time_fn(time),
             },
-            JsonForce::Motor {
+            JsonForce::Motor(FMotor {
                 joint,
                 torque,
                 time,
-            } => ForceElement::Motor {
+            }) => ForceElement::Motor {
                 joint,
                 torque,
                 time: time_fn(time),

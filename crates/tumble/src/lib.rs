@@ -21,6 +21,7 @@ mod custom_forces;
 pub mod forces;
 pub mod invariants;
 pub mod joints;
+mod json_path;
 pub mod math;
 pub mod mechanism;
 pub mod methods;

@@ -378,3 +378,21 @@ impl core::fmt::Display for Num {
         }
     }
 }
+
+/// "1 joint", "3 joints".
+pub fn count(n: usize, one: &str, many: &str) -> alloc::string::String {
+    match n {
+        1 => alloc::format!("1 {one}"),
+        _ => alloc::format!("{n} {many}"),
+    }
+}
+
+/// How the elements of a list are numbered: "there are no joints", "there is 1 joint,
+/// numbered 0", "there are 3 joints, numbered 0 to 2".
+pub fn numbered(n: usize, one: &str, many: &str) -> alloc::string::String {
+    match n {
+        0 => alloc::format!("there are no {many}"),
+        1 => alloc::format!("there is 1 {one}, numbered 0"),
+        _ => alloc::format!("there are {n} {many}, numbered 0 to {}", n - 1),
+    }
+}

@@ -331,7 +331,7 @@ mod tests {
             ),
             (
                 r#"{"bodies": [{"mass": 1, "inertia": [1, 1, 1], "colour": 3}]}"#,
-                "unknown field",
+                "bodies[0].colour is not a field here",
             ),
             (
                 r#"{"bodies": [{"mass": 1, "inertia": [1, 1, 1]}], "joints": [{"type": "hinge", "b": 0}]}"#,

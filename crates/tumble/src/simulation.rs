@@ -122,9 +122,9 @@ impl Simulation {
         let init = &scenario.initial;
         if init.len() != scenario.model.bodies.len() {
             return Err(format!(
-                "the initial state has {} bodies, the model {}",
-                init.len(),
-                scenario.model.bodies.len()
+                "the initial state is of {}, the model has {}",
+                crate::math::count(init.len(), "body", "bodies"),
+                crate::math::count(scenario.model.bodies.len(), "body", "bodies")
             ));
         }
         // the elements and drives first: compiling reads the joints they name
@@ -216,10 +216,16 @@ impl Simulation {
     pub fn step(&mut self) -> Result<StepInfo, StepError> {
         let h = self.settings.dt;
         let info = if self.saved.is_some() {
-            self.step_resolved(h)?
+            self.step_resolved(h)
         } else {
-            self.solve()?
+            self.solve()
         };
+        // a singular joint-space system where the joints are sound at the step's start (the
+        // state stays there): Newton ran away, not the joints' fault
+        let info = match info {
+            Err(StepError::Singular) if self.joints_sound() => Err(StepError::TooLarge),
+            other => other,
+        }?;
         self.steps += 1;
         self.t += h;
         self.last = info;
@@ -239,6 +245,21 @@ impl Simulation {
             Solver::Rattle(s, w) => rattle::step(c, s, w, st),
             Solver::Baumgarte(s, w) => baumgarte::step(c, s, w, st),
         }
+    }
+
+    /// Whether the joint-space matrix J M^-1 J^T factors at the current state: the joints are
+    /// neither redundant nor degenerate there.
+    fn joints_sound(&self) -> bool {
+        let c = &self.compiled;
+        let states = self.states();
+        let evals: Vec<_> = (0..c.frames.len())
+            .map(|j| crate::joints::evaluate_frame(&c.frames[j], &states, self.t))
+            .collect();
+        let w: Vec<_> = (0..states.len())
+            .map(|i| crate::joints::InverseMass::new(c, i, &states[i].r))
+            .collect();
+        let mut js = crate::sparse::JointMatrix::new(&c.pattern);
+        crate::joints::assemble_and_factor(&evals, &evals, &w, c, &mut js).is_ok()
     }
 
     /// Change the time step from now on (e.g. to continue with a smaller step after a failed

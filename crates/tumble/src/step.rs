@@ -101,6 +101,9 @@ pub enum StepError {
     NonFinite,
     /// The joint-space matrix was singular: the joints are redundant or degenerate.
     Singular,
+    /// The joint-space matrix was singular during Newton's iterations although it is regular
+    /// at the step's start: the iterates ran away, the step is too large for the motion.
+    TooLarge,
     /// A body's own Newton tangent was singular to working precision (no joint involved).
     BodySingular {
         /// the body
@@ -145,6 +148,7 @@ impl fmt::Display for StepError {
             }
             StepError::NonFinite => f.write_str("the state became non-finite (NaN or infinity); try a smaller time step"),
             StepError::Singular => f.write_str("the joint-space system is singular: the joints are redundant or degenerate in this configuration"),
+            StepError::TooLarge => f.write_str("the step is too large for the motion: the joints are sound at the step's start, but Newton's iterates ran away to where the joint-space system is singular; try a smaller time step h"),
             StepError::BodySingular { body, turn } => {
                 write!(f, "the Newton tangent of body {body} is singular to working precision")?;
                 turn_advice(f, turn)

@@ -152,8 +152,8 @@ pub fn check_drives(model: &Model) -> Result<(), ScenarioError> {
     for (i, d) in model.drives.iter().enumerate() {
         let Some(j) = model.joints.get(d.joint) else {
             return err(format!(
-                "drives[{i}].joint: there are {} joints, so joints[{}] does not exist",
-                model.joints.len(),
+                "drives[{i}].joint: {}, so joints[{}] does not exist",
+                crate::math::numbered(model.joints.len(), "joint", "joints"),
                 d.joint
             ));
         };

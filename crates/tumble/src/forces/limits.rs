@@ -67,8 +67,8 @@ pub fn validate(
 ) -> Result<(), String> {
     let j = model.joints.get(joint).ok_or_else(|| {
         format!(
-            "{name}.joint: there are {} joints, so joints[{joint}] does not exist",
-            model.joints.len()
+            "{name}.joint: {}, so joints[{joint}] does not exist",
+            crate::math::numbered(model.joints.len(), "joint", "joints")
         )
     })?;
     let fits = match kind {

@@ -181,8 +181,8 @@ pub fn validate(model: &Model, init: &[BodyState]) -> Result<(), String> {
             Ok(())
         } else {
             Err(format!(
-                "{name}.{field}: bodies are numbered 0 to {}, not {b}",
-                n - 1
+                "{name}.{field}: {}, so body {b} does not exist",
+                crate::math::numbered(n, "body", "bodies")
             ))
         }
     };
@@ -206,8 +206,8 @@ pub fn validate(model: &Model, init: &[BodyState]) -> Result<(), String> {
             j.kind.name()
         )),
         None => Err(format!(
-            "{name}.joint: there are {} joints, so joints[{joint}] does not exist",
-            model.joints.len()
+            "{name}.joint: {}, so joints[{joint}] does not exist",
+            crate::math::numbered(model.joints.len(), "joint", "joints")
         )),
     }
     };
@@ -279,8 +279,8 @@ pub fn validate(model: &Model, init: &[BodyState]) -> Result<(), String> {
                     }
                     None => {
                         return Err(format!(
-                            "{name}.joint: there are {} joints, so joints[{joint}] does not exist",
-                            model.joints.len()
+                            "{name}.joint: {}, so joints[{joint}] does not exist",
+                            crate::math::numbered(model.joints.len(), "joint", "joints")
                         ))
                     }
                 }
