@@ -216,5 +216,8 @@ fn a_runaway_step_is_not_blamed_on_the_joints() {
 #[test]
 fn a_text_too_deep_is_told_in_words() {
     let m = rejected(&format!("{{\"bodies\": {}", "[".repeat(1000)));
-    assert!(m.ends_with("must be a number, not a list at line 1 column 13"), "{m}");
+    assert!(
+        m.ends_with("must be a number, not a list at line 1 column 13"),
+        "{m}"
+    );
 }

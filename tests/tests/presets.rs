@@ -42,6 +42,7 @@ fn conserved_components_by_preset() {
         ("incline", none),
         ("ball-pit", none),
         ("stop-pendulum", none),
+        ("billiards", none),
     ] {
         let sc = Scenario::parse(text).unwrap();
         assert_eq!(conserved_momentum(&sc.model), want, "{text}");

@@ -105,7 +105,7 @@ export class History {
     for (let k = 0; k < this.count; k++) {
       for (let r = 0; r < this.runs; r++) {
         const s = this.sample(r, k);
-        if (s) rows.push([names[r], ...s.inv, s.hash].join(','));
+        if (s) rows.push([names[r], ...s.inv.subarray(0, fields.length), s.hash].join(','));
       }
     }
     return rows.join('\n') + '\n';

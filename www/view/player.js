@@ -229,6 +229,13 @@ export class Player {
     this.apply(reply);
   }
 
+  /** The invariant fields the exports carry: `contact` (the last) only where the system has
+   * shapes or joint limits, as `tumble run` writes it. */
+  fields() {
+    const all = wasm.invariant_fields(), r = this.runs[0];
+    return r && (r.contact || r.stops) ? all : all.filter((f) => f !== 'contact');
+  }
+
   /** Show the stored moment nearest to time t (s) (pauses). */
   async scrubTo(t) {
     if (this.playing) this.setPlaying(false);
@@ -242,7 +249,7 @@ export class Player {
   /** The stored history as CSV or JSON text (stepper.js, history.js). */
   async export(format, settings) {
     const engine = await this.engine; // after any step under way (one queue)
-    const reply = await engine.request({ type: 'export', format, fields: wasm.invariant_fields(), settings });
+    const reply = await engine.request({ type: 'export', format, fields: this.fields(), settings });
     if (reply.type === 'error') throw new Error(reply.message);
     return reply.text;
   }

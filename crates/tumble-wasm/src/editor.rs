@@ -461,7 +461,9 @@ mod tests {
         let deep = "[".repeat(500_000);
         let p = check(&format!("{{\"bodies\": {deep}")).unwrap_err();
         assert!(
-            p.message.starts_with("bodies[0][0]: must be a number, not a list") && p.line == 1,
+            p.message
+                .starts_with("bodies[0][0]: must be a number, not a list")
+                && p.line == 1,
             "{p:?}"
         );
         for t in [

@@ -19,6 +19,12 @@
 //! - `incline`: a 0.3 x 0.2 x 0.1 m box (2 kg) on a plane tilted by `angle` about x2, kinetic
 //!   and static friction `friction` and `static_friction`: it stays put when
 //!   tan(angle) < mu_s and slides at g (sin a - mu_k cos a) otherwise.
+//! - `billiards`: a break. Fifteen balls (57.15 mm, 0.17 kg, a hard resin taken as E = 200 MPa
+//!   so that an impact lasts about 0.5 ms) racked in a touching triangle on the cloth of a 9-ft
+//!   table (2.24 x 1.12 m between four cushions), the cue ball shot at them at `speed` without
+//!   spin. Ball on ball: frictionless (real balls have mu ~ 0.05, which Tumble's sphere pairs do
+//!   not carry), restitution `restitution`; ball on cloth: friction `friction` (the cue ball
+//!   skids, then rolls at 5/7 of its speed), restitution 0.5; cushions: restitution 0.75.
 use crate::math::rotation;
 use crate::model::{box_for_inertia, box_inertia, Body, BodyState, Joint, Model};
 use crate::presets::course::revolute_x;
@@ -254,4 +260,70 @@ pub fn stop_pendulum(values: &[f64]) -> (Model, Vec<BodyState>) {
         restitution: e,
     };
     crate::presets::forces::hinged_rod(angle, vec![limit])
+}
+
+/// A pool ball: radius (m), mass (kg).
+const POOL_BALL: (f64, f64) = (0.028575, 0.17);
+
+/// `values` = [speed (m/s), restitution (ball on ball), friction (ball on cloth)].
+pub fn billiards(values: &[f64]) -> (Model, Vec<BodyState>) {
+    let (speed, e, mu) = (values[0], values[1], values[2]);
+    let (r, m) = POOL_BALL;
+    let ball = Material {
+        young: 2e8,
+        poisson: 0.35,
+        restitution: e,
+        friction: mu,
+        static_friction: mu,
+    };
+    let cloth = Material {
+        restitution: 0.5,
+        ..ball
+    };
+    let cushion = Material {
+        restitution: 0.75,
+        ..ball
+    };
+    // resting on the cloth at the indentation of its weight (Hertz: m g = K d^(3/2))
+    let k = 4.0 / 3.0 * crate::contact::e_star(&ball, &cloth) * libm::sqrt(r);
+    let z = r - libm::pow(m * G / k, 2.0 / 3.0);
+    // the rack's apex on the foot spot, a quarter of the table from its end; rows behind it
+    let apex = 0.56;
+    let mut states = Vec::with_capacity(16);
+    states.push(BodyState {
+        v: DVec3::new(speed, 0.0, 0.0),
+        ..BodyState::at_rest(DVec3::new(-0.56, 0.0, z), DMat3::IDENTITY)
+    });
+    for row in 0..5 {
+        for j in 0..=row {
+            let x = apex + row as f64 * libm::sqrt(3.0) * r;
+            let y = (j as f64 - 0.5 * row as f64) * 2.0 * r;
+            states.push(BodyState::at_rest(DVec3::new(x, y, z), DMat3::IDENTITY));
+        }
+    }
+    let n = states.len();
+    let plane = |point: DVec3, normal: DVec3, material: Material| Plane {
+        point,
+        normal,
+        material,
+    };
+    let model = Model {
+        bodies: (0..n).map(|_| solid_ball(m, r)).collect(),
+        joints: vec![],
+        gravity: DVec3::new(0.0, 0.0, -G),
+        forces: vec![],
+        drives: vec![],
+        contact: Contact {
+            shapes: (0..n).map(|i| sphere(i, r, ball)).collect(),
+            planes: vec![
+                plane(DVec3::ZERO, DVec3::Z, cloth),
+                plane(DVec3::new(-1.12, 0.0, 0.0), DVec3::X, cushion),
+                plane(DVec3::new(1.12, 0.0, 0.0), -DVec3::X, cushion),
+                plane(DVec3::new(0.0, -0.56, 0.0), DVec3::Y, cushion),
+                plane(DVec3::new(0.0, 0.56, 0.0), -DVec3::Y, cushion),
+            ],
+            collide_joined: false,
+        },
+    };
+    (model, states)
 }
