@@ -114,8 +114,16 @@ fn a_sphere_bounces_off_a_box_at_the_restitution_asked() {
                 }
                 assert!(s.time() < 1.0, "no rebound");
             };
-            let p: f64 = s.states().iter().zip([1.0, 0.5]).map(|(b, m)| m * b.v.z).sum();
-            println!("{} e {e}: rebound {v:.6} m/s, momentum {p:.2e} (was -0.5)", method.name());
+            let p: f64 = s
+                .states()
+                .iter()
+                .zip([1.0, 0.5])
+                .map(|(b, m)| m * b.v.z)
+                .sum();
+            println!(
+                "{} e {e}: rebound {v:.6} m/s, momentum {p:.2e} (was -0.5)",
+                method.name()
+            );
             assert!((v - e).abs() < 1e-3 * e, "{} e {e}: {v}", method.name());
             assert!((p + 0.5).abs() < 1e-9, "{}: momentum {p}", method.name());
         }
@@ -141,4 +149,3 @@ fn a_capsule_against_a_box_is_refused_by_name() {
         "{msg}"
     );
 }
-
