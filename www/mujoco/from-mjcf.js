@@ -20,6 +20,7 @@
 import { dot, sub, add, scale, cross, norm, unit, mulv, tmulv, transpose, mulm, IDENTITY, quatOf } from './mjcf-math.js';
 import { names, flag, jointLimits, collision } from './from-mjcf-contact.js';
 import { checkFinite, compileMjcfFiles } from './from-mjcf-files.js';
+import { actuatorForces, jointHolds } from './from-mjcf-actuators.js';
 
 /** Largest MJCF text converted (bytes) and most bodies (Tumble's own limit). */
 export const MAX_XML_BYTES = 50 * 1024 * 1024;
@@ -239,6 +240,7 @@ export function fromMjModel(mujoco, model) {
     const frame = (i) => ({ x: v3(data.xpos, 3 * i), r: rows3(data.xmat, 9 * i) }); // body frame
     const atBody = (i, local) => add(frame(i).x, mulv(frame(i).r, local));
     const rods = new Set(); // the tendons held at their length: distance joints
+    const holds = []; // the joint equalities: drives holding a joint (from-mjcf-actuators.js)
     for (let e = 0; e < model.neq; e++) {
       const type = model.eq_type[e];
       const kind = ['connect', 'weld', 'joint', 'tendon', 'flex', 'distance'][type] ?? 'kind of';
@@ -266,6 +268,7 @@ export function fromMjModel(mujoco, model) {
         rods.add(t);
         continue;
       }
+      if (type === eqt.mjEQ_JOINT.value) { holds.push(e); continue; }
       if ((type !== eqt.mjEQ_CONNECT.value && type !== eqt.mjEQ_WELD.value) || (objtype !== BODY && objtype !== SITE)) {
         throw new Error(`${kind} '${nm}': this equality constraint has no Tumble joint (Tumble closes loops with connect and weld between bodies or sites)`);
       }
@@ -331,6 +334,7 @@ export function fromMjModel(mujoco, model) {
     const where = new Array(joints.length);
     idx.forEach((k, pos) => { where[k] = pos; });
     const forces = [];
+    const drives = jointHolds({ mujoco, model, data, eqs: holds, eqNames, notes, jointForces, where, jlabel });
     // joint springs and dampers (a Tumble joint_spring or slider_spring only on a hinge or slide
     // that became a revolute, prismatic or cylindrical joint: the others' are named)
     for (let k = 0; k < model.njnt; k++) {
@@ -416,6 +420,7 @@ export function fromMjModel(mujoco, model) {
       gravity: noGravity ? [0, 0, 0] : Array.from(model.opt.gravity), dt: model.opt.timestep, duration: 10,
       bodies, joints: idx.map((k) => joints[k]),
       ...(forces.length ? { forces } : {}),
+      ...(drives.length ? { drives } : {}),
       ...(contact ? { contact } : {}),
     };
     // a backstop for what the scan of the text cannot see (a number that overflows as MuJoCo

@@ -8,7 +8,7 @@
 //   { type: 'init', module, url, bytes } -> 'ready' { ms }: Tumble's compiled wasm module, then
 //                                           MuJoCo's glue at `url` started from its wasm `bytes`
 //   { type: 'load', settings }           -> 'loaded' { id, info, state }: MuJoCo's run of the system
-//   { type: 'advance', n, stride, give } -> 'advanced' { steps, error, hash, pulled, ms, from,
+//   { type: 'advance', n, stride, give } -> 'advanced' { steps, error, hash, pulled, ms, drive, from,
 //                                           count, hashes, buf }: n steps, with a sample
 //                                           (buf.inv; buf.poses: poses, joints and spring ends) at
 //                                           every step that is a multiple of `stride`, the first
@@ -55,7 +55,7 @@ async function handle(msg) {
       const r = run;
       out = {
         type: 'loaded', id: ++id, state: state(),
-        info: { name: r.name, n: r.n, nj: r.nj, ns: r.ns, forced: r.forced, sizes: r.sizes, conserved: r.conserved, inv0: r.inv0, notes: r.notes, dt: r.h },
+        info: { name: r.name, n: r.n, nj: r.nj, ns: r.ns, forced: r.forced, sizes: r.sizes, conserved: r.conserved, inv0: r.inv0, notes: r.notes, dt: r.h, driveUnits: r.driveUnits },
       };
       break;
     }
@@ -89,10 +89,13 @@ async function handle(msg) {
 function state() {
   const r = run;
   return {
-    steps: r.steps, error: r.error, hash: r.hash(), pulled: r.wasPulled, ms: r.msPerStep,
+    steps: r.steps, error: r.error, hash: r.hash(), pulled: r.wasPulled, ms: r.msPerStep, drive: drive(r),
     poses: r.poses.slice(), joints: r.joints.slice(), springs: r.springs.slice(), inv: r.inv.slice(),
   };
 }
+
+/** The drives' error now and at most so far, [now..., worst...] (rad or m), or null. */
+const drive = (r) => (r.driveError ? [...r.driveError, ...r.driveWorst] : null);
 
 /** The History interface MujocoRun.advance records into (as the stepper's): a sample at every
  * multiple of `stride` from `from`, `count` of them, into `buf` (one object, reused). */
@@ -140,7 +143,7 @@ function advance(n, stride) {
   buf.now.set(r.inv, pn);
   recorder.buf = null;
   const out = {
-    type: 'advanced', steps: r.steps, error: r.error, hash: r.hash(), pulled: r.wasPulled, ms: r.msPerStep,
+    type: 'advanced', steps: r.steps, error: r.error, hash: r.hash(), pulled: r.wasPulled, ms: r.msPerStep, drive: drive(r),
     from, count, stride, pn, hashes: recorder.hashes, buf,
   };
   return { out, transfer: [buf.inv.buffer, buf.poses.buffer, buf.recorded.buffer, buf.now.buffer, buf.react.buffer] };
