@@ -381,7 +381,7 @@ test('connect and weld: between sites, the world first, a weld and a connect tha
 test('what MuJoCo has and Tumble leaves out is named, each element', () => {
   const xml = `<mujoco><option density="1.2" viscosity="1e-5"><flag gravity="disable"/></option><worldbody>
     <body name="arm" pos="0 0 1" gravcomp="1"><joint name="h" type="hinge" armature="0.1" frictionloss="0.2"/><geom type="box" size="0.1 0.1 0.1" contype="0" conaffinity="0"/>
-      <body name="ball" pos="0 0 -0.5"><joint name="b" type="ball" stiffness="2" damping="1"/><geom type="sphere" size="0.1" contype="0" conaffinity="0"/><site name="s1"/></body></body>
+      <body name="ball" pos="0 0 -0.5"><joint name="b" type="ball" stiffness="2" damping="1" armature="0.05"/><geom type="sphere" size="0.1" contype="0" conaffinity="0"/><site name="s1"/></body></body>
     <body name="target" mocap="true" pos="1 0 0"><site name="s2"/></body>
   </worldbody>
   <tendon><spatial name="rope" stiffness="10" range="0 2"><site site="s1"/><site site="s2"/></spatial></tendon>
@@ -391,13 +391,17 @@ test('what MuJoCo has and Tumble leaves out is named, each element', () => {
   <keyframe><key qpos="0 1 0 0 0" ctrl="0 5"/><key qpos="0.1 1 0 0 0"/></keyframe></mujoco>`;
   const out = convert(xml);
   const text = out.notes.join('\n');
-  for (const want of [/keyframes: the first is the start; the other 1 are ignored/, /gravity is disabled in the model/, /the medium \(density 1.2/,
-    /body 'arm': its gravity compensation/, /body 'target' is a mocap body/, /joint 'h': its armature \(rotor inertia\) is ignored/, /joint 'h': its dry friction/,
+  for (const want of [/keyframes: 'key 0' is the start \(2 to choose from\)/, /gravity is disabled in the model/, /the medium \(density 1.2/,
+    /body 'arm': its gravity compensation/, /body 'target' is a mocap body/, /joint 'b': its armature \(rotor inertia\) is ignored/, /joint 'h': its dry friction/,
     /joint 'b': its stiffness 2 and damping 1 are ignored/, /rope: its length limits are ignored/, /connect 'off' is inactive at the start: ignored/,
-    /filtered: an actuator other than a motor/, /m: a motor whose control is held at the start's 1 \(a constant torque of 2 N m\)/, /sensors \(1\)/]) {
+    /filtered: an actuator Tumble has no element for \(its activation follows the control in time/, /m: a motor whose control is held at the start's 1 \(a constant torque of 2 N m\)/, /sensors \(1\)/]) {
     assert.match(text, want);
   }
   assert.deepEqual(out.system.gravity, [0, 0, 0]);
+  // the hinge to the world about the box's principal z: its armature 0.1 is in the box's inertia
+  // (MuJoCo's box of half-size 0.1 and density 1000: m = 8 kg, I = m (0.2^2 + 0.2^2) / 12)
+  const box = out.system.bodies[0].inertia, m = 8, I = m * 0.08 / 12;
+  assert.ok(Math.abs(box[2] - (I + 0.1)) < 1e-12 && Math.abs(box[0] - I) < 1e-12, `${box}`);
   assert.deepEqual(out.system.forces.find((f) => f.type === 'motor'), { type: 'motor', joint: 0, torque: 2 });
   // hinge and ball; the mocap body, without mass, is merged into the ground with its site
   assert.deepEqual(out.system.joints.map((j) => j.type), ['revolute', 'spherical']);

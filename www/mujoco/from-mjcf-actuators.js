@@ -5,7 +5,8 @@
 // dynamics, with its control held at the start's (the keyframe's ctrl, clamped to ctrlrange as
 // MuJoCo clamps it), exerts on the joint the generalised force
 //     tau = gear (g ctrl + b0) + gear^2 b1 q + gear^2 b2 dq/dt
-// (the actuator's length is gear q, its velocity gear dq/dt). That is exactly:
+// (the actuator's length is gear q, its velocity gear dq/dt; a force range clamps a constant
+// force as MuJoCo does, and is ignored with a note on a servo). That is exactly:
 // - a `motor` (MuJoCo's motor: b1 = b2 = 0; on a hinge of a revolute or cylindrical joint) of
 //   torque gear g ctrl;
 // - a `position` actuator (kp: g = kp, b1 = -kp; kv: b2 = -kv): a joint spring of stiffness
@@ -15,11 +16,10 @@
 // - a `velocity` actuator (kv: g = kv, b2 = -kv): a damper -gear^2 kv dq/dt (a joint or slider
 //   spring of stiffness 0) plus, when ctrl is not 0, the constant torque gear kv ctrl: a `motor`
 //   on a hinge (a damper about the speed ctrl / gear, exactly); on a slide Tumble has no constant
-//   joint force, so a velocity actuator with ctrl not 0 there is left out with a note.
+//   joint force: the damper is kept, the constant force left out with a note.
 // Named and left out: other transmissions (tendon, site, body), activation dynamics (filter,
 // integrator, muscle: MuJoCo's act follows ctrl in time), other gain and bias kinds, actuators on
-// a ball or free joint, a force range (forcelimited: a clamp Tumble has no element for) and
-// actuation disabled in the model.
+// a ball or free joint, and actuation disabled in the model.
 
 /** The force elements of `model`'s actuators (module notes), each with `key` (its place among
  * the elements Tumble wrote, f0, f1, ...). `ctx`: { mujoco, model, key (the keyframe, -1: none),
@@ -51,12 +51,18 @@ export function actuatorForces(ctx) {
       continue;
     }
     if (noActuation) { notes.push(`${nm}: actuation is disabled in the model: left out`); continue; }
-    if (flag(model, 'actuator', a, 'forcelimited')) notes.push(`${nm}: its force range is ignored (Tumble's elements are not clamped)`);
     let ctrl = key >= 0 ? model.key_ctrl[key * model.nu + a] : 0;
     if (flag(model, 'actuator', a, 'ctrllimited') && !off('mjDSBL_CLAMPCTRL')) ctrl = Math.min(Math.max(ctrl, model.actuator_ctrlrange[2 * a]), model.actuator_ctrlrange[2 * a + 1]);
     const g = model.actuator_gainprm[10 * a], gear = model.actuator_gear[6 * a];
     const [b0, b1, b2] = biasType === AFFINE ? [0, 1, 2].map((i) => model.actuator_biasprm[10 * a + i]) : [0, 0, 0];
-    const constant = gear * (g * ctrl + b0), stiffness = -gear * gear * b1, damping = -gear * gear * b2;
+    const stiffness = -gear * gear * b1, damping = -gear * gear * b2;
+    let force = g * ctrl + b0; // (the actuator's force at the start, but for the terms in q and dq/dt)
+    if (flag(model, 'actuator', a, 'forcelimited')) {
+      // a constant force is clamped as MuJoCo clamps it; one that varies with q or dq/dt is not
+      if (stiffness === 0 && damping === 0) force = Math.min(Math.max(force, model.actuator_forcerange[2 * a]), model.actuator_forcerange[2 * a + 1]);
+      else notes.push(`${nm}: its force range is ignored (Tumble's springs are not clamped)`);
+    }
+    const constant = gear * force;
     const sign = reversed(t) ? -1 : 1;
     if (stiffness < 0 || damping < 0) { notes.push(`${nm}: its bias pushes away from its target (negative stiffness or damping): ignored`); continue; }
     if (stiffness > 0) {
@@ -73,16 +79,20 @@ export function actuatorForces(ctx) {
         ? { type: 'joint_spring', joint: where[t], stiffness: 0, rest_angle: 0, damping, key: keyOf }
         : { type: 'slider_spring', joint: where[t], stiffness: 0, rest_slide: 0, damping, key: keyOf });
     }
-    if (constant !== 0) {
-      if (jt !== hinge) { notes.push(`${nm}: its constant force ${constant} N along a slide has no Tumble element (a motor turns a hinge): left out${damping > 0 ? ', its damping kept' : ''}`); continue; }
+    const servo = damping > 0 ? `a velocity servo held at the start's control ${ctrl}: a damper of ${damping}` : '';
+    if (jt === hinge && (constant !== 0 || damping === 0)) {
       forces.push({ type: 'motor', joint: where[t], torque: sign * constant, key: keyOf });
+      if (!/^f\d+$/.test(nm)) {
+        notes.push(servo ? `${nm}: ${servo} and a constant torque of ${constant} N m (together, a damper about the speed ${ctrl / gear} rad/s, exactly); a control that changes in time has no Tumble element`
+          : `${nm}: a motor whose control is held at the start's ${ctrl} (a constant torque of ${constant} N m); a control that changes in time has no Tumble element`);
+      }
+    } else if (constant !== 0) {
+      notes.push(`${nm}: its constant force of ${constant} N along a slide has no Tumble element (a motor turns a hinge): left out${servo ? ', its damping kept' : ''}`);
+    } else if (servo) {
+      if (!/^f\d+$/.test(nm)) notes.push(`${nm}: ${servo} about the speed 0; a control that changes in time has no Tumble element`);
+    } else {
+      notes.push(`${nm}: a force along a slide at the start's control 0: none, left out`);
     }
-    if (!/^f\d+$/.test(nm)) {
-      notes.push(damping > 0
-        ? `${nm}: a velocity servo held at the start's control ${ctrl}: a damper of ${damping}${constant !== 0 && jt === hinge ? ` and a constant torque of ${constant} N m (together, a damper about the speed ${ctrl / gear})` : ''}; a control that changes in time has no Tumble element`
-        : `${nm}: a motor whose control is held at the start's ${ctrl} (a constant torque of ${constant} N m); a control that changes in time has no Tumble element`);
-    }
-    if (damping === 0 && constant === 0 && jt !== hinge) notes.push(`${nm}: exerts no force at the start's control: left out`);
   }
   return forces;
 }
@@ -117,4 +127,31 @@ export function jointHolds(ctx) {
     else notes.push(`joint '${nm}': a drive Tumble wrote, its motion set by the run: it comes back holding its joint where it starts (a constant 0)`);
   }
   return drives;
+}
+
+/** A hinge's armature (MuJoCo's rotor inertia: `arm` added to the joint's diagonal of the mass
+ * matrix only) folded into the body's inertia where that is exact: the hinge joins the body to
+ * the world (so the body turns about the axis only, at the joint's rate, and no other joint's
+ * rate is coupled to it) and the axis is a principal axis of the body (so the inertia stays
+ * diagonal). Then a I a + arm is the joint's whole inertia in both. Anywhere else the rotor would
+ * also turn with the joints above it in Tumble (MuJoCo's does not): a note. Where the moment
+ * about the axis then exceeds the sum of the other two (no rigid body has such an inertia, and
+ * Tumble refuses it), the other two are raised together until it does not: they never act on a
+ * body that turns about the one axis only. Returns the note ('' when folded without raising), the
+ * inertia (the body's principal moments) changed in place. */
+export function foldArmature({ arm, onWorld, axisBody, inertia, what }) {
+  const i = axisBody.findIndex((c) => Math.abs(Math.abs(c) - 1) < 1e-12);
+  if (onWorld && i >= 0) {
+    inertia[i] += arm;
+    const [j, k] = [(i + 1) % 3, (i + 2) % 3];
+    const short = inertia[i] - inertia[j] - inertia[k];
+    if (!(short < 0)) {
+      const d = 0.5 * short + 1e-9 * inertia[i];
+      inertia[j] += d;
+      inertia[k] += d;
+      return `${what}: its armature ${arm} is in the body's inertia about the hinge; the body's other two moments are raised by ${d} to keep a rigid body's inertia (they do not act: the body turns about the hinge only)`;
+    }
+    return '';
+  }
+  return `${what}: its armature (rotor inertia) ${arm} is ignored (it adds to the body's inertia exactly only for a hinge to the world about a principal axis of its body; here ${onWorld ? 'the axis is not a principal axis' : 'other joints turn the body too'})`;
 }
