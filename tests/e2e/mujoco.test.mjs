@@ -156,6 +156,31 @@ test('open a model of several files picked together (issue 28): includes and a m
   await page.close();
 });
 
+test("a model with keyframes: a select of them beside 'open a MuJoCo model'; picking one starts the model there", { skip }, async () => {
+  const { page, problems } = await open('?scenario=nk-revolute&integrator=director');
+  assert.equal(await page.locator('#mjcf-keyframe-label').isHidden(), true);
+  await page.setInputFiles('#open-mjcf-file', join(root, 'tests', 'js', 'fixtures', 'mjcf', 'servo.xml'));
+  await page.waitForFunction(() => document.getElementById('scenario').value === 'custom', null, { timeout: 60000 });
+  await loaded(page);
+  await page.waitForSelector('#mjcf-keyframe-label:not([hidden])');
+  assert.deepEqual(await page.locator('#mjcf-keyframe option').allInnerTexts(), ['rest', 'turned']);
+  assert.match(await page.locator('#mujoco-status').innerText(), /keyframes: 'rest' is the start \(2 to choose from\)/);
+  // E0 from 'rest' (springs stretched by the servos' targets 0.5 rad, -0.2 rad, 0.3 m: 7.4 J of V)
+  const e0 = () => page.evaluate(() => document.getElementById('charts').tumbleCharts.v0s[0][1]);
+  const rest = await e0();
+  await page.selectOption('#mjcf-keyframe', 'turned');
+  await page.waitForFunction(() => /keyframes: 'turned' is the start/.test(document.getElementById('mujoco-status').textContent), null, { timeout: 60000 });
+  await loaded(page);
+  // from 'turned' (the arm at 1.2 rad, the cart at -0.2 m): 17.8 J of V, 10.4 J more
+  const turned = await e0();
+  assert.ok(Math.abs(turned - rest - 10.4) < 1e-9, `E0 ${rest} J, then ${turned} J`);
+  assert.equal(await page.inputValue('#mjcf-keyframe'), '1');
+  const violations = await axe(page);
+  assert.deepEqual(violations, [], JSON.stringify(violations, null, 1));
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
 test("the pointer's pull acts on MuJoCo's run too", { skip }, async () => {
   const { page, problems } = await open(`?scenario=${encodeURIComponent('damped-pendulum?angle=0')}&integrator=director&mujoco=RK4`);
   await page.waitForFunction(() => window.tumble.runs().length === 2, null, { timeout: 60000 });

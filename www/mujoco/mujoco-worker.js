@@ -17,7 +17,8 @@
 //                                           MuJoCo's state), and the state after them in buf.now
 //   { type: 'pull', pull }, { type: 'resume', h }, { type: 'free', id } -> 'ok' (a 'free' of a run
 //                                           that a newer 'load' replaced does nothing)
-//   { type: 'mjcf', xml[, main, files] } -> 'mjcf' { system, notes }: MuJoCo's compiler and mjcf.js
+//   { type: 'mjcf', xml[, main, files, keyframe] } -> 'mjcf' { system, notes, keyframes }: MuJoCo's
+//                                           compiler and mjcf.js, the start at keyframe `keyframe`
 // Errors reply { type: 'error', message }. The sample arrays are transferred; the stepper hands
 // them back with its next 'advance' (`give`), so a run that keeps its size allocates nothing.
 import { initSync } from '../pkg/tumble_wasm.js';
@@ -73,8 +74,8 @@ async function handle(msg) {
       // (files: a model of several files, its main one's name `main`: from-mjcf-files.js)
       const model = compileMjcf(mujoco, msg.xml, msg.files ? { main: msg.main, files: msg.files } : null);
       try {
-        const { system, notes } = fromMjModel(mujoco, model);
-        out = { type: 'mjcf', system, notes };
+        const { system, notes, keyframes } = fromMjModel(mujoco, model, { keyframe: msg.keyframe ?? 0 });
+        out = { type: 'mjcf', system, notes, keyframes };
       } finally {
         model.delete();
       }
