@@ -399,9 +399,11 @@ test('what MuJoCo has and Tumble leaves out is named, each element', () => {
   }
   assert.deepEqual(out.system.gravity, [0, 0, 0]);
   // the hinge to the world about the box's principal z: its armature 0.1 is in the box's inertia
-  // (MuJoCo's box of half-size 0.1 and density 1000: m = 8 kg, I = m (0.2^2 + 0.2^2) / 12)
+  // (MuJoCo's box of half-size 0.1 and density 1000: m = 8 kg, I = m (0.2^2 + 0.2^2) / 12), the
+  // other two moments raised to half of it (they do not act: the box turns about z only)
   const box = out.system.bodies[0].inertia, m = 8, I = m * 0.08 / 12;
-  assert.ok(Math.abs(box[2] - (I + 0.1)) < 1e-12 && Math.abs(box[0] - I) < 1e-12, `${box}`);
+  assert.ok(Math.abs(box[2] - (I + 0.1)) < 1e-12 && box[0] === box[1] && box[0] + box[1] > box[2] && box[0] + box[1] - box[2] < 1e-9, `${box}`);
+  assert.match(text, /joint 'h': its armature 0.1 is in the body's inertia about the hinge; the body's other two moments are raised/);
   assert.deepEqual(out.system.forces.find((f) => f.type === 'motor'), { type: 'motor', joint: 0, torque: 2 });
   // hinge and ball; the mocap body, without mass, is merged into the ground with its site
   assert.deepEqual(out.system.joints.map((j) => j.type), ['revolute', 'spherical']);

@@ -17,16 +17,25 @@
 //     a0 = f + (b f' + f'') / (k d)
 // aref = f'' - b (v - f') - k d (q - f): the prescribed acceleration with an error feedback, so
 // the coordinate follows f with no lag. The impedance is made constant and near 1
-// (solimp 0.9999 0.9999: MuJoCo's largest) so the constraint is near-hard, the time constant
-// MuJoCo's smallest safe one (solref 2h, critically damped). a0 stays fixed through a step; it is
-// taken at the step's mean time of evaluation: t + h/2 for RK4 (stages at t, t + h/2 twice,
-// t + h, weights 1 2 2 1), t for the Euler and implicit integrators (forces at the step's start).
+// (solimp 0.9999 0.9999: MuJoCo's largest) so the constraint is near-hard. a0 stays fixed
+// through a step; it is taken at the step's mean time of evaluation: t + h/2 for RK4 (stages at
+// t, t + h/2 twice, t + h, weights 1 2 2 1), t for the Euler and implicit integrators (forces at
+// the step's start). The time constant (solref, critically damped): 2h (MuJoCo's smallest safe
+// one) for Euler and implicit; for RK4 max(20 h, 0.01 s): a target held through the step pushes
+// the position by h^3 k d g'/12 within it (g the target's a0(t)), which the feedback repays with a
+// velocity at the steps' ends short by (h^2/12) k d g'; with k d = 1/tc^2 that is 1/4800 of g' at
+// 20 h (1/48 at 2 h, where the governor's node velocities, and so its drive's power b (v - f'),
+// were off by 2 %).
 // Measured (tests/js/mjcf-drives.test.mjs): a hinge spun up by ramp_speed 2 pi rad/s at h = 0.01
-// follows f to 2.2e-4 rad under RK4 (0.0316 rad with a0 = f(t): the lag b f' / (k d) plus half a
-// step), to 1.9e-3 rad under Euler.
+// follows f to 8.1e-5 rad under RK4 (0.0316 rad with a0 = f(t): the lag b f' / (k d) plus half a
+// step), to 1.9e-3 rad under Euler; the driven presets in MuJoCo RK4 at their step to 6e-6 rad
+// (slider-crank), 3.5e-4 m (crane), 1.4e-4 m (kapitza), 3e-7 rad (governor, at 5e-5 s).
 //
-// The drive's work: the constraint force of its row times the row's velocity, summed per step
-// at the step's start as the run sums its actuators' work (mujoco-run.js), counts in W.
+// The drive's work, counted in W: the constraint force of its row times the row's velocity at
+// each step's start, summed with the trapezoid rule (mujoco-run.js). Under RK4 the force at the
+// start with the step's mid-step target is not the drive's (it rings within the step): the run
+// takes it from a forward with the targets of the start's own time, and the velocity there
+// corrected by the shortfall above (a0 with f' - (h^2/12)(k d f' + b f'' + f''') in place of f').
 // The drive's error, shown on the page: |q(t) - q0 - f(t)| per drive (rad or m) at MuJoCo's
 // state: the joint's qpos (times the sign of the tree's direction) or the rod's length minus
 // Tumble's `length`, against Tumble's own f(t).
