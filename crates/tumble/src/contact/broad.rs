@@ -1,8 +1,8 @@
 //! The broad phase of the pairs of shapes: which pairs of spheres and boxes on different bodies
 //! may touch in the next step, by sweep and prune along x1 (a box by its bounding sphere).
 //!
-//! A pair of spheres becomes a sphere pair; a sphere and a box, the sphere's centre (with its
-//! radius) against the box's faces; two boxes, each box's eight corners against the other's
+//! A pair of spheres becomes a sphere pair; a sphere (or a capsule's end cap) and a box, the
+//! sphere's centre (with its radius) against the box's faces; two boxes, each box's eight corners against the other's
 //! faces (`face`: each point against the one face it is nearest to from inside, or beyond
 //! which it lies outside, chosen at the step's start; a point beyond two faces at once, by an
 //! edge or a corner of the box, is left out: edge-on-edge contact is not handled).
@@ -41,6 +41,9 @@ pub struct Ball {
     pub half: DVec3,
     /// a box's axes in the body's frame (columns)
     pub rot: DMat3,
+    /// a capsule's end cap (a sphere that touches boxes only: against a face the segment's
+    /// nearest point is an end, so the caps are the capsule's contact as against a plane)
+    pub cap: bool,
     /// collision filter
     pub group: u32,
     /// collision filter
@@ -207,6 +210,7 @@ impl Balls {
     fn may_touch(&self, a: &Ball, b: &Ball) -> bool {
         let key = (a.body.min(b.body), a.body.max(b.body));
         a.body != b.body
+            && (!(a.cap || b.cap) || a.is_box() || b.is_box())
             && (a.group & b.mask != 0 || b.group & a.mask != 0)
             && self.joined.binary_search(&key).is_err()
     }

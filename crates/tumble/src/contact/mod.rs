@@ -268,10 +268,15 @@ impl Probes {
         };
         for (i, s1) in ct.shapes.iter().enumerate() {
             for (k2, s2) in ct.shapes.iter().enumerate().skip(i + 1) {
-                // sphere and box pairs: found each step by the broad phase
+                // sphere and box pairs, and capsules against boxes: found each step by the broad
+                // phase
                 let paired =
                     |k: ShapeKind| matches!(k, ShapeKind::Sphere { .. } | ShapeKind::Box { .. });
+                let boxed = |k: ShapeKind| matches!(k, ShapeKind::Box { .. });
+                let capsule = |k: ShapeKind| matches!(k, ShapeKind::Capsule { .. });
                 if (paired(s1.kind) && paired(s2.kind))
+                    || (capsule(s1.kind) && boxed(s2.kind))
+                    || (boxed(s1.kind) && capsule(s2.kind))
                     || s1.body == s2.body
                     || !filtered(s1.group, s1.mask, s2.group, s2.mask)
                     || (!ct.collide_joined && joined(s1.body, s2.body))
@@ -280,7 +285,7 @@ impl Probes {
                 }
                 let (x, y) = (s1.kind, s2.kind);
                 return Err(format!(
-                    "contact: shapes {i} ({} on body {}) and {k2} ({} on body {}) may touch, but {} against {} contact is not handled yet (spheres and boxes touch planes, spheres and boxes; capsules touch planes); set their group and mask so that they do not touch",
+                    "contact: shapes {i} ({} on body {}) and {k2} ({} on body {}) may touch, but {} against {} contact is not handled yet (spheres and boxes touch planes, spheres and boxes; capsules touch planes and boxes); set their group and mask so that they do not touch",
                     x.name(), s1.body, y.name(), s2.body, x.name(), y.name()
                 ));
             }
@@ -296,24 +301,38 @@ impl Probes {
             ..broad::Balls::default()
         };
         for sh in &ct.shapes {
-            let (r, half, kinds): (f64, DVec3, &[Kind]) = match sh.kind {
-                ShapeKind::Sphere { radius } => (radius, DVec3::ZERO, &[Kind::Hertz]),
+            // a capsule by its two end caps (they touch boxes only)
+            let (r, half, kinds, ends): (f64, DVec3, &[Kind], &[f64]) = match sh.kind {
+                ShapeKind::Sphere { radius } => (radius, DVec3::ZERO, &[Kind::Hertz], &[0.0]),
                 // a box by its bounding sphere; its corners' law is linear, a sphere's on it Hertz
-                ShapeKind::Box { half } => (half.length(), half, &[Kind::Hertz, Kind::Linear]),
-                ShapeKind::Capsule { .. } => continue,
+                ShapeKind::Box { half } => {
+                    (half.length(), half, &[Kind::Hertz, Kind::Linear], &[0.0])
+                }
+                ShapeKind::Capsule {
+                    radius,
+                    half_length,
+                } => (
+                    radius,
+                    DVec3::ZERO,
+                    &[Kind::Hertz],
+                    &[-half_length, half_length],
+                ),
             };
             let m = &sh.material;
-            balls.list.push(broad::Ball {
-                body: sh.body,
-                s: sh.offset,
-                r,
-                half,
-                rot: sh.rotation,
-                group: sh.group,
-                mask: sh.mask,
-                compliance: (1.0 - m.poisson * m.poisson) / m.young,
-                e: m.restitution,
-            });
+            for &end in ends {
+                balls.list.push(broad::Ball {
+                    body: sh.body,
+                    s: sh.offset + sh.rotation * DVec3::new(0.0, 0.0, end),
+                    r,
+                    half,
+                    rot: sh.rotation,
+                    cap: matches!(sh.kind, ShapeKind::Capsule { .. }),
+                    group: sh.group,
+                    mask: sh.mask,
+                    compliance: (1.0 - m.poisson * m.poisson) / m.young,
+                    e: m.restitution,
+                });
+            }
             for &kind in kinds {
                 if !balls
                     .alpha
