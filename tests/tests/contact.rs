@@ -753,3 +753,38 @@ fn contact_forces_carry_the_weight() {
         "{out:?}"
     );
 }
+
+/// The incline with a ball (`incline?shape=ball`): it rolls down at 5/7 g sin a where static
+/// friction holds its contact point (mu_s >= 2/7 tan a), and skids at g (sin a - mu_k cos a)
+/// beyond (the closed forms of a solid sphere, J = 2 m r^2 / 5).
+#[test]
+fn a_ball_rolls_down_the_incline_at_five_sevenths() {
+    let a = 0.6f64;
+    for (text, want) in [
+        ("incline?shape=ball", 5.0 / 7.0 * G * a.sin()),
+        (
+            "incline?shape=ball&friction=0.1&static_friction=0.1",
+            G * (a.sin() - 0.1 * a.cos()),
+        ),
+    ] {
+        let sc = Scenario::parse(text).unwrap();
+        for method in [Method::Director, Method::Rattle] {
+            let mut s = Simulation::new(&sc, method, Settings::for_scenario(&sc)).unwrap();
+            let x0 = s.states()[0].x;
+            while s.time() < 1.0 - 1e-9 {
+                s.step().unwrap();
+            }
+            let d = (s.states()[0].x - x0).length();
+            let acc = 2.0 * d / (s.time() * s.time());
+            println!(
+                "{} {text}: a = {acc:.5} m/s^2 against {want:.5}",
+                method.name()
+            );
+            assert!(
+                (acc / want - 1.0).abs() < 2e-3,
+                "{} {text}: {acc} vs {want}",
+                method.name()
+            );
+        }
+    }
+}

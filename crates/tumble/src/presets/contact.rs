@@ -18,7 +18,9 @@
 //!   `restitution`: a joint limit (`forces/limits.rs`).
 //! - `incline`: a 0.3 x 0.2 x 0.1 m box (2 kg) on a plane tilted by `angle` about x2, kinetic
 //!   and static friction `friction` and `static_friction`: it stays put when
-//!   tan(angle) < mu_s and slides at g (sin a - mu_k cos a) otherwise.
+//!   tan(angle) < mu_s and slides at g (sin a - mu_k cos a) otherwise; with `shape=ball` a
+//!   solid ball (0.1 m, 2 kg) that rolls at 5/7 g sin a when mu_s >= 2/7 tan a, and skids
+//!   at g (sin a - mu_k cos a) beyond while spinning up at 5 mu_k g cos a / (2 r).
 //! - `billiards`: a break. Fifteen balls (57.15 mm, 0.17 kg, a hard resin taken as E = 200 MPa
 //!   so that an impact lasts about 0.5 ms) racked in a touching triangle on the cloth of a 9-ft
 //!   table (2.24 x 1.12 m between four cushions), the cue ball shot at them at `speed` without
@@ -152,9 +154,12 @@ pub fn newtons_cradle(values: &[f64]) -> (Model, Vec<BodyState>) {
 /// The incline's box: half-sizes (m) and mass (kg).
 const BLOCK: (DVec3, f64) = (DVec3::new(0.15, 0.1, 0.05), 2.0);
 
-/// `values` = [angle (rad), friction, static_friction, restitution].
+/// `values` = [angle (rad), friction, static_friction, restitution, shape (0 box, 1 ball)].
 pub fn incline(values: &[f64]) -> (Model, Vec<BodyState>) {
     let (angle, mu_k, mu_s, e) = (values[0], values[1], values[2], values[3]);
+    if values.get(4) == Some(&1.0) {
+        return incline_ball(angle, mu_k, mu_s, e);
+    }
     let (half, m) = BLOCK;
     let material = Material {
         restitution: e,
@@ -267,6 +272,40 @@ pub fn stop_pendulum(values: &[f64]) -> (Model, Vec<BodyState>) {
         restitution: e,
     };
     crate::presets::forces::hinged_rod(angle, vec![limit])
+}
+
+/// A 2 kg solid ball of 0.1 m on the incline of [`incline`], resting at the indentation of its
+/// weight: it rolls down at 5/7 g sin a where the static friction can hold its contact point
+/// (mu_s >= 2/7 tan a), and skids beyond.
+fn incline_ball(angle: f64, mu_k: f64, mu_s: f64, e: f64) -> (Model, Vec<BodyState>) {
+    let (r, m) = (0.1, 2.0);
+    let material = Material {
+        restitution: e,
+        friction: mu_k,
+        static_friction: mu_s,
+        ..Material::default()
+    };
+    let rot = rotation(DVec3::Y, angle);
+    let normal = rot * DVec3::Z;
+    let k = 4.0 / 3.0 * crate::contact::e_star(&material, &material) * libm::sqrt(r);
+    let d = libm::pow(m * G * libm::cos(angle) / k, 2.0 / 3.0);
+    let model = Model {
+        bodies: vec![solid_ball(m, r)],
+        joints: vec![],
+        gravity: DVec3::new(0.0, 0.0, -G),
+        forces: vec![],
+        drives: vec![],
+        contact: Contact {
+            shapes: vec![sphere(0, r, material)],
+            planes: vec![Plane {
+                point: DVec3::ZERO,
+                normal,
+                material,
+            }],
+            collide_joined: false,
+        },
+    };
+    (model, vec![BodyState::at_rest(normal * (r - d), rot)])
 }
 
 /// A pool ball: radius (m), mass (kg).

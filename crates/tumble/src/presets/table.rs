@@ -236,12 +236,13 @@ pub const PRESETS: &[Preset] = &[
     },
     Preset {
         name: "incline",
-        description: "box on an incline: a 2 kg box on a tilted plane; it stays put while tan(angle) is below the static friction coefficient and slides at g (sin a - mu_k cos a) beyond",
+        description: "box on an incline: a 2 kg box on a tilted plane; it stays put while tan(angle) is below the static friction coefficient and slides at g (sin a - mu_k cos a) beyond; or a ball, which rolls at 5/7 g sin a",
         params: &[
             Param { key: "angle", help: "tilt of the plane (rad); 0.46 rad is the friction angle of mu_s = 0.5", kind: ParamKind::Number { default: 0.6, min: 0.0, max: 1.2, integer: false } },
             Param { key: "friction", help: "kinetic friction coefficient mu_k", kind: ParamKind::Number { default: 0.4, min: 0.0, max: 2.0, integer: false } },
             Param { key: "static_friction", help: "static friction coefficient mu_s (at least mu_k)", kind: ParamKind::Number { default: 0.5, min: 0.0, max: 2.0, integer: false } },
             Param { key: "restitution", help: "coefficient of restitution e of the box's corners", kind: ParamKind::Number { default: 0.3, min: 0.01, max: 1.0, integer: false } },
+            Param { key: "shape", help: "what is on the incline: the box, or a ball (0.1 m) that rolls when mu_s >= 2/7 tan(angle) and skids beyond", kind: ParamKind::Choice(&["box", "ball"]) },
         ],
     },
     Preset {
