@@ -65,6 +65,27 @@ fn solid_ball(mass: f64, radius: f64) -> Body {
     }
 }
 
+/// A solid ball (mass `m`, radius `r`) of `material` and the plane through the origin with
+/// normal `normal`, under gravity along -x3.
+fn ball_on_plane(m: f64, r: f64, material: Material, normal: DVec3) -> Model {
+    Model {
+        bodies: vec![solid_ball(m, r)],
+        joints: vec![],
+        gravity: DVec3::new(0.0, 0.0, -G),
+        forces: vec![],
+        drives: vec![],
+        contact: Contact {
+            shapes: vec![sphere(0, r, material)],
+            planes: vec![Plane {
+                point: DVec3::ZERO,
+                normal,
+                material,
+            }],
+            collide_joined: false,
+        },
+    }
+}
+
 /// `values` = [height (m), restitution, friction, speed (m/s), spin (rad/s)].
 pub fn bouncing_ball(values: &[f64]) -> (Model, Vec<BodyState>) {
     let (height, e, mu, speed, spin) = (values[0], values[1], values[2], values[3], values[4]);
@@ -78,22 +99,7 @@ pub fn bouncing_ball(values: &[f64]) -> (Model, Vec<BodyState>) {
     let mut s = BodyState::at_rest(DVec3::new(0.0, 0.0, r + height), DMat3::IDENTITY);
     s.v = DVec3::new(0.0, speed, 0.0);
     s.w = DVec3::new(spin, 0.0, 0.0);
-    let model = Model {
-        bodies: vec![solid_ball(m, r)],
-        joints: vec![],
-        gravity: DVec3::new(0.0, 0.0, -G),
-        forces: vec![],
-        drives: vec![],
-        contact: Contact {
-            shapes: vec![sphere(0, r, material)],
-            planes: vec![Plane {
-                point: DVec3::ZERO,
-                normal: DVec3::Z,
-                material,
-            }],
-            collide_joined: false,
-        },
-    };
+    let model = ball_on_plane(m, r, material, DVec3::Z);
     (model, vec![s])
 }
 
@@ -289,22 +295,7 @@ fn incline_ball(angle: f64, mu_k: f64, mu_s: f64, e: f64) -> (Model, Vec<BodySta
     let normal = rot * DVec3::Z;
     let k = 4.0 / 3.0 * crate::contact::e_star(&material, &material) * libm::sqrt(r);
     let d = libm::pow(m * G * libm::cos(angle) / k, 2.0 / 3.0);
-    let model = Model {
-        bodies: vec![solid_ball(m, r)],
-        joints: vec![],
-        gravity: DVec3::new(0.0, 0.0, -G),
-        forces: vec![],
-        drives: vec![],
-        contact: Contact {
-            shapes: vec![sphere(0, r, material)],
-            planes: vec![Plane {
-                point: DVec3::ZERO,
-                normal,
-                material,
-            }],
-            collide_joined: false,
-        },
-    };
+    let model = ball_on_plane(m, r, material, normal);
     (model, vec![BodyState::at_rest(normal * (r - d), rot)])
 }
 
