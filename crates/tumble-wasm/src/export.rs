@@ -70,6 +70,15 @@ fn preset_value(sc: &Scenario) -> Value {
         "gravity": v3(sc.model.gravity), "dt": sc.dt, "duration": sc.duration,
         "bodies": bodies, "joints": joints,
     });
+    // the bodies' and joints' names (the elements' and drives' come with their JSON forms)
+    let names = &sc.model.names;
+    for (list, of) in [("bodies", &names.bodies), ("joints", &names.joints)] {
+        for (i, e) in v[list].as_array_mut().into_iter().flatten().enumerate() {
+            if let Some(name) = tumble::model::Names::of(of, i) {
+                e["name"] = json!(name);
+            }
+        }
+    }
     // the elements' and drives' own JSON forms (custom.rs); they cannot fail for a valid model
     if !sc.model.forces.is_empty() {
         if let Ok(f) = tumble::custom::forces_json(&sc.model) {
@@ -102,6 +111,7 @@ const ORDER: [&str; 18] = [
 
 fn rank(key: &str) -> usize {
     match key {
+        "name" => 4, // an element's first, before its type
         "velocity" => 17,
         "angular_velocity" => 18,
         "shapes" => 19,

@@ -2,7 +2,7 @@
 //! `drives` lists of a scenario file; `custom.rs` documents the format and reads the rest).
 use crate::forces::ForceElement;
 use crate::json_path::{tagged, Tagged};
-use crate::model::{Drive, DriveKind, LimitKind, Model};
+use crate::model::{Drive, DriveKind, LimitKind, Model, Names};
 use crate::timefn::TimeFn;
 use alloc::format;
 use alloc::string::String;
@@ -11,13 +11,15 @@ use glam::DVec3;
 use serde::{Deserialize, Deserializer, Serialize};
 
 /// A drive (`model::Drive`): {"joint": 0, "type": "angle" | "slide", "time": F}.
-#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq)]
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct JsonDrive {
     joint: usize,
     #[serde(rename = "type")]
     kind: JsonDriveKind,
     time: JsonTime,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    name: Option<String>,
 }
 
 #[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq)]
@@ -34,6 +36,7 @@ pub fn drives_json(model: &Model) -> Result<serde_json::Value, String> {
         .drives
         .iter()
         .map(|d| JsonDrive {
+            name: None,
             joint: d.joint,
             kind: match d.kind {
                 DriveKind::Angle => JsonDriveKind::Angle,
@@ -41,6 +44,11 @@ pub fn drives_json(model: &Model) -> Result<serde_json::Value, String> {
                 DriveKind::Distance => JsonDriveKind::Distance,
             },
             time: JsonTime::from_fn(d.time).unwrap_or(JsonTime::Constant(TConstant { value: 1.0 })),
+        })
+        .zip(0..)
+        .map(|(mut d, i)| {
+            d.name = Names::of(&model.names.drives, i).map(String::from);
+            d
         })
         .collect();
     serde_json::to_value(list).map_err(|e| format!("drives: {e}"))
@@ -91,13 +99,49 @@ impl Tagged for JsonForce {
     }
 }
 
+impl JsonForce {
+    /// The element's optional name.
+    pub(crate) fn name(&self) -> &Option<String> {
+        match self {
+            JsonForce::Spring(f) => &f.name,
+            JsonForce::JointSpring(f) => &f.name,
+            JsonForce::SliderSpring(f) => &f.name,
+            JsonForce::JointLimit(f) => &f.name,
+            JsonForce::SliderLimit(f) => &f.name,
+            JsonForce::Force(f) => &f.name,
+            JsonForce::Torque(f) => &f.name,
+            JsonForce::Motor(f) => &f.name,
+        }
+    }
+
+    fn name_mut(&mut self) -> &mut Option<String> {
+        match self {
+            JsonForce::Spring(f) => &mut f.name,
+            JsonForce::JointSpring(f) => &mut f.name,
+            JsonForce::SliderSpring(f) => &mut f.name,
+            JsonForce::JointLimit(f) => &mut f.name,
+            JsonForce::SliderLimit(f) => &mut f.name,
+            JsonForce::Force(f) => &mut f.name,
+            JsonForce::Torque(f) => &mut f.name,
+            JsonForce::Motor(f) => &mut f.name,
+        }
+    }
+}
+
+impl JsonDrive {
+    /// The drive's optional name.
+    pub(crate) fn name(&self) -> &Option<String> {
+        &self.name
+    }
+}
+
 impl<'de> Deserialize<'de> for JsonForce {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         tagged(d)
     }
 }
 
-#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq)]
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct FSpring {
     #[serde(default)]
@@ -113,9 +157,11 @@ pub(crate) struct FSpring {
     rest_length: f64,
     #[serde(default)]
     damping: f64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    name: Option<String>,
 }
 
-#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq)]
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct FJointSpring {
     joint: usize,
@@ -125,9 +171,11 @@ pub(crate) struct FJointSpring {
     rest_angle: f64,
     #[serde(default)]
     damping: f64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    name: Option<String>,
 }
 
-#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq)]
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct FSliderSpring {
     joint: usize,
@@ -137,9 +185,11 @@ pub(crate) struct FSliderSpring {
     rest_slide: f64,
     #[serde(default)]
     damping: f64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    name: Option<String>,
 }
 
-#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq)]
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct FJointLimit {
     joint: usize,
@@ -149,9 +199,11 @@ pub(crate) struct FJointLimit {
     stiffness: f64,
     #[serde(default = "half")]
     restitution: f64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    name: Option<String>,
 }
 
-#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq)]
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct FSliderLimit {
     joint: usize,
@@ -161,9 +213,11 @@ pub(crate) struct FSliderLimit {
     stiffness: f64,
     #[serde(default = "half")]
     restitution: f64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    name: Option<String>,
 }
 
-#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq)]
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct FForce {
     body: usize,
@@ -172,24 +226,30 @@ pub(crate) struct FForce {
     force: [f64; 3],
     #[serde(default, skip_serializing_if = "Option::is_none")]
     time: Option<JsonTime>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    name: Option<String>,
 }
 
-#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq)]
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct FTorque {
     body: usize,
     torque: [f64; 3],
     #[serde(default, skip_serializing_if = "Option::is_none")]
     time: Option<JsonTime>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    name: Option<String>,
 }
 
-#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq)]
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct FMotor {
     joint: usize,
     torque: f64,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     time: Option<JsonTime>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    name: Option<String>,
 }
 
 /// A function of time (`timefn.rs`), tagged by "kind" (read by `json_path::tagged`).
@@ -349,6 +409,7 @@ pub fn forces_json(model: &Model) -> Result<serde_json::Value, String> {
                 rest_length,
                 damping,
             } => JsonForce::Spring(FSpring {
+                name: None,
                 a,
                 point_a: point_a.to_array(),
                 b,
@@ -363,6 +424,7 @@ pub fn forces_json(model: &Model) -> Result<serde_json::Value, String> {
                 rest_angle,
                 damping,
             } => JsonForce::JointSpring(FJointSpring {
+                name: None,
                 joint,
                 stiffness,
                 rest_angle,
@@ -374,6 +436,7 @@ pub fn forces_json(model: &Model) -> Result<serde_json::Value, String> {
                 rest_slide,
                 damping,
             } => JsonForce::SliderSpring(FSliderSpring {
+                name: None,
                 joint,
                 stiffness,
                 rest_slide,
@@ -388,6 +451,7 @@ pub fn forces_json(model: &Model) -> Result<serde_json::Value, String> {
                 restitution,
             } => match kind {
                 LimitKind::Angle => JsonForce::JointLimit(FJointLimit {
+                    name: None,
                     joint,
                     lower,
                     upper,
@@ -395,6 +459,7 @@ pub fn forces_json(model: &Model) -> Result<serde_json::Value, String> {
                     restitution,
                 }),
                 LimitKind::Slide => JsonForce::SliderLimit(FSliderLimit {
+                    name: None,
                     joint,
                     lower,
                     upper,
@@ -408,12 +473,14 @@ pub fn forces_json(model: &Model) -> Result<serde_json::Value, String> {
                 force,
                 time,
             } => JsonForce::Force(FForce {
+                name: None,
                 body,
                 point: point.to_array(),
                 force: force.to_array(),
                 time: JsonTime::from_fn(time),
             }),
             ForceElement::Torque { body, torque, time } => JsonForce::Torque(FTorque {
+                name: None,
                 body,
                 torque: torque.to_array(),
                 time: JsonTime::from_fn(time),
@@ -423,10 +490,16 @@ pub fn forces_json(model: &Model) -> Result<serde_json::Value, String> {
                 torque,
                 time,
             } => JsonForce::Motor(FMotor {
+                name: None,
                 joint,
                 torque,
                 time: JsonTime::from_fn(time),
             }),
+        })
+        .zip(0..)
+        .map(|(mut f, i)| {
+            *f.name_mut() = Names::of(&model.names.forces, i).map(String::from);
+            f
         })
         .collect();
     serde_json::to_value(list).map_err(|e| format!("forces: {e}"))
@@ -444,6 +517,7 @@ pub(crate) fn forces_from(js: &[JsonForce]) -> Vec<ForceElement> {
                 stiffness,
                 rest_length,
                 damping,
+                ..
             }) => ForceElement::Spring {
                 a,
                 point_a: DVec3::from_array(point_a),
@@ -458,6 +532,7 @@ pub(crate) fn forces_from(js: &[JsonForce]) -> Vec<ForceElement> {
                 stiffness,
                 rest_angle,
                 damping,
+                ..
             }) => ForceElement::JointSpring {
                 joint,
                 stiffness,
@@ -469,6 +544,7 @@ pub(crate) fn forces_from(js: &[JsonForce]) -> Vec<ForceElement> {
                 stiffness,
                 rest_slide,
                 damping,
+                ..
             }) => ForceElement::SliderSpring {
                 joint,
                 stiffness,
@@ -481,6 +557,7 @@ pub(crate) fn forces_from(js: &[JsonForce]) -> Vec<ForceElement> {
                 upper,
                 stiffness,
                 restitution,
+                ..
             }) => ForceElement::Limit {
                 joint,
                 kind: LimitKind::Angle,
@@ -495,6 +572,7 @@ pub(crate) fn forces_from(js: &[JsonForce]) -> Vec<ForceElement> {
                 upper,
                 stiffness,
                 restitution,
+                ..
             }) => ForceElement::Limit {
                 joint,
                 kind: LimitKind::Slide,
@@ -508,13 +586,14 @@ pub(crate) fn forces_from(js: &[JsonForce]) -> Vec<ForceElement> {
                 point,
                 force,
                 time,
+                ..
             }) => ForceElement::Force {
                 body,
                 point: DVec3::from_array(point),
                 force: DVec3::from_array(force),
                 time: time_fn(time),
             },
-            JsonForce::Torque(FTorque { body, torque, time }) => ForceElement::Torque {
+            JsonForce::Torque(FTorque { body, torque, time, .. }) => ForceElement::Torque {
                 body,
                 torque: DVec3::from_array(torque),
                 time: time_fn(time),
@@ -523,6 +602,7 @@ pub(crate) fn forces_from(js: &[JsonForce]) -> Vec<ForceElement> {
                 joint,
                 torque,
                 time,
+                ..
             }) => ForceElement::Motor {
                 joint,
                 torque,

@@ -26,6 +26,7 @@ pub mod math;
 pub mod mechanism;
 pub mod methods;
 pub mod model;
+pub mod names;
 pub mod presets;
 pub mod reach;
 pub mod scenario;

@@ -70,6 +70,7 @@ pub fn bouncing_ball(values: &[f64]) -> (Model, Vec<BodyState>) {
     s.v = DVec3::new(0.0, speed, 0.0);
     s.w = DVec3::new(spin, 0.0, 0.0);
     let model = Model {
+        names: Default::default(),
         bodies: vec![solid_ball(m, r)],
         joints: vec![],
         gravity: DVec3::new(0.0, 0.0, -G),
@@ -128,6 +129,7 @@ pub fn newtons_cradle(values: &[f64]) -> (Model, Vec<BodyState>) {
         ));
     }
     let model = Model {
+        names: Default::default(),
         bodies,
         joints,
         gravity: DVec3::new(0.0, 0.0, -G),
@@ -164,6 +166,7 @@ pub fn incline(values: &[f64]) -> (Model, Vec<BodyState>) {
     let s = BodyState::at_rest(normal * (half.z - d), rot);
     let size = half * 2.0;
     let model = Model {
+        names: Default::default(),
         bodies: vec![Body {
             mass: m,
             inertia: box_inertia(m, size),
@@ -228,6 +231,7 @@ pub fn ball_pit(values: &[f64]) -> (Model, Vec<BodyState>) {
         material,
     };
     let model = Model {
+        names: Default::default(),
         bodies,
         joints: vec![],
         gravity: DVec3::new(0.0, 0.0, -G),
@@ -308,6 +312,7 @@ pub fn billiards(values: &[f64]) -> (Model, Vec<BodyState>) {
         material,
     };
     let model = Model {
+        names: Default::default(),
         bodies: (0..n).map(|_| solid_ball(m, r)).collect(),
         joints: vec![],
         gravity: DVec3::new(0.0, 0.0, -G),
