@@ -4,12 +4,12 @@
 use clap::{CommandFactory, Parser};
 use cli::{BenchArgs, Cli, Command, RunArgs, RunFormat, Shell};
 use out::{out, outln};
+use sample::{RunNames, Sample};
 use serde::Serialize;
 use std::fmt::Write as _;
 use std::io::IsTerminal;
 use std::process::ExitCode;
 use std::time::Instant;
-use sample::{RunNames, Sample};
 use tumble::{Invariants, Method, Scenario, Settings, Simulation};
 
 mod cli;

@@ -104,7 +104,9 @@ impl RunNames {
     pub(crate) fn of(model: &Model) -> Option<RunNames> {
         let n = &model.names;
         let list = |names: &[String], len: usize| {
-            (0..len).map(|i| Names::of(names, i).map(String::from)).collect()
+            (0..len)
+                .map(|i| Names::of(names, i).map(String::from))
+                .collect()
         };
         (!n.is_empty()).then(|| RunNames {
             bodies: list(&n.bodies, model.bodies.len()),

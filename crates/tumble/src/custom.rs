@@ -345,7 +345,10 @@ pub fn parse(text: &str) -> Result<(Model, Vec<BodyState>, f64, f64, String), Sc
 }
 
 /// Each element's optional name.
-fn listed<'a, T>(list: &'a [T], name: impl Fn(&'a T) -> &'a Option<String>) -> Vec<Option<&'a str>> {
+fn listed<'a, T>(
+    list: &'a [T],
+    name: impl Fn(&'a T) -> &'a Option<String>,
+) -> Vec<Option<&'a str>> {
     list.iter().map(|e| name(e).as_deref()).collect()
 }
 

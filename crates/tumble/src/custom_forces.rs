@@ -593,7 +593,9 @@ pub(crate) fn forces_from(js: &[JsonForce]) -> Vec<ForceElement> {
                 force: DVec3::from_array(force),
                 time: time_fn(time),
             },
-            JsonForce::Torque(FTorque { body, torque, time, .. }) => ForceElement::Torque {
+            JsonForce::Torque(FTorque {
+                body, torque, time, ..
+            }) => ForceElement::Torque {
                 body,
                 torque: DVec3::from_array(torque),
                 time: time_fn(time),

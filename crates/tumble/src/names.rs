@@ -50,7 +50,10 @@ pub fn check(list: &str, names: &[Option<&str>]) -> Result<Vec<String>, Scenario
                 shown(name)
             )));
         }
-        if let Some(k) = out.iter().position(|o: &String| !name.is_empty() && o == name) {
+        if let Some(k) = out
+            .iter()
+            .position(|o: &String| !name.is_empty() && o == name)
+        {
             return Err(ScenarioError(format!(
                 "{list}[{i}].name {} is also {list}[{k}]'s: names must differ within {list}",
                 shown(name)
