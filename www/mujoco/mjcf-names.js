@@ -39,3 +39,36 @@ export function nameElements(elements, names, what, notes) {
     e.name = name;
   });
 }
+
+// The way back: an MJCF document Tumble writes (to-mjcf.js) names its bodies b0.. and joints
+// j0.. (the import sorts by those), so a Tumble name travels in MuJoCo's <custom> text
+// elements, which its compiler keeps: <text name="tumble:body:3" data="upper arm"/>.
+
+/** The <custom> lines that carry `system`'s body and joint names into MJCF, [] when none is
+ * named; `esc` escapes an attribute's text. */
+export function namesCustom(system, esc) {
+  const lines = [];
+  for (const [list, key] of [['bodies', 'body'], ['joints', 'joint']]) {
+    (system[list] ?? []).forEach((e, i) => {
+      if (typeof e.name === 'string') lines.push(`    <text name="tumble:${key}:${i}" data="${esc(e.name)}"/>`);
+    });
+  }
+  return lines.length ? ['  <custom>', ...lines, '  </custom>'] : [];
+}
+
+/** The names a compiled model carries in its tumble:body:i and tumble:joint:k texts:
+ * { body: Map(i -> name), joint: Map(k -> name) }; `names` reads the model's name table. */
+export function carriedNames(model, names) {
+  const out = { body: new Map(), joint: new Map() };
+  if (!(model.ntext > 0)) return out;
+  const d = model.text_data;
+  const data = new Uint8Array(d.buffer, d.byteOffset, d.length);
+  const keys = names(model, model.name_textadr, model.ntext);
+  for (let t = 0; t < model.ntext; t++) {
+    const m = /^tumble:(body|joint):(\d+)$/.exec(keys[t]);
+    if (!m) continue;
+    const at = model.text_adr[t];
+    out[m[1]].set(Number(m[2]), new TextDecoder().decode(data.subarray(at, at + model.text_size[t] - 1))); // (the size counts the NUL)
+  }
+  return out;
+}

@@ -35,6 +35,7 @@
 //   energy flag on.
 import { dot, sub, add, scale, cross, unit, mulv, tmulv, transpose, mulm, IDENTITY, quatOf } from './mjcf-math.js';
 import { contactParts, limitAttrs } from './to-mjcf-contact.js';
+import { namesCustom } from './mjcf-names.js';
 
 /** A number as MJCF text: the shortest that reads back to the same double. */
 const num = (x) => (Object.is(x, -0) ? '0' : String(x));
@@ -294,6 +295,7 @@ export function toMjcf(system, { integrator = 'RK4', timestep = null } = {}) {
       ...(equalities.length ? ['  <equality>', ...equalities.map((e) => `    ${e}`), '  </equality>'] : []),
       ...(tendons.length ? ['  <tendon>', ...tendons.map((e) => `    ${e}`), '  </tendon>'] : []),
       ...(actuators.length ? ['  <actuator>', ...actuators.map((e) => `    ${e}`), '  </actuator>'] : []),
+      ...namesCustom(system, esc), // the bodies' and joints' Tumble names (mjcf-names.js)
       '  <keyframe>',
       `    <key name="start" qpos="${vec(qpos)}" qvel="${vec(qvel)}"${ctrl.length ? ` ctrl="${vec(ctrl)}"` : ''}/>`,
       '  </keyframe>',
