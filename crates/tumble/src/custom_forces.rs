@@ -1,9 +1,9 @@
 //! The JSON form of the force elements, loads, time functions and drives (the `forces` and
 //! `drives` lists of a scenario file; `custom.rs` documents the format and reads the rest).
+use crate::custom_time::{time_fn, JsonTime, TConstant};
 use crate::forces::ForceElement;
 use crate::json_path::{tagged, Tagged};
 use crate::model::{Drive, DriveKind, LimitKind, Model, Names};
-use crate::timefn::TimeFn;
 use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -35,8 +35,9 @@ pub fn drives_json(model: &Model) -> Result<serde_json::Value, String> {
     let list: Vec<JsonDrive> = model
         .drives
         .iter()
-        .map(|d| JsonDrive {
-            name: None,
+        .enumerate()
+        .map(|(i, d)| JsonDrive {
+            name: Names::of(&model.names.drives, i).map(String::from),
             joint: d.joint,
             kind: match d.kind {
                 DriveKind::Angle => JsonDriveKind::Angle,
@@ -44,11 +45,6 @@ pub fn drives_json(model: &Model) -> Result<serde_json::Value, String> {
                 DriveKind::Distance => JsonDriveKind::Distance,
             },
             time: JsonTime::from_fn(d.time).unwrap_or(JsonTime::Constant(TConstant { value: 1.0 })),
-        })
-        .zip(0..)
-        .map(|(mut d, i)| {
-            d.name = Names::of(&model.names.drives, i).map(String::from);
-            d
         })
         .collect();
     serde_json::to_value(list).map_err(|e| format!("drives: {e}"))
@@ -252,145 +248,8 @@ pub(crate) struct FMotor {
     name: Option<String>,
 }
 
-/// A function of time (`timefn.rs`), tagged by "kind" (read by `json_path::tagged`).
-#[derive(Serialize, Clone, Copy, Debug, PartialEq)]
-#[serde(tag = "kind", rename_all = "snake_case")]
-pub(crate) enum JsonTime {
-    Constant(TConstant),
-    Linear(TLinear),
-    Sine(TSine),
-    Ramp(TRamp),
-    RampSpeed(TRampSpeed),
-}
-
-/// The values of a time function's "kind".
-#[derive(Deserialize, Clone, Copy)]
-#[serde(rename_all = "snake_case")]
-pub(crate) enum TimeKind {
-    Constant,
-    Linear,
-    Sine,
-    Ramp,
-    RampSpeed,
-}
-
-impl Tagged for JsonTime {
-    const TAG: &'static str = "kind";
-    type Tag = TimeKind;
-    fn fields<'de, D: Deserializer<'de>>(tag: TimeKind, d: D) -> Result<Self, D::Error> {
-        Ok(match tag {
-            TimeKind::Constant => JsonTime::Constant(TConstant::deserialize(d)?),
-            TimeKind::Linear => JsonTime::Linear(TLinear::deserialize(d)?),
-            TimeKind::Sine => JsonTime::Sine(TSine::deserialize(d)?),
-            TimeKind::Ramp => JsonTime::Ramp(TRamp::deserialize(d)?),
-            TimeKind::RampSpeed => JsonTime::RampSpeed(TRampSpeed::deserialize(d)?),
-        })
-    }
-}
-
-impl<'de> Deserialize<'de> for JsonTime {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        tagged(d)
-    }
-}
-
-#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq)]
-#[serde(deny_unknown_fields)]
-pub(crate) struct TConstant {
-    #[serde(default = "one")]
-    value: f64,
-}
-
-#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq)]
-#[serde(deny_unknown_fields)]
-pub(crate) struct TLinear {
-    #[serde(default)]
-    start: f64,
-    rate: f64,
-}
-
-#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq)]
-#[serde(deny_unknown_fields)]
-pub(crate) struct TSine {
-    #[serde(default)]
-    offset: f64,
-    #[serde(default = "one")]
-    amplitude: f64,
-    frequency: f64,
-    #[serde(default)]
-    phase: f64,
-}
-
-#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq)]
-#[serde(deny_unknown_fields)]
-pub(crate) struct TRamp {
-    #[serde(default = "one")]
-    value: f64,
-    time: f64,
-}
-
-#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq)]
-#[serde(deny_unknown_fields)]
-pub(crate) struct TRampSpeed {
-    rate: f64,
-    time: f64,
-}
-
 fn half() -> f64 {
     0.5
-}
-
-fn one() -> f64 {
-    1.0
-}
-
-impl JsonTime {
-    fn to_fn(self) -> TimeFn {
-        match self {
-            JsonTime::Constant(TConstant { value }) => TimeFn::Constant { value },
-            JsonTime::Linear(TLinear { start, rate }) => TimeFn::Linear { start, rate },
-            JsonTime::Sine(TSine {
-                offset,
-                amplitude,
-                frequency,
-                phase,
-            }) => TimeFn::Sine {
-                offset,
-                amplitude,
-                frequency,
-                phase,
-            },
-            JsonTime::Ramp(TRamp { value, time }) => TimeFn::Ramp { value, time },
-            JsonTime::RampSpeed(TRampSpeed { rate, time }) => TimeFn::RampSpeed { rate, time },
-        }
-    }
-}
-
-fn time_fn(t: Option<JsonTime>) -> TimeFn {
-    t.map_or(TimeFn::default(), JsonTime::to_fn)
-}
-
-impl JsonTime {
-    fn from_fn(f: TimeFn) -> Option<JsonTime> {
-        Some(match f {
-            TimeFn::Constant { value } if value == 1.0 => return None,
-            TimeFn::Constant { value } => JsonTime::Constant(TConstant { value }),
-            TimeFn::Linear { start, rate } => JsonTime::Linear(TLinear { start, rate }),
-            TimeFn::Sine {
-                offset,
-                amplitude,
-                frequency,
-                phase,
-            } => JsonTime::Sine(TSine {
-                offset,
-                amplitude,
-                frequency,
-                phase,
-            }),
-            TimeFn::Ramp { value, time } => JsonTime::Ramp(TRamp { value, time }),
-            TimeFn::RampSpeed { rate, time } => JsonTime::RampSpeed(TRampSpeed { rate, time }),
-        })
-    }
 }
 
 /// The JSON form of `model`'s force elements (the `forces` list of a scenario file), for the

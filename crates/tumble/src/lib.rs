@@ -18,6 +18,7 @@ pub mod contact;
 pub mod custom;
 mod custom_contact;
 mod custom_forces;
+mod custom_time;
 pub mod forces;
 pub mod invariants;
 pub mod joints;
