@@ -4,6 +4,7 @@
 // (www/mujoco/mjcf.js).
 //
 //   node scripts/mjcf2tumble.mjs model.xml > system.json        (then: tumble run system.json)
+//   node scripts/mjcf2tumble.mjs model.xml --keyframe NAME|INDEX > system.json   (another start)
 //     (the files the model includes and its meshes and textures are read from its folder and
 //     below, through MuJoCo's wasm file system; a path that leaves the folder is refused)
 //   node scripts/mjcf2tumble.mjs --to-mjcf system.json > model.xml
@@ -17,7 +18,7 @@ import { fileURLToPath } from 'node:url';
 import { toMjcf, fromMjModel, compileMjcf, loadMujoco, gatherMjcf, MAX_XML_BYTES, MAX_MODEL_BYTES } from '../www/mujoco/mjcf.js';
 import { MUJOCO_INTEGRATORS } from '../www/shared/names.js';
 
-const USAGE = `usage: node scripts/mjcf2tumble.mjs MODEL.xml > system.json
+const USAGE = `usage: node scripts/mjcf2tumble.mjs MODEL.xml [--keyframe NAME|INDEX] > system.json
        node scripts/mjcf2tumble.mjs --to-mjcf SYSTEM.json|PRESET [--integrator ${MUJOCO_INTEGRATORS.join('|')}] [--timestep H] > model.xml`;
 
 function fail(message) {
@@ -96,6 +97,7 @@ async function main(args) {
     args.splice(i, 2);
     return v;
   };
+  const keyframe = opt('--keyframe') ?? 0;
   const integrator = opt('--integrator') ?? 'RK4';
   if (!MUJOCO_INTEGRATORS.includes(integrator)) fail(`--integrator must be one of ${MUJOCO_INTEGRATORS.join(', ')}, not '${integrator}'`);
   const h = opt('--timestep');
@@ -132,7 +134,7 @@ async function main(args) {
   }
   let out;
   try {
-    out = fromMjModel(mujoco, model);
+    out = fromMjModel(mujoco, model, { keyframe });
   } catch (e) {
     fail(e.message);
   } finally {

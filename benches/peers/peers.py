@@ -131,21 +131,17 @@ def tumble_run(tumble, name, dt, duration):
     return json.loads(out)
 
 
-def tumble_bench(tumble, name, steps, repeats):
+def tumble_bench(tumble, name, steps, repeats, dt=0.01):
+    # --format json: one object a row with named fields, which a renamed table column leaves be
     out = subprocess.run(
-        [tumble, "bench", "--scenarios", name, "--integrators", "director", "--dt", "0.01",
-         "--steps", str(steps), "--repeats", str(repeats)],
+        [tumble, "bench", "--scenarios", name, "--integrators", "director", "--dt", repr(dt),
+         "--steps", str(steps), "--repeats", str(repeats), "--format", "json"],
         check=True, capture_output=True, text=True,
     ).stdout.splitlines()
-    header = out[0].split()
-    # scenario integrator bodies us/step us/body its/step max |dE/E|
-    want = ["scenario", "integrator", "bodies", "us/step", "us/body", "its/step", "max", "|dE/E|"]
-    if header != want:
-        raise SystemExit(f"unexpected 'tumble bench' header: {out[0]!r}")
-    cols = out[1].split()
-    if cols[3] == "failed:":
-        raise SystemExit(f"tumble bench {name}: {out[1]}")
-    return {"bodies": int(cols[2]), "us": float(cols[3]), "its": float(cols[5]), "de": float(cols[6])}
+    row = json.loads(out[0])
+    if "error" in row:
+        raise SystemExit(f"tumble bench {name}: {row['error']}")
+    return {"bodies": row["bodies"], "us": row["us_per_step"], "its": row["its_per_step"], "de": row["max_rel_balance"]}
 
 
 def check_model(tumble, name):
@@ -214,6 +210,43 @@ def mujoco_energy_error(name, steps):
     return de
 
 
+def centres_at_1s_mujoco(name, h):
+    """MuJoCo RK4's body centres at t = 1 s with step h, and its time per step (us)."""
+    m = model(name, h)
+    m.opt.enableflags &= ~int(mujoco.mjtEnableBit.mjENBL_ENERGY)
+    d = mujoco.MjData(m)
+    n = round(1.0 / h)
+    t = time.perf_counter()
+    mujoco.mj_step(m, d, nstep=n)
+    us = (time.perf_counter() - t) / n * 1e6
+    mujoco.mj_forward(m, d)
+    return np.array(d.xipos[1:]), us
+
+
+def work_precision(tumble, names, hs=(0.02, 0.01, 0.005, 0.0025, 0.00125), h_ref=1e-5, rounds=3):
+    """Position error at t = 1 s against a fine reference (MuJoCo RK4 at h_ref: fourth order, so
+    its own error is far below the others') versus the time a simulated second costs, for
+    MuJoCo RK4 and the director over a range of h. The faster of `rounds` timings of each."""
+    print()
+    print(f"Work-precision: largest distance of a body centre from the reference at t = 1 s (MuJoCo RK4 at h = {h_ref}),")
+    print("against the time per simulated second (the faster of the rounds); smaller is better in both")
+    print(f"{'scenario':<16} {'h (s)':>8} {'RK4 error (m)':>14} {'RK4 ms/s':>9} {'dir error (m)':>14} {'dir ms/s':>9}")
+    for name in names:
+        ref, _ = centres_at_1s_mujoco(name, h_ref)
+        for h in hs:
+            n = round(1.0 / h)
+            mj_us, dir_us = [], []
+            for _ in range(rounds):
+                x, us = centres_at_1s_mujoco(name, h)
+                mj_us.append(us)
+                dir_us.append(tumble_bench(tumble, name, n, 1, dt=h)["us"])
+            t1 = tumble_run(tumble, name, h, 1.0)["samples"][-1]
+            xd = np.array([b["position"] for b in t1["bodies"]])
+            e_mj = float(np.max(np.linalg.norm(x - ref, axis=1)))
+            e_dir = float(np.max(np.linalg.norm(xd - ref, axis=1)))
+            print(f"{name:<16} {h:>8} {e_mj:>14.2e} {min(mj_us) * n / 1000:>9.3f} {e_dir:>14.2e} {min(dir_us) * n / 1000:>9.3f}")
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--scenarios", default="nk-revolute,chain?links=4,chain?links=16,chain?links=64,chain?links=256")
@@ -221,6 +254,8 @@ def main():
     p.add_argument("--repeats", type=int, default=15, help="rounds (one timed run of each per round)")
     p.add_argument("--tumble", default=os.environ.get("TUMBLE", "target/release/tumble"))
     p.add_argument("--skip-checks", action="store_true")
+    p.add_argument("--work-precision", action="store_true",
+                   help="also the work-precision table: error at t = 1 s against cost per simulated second over a range of h")
     a = p.parse_args()
     names = a.scenarios.split(",")
 
@@ -274,6 +309,8 @@ def main():
             mm = r["mj_min"] / r["dir_min"]
             print(f"  {'MET   ' if mm >= need else 'MISSED'} {what}: {mm:.2f}x "
                   f"(median of rounds {r['ratio']:.2f}x; needs >= {need:g}x)")
+    if a.work_precision:
+        work_precision(a.tumble, names)
     return 0 if ok else 1
 
 

@@ -388,3 +388,54 @@ fn progress_bar_only_on_a_terminal() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+/// `tumble bench --format json`: one object a row with named fields (what the peer benchmark
+/// reads, so that a renamed table column cannot break it), a failed row with its error.
+#[test]
+fn bench_json_rows_name_their_fields() {
+    let out = tumble_out(&[
+        "bench",
+        "--scenarios",
+        "nk-revolute,chain?links=3",
+        "--integrators",
+        "director,rattle",
+        "--steps",
+        "5",
+        "--repeats",
+        "1",
+        "--format",
+        "json",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let rows: Vec<serde_json::Value> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(rows.len(), 4);
+    for r in &rows {
+        for k in [
+            "scenario",
+            "integrator",
+            "bodies",
+            "us_per_step",
+            "us_per_body",
+            "its_per_step",
+            "max_rel_balance",
+        ] {
+            assert!(r.get(k).is_some(), "{k} missing in {r}");
+        }
+        assert!(r["us_per_step"].as_f64().unwrap() > 0.0);
+        assert!(
+            (r["us_per_body"].as_f64().unwrap() * r["bodies"].as_f64().unwrap()
+                - r["us_per_step"].as_f64().unwrap())
+            .abs()
+                < 1e-9
+        );
+    }
+    assert_eq!(rows[0]["scenario"], "nk-revolute");
+    assert_eq!(rows[1]["integrator"], "rattle");
+}

@@ -151,7 +151,7 @@ fn a_pendulum_rests_against_its_stop() {
     .unwrap();
     for method in [Method::Director, Method::Rattle, Method::Baumgarte] {
         let mut s = sim(&sc, method, 1e-3);
-        while s.time() < 20.0 {
+        while s.time() < 6.0 {
             s.step().unwrap();
         }
         let angle = s.force_state().angles[0];
@@ -222,5 +222,51 @@ fn bad_limits_are_named() {
     ] {
         let msg = with(joint, limit);
         assert!(msg.contains(needle), "{limit}: {msg}");
+    }
+}
+
+/// The reaction chart shows a stop's force: a rod resting against its stop at 0.4 rad from
+/// hanging gets, through its joint, the torque that holds it there (statics: gravity's torque
+/// about the hinge, m g times the centre's horizontal distance from it, m g d sin(0.4) but for
+/// the stop's own give of 1.5 mrad), besides the pin's force m g.
+#[test]
+fn a_joint_transmits_its_stops_torque() {
+    let sc = tumble::Scenario::parse("stop-pendulum?angle=1.2&stop=0.4&restitution=0.1").unwrap();
+    for method in [
+        tumble::Method::Director,
+        tumble::Method::Rattle,
+        tumble::Method::Baumgarte,
+    ] {
+        let mut s =
+            tumble::Simulation::new(&sc, method, tumble::Settings::for_scenario(&sc)).unwrap();
+        while s.time() < 6.0 {
+            s.step().unwrap();
+        }
+        let mut r = [0.0; 6];
+        s.reactions(&mut r).unwrap();
+        let (m, g) = (sc.model.bodies[0].mass, 9.81);
+        let d = sc.model.joints[0].point_b.length();
+        // the hinge at the origin, its axis x1: gravity's torque about it is -m g x2 of the centre
+        let want = m * g * s.states()[0].x.y.abs();
+        println!(
+            "{}: w {:e} torque about the axis {:.7} N m (gravity's {want:.7}; m g d sin 0.4 = {:.7}), force {:?}",
+            method.name(),
+            s.states()[0].w.length(),
+            r[3],
+            m * g * d * 0.4f64.sin(),
+            &r[..3]
+        );
+        // (to 1e-3: the stiff stop keeps ringing at the Newton tolerance's level, w ~ 1e-5 rad/s,
+        // whose acceleration I w omega is a few 1e-4 N m)
+        assert!(
+            (r[3].abs() - want).abs() < 1e-3 * want,
+            "{}: {r:?}",
+            method.name()
+        );
+        assert!(
+            (r[2] - m * g).abs() < 1e-3 * m * g,
+            "{}: {r:?}",
+            method.name()
+        );
     }
 }

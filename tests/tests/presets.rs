@@ -43,6 +43,7 @@ fn conserved_components_by_preset() {
         ("ball-pit", none),
         ("stop-pendulum", none),
         ("billiards", none),
+        ("falling-chain", none),
     ] {
         let sc = Scenario::parse(text).unwrap();
         assert_eq!(conserved_momentum(&sc.model), want, "{text}");

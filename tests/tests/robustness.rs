@@ -189,7 +189,7 @@ proptest! {
 /// iteration near the tolerance (`REUSE` in director/condensed.rs): the same equations solved
 /// to the same tolerance from another start, so other bits; every director hash changed,
 /// RATTLE and Baumgarte unchanged.
-const EXPECTED_HASHES: [(&str, Method, f64, u64); 24] = [
+const EXPECTED_HASHES: [(&str, Method, f64, u64); 25] = [
     ("nk-spherical", Method::Director, 0.01, 0x7c73ee64a22afa4e),
     ("nk-spherical", Method::Rattle, 0.01, 0x06faf07e677a59bb),
     ("nk-spherical", Method::Baumgarte, 0.01, 0x56f3630c6bcce104),
@@ -257,6 +257,7 @@ const EXPECTED_HASHES: [(&str, Method, f64, u64); 24] = [
     // (simulation/substep.rs; recorded when it was added)
     ("billiards", Method::Director, 1e-3, 0xfe4fa97aae23c615),
     ("billiards", Method::Rattle, 1e-3, 0x8e2dd84d573192dc),
+    ("falling-chain", Method::Director, 1e-3, 0x8a17d5d6dd07234c),
 ];
 
 #[test]

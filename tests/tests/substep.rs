@@ -109,11 +109,18 @@ fn balls_closing_fast_collide_rather_than_pass_through() {
 
 /// The contact presets' own steps resolve their contacts: no step of theirs is split (so their
 /// runs are those recorded before sub-stepping), for every method, over their first 2 s. (The
-/// ball pit's step is not always enough: a few of its impacts are split, printed here.)
+/// ball pit's, the break's and the falling chain's steps are not always enough: some of their
+/// impacts are split, printed here.)
 #[test]
 fn the_presets_own_steps_need_no_sub_steps() {
-    let sc = Scenario::parse("ball-pit").unwrap();
-    for method in [Method::Director, Method::Rattle, Method::Baumgarte] {
+    for (name, method) in [
+        ("ball-pit", Method::Director),
+        ("ball-pit", Method::Rattle),
+        ("ball-pit", Method::Baumgarte),
+        ("billiards", Method::Director),
+        ("falling-chain", Method::Director),
+    ] {
+        let sc = Scenario::parse(name).unwrap();
         let mut s = Simulation::new(&sc, method, Settings::for_scenario(&sc)).unwrap();
         let (mut split, mut steps, mut most) = (0, 0, 1);
         while s.time() < 2.0 {
@@ -123,7 +130,7 @@ fn the_presets_own_steps_need_no_sub_steps() {
             most = most.max(s.substeps());
         }
         println!(
-            "ball-pit with {}: {split} of {steps} steps split, into {most} at most",
+            "{name} with {}: {split} of {steps} steps split, into {most} at most",
             method.name()
         );
     }

@@ -61,7 +61,7 @@ function onFrame(now) {
     `E = T + V = ${fmtE(inv[1])} J   (T = ${fmtE(inv[2])} J, V = ${fmtE(inv[3])} J)\n` +
     (r.contact || r.stops ? `C = ${fmtE(inv[14])} J of V stored in ${r.contact ? 'contacts' : 'stops'}${r.contact && r.stops ? ' and stops' : ''}\n` : '') +
     (r.forced || r.pulled ? `W = ${fmtE(inv[11])} J in${r.pulled ? ' (by your pull too)' : ''}, D = ${fmtE(inv[12])} J dissipated, E \u2212 E\u2080 \u2212 W + D = ${inv[13].toExponential(1)} J\n` : '') +
-    `Newton: ${inv[9]} iterations, residual ${inv[10].toExponential(1)}\n` + state;
+    `Newton: ${inv[9]} iterations, residual ${inv[10].toExponential(1)}\n` + driveLine(p.runs) + state;
   const h = hash ?? r.hash; // the hash of the state shown
   if ($('hash').textContent !== h) $('hash').textContent = h;
   if ($('pulled').hidden === !!r.pulled) $('pulled').hidden = !r.pulled;
@@ -71,6 +71,14 @@ function onFrame(now) {
     const text = `t = ${inv[0].toFixed(1)} s, ${p.playing ? 'playing' : live ? 'paused' : 'showing the history'}. ` + (p.charts.summary?.() ?? '');
     if ($('sr-summary').textContent !== text) $('sr-summary').textContent = text;
   }
+}
+
+/** MuJoCo's drives against Tumble's prescribed motion: |q - q0 - f(t)| now and at most so far. */
+function driveLine(runs) {
+  const d = runs.find((x) => x.drive)?.drive;
+  if (!d) return '';
+  const one = (i) => `${d.now[i].toExponential(1)} ${d.units[i]} (at most ${d.worst[i].toExponential(1)})`;
+  return `MuJoCo's drive${d.now.length > 1 ? 's' : ''} off f(t) by |q \u2212 q\u2080 \u2212 f(t)| = ${d.now.map((_, i) => one(i)).join(', ')}\n`;
 }
 
 function updateScrubber(t) {

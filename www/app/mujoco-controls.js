@@ -64,11 +64,11 @@ async function exportMjcf() {
 /** Open MJCF text (a file, a drop, or XML pasted into the editor): MuJoCo's compiler reads it
  * in the worker, mjcf.js converts it, and it runs as a custom system (the editor shows its
  * JSON). Returns null when it runs, else why not; the last valid system keeps running. */
-export async function openMjcfText(xml, several = null) {
+export async function openMjcfText(xml, several = null, keyframe = 0) {
   if (!(await startMujoco())) return `MuJoCo is needed to read a MuJoCo model, and ${$('mujoco-status').textContent.replace(/^MuJoCo /, '')}`;
   const engine = await app.player.engine;
   // several: { main, files } of a model in several files (openMjcfFiles), compiled from them
-  const reply = await engine.request({ type: 'mjcf', xml, ...(several ?? {}) });
+  const reply = await engine.request({ type: 'mjcf', xml, keyframe, ...(several ?? {}) });
   if (reply.type === 'error') return `This MuJoCo model cannot be opened: ${reply.message}`;
   const text = JSON.stringify(reply.system, null, 1);
   const checked = wasm.check_scenario(text);
@@ -76,8 +76,18 @@ export async function openMjcfText(xml, several = null) {
   const why = await applyCustom(text, checked.canonical);
   if (why) return why;
   if (app.editor && !$('editor').hidden) app.editor.load(text);
+  showKeyframes(reply.keyframes ?? [], keyframe, { xml, several });
   $('mujoco-status').textContent = reply.notes.length ? `Opened the MuJoCo model. ${reply.notes.join('; ')}.` : 'Opened the MuJoCo model: everything in it has a Tumble counterpart.';
   return null;
+}
+
+/** The opened model's keyframes in a small select beside "open a MuJoCo model" when it has more
+ * than one: picking one opens the model again from it (`model`: what openMjcfText took). */
+function showKeyframes(keyframes, current, model) {
+  const sel = $('mjcf-keyframe');
+  $('mjcf-keyframe-label').hidden = keyframes.length < 2;
+  app.mjcfModel = keyframes.length < 2 ? null : model;
+  sel.replaceChildren(...keyframes.map((name, k) => new Option(name, String(k), false, k === current)));
 }
 
 async function openMjcf(file) {
@@ -128,7 +138,7 @@ async function openMjcfFiles(fileList) {
 }
 const baseOfPath = (p) => p.slice(p.lastIndexOf('/') + 1);
 
-/** What MuJoCo's run leaves out (drives, loads that vary in time), beside the menu. */
+/** What MuJoCo's run leaves out (loads and motors that vary in time), beside the menu. */
 function showMujocoNotes() {
   const run = app.player.runs.find((x) => x.name === MUJOCO);
   if (!run) return;
@@ -150,6 +160,12 @@ export function wireMujoco() {
     restartAndPlay();
   });
   $('export-mjcf').addEventListener('click', exportMjcf);
+  $('mjcf-keyframe').addEventListener('change', async () => {
+    const m = app.mjcfModel;
+    if (!m) return;
+    const why = await openMjcfText(m.xml, m.several, Number($('mjcf-keyframe').value));
+    if (why) showError(sentences(why, 'The last valid system keeps running.'));
+  });
   $('open-mjcf').addEventListener('click', () => $('open-mjcf-file').click());
   $('open-mjcf-file').addEventListener('change', async () => {
     const files = [...$('open-mjcf-file').files];

@@ -21,6 +21,7 @@ import { dot, sub, add, scale, cross, norm, unit, mulv, tmulv, transpose, mulm, 
 import { names, flag, jointLimits, collision } from './from-mjcf-contact.js';
 import { nameElements, carriedNames } from './mjcf-names.js';
 import { checkFinite, compileMjcfFiles } from './from-mjcf-files.js';
+import { actuatorForces, jointHolds, foldArmature } from './from-mjcf-actuators.js';
 
 /** Largest MJCF text converted (bytes) and most bodies (Tumble's own limit). */
 export const MAX_XML_BYTES = 50 * 1024 * 1024;
@@ -96,16 +97,20 @@ export function compileMjcf(mujoco, xml, several = null) {
   }
 }
 
-/** The Tumble system of compiled MuJoCo model `model` at its first keyframe (or qpos0):
- * { system, notes }. Throws an Error naming the element where the model cannot be represented. */
-export function fromMjModel(mujoco, model) {
+/** The Tumble system of compiled MuJoCo model `model` at its keyframe `keyframe` (an index or a
+ * name; the first by default, qpos0 without one): { system, notes, keyframes (the keyframes'
+ * names, 'key N' for an unnamed one: each a start to choose) }. Throws an Error naming the
+ * element where the model cannot be represented. */
+export function fromMjModel(mujoco, model, { keyframe = 0 } = {}) {
   const notes = [];
+  const keyframes = names(model, model.name_keyadr, model.nkey).map((nm, k) => nm || `key ${k}`);
+  const key = model.nkey ? keyIndex(keyframes, keyframe) : -1;
   const nb = model.nbody - 1;
   if (nb < 1) throw new Error('the MuJoCo model has no body besides the world');
   if (nb > MAX_BODIES) throw new Error(`the MuJoCo model has ${nb} bodies; Tumble takes at most ${MAX_BODIES}`);
   const data = new mujoco.MjData(model);
   try {
-    if (model.nkey > 0) mujoco.mj_resetDataKeyframe(model, data, 0);
+    if (key >= 0) mujoco.mj_resetDataKeyframe(model, data, key);
     mujoco.mj_forward(model, data);
     const bodyNames = names(model, model.name_bodyadr, model.nbody);
     const jointNames = names(model, model.name_jntadr, model.njnt);
@@ -131,7 +136,7 @@ export function fromMjModel(mujoco, model) {
     const index = new Array(model.nbody).fill(-1); // MuJoCo body -> Tumble body
     kept.forEach((i, k) => { index[i] = tumbleOrder ? Number(bodyNames[i].slice(1)) : k; });
     const jlabel = (k) => `joint '${jointNames[k] || k}'`;
-    if (model.nkey > 1) notes.push(`keyframes: the first is the start; the other ${model.nkey - 1} are ignored`);
+    if (model.nkey > 1) notes.push(`keyframes: '${keyframes[key]}' is the start (${model.nkey} to choose from)`);
     // what the model's options switch off acts nowhere in Tumble's system either
     const off = (bit) => (model.opt.disableflags & mujoco.mjtDisableBit[bit].value) !== 0;
     const noGravity = off('mjDSBL_GRAVITY'), noSpring = off('mjDSBL_SPRING'), noDamper = off('mjDSBL_DAMPER');
@@ -185,11 +190,15 @@ export function fromMjModel(mujoco, model) {
       const axis = (k) => unit(v3(data.xaxis, 3 * k));
       for (const k of list) {
         const dofs = [6, 3, 1, 1][model.jnt_type[k]], d0 = model.jnt_dofadr[k];
-        for (const [field, what] of [['dof_armature', 'armature (rotor inertia)'], ['dof_frictionloss', 'dry friction (frictionloss)'], ['dof_dampingpoly', 'nonlinear damping (dampingpoly)']]) {
+        for (const [field, what] of [['dof_armature', 'armature (rotor inertia)'], ['dof_frictionloss', 'dry friction (frictionloss: Tumble has no dry joint friction)'], ['dof_dampingpoly', 'nonlinear damping (dampingpoly)']]) {
           let v = 0;
           const per = field === 'dof_dampingpoly' ? 2 : 1;
           for (let d = per * d0; d < per * (d0 + dofs); d++) v = Math.max(v, Math.abs(model[field]?.[d] ?? 0));
-          if (v > 0) notes.push(`${jlabel(k)}: its ${what} is ignored`);
+          // (a hinge's armature: into the body's inertia where exact, from-mjcf-actuators.js)
+          const note = field === 'dof_armature' && v > 0 && model.jnt_type[k] === jtype.mjJNT_HINGE.value
+            ? foldArmature({ arm: v, onWorld: p === 0 && num === 1, axisBody: dirIn(i, axis(k)), inertia: bodies[index[i]].inertia, what: jlabel(k) })
+            : `${jlabel(k)}: its ${what} is ignored`;
+          if (v > 0 && note) notes.push(note);
         }
         if (model.jnt_stiffnesspoly && (model.jnt_stiffnesspoly[2 * k] || model.jnt_stiffnesspoly[2 * k + 1])) notes.push(`${jlabel(k)}: its nonlinear stiffness (stiffnesspoly) is ignored`);
       }
@@ -240,6 +249,7 @@ export function fromMjModel(mujoco, model) {
     const frame = (i) => ({ x: v3(data.xpos, 3 * i), r: rows3(data.xmat, 9 * i) }); // body frame
     const atBody = (i, local) => add(frame(i).x, mulv(frame(i).r, local));
     const rods = new Set(); // the tendons held at their length: distance joints
+    const holds = []; // the joint equalities: drives holding a joint (from-mjcf-actuators.js)
     for (let e = 0; e < model.neq; e++) {
       const type = model.eq_type[e];
       const kind = ['connect', 'weld', 'joint', 'tendon', 'flex', 'distance'][type] ?? 'kind of';
@@ -267,6 +277,7 @@ export function fromMjModel(mujoco, model) {
         rods.add(t);
         continue;
       }
+      if (type === eqt.mjEQ_JOINT.value) { holds.push(e); continue; }
       if ((type !== eqt.mjEQ_CONNECT.value && type !== eqt.mjEQ_WELD.value) || (objtype !== BODY && objtype !== SITE)) {
         throw new Error(`${kind} '${nm}': this equality constraint has no Tumble joint (Tumble closes loops with connect and weld between bodies or sites)`);
       }
@@ -332,6 +343,7 @@ export function fromMjModel(mujoco, model) {
     const where = new Array(joints.length);
     idx.forEach((k, pos) => { where[k] = pos; });
     const forces = [];
+    const drives = jointHolds({ mujoco, model, data, eqs: holds, eqNames, notes, jointForces, where, jlabel });
     // joint springs and dampers (a Tumble joint_spring or slider_spring only on a hinge or slide
     // that became a revolute, prismatic or cylindrical joint: the others' are named)
     for (let k = 0; k < model.njnt; k++) {
@@ -381,28 +393,9 @@ export function fromMjModel(mujoco, model) {
       spring.key = /^f\d+$/.test(tname) ? Number(tname.slice(1)) : Infinity;
       forces.push(spring);
     }
-    // actuators: a motor on a hinge with a control in the keyframe -> a constant motor torque
-    const actNames = names(model, model.name_actuatoradr, model.nu);
-    for (let a = 0; a < model.nu; a++) {
-      const nm = actNames[a] || `actuator ${a}`;
-      const onJoint = model.actuator_trntype[a] === mujoco.mjtTrn.mjTRN_JOINT.value;
-      const k = model.actuator_trnid[2 * a];
-      const motor = onJoint && model.actuator_gaintype[a] === mujoco.mjtGain.mjGAIN_FIXED.value && model.actuator_biastype[a] === mujoco.mjtBias.mjBIAS_NONE.value
-        && model.actuator_dyntype[a] === mujoco.mjtDyn.mjDYN_NONE.value && model.jnt_type[k] === jtype.mjJNT_HINGE.value;
-      // the Tumble joint of the hinge: a revolute one, or the turn of a cylindrical one
-      const t = jointForces.find(([, kind, kk]) => kk === k && kind === 'joint_spring')?.[0] ?? -1;
-      if (!motor || t < 0) { notes.push(`${nm}: an actuator other than a motor on a hinge (of a revolute or cylindrical joint) has no Tumble element: ignored`); continue; }
-      if (noActuation) { notes.push(`${nm}: actuation is disabled in the model: left out`); continue; }
-      // its force at the start's control, clamped as MuJoCo clamps it, held constant
-      let ctrl = model.nkey > 0 ? model.key_ctrl[a] : 0;
-      if (flag(model, 'actuator', a, 'ctrllimited') && !off('mjDSBL_CLAMPCTRL')) ctrl = Math.min(Math.max(ctrl, model.actuator_ctrlrange[2 * a]), model.actuator_ctrlrange[2 * a + 1]);
-      let force = model.actuator_gainprm[10 * a] * ctrl;
-      if (flag(model, 'actuator', a, 'forcelimited')) force = Math.min(Math.max(force, model.actuator_forcerange[2 * a]), model.actuator_forcerange[2 * a + 1]);
-      if (!/^f\d+$/.test(nm)) notes.push(`${nm}: a motor whose control is held at the start's ${ctrl} (a constant torque of ${model.actuator_gear[6 * a] * force} N m); a control that changes in time has no Tumble element`);
-      const torque = model.actuator_gear[6 * a] * force;
-      const sign = keyed && order[t].name.endsWith('r') ? -1 : 1;
-      forces.push({ type: 'motor', joint: where[t], torque: sign * torque, key: /^f\d+$/.test(nm) ? Number(nm.slice(1)) : Infinity });
-    }
+    // actuators: motors, position and velocity servos at the start's control (from-mjcf-actuators.js)
+    forces.push(...actuatorForces({ mujoco, model, key, notes, names: names(model, model.name_actuatoradr, model.nu), jointForces, where,
+      reversed: (t) => keyed && order[t].name.endsWith('r'), flag, off, noActuation, qStart: (k) => data.qpos[model.jnt_qposadr[k]] }));
     // collision geoms -> shapes and planes (from-mjcf-contact.js)
     const joinedPairs = new Set(joints.filter((j) => j.a != null).map((j) => `${Math.min(j.a, j.b)} ${Math.max(j.a, j.b)}`));
     const tumbleJoined = (a, b) => joinedPairs.has(`${Math.min(a, b)} ${Math.max(a, b)}`);
@@ -424,16 +417,24 @@ export function fromMjModel(mujoco, model) {
       gravity: noGravity ? [0, 0, 0] : Array.from(model.opt.gravity), dt: model.opt.timestep, duration: 10,
       bodies, joints: sysJoints,
       ...(forces.length ? { forces } : {}),
+      ...(drives.length ? { drives } : {}),
       ...(contact ? { contact } : {}),
     };
     // a backstop for what the scan of the text cannot see (a number that overflows as MuJoCo
     // compiles it): JSON would write a non-finite number as null
     const bad = nonFinite(system);
     if (bad) throw new Error(`the converted system has a non-finite number at ${bad}: the MuJoCo model's numbers overflow or are not numbers`);
-    return { system, notes };
+    return { system, notes, keyframes };
   } finally {
     data.delete();
   }
+}
+
+/** The index of keyframe `which` (an index, a name, or an index as text) among `keyframes`. */
+function keyIndex(keyframes, which) {
+  const k = typeof which === 'number' ? which : keyframes.indexOf(String(which)) >= 0 ? keyframes.indexOf(String(which)) : /^\d+$/.test(String(which)) ? Number(which) : -1;
+  if (!(Number.isInteger(k) && k >= 0 && k < keyframes.length)) throw new Error(`the model has no keyframe '${which}' (it has ${keyframes.map((n) => `'${n}'`).join(', ')})`);
+  return k;
 }
 
 /** The path of the first number of `v` that is not finite ('bodies[0].position[2]'), or ''. */

@@ -1,7 +1,7 @@
 // mjcf.js: Tumble systems as MuJoCo models and back, one module for those who import them (the
 // page, its workers, scripts/mjcf2tumble.mjs, the tests and benches). No DOM.
 //
-//   toMjcf(system, { integrator, timestep }) -> { xml, notes }            (to-mjcf.js)
+//   toMjcf(system, { integrator, timestep }) -> { xml, notes, drives }    (to-mjcf.js)
 //     a Tumble system (the JSON of docs/scenarios.md, parsed) as an MJCF document
 //   compileMjcf(mujoco, xml) -> the model compiled by MuJoCo's own compiler (from-mjcf.js)
 //   fromMjModel(mujoco, model) -> { system, notes }                        (from-mjcf.js)

@@ -38,7 +38,7 @@ export class RemoteRun {
     this.engine = engine;
     this.id = id; // (the worker's run: a newer load replaces it there, and this one's free does nothing)
     this.remote = true;
-    Object.assign(this, { name: info.name, n: info.n, nj: info.nj, ns: info.ns, forced: info.forced, sizes: info.sizes, conserved: info.conserved, inv0: info.inv0, notes: info.notes });
+    Object.assign(this, { name: info.name, n: info.n, nj: info.nj, ns: info.ns, forced: info.forced, sizes: info.sizes, conserved: info.conserved, inv0: info.inv0, notes: info.notes, driveUnits: info.driveUnits ?? [] });
     this.energy0 = info.inv0[1];
     this.h = info.dt;
     this.joint = 0;
@@ -65,6 +65,10 @@ export class RemoteRun {
     this.hashNow = s.hash;
     this.pulledNow = s.pulled;
     this.msPerStep = s.ms;
+    // the drives' error (mujoco-run.js): now, and the largest so far
+    const k = this.driveUnits?.length ?? 0;
+    this.driveError = k && s.drive ? s.drive.slice(0, k) : null;
+    this.driveWorst = k && s.drive ? s.drive.slice(k) : null;
   }
 
   /** Take n steps in the worker, recording into `history` (as run `r`) the samples it took at the

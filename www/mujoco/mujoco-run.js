@@ -15,15 +15,19 @@
 // pull acts here too, as on Tumble's runs: the same spring-damper from the body point to the target
 // (1.5 Hz on the body's mass, damping ratio 0.5), applied each step through MuJoCo's
 // data.xfrc_applied at the body's centre (force, and the torque of its arm), with the positions and
-// velocities of the step's start; its work counts in W.
+// velocities of the step's start; its work counts in W. Tumble's drives move MuJoCo's drive
+// equalities (to-mjcf-drives.js) before every step, their work counts in W, and `driveError`
+// holds |q - q0 - f(t)| of each drive at the current state (`driveWorst` the largest so far,
+// `driveUnits` rad or m), shown on the page.
 import { toMjcf, compileMjcf } from './mjcf.js';
+import { MujocoDrives } from './to-mjcf-drives.js';
 import { MUJOCO, NINV } from '../shared/names.js';
 
 export class MujocoRun {
   /** `mujoco`: the loaded module; `settings`: { scenario, mujoco (its integrator), dt }. */
   constructor(wasm, mujoco, { scenario, mujoco: integrator, dt }) {
     const system = JSON.parse(wasm.scenario_json(scenario));
-    const { xml, notes } = toMjcf(system, { integrator, timestep: dt || system.dt });
+    const { xml, notes, drives } = toMjcf(system, { integrator, timestep: dt || system.dt });
     this.name = MUJOCO;
     this.integrator = integrator;
     this.notes = notes;
@@ -32,6 +36,17 @@ export class MujocoRun {
     this.data = new mujoco.MjData(this.model);
     mujoco.mj_resetDataKeyframe(this.model, this.data, 0);
     this.h = this.model.opt.timestep;
+    this.drives = drives.length ? new MujocoDrives(mujoco, this.model, drives, integrator) : null;
+    this.driveError = this.drives?.error ?? null;
+    this.driveWorst = this.drives?.worst ?? null;
+    this.driveUnits = this.drives?.units ?? [];
+    this.drivePower = 0; // at the last step's start
+    this.driveNow = 0; // at the current state
+    this.driveP0 = null; // at the first state (or the last new step): W's trapezoid correction
+    if (this.drives) {
+      mujoco.mj_forward(this.model, this.data);
+      this.drives.readGains(this.model, this.data);
+    }
     // what Tumble's own run knows of the system: sizes, conserved components, forces
     const probe = new wasm.Simulation(scenario, 'director', this.h, 0);
     this.n = probe.body_count();
@@ -58,7 +73,7 @@ export class MujocoRun {
     this.react = new Float64Array(6 * this.nj); // every joint's reaction (Evaluator.reactions)
     this.work = 0;
     this.dissipated = 0;
-    this.counting = this.model.nu > 0 || this.model.ntendon > 0 || Array.from(this.model.dof_damping).some((c) => c > 0);
+    this.counting = this.model.nu > 0 || this.model.ntendon > 0 || this.drives !== null || Array.from(this.model.dof_damping).some((c) => c > 0);
     this.pulling = null; // { body, point (body frame), target (world), k, c } while pulled
     this.wasPulled = false;
     this.joint = 0;
@@ -78,7 +93,15 @@ export class MujocoRun {
   /** Poses, joints, springs and invariants of MuJoCo's current state. */
   refresh() {
     const { mj, model, data } = this;
+    if (this.drives) this.drives.set(model, data, 0, true); // (the targets of this time: the drives' force here)
     mj.mj_forward(model, data); // positions and velocities of the current qpos, qvel
+    let work = this.work;
+    if (this.drives) {
+      this.drives.measure(data);
+      this.driveNow = this.drives.power(data);
+      this.driveP0 ??= this.driveNow;
+      work += 0.5 * this.h * (this.driveNow - this.driveP0); // the step sums' trapezoid rule
+    }
     const xi = data.xipos, xm = data.ximat, cvel = data.cvel, com = data.subtree_com, root = model.body_rootid;
     const P = this.poses, S = this.states;
     for (let b = 0; b < this.n; b++) {
@@ -108,7 +131,7 @@ export class MujocoRun {
       at(a, pa, this.springs, 6 * k);
       at(b, pb, this.springs, 6 * k + 3);
     }
-    this.ev.evaluate(data.time, this.states, this.work, this.dissipated, data.solver_niter?.[0] ?? 0, this.inv);
+    this.ev.evaluate(data.time, this.states, work, this.dissipated, data.solver_niter?.[0] ?? 0, this.inv);
   }
 
   /** W and D of one step of MuJoCo's, from its forces at the step's start (module notes). */
@@ -118,8 +141,22 @@ export class MujocoRun {
     for (let a = 0; a < model.nu; a++) w += data.actuator_force[a] * data.actuator_velocity[a];
     for (let t = 0; t < model.ntendon; t++) d += model.tendon_damping[t] * data.ten_velocity[t] ** 2;
     for (let v = 0; v < model.nv; v++) d += model.dof_damping[v] * data.qvel[v] ** 2;
+    if (this.drives) w += this.drivePower;
     this.work += this.h * w;
     this.dissipated += this.h * d;
+  }
+
+  /** The drives' targets for the next step (to-mjcf-drives.js). RK4's, taken at mid-step, give a
+   * force at the step's start that is not the drive's: there the power is measured first, from a
+   * forward with the targets of the start's own time. */
+  driveStep() {
+    const { mj, model, data, drives } = this;
+    if (drives.offset) {
+      drives.set(model, data, 0, true);
+      mj.mj_forward(model, data);
+      this.drivePower = drives.power(data);
+    }
+    drives.set(model, data);
   }
 
   /** Take up to n steps, recording run `r`'s samples into `history` when they are due (as
@@ -135,7 +172,9 @@ export class MujocoRun {
       const m = history ? Math.min(n - done, history.due(this.steps)) : n - done;
       for (let k = 0; k < m; k++) {
         if (this.pulling) this.pullForce();
+        if (this.drives) this.driveStep();
         mj.mj_step(model, data);
+        if (this.drives && !this.drives.offset) this.drivePower = this.drives.power(data);
         if (this.counting) this.count();
       }
       done += m;
@@ -233,9 +272,18 @@ export class MujocoRun {
   }
 
   resume(h) {
+    if (this.drives) { // W's trapezoid correction so far, at the old step
+      this.work += 0.5 * this.h * (this.driveNow - this.driveP0);
+      this.driveP0 = null;
+    }
     this.model.opt.timestep = h;
     this.h = h;
     this.error = null;
+    if (this.drives) { // the drives' rows' gains depend on the step (MuJoCo's safe time constant)
+      this.mj.mj_forward(this.model, this.data);
+      this.drives.readGains(this.model, this.data);
+      this.refresh();
+    }
   }
 
   free() {

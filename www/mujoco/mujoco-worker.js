@@ -8,7 +8,7 @@
 //   { type: 'init', module, url, bytes } -> 'ready' { ms }: Tumble's compiled wasm module, then
 //                                           MuJoCo's glue at `url` started from its wasm `bytes`
 //   { type: 'load', settings }           -> 'loaded' { id, info, state }: MuJoCo's run of the system
-//   { type: 'advance', n, stride, give } -> 'advanced' { steps, error, hash, pulled, ms, from,
+//   { type: 'advance', n, stride, give } -> 'advanced' { steps, error, hash, pulled, ms, drive, from,
 //                                           count, hashes, buf }: n steps, with a sample
 //                                           (buf.inv; buf.poses: poses, joints and spring ends) at
 //                                           every step that is a multiple of `stride`, the first
@@ -17,7 +17,8 @@
 //                                           MuJoCo's state), and the state after them in buf.now
 //   { type: 'pull', pull }, { type: 'resume', h }, { type: 'free', id } -> 'ok' (a 'free' of a run
 //                                           that a newer 'load' replaced does nothing)
-//   { type: 'mjcf', xml[, main, files] } -> 'mjcf' { system, notes }: MuJoCo's compiler and mjcf.js
+//   { type: 'mjcf', xml[, main, files, keyframe] } -> 'mjcf' { system, notes, keyframes }: MuJoCo's
+//                                           compiler and mjcf.js, the start at keyframe `keyframe`
 // Errors reply { type: 'error', message }. The sample arrays are transferred; the stepper hands
 // them back with its next 'advance' (`give`), so a run that keeps its size allocates nothing.
 import { initSync } from '../pkg/tumble_wasm.js';
@@ -55,7 +56,7 @@ async function handle(msg) {
       const r = run;
       out = {
         type: 'loaded', id: ++id, state: state(),
-        info: { name: r.name, n: r.n, nj: r.nj, ns: r.ns, forced: r.forced, sizes: r.sizes, conserved: r.conserved, inv0: r.inv0, notes: r.notes, dt: r.h },
+        info: { name: r.name, n: r.n, nj: r.nj, ns: r.ns, forced: r.forced, sizes: r.sizes, conserved: r.conserved, inv0: r.inv0, notes: r.notes, dt: r.h, driveUnits: r.driveUnits },
       };
       break;
     }
@@ -73,8 +74,8 @@ async function handle(msg) {
       // (files: a model of several files, its main one's name `main`: from-mjcf-files.js)
       const model = compileMjcf(mujoco, msg.xml, msg.files ? { main: msg.main, files: msg.files } : null);
       try {
-        const { system, notes } = fromMjModel(mujoco, model);
-        out = { type: 'mjcf', system, notes };
+        const { system, notes, keyframes } = fromMjModel(mujoco, model, { keyframe: msg.keyframe ?? 0 });
+        out = { type: 'mjcf', system, notes, keyframes };
       } finally {
         model.delete();
       }
@@ -89,10 +90,13 @@ async function handle(msg) {
 function state() {
   const r = run;
   return {
-    steps: r.steps, error: r.error, hash: r.hash(), pulled: r.wasPulled, ms: r.msPerStep,
+    steps: r.steps, error: r.error, hash: r.hash(), pulled: r.wasPulled, ms: r.msPerStep, drive: drive(r),
     poses: r.poses.slice(), joints: r.joints.slice(), springs: r.springs.slice(), inv: r.inv.slice(),
   };
 }
+
+/** The drives' error now and at most so far, [now..., worst...] (rad or m), or null. */
+const drive = (r) => (r.driveError ? [...r.driveError, ...r.driveWorst] : null);
 
 /** The History interface MujocoRun.advance records into (as the stepper's): a sample at every
  * multiple of `stride` from `from`, `count` of them, into `buf` (one object, reused). */
@@ -140,7 +144,7 @@ function advance(n, stride) {
   buf.now.set(r.inv, pn);
   recorder.buf = null;
   const out = {
-    type: 'advanced', steps: r.steps, error: r.error, hash: r.hash(), pulled: r.wasPulled, ms: r.msPerStep,
+    type: 'advanced', steps: r.steps, error: r.error, hash: r.hash(), pulled: r.wasPulled, ms: r.msPerStep, drive: drive(r),
     from, count, stride, pn, hashes: recorder.hashes, buf,
   };
   return { out, transfer: [buf.inv.buffer, buf.poses.buffer, buf.recorded.buffer, buf.now.buffer, buf.react.buffer] };

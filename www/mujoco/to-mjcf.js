@@ -1,5 +1,5 @@
 // to-mjcf.js: a Tumble system (the JSON of docs/scenarios.md, parsed) as an MJCF document for
-// MuJoCo: toMjcf(system, { integrator, timestep }) -> { xml, notes }. No DOM.
+// MuJoCo: toMjcf(system, { integrator, timestep }) -> { xml, notes, drives }. No DOM.
 //
 // How the two map (each choice keeps the model exactly the same where MuJoCo has the element):
 // - A body's MuJoCo frame is Tumble's body frame: the centre of mass and the principal axes, so
@@ -27,14 +27,19 @@
 // - Force elements: a spring between points -> a spatial tendon between two sites (stiffness,
 //   springlength, damping); joint_spring and slider_spring -> the joint's stiffness, springref and
 //   damping (on a tree joint); a constant motor -> a motor actuator with its control in the
-//   keyframe. Drives, loads, time-varying motors and elements on loop-closing joints have no
-//   MuJoCo counterpart: each is named in `notes` and left out.
+//   keyframe. Loads, time-varying motors and elements on loop-closing joints have no MuJoCo
+//   counterpart: each is named in `notes` and left out.
+// - Drives: an equality per drive (a joint equality on the driven hinge or slide, a tendon
+//   equality on a driven rod in place of its own) whose constant term the run sets to f(t) each
+//   step (to-mjcf-drives.js says why and how); returned in `drives` for the run. The spanning tree
+//   takes driven joints first, so that their coordinate is a MuJoCo joint.
 // - Shapes, planes, materials, collision filters and joint limits: to-mjcf-contact.js, which
 //   says where MuJoCo's soft contact differs from Tumble's.
 // - Gravity, the time step, the integrator; contacts on only where the system has shapes; the
 //   energy flag on.
 import { dot, sub, add, scale, cross, unit, mulv, tmulv, transpose, mulm, IDENTITY, quatOf } from './mjcf-math.js';
 import { contactParts, limitAttrs } from './to-mjcf-contact.js';
+import { driveParts } from './to-mjcf-drives.js';
 import { namesCustom } from './mjcf-names.js';
 
 /** A number as MJCF text: the shortest that reads back to the same double. */
@@ -53,7 +58,9 @@ function spanningTree(system) {
   const root = [...Array(n + 1).keys()]; // node n: the ground
   const find = (x) => { while (root[x] !== x) { root[x] = root[root[x]]; x = root[x]; } return x; };
   const closable = (t) => t === 'spherical' || t === 'revolute' || t === 'fixed';
-  const order = joints.map((_, k) => k).sort((x, y) => closable(joints[x].type) - closable(joints[y].type) || x - y);
+  // a driven angle or slide needs its joint's coordinate: driven joints first
+  const driven = new Set((system.drives ?? []).filter((d) => d.type !== 'distance').map((d) => d.joint));
+  const order = joints.map((_, k) => k).sort((x, y) => driven.has(y) - driven.has(x) || closable(joints[x].type) - closable(joints[y].type) || x - y);
   const tree = new Set();
   for (const k of order) {
     if (joints[k].type === 'distance') continue; // a rod is never a tree joint: a tendon held at its length
@@ -167,6 +174,10 @@ export function toMjcf(system, { integrator = 'RK4', timestep = null } = {}) {
     }
     jointName.set(k, { names, reversed });
   }
+  // the drives: equalities whose constant term the run moves (to-mjcf-drives.js)
+  const driveInfo = driveParts(s.drives, s.joints, jointName, h, integrator);
+  equalities.push(...driveInfo.equalities);
+  notes.push(...driveInfo.notes);
   // the joints that close loops
   s.joints.forEach((j, k) => {
     if (parent[j.b] === k || (j.a != null && parent[j.a] === k)) return;
@@ -195,7 +206,8 @@ export function toMjcf(system, { integrator = 'RK4', timestep = null } = {}) {
         sites[j.a == null ? n : j.a].push(`<site name="${sa}" pos="${vec(j.point_a)}" size="0.01"/>`);
         sites[j.b].push(`<site name="${sb}" pos="${vec(j.point_b)}" size="0.01"/>`);
         tendons.push(`<spatial name="j${k}" width="0.005"><site site="${sa}"/><site site="${sb}"/></spatial>`);
-        equalities.push(`<tendon name="j${k}" tendon1="j${k}" polycoef="0 0 0 0 0"/>`);
+        // (a driven rod: the drive's equality holds it, driveParts)
+        if (!driveInfo.rodDrives.has(k)) equalities.push(`<tendon name="j${k}" tendon1="j${k}" polycoef="0 0 0 0 0"/>`);
         break;
       }
       default: throw new Error(`joints[${k}]: a ${j.type} joint that closes a loop has no MuJoCo equality constraint`);
@@ -250,7 +262,6 @@ export function toMjcf(system, { integrator = 'RK4', timestep = null } = {}) {
   const loops = s.joints.filter((j, k) => !(parent[j.b] === k || (j.a != null && parent[j.a] === k)));
   const contact = contactParts(system, n, h, loops);
   notes.push(...contact.notes);
-  s.drives.forEach((d, i) => notes.push(`drives[${i}] (the ${d.type} of joint ${d.joint} prescribed in time): MuJoCo has no time-dependent constraint: left out, ${d.type === 'distance' ? 'the rod keeps its start length' : 'the joint moves freely'}`));
   // the bodies, nested
   const lines = [];
   const body = (b, depth) => {
@@ -302,6 +313,6 @@ export function toMjcf(system, { integrator = 'RK4', timestep = null } = {}) {
       '</mujoco>',
       '',
     ];
-    return { xml: out.join('\n'), notes };
+    return { xml: out.join('\n'), notes, drives: driveInfo.drives };
   }
 }

@@ -17,7 +17,7 @@
 //                                        started, its module from its wasm bytes; then a 'load'
 //                                        with settings.mujoco (its integrator) adds MuJoCo's run
 //                                        there (mujoco-remote.js) after Tumble's
-//   { type: 'mjcf', xml[, main, files] } -> 'mjcf' { system, notes }: a MuJoCo model compiled by
+//   { type: 'mjcf', xml[, main, files, keyframe] } -> 'mjcf' { system, notes, keyframes }: a MuJoCo model compiled by
 //                                        MuJoCo and converted (mjcf.js), or 'error' saying why
 // Every answer may be a Promise (the worker awaits each in turn). With MuJoCo on the page a
 // 'step' steps Tumble's runs here, then asks MuJoCo's worker for the same number of steps and
@@ -59,7 +59,7 @@ export class Stepper {
         case 'pull': for (const x of this.runs) x.pull(msg.pull); return { reply: { type: 'pulled' }, transfer: [] };
         case 'joint': for (const x of this.runs) x.joint = msg.joint; return { reply: { type: 'joint' }, transfer: [] };
         case 'mujoco-load': return await this.loadMujoco(msg.url, msg.bytes);
-        case 'mjcf': return await this.convertMjcf(msg.xml, msg.main, msg.files);
+        case 'mjcf': return await this.convertMjcf(msg.xml, msg.main, msg.files, msg.keyframe);
         default: throw new Error(`unknown message '${msg.type}'`);
       }
     } catch (e) {
@@ -84,10 +84,10 @@ export class Stepper {
 
   /** A MuJoCo model (MJCF text; or a model of several files: the main one's name and the Map of
    * them, from-mjcf-files.js) as a Tumble system, by MuJoCo's compiler in its worker. */
-  async convertMjcf(xml, main, files) {
+  async convertMjcf(xml, main, files, keyframe = 0) {
     if (!this.mj) throw new Error('MuJoCo is not loaded');
-    const { system, notes } = await ask(await this.mj, { type: 'mjcf', xml, ...(files ? { main, files } : {}) });
-    return { reply: { type: 'mjcf', system, notes }, transfer: [] };
+    const { system, notes, keyframes } = await ask(await this.mj, { type: 'mjcf', xml, keyframe, ...(files ? { main, files } : {}) });
+    return { reply: { type: 'mjcf', system, notes, keyframes }, transfer: [] };
   }
 
   async load(settings) {
@@ -231,7 +231,7 @@ export class Stepper {
     const reply = {
       type, taken, failed, buf, ncontacts,
       samples: Math.min(k, SAMPLE_CAP), sampleStart: k > SAMPLE_CAP ? k % SAMPLE_CAP : 0,
-      runs: this.runs.map((x) => ({ steps: x.steps, error: x.error, hash: x.sim.state_hash(), ms: x.msPerStep, pulled: x.sim.pulled(), substeps: x.sim.substeps?.() ?? 1 })),
+      runs: this.runs.map((x) => ({ steps: x.steps, error: x.error, hash: x.sim.state_hash(), ms: x.msPerStep, pulled: x.sim.pulled(), substeps: x.sim.substeps?.() ?? 1, drive: x.driveError ? { now: Array.from(x.driveError), worst: Array.from(x.driveWorst), units: x.driveUnits } : null })),
       joint: this.runs[0]?.joint ?? 0, // the joint whose reaction `react` holds
       end: this.end(),
     };

@@ -142,6 +142,7 @@ export class Player {
       x.hash = r.hash;
       x.pulled = r.pulled;
       x.substeps = r.substeps;
+      x.drive = r.drive; // MuJoCo's drives' error (mujoco-run.js), or null
     }
     this.endT = reply.end;
     // the first run's contact forces, for the arrows (copied: the reply's arrays go back)

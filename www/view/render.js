@@ -205,7 +205,7 @@ export class Renderer {
 
 
   /** The collision shapes (17 numbers each), contact planes (6 each), strings (4 each) and
-   * joint stops (10 each) of a new scene, or null. */
+   * joint stops (11 each) of a new scene, or null. */
   setShapes(shapes, planes, links, stops) {
     this.shapes.set(shapes, planes, links, stops);
     this.sizesOf = null; // the boxes' sizes follow which bodies have shapes
@@ -442,7 +442,7 @@ export class Renderer {
     gl.useProgram(this.line.prog);
     gl.uniformMatrix4fv(this.line.u.uProj, false, this.proj);
     gl.uniformMatrix4fv(this.line.u.uView, false, this.view);
-    gl.uniform1f(this.line.u.uPoint, 7 * dpr);
+    gl.uniform1f(this.line.u.uPoint, (joints.length > 48 ? 4 : 7) * dpr); // smaller among many joints
     gl.bindVertexArray(this.lineVao);
     gl.drawArrays(gl.LINES, 0, lineVerts);
     gl.useProgram(this.axis.prog);

@@ -15,6 +15,7 @@ const TILES = 15; // tiles a side: a plane is drawn as a TILES x TILES checkerbo
 const SLAB = 0.002; // a plane's drawn thickness (m), its top face just under the plane
 const LINK_COLOR = [0.78, 0.8, 0.84];
 const STOP_COLOR = [0.95, 0.55, 0.2]; // a joint limit's stops
+const STOP_FLOATS = 11; // a limit's record (wasm limit_stops)
 
 // the mean of the first n bodies' centres into out (3)
 function centroid(poses, n, out) {
@@ -66,7 +67,7 @@ export class ShapeLayer {
     }
     cylinders += this.links ? this.links.length / 4 : 0;
     // a stop: a short bar from the hinge towards where body b's centre stops
-    const stopBars = this.stops ? 2 * this.stops.length / 10 : 0;
+    const stopBars = this.stops ? 2 * this.stops.length / STOP_FLOATS : 0;
     cylinders += stopBars;
     // instances by mesh: spheres (and caps), then cylinders, then boxes and the planes' tiles
     this.counts = [spheres, cylinders, boxes + np * TILES * TILES];
@@ -156,12 +157,25 @@ export class ShapeLayer {
   }
 
   // stop q (lower, upper of each limit in turn) as cylinder instance k, or a hidden one when
-  // it is not drawn; returns k + 1
-  stop(k, q) {
-    const S = this.stops, o = 10 * (q >> 1), d = o + 3 + 3 * (q & 1), ax = this.axes, len = S[o + 9];
-    const ux = S[d], uy = S[d + 1], uz = S[d + 2];
+  // it is not drawn; a stop on a joint between two bodies turns with body a (`poses`); returns
+  // k + 1
+  stop(k, q, poses) {
+    const S = this.stops, o = STOP_FLOATS * (q >> 1), d = o + 4 + 3 * (q & 1), ax = this.axes, len = S[o + 10];
+    let px = S[o + 1], py = S[o + 2], pz = S[o + 3], ux = S[d], uy = S[d + 1], uz = S[d + 2];
+    const a = S[o];
+    if (a >= 0) {
+      // x_a + R_a p and R_a u (R column-major after the centre)
+      // (scalars: nothing allocated in a frame)
+      const P = poses, b = 12 * a, p0 = S[o + 1], p1 = S[o + 2], p2 = S[o + 3], u0 = S[d], u1 = S[d + 1], u2 = S[d + 2];
+      px = P[b] + P[b + 3] * p0 + P[b + 6] * p1 + P[b + 9] * p2;
+      py = P[b + 1] + P[b + 4] * p0 + P[b + 7] * p1 + P[b + 10] * p2;
+      pz = P[b + 2] + P[b + 5] * p0 + P[b + 8] * p1 + P[b + 11] * p2;
+      ux = P[b + 3] * u0 + P[b + 6] * u1 + P[b + 9] * u2;
+      uy = P[b + 4] * u0 + P[b + 7] * u1 + P[b + 10] * u2;
+      uz = P[b + 5] * u0 + P[b + 8] * u1 + P[b + 11] * u2;
+    }
     if (!Number.isFinite(ux)) {
-      this.put(k, S[o], S[o + 1], S[o + 2], ax, 0, 0, 0, STOP_COLOR);
+      this.put(k, px, py, pz, ax, 0, 0, 0, STOP_COLOR);
       return k + 1;
     }
     const ex = Math.abs(ux) < 0.9 ? 1 : 0, ey = 1 - ex;
@@ -171,7 +185,7 @@ export class ShapeLayer {
     ax[3] = uy * az0 - uz * ay0; ax[4] = uz * ax0 - ux * az0; ax[5] = ux * ay0 - uy * ax0;
     ax[6] = ux; ax[7] = uy; ax[8] = uz;
     const bar = 0.4 * len, r = 0.02 * len; // from the hinge, 40 % of the way to the centre
-    this.put(k, S[o] + 0.5 * bar * ux, S[o + 1] + 0.5 * bar * uy, S[o + 2] + 0.5 * bar * uz, ax, r, r, bar, STOP_COLOR);
+    this.put(k, px + 0.5 * bar * ux, py + 0.5 * bar * uy, pz + 0.5 * bar * uz, ax, r, r, bar, STOP_COLOR);
     return k + 1;
   }
 
@@ -250,8 +264,8 @@ export class ShapeLayer {
     }
     const nl = this.links ? this.links.length / 4 : 0;
     for (let l = 0; l < nl; l++) kCyl = this.link(kCyl, poses, 4 * l);
-    const nst = this.stops ? this.stops.length / 10 : 0;
-    for (let q = 0; q < 2 * nst; q++) kCyl = this.stop(kCyl, q);
+    const nst = this.stops ? this.stops.length / STOP_FLOATS : 0;
+    for (let q = 0; q < 2 * nst; q++) kCyl = this.stop(kCyl, q, poses);
     let boxes = kBox - this.counts[0] - this.counts[1];
     if (planes && this.planes) {
       // a plane is seen from its free side only: from behind, it would hide what it bounds

@@ -127,6 +127,20 @@ pub struct BenchArgs {
     /// Newton tolerance [default: 1e-12]
     #[arg(long, value_name = "EPS")]
     pub tol: Option<String>,
+    /// output: a table for people, or JSON lines for scripts (one object a row, its fields
+    /// named: scenario, integrator, bodies, us_per_step, us_per_body, its_per_step,
+    /// max_rel_balance, or error)
+    #[arg(long, value_enum, default_value_t = BenchFormat::Table)]
+    pub format: BenchFormat,
+}
+
+/// How `tumble bench` prints.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum BenchFormat {
+    /// aligned columns
+    Table,
+    /// one JSON object a line (stable field names)
+    Json,
 }
 
 #[derive(Args, Debug)]

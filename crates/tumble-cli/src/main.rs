@@ -425,16 +425,19 @@ fn bench(a: BenchArgs) -> Result<(), String> {
     if steps == 0 || repeats == 0 {
         return Err("--steps and --repeats must be at least 1".to_string());
     }
-    outln!(
-        "{:<28} {:<10} {:>8} {:>12} {:>12} {:>10} {:>12}",
-        "scenario",
-        "integrator",
-        "bodies",
-        "us/step",
-        "us/body",
-        "its/step",
-        "max |bal/E0|"
-    );
+    let json = a.format == cli::BenchFormat::Json;
+    if !json {
+        outln!(
+            "{:<28} {:<10} {:>8} {:>12} {:>12} {:>10} {:>12}",
+            "scenario",
+            "integrator",
+            "bodies",
+            "us/step",
+            "us/body",
+            "its/step",
+            "max |bal/E0|"
+        );
+    }
     for text in &scenarios {
         let sc = load_scenario(text)?;
         for &m in &methods {
@@ -485,12 +488,28 @@ fn bench(a: BenchArgs) -> Result<(), String> {
             }
             let n = sc.model.bodies.len();
             match failed {
+                Some(e) if json => outln!(
+                    "{}",
+                    serde_json::json!({"scenario": sc.canonical(), "integrator": m.name(), "bodies": n, "error": e})
+                ),
                 Some(e) => outln!(
                     "{:<28} {:<10} {:>8} failed: {e}",
                     sc.canonical(),
                     m.name(),
                     n
                 ),
+                None if json => {
+                    times.sort_by(f64::total_cmp);
+                    let med = times[times.len() / 2];
+                    outln!(
+                        "{}",
+                        serde_json::json!({
+                            "scenario": sc.canonical(), "integrator": m.name(), "bodies": n,
+                            "us_per_step": med, "us_per_body": med / n as f64,
+                            "its_per_step": its as f64 / steps as f64, "max_rel_balance": de
+                        })
+                    );
+                }
                 None => {
                     times.sort_by(f64::total_cmp);
                     let med = times[times.len() / 2];

@@ -28,11 +28,10 @@ impl Evaluator {
     #[wasm_bindgen(constructor)]
     pub fn new(scenario: &str) -> Result<Evaluator, JsError> {
         let sc = Scenario::parse(scenario).map_err(|e| JsError::new(&e.0))?;
-        // the joints without their drives: the other engine has no time-dependent constraint
-        // (mjcf.js leaves the drives out and says so), so their rows are not its violation
-        let mut model = sc.model.clone();
-        model.drives.clear();
-        let mut compiled = Compiled::new(&model).map_err(|e| JsError::new(&e))?;
+        // the joints with their drives: MuJoCo's run prescribes them too (to-mjcf-drives.js), so
+        // a drive's row at the state's time is in its violation (|q - q0 - f(t)|, or a driven
+        // rod's length against length + f(t))
+        let mut compiled = Compiled::new(&sc.model).map_err(|e| JsError::new(&e))?;
         compiled.measure_from(&sc.initial);
         let mut inv = tumble::invariants::measure_without_joints(&sc.model, &sc.initial, 0.0);
         let angles = alloc_angles(&sc.model);

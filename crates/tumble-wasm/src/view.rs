@@ -110,10 +110,11 @@ pub fn shape_links(text: &str) -> Result<Vec<f64>, JsError> {
     Ok(out)
 }
 
-/// The stops of the angle limits on hinges to the ground, for the view: 10 numbers each, the
-/// hinge's point (world), the directions (world, unit) from it in which body b's centre lies
-/// at the lower and the upper stop, and the distance of that centre from the hinge (m). A stop
-/// more than half a turn from the start is not drawn (its direction is NaN).
+/// The stops of the angle limits on hinges, for the view: 11 numbers each, the body they turn
+/// with (body a, -1 for the ground), the hinge's point and the directions (unit) from it in
+/// which body b's centre lies at the lower and the upper stop, both in body a's frame (world
+/// for the ground), and the distance of that centre from the hinge (m). A stop more than half
+/// a turn from the start is not drawn (its direction is NaN).
 #[wasm_bindgen]
 pub fn limit_stops(text: &str) -> Result<Vec<f64>, JsError> {
     let sc = Scenario::parse(text).map_err(|e| JsError::new(&e.0))?;
@@ -131,16 +132,18 @@ pub fn limit_stops(text: &str) -> Result<Vec<f64>, JsError> {
             continue;
         };
         let j = &m.joints[joint];
-        if j.a.is_some() {
-            continue; // (a stop that moves with body a: not drawn yet)
-        }
+        // in body a's frame at the start (the ground's: world)
+        let (xa, ra) = j.a.map_or((glam::DVec3::ZERO, glam::DMat3::IDENTITY), |a| {
+            (sc.initial[a].x, sc.initial[a].r)
+        });
         let n = j.kind.axes().0.normalize();
-        let r = sc.initial[j.b].x - j.point_a;
+        let r = ra.transpose() * (sc.initial[j.b].x - xa) - j.point_a;
         let u = r - n * n.dot(r);
         let len = u.length();
         if len < 1e-9 {
             continue;
         }
+        out.push(j.a.map_or(-1.0, |a| a as f64));
         out.extend_from_slice(&j.point_a.to_array());
         for bound in [lower, upper] {
             let d = if bound.abs() <= core::f64::consts::PI {

@@ -444,7 +444,8 @@ impl Simulation {
         k
     }
 
-    /// The reaction each joint transmits at the current state, 6 numbers per joint into `out`:
+    /// The reaction each joint transmits at the current state, its stops' force included, 6
+    /// numbers per joint into `out`:
     /// the force on its body b (N) and the torque on b about the joint's point (N m), world
     /// components (see `baumgarte::Workspace::reactions`). Its scratch space is made at the first
     /// call; later calls allocate nothing.
@@ -464,6 +465,36 @@ impl Simulation {
             (&f.angles, (&f.contact, &f.broad.pairs), f.t),
             out,
         );
+        // a joint's stops act through it too: their force and torque on b join its reaction
+        // (at b's joint point, so the torque about that point is theirs alone)
+        if result.is_ok() {
+            let frames = &self.compiled.force_frames;
+            for (i, el) in self.model().forces.iter().enumerate() {
+                if let crate::forces::ForceElement::Limit {
+                    joint,
+                    kind,
+                    lower,
+                    upper,
+                    ..
+                } = *el
+                {
+                    let stop = crate::forces::stop_on_b(
+                        &frames[i],
+                        kind,
+                        lower,
+                        upper,
+                        &states,
+                        f.angles[i],
+                    );
+                    if let (Some(stop), Some(o)) = (stop, out.get_mut(6 * joint..6 * joint + 6)) {
+                        for k in 0..3 {
+                            o[k] += stop.force[k];
+                            o[3 + k] += stop.torque[k];
+                        }
+                    }
+                }
+            }
+        }
         self.reactions = Some((ws, states));
         result
     }

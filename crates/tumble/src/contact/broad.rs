@@ -1,5 +1,11 @@
-//! The broad phase of the sphere pairs: which pairs of spheres on different bodies may touch in
-//! the next step, by sweep and prune along x1.
+//! The broad phase of the pairs of shapes: which pairs of spheres and boxes on different bodies
+//! may touch in the next step, by sweep and prune along x1 (a box by its bounding sphere).
+//!
+//! A pair of spheres becomes a sphere pair; a sphere (or a capsule's end cap) and a box, the
+//! sphere's centre (with its radius) against the box's faces; two boxes, each box's eight corners against the other's
+//! faces (`face`: each point against the one face it is nearest to from inside, or beyond
+//! which it lies outside, chosen at the step's start; a point beyond two faces at once, by an
+//! edge or a corner of the box, is left out: edge-on-edge contact is not handled).
 //!
 //! Each sphere's interval along x1 is its centre's +- (radius + margin), the margin covering its
 //! motion over the step: 2 h (|v| + |w| |s|) (the centre's speed and the turn of its offset
@@ -16,10 +22,10 @@
 //! step's Newton iterations, so a step's forces are one function of the positions (the energy
 //! balance needs that); a pair that is not found has both ends of the step out of contact, as
 //! the margin bounds the motion.
-use super::{Geometry, Law, Probe};
+use super::{Geometry, Kind, Law, Probe};
 use crate::model::BodyState;
 use alloc::vec::Vec;
-use glam::DVec3;
+use glam::{DMat3, DVec3};
 
 /// A sphere that may touch other spheres: its body, centre in the body's frame, radius, and
 /// what a pair needs of it.
@@ -29,8 +35,15 @@ pub struct Ball {
     pub body: usize,
     /// the centre in the body's frame (m)
     pub s: DVec3,
-    /// the radius (m)
+    /// the radius (m); a box's bounding radius
     pub r: f64,
+    /// a box's half-sizes (zero for a sphere) and its axes in the body's frame
+    pub half: DVec3,
+    /// a box's axes in the body's frame (columns)
+    pub rot: DMat3,
+    /// a capsule's end cap (a sphere that touches boxes only: against a face the segment's
+    /// nearest point is an end, so the caps are the capsule's contact as against a plane)
+    pub cap: bool,
     /// collision filter
     pub group: u32,
     /// collision filter
@@ -48,8 +61,8 @@ pub struct Balls {
     pub list: Vec<Ball>,
     /// the pairs of bodies joined by a joint, (min, max), sorted (they do not touch)
     pub joined: Vec<(usize, usize)>,
-    /// per restitution used by a pair: (e, alpha of the Hertz law), `law::alpha`
-    pub alpha: Vec<(f64, f64)>,
+    /// per law and restitution used by a pair: (kind, e, alpha), `law::alpha`
+    pub alpha: Vec<(Kind, f64, f64)>,
     /// the bodies' masses
     pub mass: Vec<f64>,
 }
@@ -81,27 +94,123 @@ impl Broad {
     }
 }
 
+impl Ball {
+    /// Whether it is a box.
+    pub fn is_box(&self) -> bool {
+        self.half != DVec3::ZERO
+    }
+}
+
 impl Balls {
     /// The law of a pair of balls: Hertz with R = r_a r_b / (r_a + r_b), E* from both, the
     /// smaller restitution, the reduced mass.
     fn law(&self, a: &Ball, b: &Ball) -> Law {
-        let (ma, mb) = (self.mass[a.body], self.mass[b.body]);
-        let m = ma * mb / (ma + mb);
         let r = a.r * b.r / (a.r + b.r);
         let k = 4.0 / 3.0 / (a.compliance + b.compliance) * crate::math::sqrt(r);
+        self.law_of(Kind::Hertz, k, a, b)
+    }
+
+    /// A law of `kind` and stiffness `k` between balls `a` and `b`: the smaller restitution,
+    /// damped on the reduced mass.
+    fn law_of(&self, kind: Kind, k: f64, a: &Ball, b: &Ball) -> Law {
+        let (ma, mb) = (self.mass[a.body], self.mass[b.body]);
+        let m = ma * mb / (ma + mb);
         let e = a.e.min(b.e);
-        let alpha = self.alpha.iter().find(|x| x.0 == e).map_or(0.0, |x| x.1);
+        let alpha = self
+            .alpha
+            .iter()
+            .find(|x| x.0 == kind && x.1 == e)
+            .map_or(0.0, |x| x.2);
         Law {
-            kind: super::Kind::Hertz,
+            kind,
             k,
             c: alpha * crate::math::sqrt(m * k),
         }
+    }
+
+    /// Where the world point `p` is in box `bx`'s own frame at the states `s`.
+    fn local(bx: &Ball, s: &[BodyState], p: DVec3) -> DVec3 {
+        let sb = &s[bx.body];
+        bx.rot.transpose() * (sb.r.transpose() * (p - sb.x) - bx.s)
+    }
+
+    /// The face of box `bx` that the body point `c` (world) faces, scaled by `reach` around the
+    /// box: the axis k of the largest |c_k| / (h_k + reach), and its side. A box's corners all
+    /// go against the face its centre faces (two stacked boxes' corners sit on the edges of
+    /// each other's faces, where the face nearest each corner is ambiguous).
+    fn facing(bx: &Ball, s: &[BodyState], c: DVec3, reach: f64) -> (usize, f64) {
+        let q = Self::local(bx, s, c).to_array();
+        let h = bx.half.to_array();
+        let ratio = |j: usize| q[j].abs() / (h[j] + reach);
+        let k = if ratio(0) >= ratio(1) && ratio(0) >= ratio(2) {
+            0
+        } else if ratio(1) >= ratio(2) {
+            1
+        } else {
+            2
+        };
+        (k, if q[k] < 0.0 { -1.0 } else { 1.0 })
+    }
+
+    /// The probe of the point `sp` (radius `r`) of ball `pt`'s body against face `face` (axis,
+    /// side) of box `bx` at the states `s`, if the point is within `margin` of the face grown
+    /// by `r`, at most a quarter of the box's thinnest half-size into it, and over it: within
+    /// 1 % of the face's extent along its other axes (a stacked box's corners sit on the
+    /// edges). Its gap, n . (p - x_b) - off - r with n = R_b m, is
+    /// bilinear in the two bodies' coordinates (`Geometry::PointFace`).
+    #[allow(clippy::too_many_arguments)]
+    fn face(
+        &self,
+        pt: &Ball,
+        sp: DVec3,
+        r: f64,
+        bx: &Ball,
+        face: (usize, f64),
+        s: &[BodyState],
+        margin: f64,
+        law: Law,
+        key: ([usize; 2], u32),
+    ) -> Option<Probe> {
+        let sa = &s[pt.body];
+        let q = Self::local(bx, s, sa.x + sa.r * sp).to_array();
+        let h = bx.half.to_array();
+        let (k, side) = face;
+        // not a point deep inside (more than a quarter of the box's thinnest half-size): that is
+        // no contact through this face (a box that turned so that another face now faces the
+        // point), and its force would launch the bodies apart
+        let depth = h[k] + r - side * q[k];
+        if -depth > margin
+            || depth > r + 0.25 * bx.half.min_element()
+            || (0..3).any(|j| j != k && q[j].abs() > 1.01 * h[j])
+        {
+            return None;
+        }
+        let mut e = DVec3::ZERO;
+        e[k] = side;
+        let m = bx.rot * e;
+        Some(Probe {
+            geometry: Geometry::PointFace {
+                a: pt.body,
+                sa: sp,
+                r,
+                b: bx.body,
+                m,
+                off: m.dot(bx.s) + bx.half.to_array()[k],
+            },
+            law,
+            mu_k: 0.0,
+            mu_s: 0.0,
+            kt: 0.0,
+            shapes: key.0,
+            part: key.1,
+        })
     }
 
     /// Whether balls `a` and `b` may touch at all (other bodies, the filter, no joint).
     fn may_touch(&self, a: &Ball, b: &Ball) -> bool {
         let key = (a.body.min(b.body), a.body.max(b.body));
         a.body != b.body
+            && (!(a.cap || b.cap) || a.is_box() || b.is_box())
             && (a.group & b.mask != 0 || b.group & a.mask != 0)
             && self.joined.binary_search(&key).is_err()
     }
@@ -162,24 +271,61 @@ impl Balls {
                 if !self.may_touch(a, b) {
                     continue;
                 }
-                out.pairs.push(Probe {
-                    geometry: Geometry::SpherePair {
-                        a: a.body,
-                        sa: a.s,
-                        ra: a.r,
-                        b: b.body,
-                        sb: b.s,
-                        rb: b.r,
-                    },
-                    law: self.law(a, b),
-                    mu_k: 0.0,
-                    mu_s: 0.0,
-                    kt: 0.0,
-                    shapes: [i.min(j), i.max(j)],
-                });
+                let key = [i.min(j), i.max(j)];
+                let margin = (out.grown[i] - self.list[i].r) + (out.grown[j] - self.list[j].r);
+                match (a.is_box(), b.is_box()) {
+                    (false, false) => out.pairs.push(Probe {
+                        geometry: Geometry::SpherePair {
+                            a: a.body,
+                            sa: a.s,
+                            ra: a.r,
+                            b: b.body,
+                            sb: b.s,
+                            rb: b.r,
+                        },
+                        law: self.law(a, b),
+                        mu_k: 0.0,
+                        mu_s: 0.0,
+                        kt: 0.0,
+                        shapes: key,
+                        part: 0,
+                    }),
+                    (false, true) | (true, false) => {
+                        let (sph, bx) = if a.is_box() { (b, a) } else { (a, b) };
+                        // Hertz with the sphere's radius against a flat face
+                        let k =
+                            4.0 / 3.0 / (a.compliance + b.compliance) * crate::math::sqrt(sph.r);
+                        let law = self.law_of(Kind::Hertz, k, a, b);
+                        let c = s[sph.body].x + s[sph.body].r * sph.s;
+                        let face = Self::facing(bx, s, c, sph.r);
+                        let probe =
+                            self.face(sph, sph.s, sph.r, bx, face, s, margin, law, (key, 0));
+                        out.pairs.extend(probe);
+                    }
+                    (true, true) => {
+                        // each box's corners against the other's faces, a corner's stiffness
+                        // that of its own box's face (E* of both)
+                        for (side, (pt, bx)) in [(a, b), (b, a)].into_iter().enumerate() {
+                            let es = 1.0 / (a.compliance + b.compliance);
+                            let k = super::corner_stiffness(es, pt.half);
+                            let law = self.law_of(Kind::Linear, k, a, b);
+                            let c = s[pt.body].x + s[pt.body].r * pt.s;
+                            let face = Self::facing(bx, s, c, pt.r);
+                            for corner in 0..8u32 {
+                                let sgn = |bit: u32| if corner & bit == 0 { -1.0 } else { 1.0 };
+                                let h = pt.half;
+                                let local = DVec3::new(sgn(1) * h.x, sgn(2) * h.y, sgn(4) * h.z);
+                                let sp = pt.s + pt.rot * local;
+                                let key = (key, 1 + 8 * side as u32 + corner);
+                                let probe = self.face(pt, sp, 0.0, bx, face, s, margin, law, key);
+                                out.pairs.extend(probe);
+                            }
+                        }
+                    }
+                }
             }
         }
-        // the same pairs in the same order whatever the sort did: by their balls
-        out.pairs.sort_unstable_by_key(|p| p.shapes);
+        // the same pairs in the same order whatever the sort did: by their balls and parts
+        out.pairs.sort_unstable_by_key(|p| (p.shapes, p.part));
     }
 }

@@ -9,6 +9,10 @@
 //!              = -Delta V - (F - F_e) Delta d with (F - F_e) Delta d >= 0
 //! sphere pair  l = |p_b - p_a|, Delta l = (dbar / lbar) . Delta d exactly: F along dbar/lbar
 //!              pushes b away from a, the same balance with g = l - r_a - r_b
+//! point-face   g = n . w - off - r with n = Q_b m (b's face normal) and w = p_a - x_b, each
+//!              linear in q, so g is bilinear and Delta g = nbar . Delta w + wbar . Delta n
+//!              exactly (the means of the step's ends): F nbar on a's point, -F nbar on b's
+//!              centre and -F m_i wbar on b's director q_i
 //! friction     u_trial = u_n + P Delta p_c (P = I - n n^T, p_c = q0 + Q s_c, linear in q),
 //!              return map to u_n+1 (mod.rs); force -k_t ubar on p_c (ubar = (u_n + u_n+1)/2):
 //!              its work is -k_t ubar . (Delta u + Delta a) = -Delta V_t - k_t ubar . Delta a
@@ -144,7 +148,7 @@ pub fn evaluate(
                 };
                 out.sliding = da != DVec3::ZERO;
             }
-            Geometry::SpherePair { .. } => {} // (in `pairs`, below)
+            Geometry::SpherePair { .. } | Geometry::PointFace { .. } => {} // (in `pairs`, below)
         }
     }
     for p in pairs {
@@ -173,6 +177,41 @@ pub fn evaluate(
                     let kd = k * DMat3::from_cols(dir * dir.x, dir * dir.y, dir * dir.z);
                     add_stiffness(&mut stiff[b], kd, point(&q1[b], sb) - pos(&q1[b]));
                     add_stiffness(&mut stiff[a], kd, point(&q1[a], sa) - pos(&q1[a]));
+                }
+            }
+            Geometry::PointFace {
+                a,
+                sa,
+                r,
+                b,
+                m,
+                off,
+            } => {
+                // g = n . w - off - r, n = Q_b m and w = p_a - x_b both linear in q: Delta g =
+                // nbar . Delta w + wbar . Delta n exactly (module notes)
+                let normal = |q: &[f64; 12]| DMat3::from_cols_slice(&q[3..12]) * m;
+                let (n0, n1) = (normal(&qn[b]), normal(&q1[b]));
+                let w0 = point(&qn[a], sa) - pos(&qn[b]);
+                let w1 = point(&q1[a], sa) - pos(&q1[b]);
+                let (d0, d1) = (off + r - n0.dot(w0), off + r - n1.dot(w1));
+                let (f, fe) = p.law.discrete(d0, d1, h);
+                dissipated += (f - fe) * (d1 - d0);
+                if f != 0.0 {
+                    let (nbar, wbar) = ((n0 + n1) * 0.5, (w0 + w1) * 0.5);
+                    // f nbar on a's point, -f nbar on b's centre, and on b's directors the
+                    // turn of its face: -g . Delta q = f Delta g
+                    add_point(&mut g[a], sa, nbar * -f);
+                    let (nb, wb, mb) = (nbar.to_array(), wbar.to_array(), m.to_array());
+                    for k in 0..3 {
+                        g[b][k] += f * nb[k];
+                        for i in 0..3 {
+                            g[b][3 + 3 * i + k] -= f * mb[i] * wb[k];
+                        }
+                    }
+                    let k = 0.5 * p.law.stiffness(d1) + p.law.c * p.law.damping_factor(d1) / h;
+                    let kd = k * DMat3::from_cols(n1 * n1.x, n1 * n1.y, n1 * n1.z);
+                    add_stiffness(&mut stiff[a], kd, point(&q1[a], sa) - pos(&q1[a]));
+                    add_stiffness(&mut stiff[b], kd, w1);
                 }
             }
         }

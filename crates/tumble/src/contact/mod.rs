@@ -60,6 +60,23 @@ pub enum Geometry {
         /// the plane's outward normal
         n: DVec3,
     },
+    /// a point of body a (radius r: a sphere's centre, or a box's corner with r = 0) against a
+    /// face of a box on body b: the face's outward normal is R_b m, its plane at m . x = off in
+    /// b's frame; the gap n . (p_a - x_b) - off - r is bilinear in the two bodies' coordinates
+    PointFace {
+        /// body a
+        a: usize,
+        /// the point in a's frame
+        sa: DVec3,
+        /// its radius (m)
+        r: f64,
+        /// body b (the box's)
+        b: usize,
+        /// the face's outward unit normal in b's frame
+        m: DVec3,
+        /// the face's offset along it from b's centre (m)
+        off: f64,
+    },
     /// two spheres on two bodies
     SpherePair {
         /// body a, its centre in a's frame, its radius
@@ -90,9 +107,11 @@ pub struct Probe {
     pub mu_s: f64,
     /// the tangential stiffness k_t (N/m)
     pub kt: f64,
-    /// what it comes from: a plane contact's shape (`model.contact.shapes`), a sphere pair's
-    /// two balls (`broad.rs`)
+    /// what it comes from: a plane contact's shape (`model.contact.shapes`), a pair's two
+    /// balls (`broad.rs`)
     pub shapes: [usize; 2],
+    /// which of the pair's probes (a box's corner), 0 for the only one
+    pub part: u32,
 }
 
 /// What a probe remembers between steps (friction's state), in `forces::State`.
@@ -198,6 +217,7 @@ impl Probes {
                         mu_s,
                         kt: ratio * kn,
                         shapes: [i, usize::MAX],
+                        part: 0,
                     })
                 };
                 // Hertz stiffness at the indentation under the body's own weight (module notes)
@@ -248,11 +268,16 @@ impl Probes {
         };
         for (i, s1) in ct.shapes.iter().enumerate() {
             for (k2, s2) in ct.shapes.iter().enumerate().skip(i + 1) {
-                // sphere pairs: found each step by the broad phase
-                if matches!(
-                    (s1.kind, s2.kind),
-                    (ShapeKind::Sphere { .. }, ShapeKind::Sphere { .. })
-                ) || s1.body == s2.body
+                // sphere and box pairs, and capsules against boxes: found each step by the broad
+                // phase
+                let paired =
+                    |k: ShapeKind| matches!(k, ShapeKind::Sphere { .. } | ShapeKind::Box { .. });
+                let boxed = |k: ShapeKind| matches!(k, ShapeKind::Box { .. });
+                let capsule = |k: ShapeKind| matches!(k, ShapeKind::Capsule { .. });
+                if (paired(s1.kind) && paired(s2.kind))
+                    || (capsule(s1.kind) && boxed(s2.kind))
+                    || (boxed(s1.kind) && capsule(s2.kind))
+                    || s1.body == s2.body
                     || !filtered(s1.group, s1.mask, s2.group, s2.mask)
                     || (!ct.collide_joined && joined(s1.body, s2.body))
                 {
@@ -260,7 +285,7 @@ impl Probes {
                 }
                 let (x, y) = (s1.kind, s2.kind);
                 return Err(format!(
-                    "contact: shapes {i} ({} on body {}) and {k2} ({} on body {}) may touch, but {} against {} contact is not handled yet (spheres touch planes and spheres; capsules and boxes touch planes); set their group and mask so that they do not touch",
+                    "contact: shapes {i} ({} on body {}) and {k2} ({} on body {}) may touch, but {} against {} contact is not handled yet (spheres and boxes touch planes, spheres and boxes; capsules touch planes and boxes); set their group and mask so that they do not touch",
                     x.name(), s1.body, y.name(), s2.body, x.name(), y.name()
                 ));
             }
@@ -276,21 +301,46 @@ impl Probes {
             ..broad::Balls::default()
         };
         for sh in &ct.shapes {
-            if let ShapeKind::Sphere { radius } = sh.kind {
-                let m = &sh.material;
+            // a capsule by its two end caps (they touch boxes only)
+            let (r, half, kinds, ends): (f64, DVec3, &[Kind], &[f64]) = match sh.kind {
+                ShapeKind::Sphere { radius } => (radius, DVec3::ZERO, &[Kind::Hertz], &[0.0]),
+                // a box by its bounding sphere; its corners' law is linear, a sphere's on it Hertz
+                ShapeKind::Box { half } => {
+                    (half.length(), half, &[Kind::Hertz, Kind::Linear], &[0.0])
+                }
+                ShapeKind::Capsule {
+                    radius,
+                    half_length,
+                } => (
+                    radius,
+                    DVec3::ZERO,
+                    &[Kind::Hertz],
+                    &[-half_length, half_length],
+                ),
+            };
+            let m = &sh.material;
+            for &end in ends {
                 balls.list.push(broad::Ball {
                     body: sh.body,
-                    s: sh.offset,
-                    r: radius,
+                    s: sh.offset + sh.rotation * DVec3::new(0.0, 0.0, end),
+                    r,
+                    half,
+                    rot: sh.rotation,
+                    cap: matches!(sh.kind, ShapeKind::Capsule { .. }),
                     group: sh.group,
                     mask: sh.mask,
                     compliance: (1.0 - m.poisson * m.poisson) / m.young,
                     e: m.restitution,
                 });
-                if !balls.alpha.iter().any(|x| x.0 == m.restitution) {
-                    balls
-                        .alpha
-                        .push((m.restitution, law::alpha(Kind::Hertz, m.restitution)));
+            }
+            for &kind in kinds {
+                if !balls
+                    .alpha
+                    .iter()
+                    .any(|x| x.0 == kind && x.1 == m.restitution)
+                {
+                    let a = law::alpha(kind, m.restitution);
+                    balls.alpha.push((kind, m.restitution, a));
                 }
             }
         }
@@ -382,6 +432,13 @@ pub fn resolved(probes: &Probes, pairs: &[Probe], model: &Model, s: &[BodyState]
         }
     }
     for p in pairs {
+        if let Geometry::PointFace { a, b, .. } = p.geometry {
+            let (ma, mb) = (mass(a), mass(b));
+            let d = -gap(p, s);
+            if d > 0.0 && rings(p, d, ma * mb / (ma + mb)) {
+                return false;
+            }
+        }
         if let Geometry::SpherePair { a, ra, b, rb, .. } = p.geometry {
             let (ma, mb) = (mass(a), mass(b));
             let d = -gap(p, s);
@@ -416,6 +473,14 @@ pub fn gap(p: &Probe, s: &[BodyState]) -> f64 {
             sb,
             rb,
         } => crate::math::length(s[b].x + s[b].r * sb - s[a].x - s[a].r * sa) - ra - rb,
+        Geometry::PointFace {
+            a,
+            sa,
+            r,
+            b,
+            m,
+            off,
+        } => (s[b].r * m).dot(s[a].x + s[a].r * sa - s[b].x) - off - r,
     }
 }
 
@@ -441,6 +506,24 @@ pub fn check_start(model: &Model, probes: &Probes, init: &[BodyState]) -> Result
     let mut near = broad::Broad::default();
     probes.balls.sweep(init, 0.0, &mut near);
     for p in &near.pairs {
+        if let Geometry::PointFace { a, b, r, .. } = p.geometry {
+            // a sphere's centre (r > 0) or a box's corner (r = 0) in another body's box
+            let depth = -gap(p, init);
+            let size = if r > 0.0 {
+                r
+            } else {
+                probes.balls.list[p.shapes[0]]
+                    .half
+                    .min_element()
+                    .min(probes.balls.list[p.shapes[1]].half.min_element())
+            };
+            if depth > 0.25 * size {
+                return Err(format!(
+                    "contact: a {} of body {a} starts {} m inside the box of body {b}, more than a quarter of its size ({} m): the contact would throw them apart; start them apart or touching",
+                    if r > 0.0 { "sphere" } else { "box's corner" }, crate::math::Num(depth), crate::math::Num(size)
+                ));
+            }
+        }
         if let Geometry::SpherePair { ra, rb, a, b, .. } = p.geometry {
             let depth = -gap(p, init);
             if depth > 0.25 * ra.min(rb) {

@@ -10,6 +10,8 @@
 //!              u frozen over the step RATTLE's box on an incline crept at 0.3 mm/s)
 //! sphere pair  d = r_a + r_b - l,  ddot = -e . (pdot_b - pdot_a),  e = (p_b - p_a) / l
 //!              F e on b at p_b, -F e on a at p_a
+//! point-face   d = off + r - n . w,  n = R_b m,  w = p_a - x_b,  ddot = -n . (pdot_a - v_b(p_a))
+//!              F n on a at p_a, -F n on b there
 //! power        dD/dt = (F - F_e) ddot >= 0 (law.rs)
 //! end of step  u_n+1 by the return map (mod.rs) from P (p_c(x_n+1, R_n+1) - p_c,n), the
 //!              cap mu F_n+1; D += k_t ubar . Delta a (and what the cap releases)
@@ -91,7 +93,7 @@ pub fn each_force(
                     }
                 }
             }
-            Geometry::SpherePair { .. } => {} // (in `pairs`, below)
+            Geometry::SpherePair { .. } | Geometry::PointFace { .. } => {} // (in `pairs`, below)
         }
     }
     for p in pairs {
@@ -120,6 +122,28 @@ pub fn each_force(
                     let at = s[a].x + arm_a + e * (0.5 * (ra + l - rb));
                     visit(b, arm_b, e * f, at);
                     visit(a, arm_a, -e * f, at);
+                }
+            }
+            Geometry::PointFace {
+                a,
+                sa,
+                r,
+                b,
+                m,
+                off,
+            } => {
+                let n = s[b].r * m;
+                let arm_a = s[a].r * sa;
+                let w = s[a].x + arm_a - s[b].x;
+                // the point's speed against b's material point under it
+                let ddot = -n.dot(velocity(&s[a], arm_a) - velocity(&s[b], w));
+                let d = off + r - n.dot(w);
+                let (f, fe) = p.law.force(d, ddot);
+                power += (f - fe) * ddot;
+                if f != 0.0 {
+                    let at = s[a].x + arm_a - n * (r - 0.5 * d);
+                    visit(a, arm_a, n * f, at);
+                    visit(b, w, -n * f, at);
                 }
             }
         }

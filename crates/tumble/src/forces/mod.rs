@@ -35,7 +35,7 @@ use alloc::string::String;
 use alloc::vec;
 use alloc::vec::Vec;
 use glam::{DMat3, DVec3};
-pub use world::{add_world, Power};
+pub use world::{add_world, stop_on_b, Power, Stop};
 
 /// Largest stiffness (N/m or N m/rad) and damping (N s/m or N m s/rad) accepted.
 pub const MAX_COEFFICIENT: f64 = 1e12;

@@ -100,36 +100,17 @@ pub fn add_world(
             ForceElement::Limit {
                 kind, lower, upper, ..
             } => {
-                let Some(law) = &fr.law else { continue };
-                let ra = fr.a.map_or(DMat3::IDENTITY, |a| s[a].r);
-                let wa = fr.a.map_or(DVec3::ZERO, |a| s[a].r * s[a].w);
-                if kind == LimitKind::Angle {
-                    // as a joint spring: a torque about the axis n = R_a n_a
-                    let n = ra * fr.n_a;
-                    let rate = n.dot(s[fr.b].r * s[fr.b].w - wa);
-                    let (f, diss) = crate::forces::limits::force(law, *angle, rate, lower, upper);
-                    torque[fr.b] -= n * f;
-                    if let Some(a) = fr.a {
-                        torque[a] += n * f;
-                    }
-                    p.dissipation += diss;
-                } else {
-                    // as a slider spring: a force along mw = R_a n_a at b's point
-                    let mw = ra * fr.n_a;
-                    let pb = point(s, fr.b, fr.point_b);
-                    let d = pb - end(s, fr.a, fr.point_a);
-                    let rate = mw.dot(
-                        point_velocity(s, Some(fr.b), fr.point_b)
-                            - point_velocity(s, fr.a, fr.point_a),
-                    ) + wa.cross(mw).dot(d);
-                    let (f, diss) =
-                        crate::forces::limits::force(law, mw.dot(d) - fr.s0, rate, lower, upper);
-                    apply(fr.b, pb - s[fr.b].x, -mw * f, force, torque);
-                    if let Some(a) = fr.a {
-                        apply(a, pb - s[a].x, mw * f, force, torque);
-                    }
-                    p.dissipation += diss;
+                let Some(stop) = stop_on_b(fr, kind, lower, upper, s, *angle) else {
+                    continue;
+                };
+                // on b at its joint point pb, the opposite on a there
+                apply(fr.b, stop.at - s[fr.b].x, stop.force, force, torque);
+                torque[fr.b] += stop.torque;
+                if let Some(a) = fr.a {
+                    apply(a, stop.at - s[a].x, -stop.force, force, torque);
+                    torque[a] -= stop.torque;
                 }
+                p.dissipation += stop.dissipation;
             }
             ForceElement::Force {
                 body,
@@ -165,4 +146,58 @@ pub fn add_world(
         }
     }
     p
+}
+
+/// What a joint's stops (a `Limit` element) put on its body b at a state.
+pub struct Stop {
+    /// the force on b (N), at `at`
+    pub force: DVec3,
+    /// the pure torque on b (N m)
+    pub torque: DVec3,
+    /// where the force acts: b's joint point (world)
+    pub at: DVec3,
+    /// the stops' dissipated power (W)
+    pub dissipation: f64,
+}
+
+/// The continuous form of the stops of frame `fr` on body b at the states `s` (`angle`: the
+/// joint's angle there, for an angle limit); None without a law. An angle limit is a torque
+/// about the axis n = R_a n_a, as a joint spring; a slide limit a force along it at b's joint
+/// point, as a slider spring. Body a gets the opposite.
+pub fn stop_on_b(
+    fr: &Frame,
+    kind: LimitKind,
+    lower: f64,
+    upper: f64,
+    s: &[BodyState],
+    angle: f64,
+) -> Option<Stop> {
+    let law = fr.law.as_ref()?;
+    let ra = fr.a.map_or(DMat3::IDENTITY, |a| s[a].r);
+    let wa = fr.a.map_or(DVec3::ZERO, |a| s[a].r * s[a].w);
+    let n = ra * fr.n_a;
+    let at = point(s, fr.b, fr.point_b);
+    Some(if kind == LimitKind::Angle {
+        let rate = n.dot(s[fr.b].r * s[fr.b].w - wa);
+        let (f, dissipation) = crate::forces::limits::force(law, angle, rate, lower, upper);
+        Stop {
+            force: DVec3::ZERO,
+            torque: -n * f,
+            at,
+            dissipation,
+        }
+    } else {
+        let d = at - end(s, fr.a, fr.point_a);
+        let rate = n
+            .dot(point_velocity(s, Some(fr.b), fr.point_b) - point_velocity(s, fr.a, fr.point_a))
+            + wa.cross(n).dot(d);
+        let (f, dissipation) =
+            crate::forces::limits::force(law, n.dot(d) - fr.s0, rate, lower, upper);
+        Stop {
+            force: -n * f,
+            torque: DVec3::ZERO,
+            at,
+            dissipation,
+        }
+    })
 }

@@ -25,6 +25,13 @@
 //!   spin. Ball on ball: frictionless (real balls have mu ~ 0.05, which Tumble's sphere pairs do
 //!   not carry), restitution `restitution`; ball on cloth: friction `friction` (the cue ball
 //!   skids, then rolls at 5/7 of its speed), restitution 0.5; cushions: restitution 0.75.
+//! - `falling-chain`: `links` capsules (5 cm long, 5 mm radius, 10 g: a chain of 0.5 kg/m)
+//!   joined end to end by spherical joints, hanging straight but for a slight zig-zag, its
+//!   lower end `height` above the floor, let go. Each link touches the floor with its two end
+//!   caps (restitution `restitution`, friction 0.5); links do not touch each other (a capsule
+//!   pair is not handled: their filter keeps them apart). A free-falling chain landing on the
+//!   floor pushes on it with three times the weight of the part that has landed (the momentum
+//!   it brings adds twice that weight).
 use crate::math::rotation;
 use crate::model::{box_for_inertia, box_inertia, Body, BodyState, Joint, Model};
 use crate::presets::course::revolute_x;
@@ -327,6 +334,84 @@ pub fn billiards(values: &[f64]) -> (Model, Vec<BodyState>) {
                 plane(DVec3::new(0.0, -0.56, 0.0), DVec3::Y, cushion),
                 plane(DVec3::new(0.0, 0.56, 0.0), -DVec3::Y, cushion),
             ],
+            collide_joined: false,
+        },
+    };
+    (model, states)
+}
+
+/// A chain link: length between its end caps' centres (m), cap radius (m), mass (kg).
+const LINK: (f64, f64, f64) = (0.05, 0.005, 0.01);
+
+/// `values` = [links, height (m), restitution].
+pub fn falling_chain(values: &[f64]) -> (Model, Vec<BodyState>) {
+    let (n, height, e) = (values[0] as usize, values[1], values[2]);
+    let (l, r, m) = LINK;
+    let material = Material {
+        restitution: e,
+        friction: 0.5,
+        static_friction: 0.5,
+        ..Material::default()
+    };
+    // a slender rod with hemispherical ends, taken as a rod of its length and the cap radius
+    let inertia = DVec3::new(
+        m * (l * l / 12.0 + r * r / 4.0),
+        m * (l * l / 12.0 + r * r / 4.0),
+        0.5 * m * r * r,
+    );
+    let mut bodies = Vec::with_capacity(n);
+    let mut joints = Vec::with_capacity(n);
+    let mut shapes = Vec::with_capacity(n);
+    let mut states = Vec::with_capacity(n);
+    // from the lower end up, each link tilted 0.05 rad the other way than the last
+    let mut end = DVec3::new(0.0, 0.0, r + height);
+    for i in 0..n {
+        let rot = rotation(DVec3::X, if i % 2 == 0 { 0.05 } else { -0.05 });
+        let axis = rot * DVec3::Z;
+        bodies.push(Body {
+            mass: m,
+            inertia,
+            size: box_for_inertia(m, inertia),
+        });
+        shapes.push(Shape {
+            body: i,
+            kind: ShapeKind::Capsule {
+                radius: r,
+                half_length: 0.5 * l,
+            },
+            offset: DVec3::ZERO,
+            rotation: DMat3::IDENTITY,
+            material,
+            // the floor's group is 1: links meet it, not each other
+            group: 2,
+            mask: 1,
+        });
+        states.push(BodyState::at_rest(end + axis * (0.5 * l), rot));
+        if i > 0 {
+            joints.push(Joint {
+                kind: crate::model::JointKind::Spherical,
+                a: Some(i - 1),
+                point_a: DVec3::new(0.0, 0.0, 0.5 * l),
+                b: i,
+                point_b: DVec3::new(0.0, 0.0, -0.5 * l),
+            });
+        }
+        end += axis * l;
+    }
+    let model = Model {
+        names: Default::default(),
+        bodies,
+        joints,
+        gravity: DVec3::new(0.0, 0.0, -G),
+        forces: vec![],
+        drives: vec![],
+        contact: Contact {
+            shapes,
+            planes: vec![Plane {
+                point: DVec3::ZERO,
+                normal: DVec3::Z,
+                material,
+            }],
             collide_joined: false,
         },
     };

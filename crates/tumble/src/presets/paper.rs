@@ -189,6 +189,10 @@ pub(crate) fn build(name: &str, values: &[f64]) -> (Model, Vec<BodyState>, f64, 
             let (m, s) = crate::presets::contact::incline(values);
             (m, s, 5e-4, 2.5)
         }
+        "falling-chain" => {
+            let (m, s) = crate::presets::contact::falling_chain(values);
+            (m, s, 2e-4, 1.5)
+        }
         "billiards" => {
             let (m, s) = crate::presets::contact::billiards(values);
             (m, s, 1e-4, 8.0)

@@ -253,4 +253,13 @@ pub const PRESETS: &[Preset] = &[
             Param { key: "friction", help: "friction coefficient mu between ball and cloth", kind: ParamKind::Number { default: 0.2, min: 0.0, max: 1.0, integer: false } },
         ],
     },
+    Preset {
+        name: "falling-chain",
+        description: "falling chain: a chain of capsule links hanging just above the floor is let go; it piles up on the floor, which it pushes with three times the weight of the part that has landed",
+        params: &[
+            Param { key: "links", help: "number of links (5 cm each)", kind: ParamKind::Number { default: 30.0, min: 2.0, max: 400.0, integer: true } },
+            Param { key: "height", help: "height of the chain's lower end above the floor (m)", kind: ParamKind::Number { default: 0.05, min: 0.0, max: 2.0, integer: false } },
+            Param { key: "restitution", help: "coefficient of restitution e of a link on the floor", kind: ParamKind::Number { default: 0.3, min: 0.01, max: 1.0, integer: false } },
+        ],
+    },
 ];
