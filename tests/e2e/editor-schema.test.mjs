@@ -70,7 +70,7 @@ test('a bad field inside forces or drives is named and marked at its line and co
       /^Not applied: drives\[0\]: joints\[3\] is a prismatic joint, which has no angle to drive .* \(line (\d+), column (\d+)\)/],
     // the JSON reader: a misspelt field in a force element
     [good.replace('"rest_angle": 0,', '"rest_angel": 0,'), '"joint_spring"', '"rest_angel"',
-      /^Not applied: forces\[0\]\.rest_angel is not a field here; the fields are joint, stiffness, rest_angle and damping \(line (\d+), column (\d+)\)/],
+      /^Not applied: forces\[0\]\.rest_angel is not a field here; the fields are joint, stiffness, rest_angle, damping and name \(line (\d+), column (\d+)\)/],
     // the JSON reader: a misspelt parameter of a drive's time function
     [good.replace('"rate": 6.283185307179586', '"rat": 6.283185307179586'), '"ramp_speed"', '"rat"',
       /^Not applied: drives\[0\]\.time\.rat is not a field here; the fields are rate and time \(line (\d+), column (\d+)\)/],

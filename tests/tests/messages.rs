@@ -46,7 +46,7 @@ fn a_wrong_field_in_any_element_is_named_with_what_it_must_be() {
             (r#""forces": [{"type": "motr", "joint": 0}]"#,
              "forces[0].type must be one of spring, joint_spring,"),
             (r#""forces": [{"type": "joint_spring", "joint": 0, "stifness": 3}]"#,
-             "forces[0].stifness is not a field here; the fields are joint, stiffness, rest_angle and damping"),
+             "forces[0].stifness is not a field here; the fields are joint, stiffness, rest_angle, damping and name"),
             (r#""forces": [{"type": "torque", "body": 0, "torque": [1, 2]}]"#,
              "forces[0].torque must be a list of 3 values, not a list of 2 values"),
             (r#""forces": [{"type": "spring", "a": -2, "b": 0}]"#,

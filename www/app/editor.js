@@ -109,6 +109,9 @@ const SCHEMA = [
     ['material: restitution, friction, static_friction', '(ratio)', 'e of an impact; kinetic and static friction coefficients', 'e 0.01 to 1 (0.8); mu 0 to 10 (0.5), static ≥ kinetic'],
     ['contact.collide_joined', '', 'whether bodies joined by a joint touch', 'default false'],
   ]],
+  ['Names', 'bodies[i].name, joints[k].name, forces[i].name, drives[i].name', [
+    ['name', '', 'a label for the element: the Joint menu, the reaction chart and tumble run\'s samples show it', 'optional; 1 to 64 letters, digits, spaces and _-.:/; unique within its list'],
+  ]],
   ['Time functions', '"time": {"kind": ..., parameters}; f is a factor (no unit) for a load, an angle (rad) or a slide (m) for a drive; every parameter finite, |x| ≤ 1e12', [
     ['"constant": value', 'f', 'f(t) = value', 'value default 1'],
     ['"linear": start, rate', 'f, f/s', 'f(t) = start + rate t', 'start default 0; rate required'],

@@ -107,11 +107,15 @@ export async function applyCustom(text, canonical) {
   return sentences(`Not applied: ${why}`, 'The last valid system keeps running.');
 }
 
-/** Each joint of scenario `text` described for people: "revolute, ground – body 0". */
+/** Each joint of scenario `text` described for people: "revolute, ground – body 0", or with
+ * its name "elbow (revolute, body 1 – body 2)" (the labels go into the page as text only). */
 function describeJoints(text) {
   try {
     const json = JSON.parse(scenarioJson(text));
-    return (json.joints ?? []).map((j) => `${j.type}, ${j.a == null ? 'ground' : `body ${j.a}`} \u2013 body ${j.b}`);
+    return (json.joints ?? []).map((j) => {
+      const what = `${j.type}, ${j.a == null ? 'ground' : `body ${j.a}`} \u2013 body ${j.b}`;
+      return typeof j.name === 'string' ? `${j.name} (${what})` : what;
+    });
   } catch {
     return [];
   }

@@ -19,6 +19,7 @@
 // are refused naming the element and attribute.
 import { dot, sub, add, scale, cross, norm, unit, mulv, tmulv, transpose, mulm, IDENTITY, quatOf } from './mjcf-math.js';
 import { names, flag, jointLimits, collision } from './from-mjcf-contact.js';
+import { nameElements, carriedNames } from './mjcf-names.js';
 import { checkFinite, compileMjcfFiles } from './from-mjcf-files.js';
 import { actuatorForces, jointHolds, foldArmature } from './from-mjcf-actuators.js';
 
@@ -405,9 +406,16 @@ export function fromMjModel(mujoco, model, { keyframe = 0 } = {}) {
     // the elements Tumble wrote (f0, f1, ...) in their order, the joints' springs first
     forces.sort((x, y) => (x.key ?? -1) - (y.key ?? -1));
     for (const f of forces) delete f.key;
+    // MuJoCo's names as Tumble's (mjcf-names.js); a model Tumble wrote (bodies b0..) carries
+    // the Tumble names in <custom> texts, its joints by their j0.. names
+    const sysJoints = idx.map((k) => joints[k]);
+    const carried = carriedNames(model, names);
+    const jointName = (t) => { const m = /^j(\d+)r?$/.exec(order[idx[t]].name); return m ? carried.joint.get(Number(m[1])) ?? '' : ''; };
+    nameElements(bodies, tumbleOrder ? bodies.map((_, b) => carried.body.get(b) ?? '') : kept.map((i) => bodyNames[i]), (b) => (tumbleOrder ? `body b${b}` : label(kept[b])), notes);
+    nameElements(sysJoints, sysJoints.map((_, t) => (tumbleOrder ? jointName(t) : order[idx[t]].name)), (t) => `joint '${order[idx[t]].name}'`, notes);
     const system = {
       gravity: noGravity ? [0, 0, 0] : Array.from(model.opt.gravity), dt: model.opt.timestep, duration: 10,
-      bodies, joints: idx.map((k) => joints[k]),
+      bodies, joints: sysJoints,
       ...(forces.length ? { forces } : {}),
       ...(drives.length ? { drives } : {}),
       ...(contact ? { contact } : {}),

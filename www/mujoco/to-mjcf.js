@@ -40,6 +40,7 @@
 import { dot, sub, add, scale, cross, unit, mulv, tmulv, transpose, mulm, IDENTITY, quatOf } from './mjcf-math.js';
 import { contactParts, limitAttrs } from './to-mjcf-contact.js';
 import { driveParts } from './to-mjcf-drives.js';
+import { namesCustom } from './mjcf-names.js';
 
 /** A number as MJCF text: the shortest that reads back to the same double. */
 const num = (x) => (Object.is(x, -0) ? '0' : String(x));
@@ -305,6 +306,7 @@ export function toMjcf(system, { integrator = 'RK4', timestep = null } = {}) {
       ...(equalities.length ? ['  <equality>', ...equalities.map((e) => `    ${e}`), '  </equality>'] : []),
       ...(tendons.length ? ['  <tendon>', ...tendons.map((e) => `    ${e}`), '  </tendon>'] : []),
       ...(actuators.length ? ['  <actuator>', ...actuators.map((e) => `    ${e}`), '  </actuator>'] : []),
+      ...namesCustom(system, esc), // the bodies' and joints' Tumble names (mjcf-names.js)
       '  <keyframe>',
       `    <key name="start" qpos="${vec(qpos)}" qvel="${vec(qvel)}"${ctrl.length ? ` ctrl="${vec(ctrl)}"` : ''}/>`,
       '  </keyframe>',

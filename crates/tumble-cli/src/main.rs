@@ -4,6 +4,7 @@
 use clap::{CommandFactory, Parser};
 use cli::{BenchArgs, Cli, Command, RunArgs, RunFormat, Shell};
 use out::{out, outln};
+use sample::{RunNames, Sample};
 use serde::Serialize;
 use std::fmt::Write as _;
 use std::io::IsTerminal;
@@ -14,6 +15,7 @@ use tumble::{Invariants, Method, Scenario, Settings, Simulation};
 mod cli;
 mod link;
 mod out;
+mod sample;
 mod study;
 
 fn main() -> ExitCode {
@@ -164,87 +166,6 @@ fn settings_from(sc: &Scenario, method: Method, o: &Opts) -> Result<Settings, St
     Ok(s)
 }
 
-/// One sample of `tumble run`: the invariants, the energy budget (work W, dissipated D, the
-/// balance E - E0 - W + D, in J), each joint's reaction (the force on its body b in N and the
-/// torque on b about the joint's point in N m, world; absent without joints) and the poses.
-#[derive(Serialize)]
-struct Sample {
-    t: f64,
-    energy: f64,
-    kinetic: f64,
-    potential: f64,
-    momentum: [f64; 3],
-    internal_violation: f64,
-    joint_violation: f64,
-    iterations: u32,
-    residual: f64,
-    work: f64,
-    dissipated: f64,
-    balance: f64,
-    /// the elastic energy of contacts and stops (J), a part of `potential`: in systems with
-    /// collision shapes or joint limits only
-    #[serde(skip_serializing_if = "Option::is_none")]
-    contact: Option<f64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    reactions: Option<Vec<[f64; 6]>>,
-    bodies: Vec<Pose>,
-}
-
-/// A body's centre (m) and rotation (rows of the matrix mapping body axes to global axes).
-#[derive(Serialize)]
-struct Pose {
-    position: [f64; 3],
-    rotation: [[f64; 3]; 3],
-}
-
-/// Whether `model` has collision shapes or joint limits (a run's samples then carry `contact`).
-fn touches(model: &tumble::Model) -> bool {
-    !model.contact.is_empty()
-        || model
-            .forces
-            .iter()
-            .any(|f| matches!(f, tumble::model::ForceElement::Limit { .. }))
-}
-
-impl Sample {
-    fn new(inv: &Invariants, sim: &mut Simulation) -> Sample {
-        let nj = sim.model().joints.len();
-        let reactions = (nj > 0).then(|| {
-            let mut r = vec![0.0; 6 * nj];
-            if sim.reactions(&mut r).is_err() {
-                return vec![];
-            }
-            r.chunks_exact(6)
-                .map(|x| core::array::from_fn(|i| x[i]))
-                .collect()
-        });
-        Sample {
-            t: inv.t,
-            energy: inv.energy(),
-            kinetic: inv.kinetic,
-            potential: inv.potential,
-            momentum: inv.momentum.to_array(),
-            internal_violation: inv.internal_violation,
-            joint_violation: inv.joint_violation,
-            iterations: inv.iterations,
-            residual: inv.residual,
-            work: inv.work,
-            dissipated: inv.dissipated,
-            balance: inv.balance,
-            contact: touches(sim.model()).then_some(inv.contact),
-            reactions,
-            bodies: sim
-                .states()
-                .iter()
-                .map(|s| Pose {
-                    position: s.x.to_array(),
-                    rotation: [0, 1, 2].map(|k| [s.r.x_axis[k], s.r.y_axis[k], s.r.z_axis[k]]),
-                })
-                .collect(),
-        }
-    }
-}
-
 /// The start of `tumble run`'s document (and NDJSON's first record).
 #[derive(Serialize)]
 struct RunHead {
@@ -252,6 +173,9 @@ struct RunHead {
     integrator: &'static str,
     dt: f64,
     mechanism: Mechanism,
+    /// the elements' names, when any is named
+    #[serde(skip_serializing_if = "Option::is_none")]
+    names: Option<RunNames>,
 }
 
 #[derive(Serialize)]
@@ -357,6 +281,7 @@ fn run(a: RunArgs) -> Result<(), String> {
                 redundant_rows: mech.redundant.clone(),
                 loop_joints: mech.loop_joints,
             },
+            names: RunNames::of(sim.model()),
         }
     };
     // JSON gathers the samples for one document at the end; NDJSON and CSV write each sample

@@ -70,6 +70,15 @@ fn preset_value(sc: &Scenario) -> Value {
         "gravity": v3(sc.model.gravity), "dt": sc.dt, "duration": sc.duration,
         "bodies": bodies, "joints": joints,
     });
+    // the bodies' and joints' names (the elements' and drives' come with their JSON forms)
+    let names = &sc.model.names;
+    for (list, of) in [("bodies", &names.bodies), ("joints", &names.joints)] {
+        for (i, e) in v[list].as_array_mut().into_iter().flatten().enumerate() {
+            if let Some(name) = tumble::model::Names::of(of, i) {
+                e["name"] = json!(name);
+            }
+        }
+    }
     // the elements' and drives' own JSON forms (custom.rs); they cannot fail for a valid model
     if !sc.model.forces.is_empty() {
         if let Ok(f) = tumble::custom::forces_json(&sc.model) {
@@ -102,6 +111,7 @@ const ORDER: [&str; 18] = [
 
 fn rank(key: &str) -> usize {
     match key {
+        "name" => 4, // an element's first, before its type
         "velocity" => 17,
         "angular_velocity" => 18,
         "shapes" => 19,
@@ -203,6 +213,19 @@ mod tests {
             let again = Scenario::parse(&export(&back).unwrap()).unwrap();
             assert_eq!(again, back, "{}", p.name);
         }
+        // names given to a preset's model are written and read back (a custom text keeps its own)
+        let mut sc = Scenario::parse("slider-crank").unwrap();
+        let n = &mut sc.model.names;
+        n.bodies = vec!["crank".into(), String::new(), "piston".into()];
+        n.joints = vec![String::new(), "crank pin".into()];
+        n.drives = vec!["motor: 1/s".into()];
+        let text = export(&sc).unwrap();
+        assert!(text.contains(r#"{ "name": "crank", "mass": "#), "{text}");
+        let back = Scenario::parse(&text).unwrap();
+        assert_eq!(back.model.names.bodies, sc.model.names.bodies);
+        assert_eq!(back.model.names.joints[1], "crank pin");
+        assert_eq!(back.model.names.drives, sc.model.names.drives);
+        assert_eq!(export(&back).unwrap(), text);
         // numbers whose shortest text serde_json's default (fast, inexact) parser reads 1 ulp off:
         // exact only with its float_roundtrip feature (Cargo.toml)
         let sc = Scenario::parse("chain?links=5&joint=spherical&push=1").unwrap();

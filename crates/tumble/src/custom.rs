@@ -48,12 +48,16 @@
 //! `{"joint": 4, "type": "distance", "time": F}` (m, a distance joint: its length becomes
 //! length + f(t), a distance driver).
 //! Contact: a body's `shapes` and the scenario's `contact` section (`custom_contact.rs`).
+//! Names: each body, joint, force element and drive may carry a `"name"` (1 to 64 letters,
+//! digits, spaces and `_-.:/`, unique within its list; `names.rs`), a label the exports and
+//! `tumble run` write back.
 pub use crate::custom_contact::contact_json;
 use crate::custom_contact::{contact_from, JsonContact, JsonShape};
 use crate::custom_forces::{drives_from, forces_from, JsonDrive, JsonForce};
 pub use crate::custom_forces::{drives_json, forces_json};
 use crate::model::box_for_inertia;
-use crate::model::{twist_reference, Body, BodyState, Joint, JointKind, Model};
+use crate::model::{twist_reference, Body, BodyState, Joint, JointKind, Model, Names};
+use crate::names;
 use crate::validate::{ScenarioError, MAX_LINKS};
 use alloc::format;
 use alloc::string::String;
@@ -101,6 +105,8 @@ struct JsonBody {
     angular_velocity: [f64; 3],
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     shapes: Vec<JsonShape>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    name: Option<String>,
 }
 
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
@@ -121,6 +127,8 @@ struct JsonJoint {
     axis_b: Option<[f64; 3]>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     length: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    name: Option<String>,
 }
 
 fn default_gravity() -> [f64; 3] {
@@ -323,11 +331,25 @@ pub fn parse(text: &str) -> Result<(Model, Vec<BodyState>, f64, f64, String), Sc
                 .collect::<Vec<_>>(),
             gravity,
         )?,
+        names: Names {
+            bodies: names::check("bodies", &listed(&js.bodies, |b| &b.name))?,
+            joints: names::check("joints", &listed(&js.joints, |j| &j.name))?,
+            forces: names::check("forces", &listed(&js.forces, JsonForce::name))?,
+            drives: names::check("drives", &listed(&js.drives, |d| d.name()))?,
+        },
     };
     crate::validate::check_consistent(&model, &states)?;
     let normal =
         serde_json::to_string(&js).map_err(|e| ScenarioError(format!("scenario JSON: {e}")))?;
     Ok((model, states, js.dt, js.duration, normal))
+}
+
+/// Each element's optional name.
+fn listed<'a, T>(
+    list: &'a [T],
+    name: impl Fn(&'a T) -> &'a Option<String>,
+) -> Vec<Option<&'a str>> {
+    list.iter().map(|e| name(e).as_deref()).collect()
 }
 
 fn range(name: &str, v: f64, lo: f64, hi: f64) -> Result<(), ScenarioError> {

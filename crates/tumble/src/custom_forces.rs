@@ -1,9 +1,9 @@
 //! The JSON form of the force elements, loads, time functions and drives (the `forces` and
 //! `drives` lists of a scenario file; `custom.rs` documents the format and reads the rest).
+use crate::custom_time::{time_fn, JsonTime, TConstant};
 use crate::forces::ForceElement;
 use crate::json_path::{tagged, Tagged};
-use crate::model::{Drive, DriveKind, LimitKind, Model};
-use crate::timefn::TimeFn;
+use crate::model::{Drive, DriveKind, LimitKind, Model, Names};
 use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -11,13 +11,15 @@ use glam::DVec3;
 use serde::{Deserialize, Deserializer, Serialize};
 
 /// A drive (`model::Drive`): {"joint": 0, "type": "angle" | "slide", "time": F}.
-#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq)]
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct JsonDrive {
     joint: usize,
     #[serde(rename = "type")]
     kind: JsonDriveKind,
     time: JsonTime,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    name: Option<String>,
 }
 
 #[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq)]
@@ -33,7 +35,9 @@ pub fn drives_json(model: &Model) -> Result<serde_json::Value, String> {
     let list: Vec<JsonDrive> = model
         .drives
         .iter()
-        .map(|d| JsonDrive {
+        .enumerate()
+        .map(|(i, d)| JsonDrive {
+            name: Names::of(&model.names.drives, i).map(String::from),
             joint: d.joint,
             kind: match d.kind {
                 DriveKind::Angle => JsonDriveKind::Angle,
@@ -91,13 +95,49 @@ impl Tagged for JsonForce {
     }
 }
 
+impl JsonForce {
+    /// The element's optional name.
+    pub(crate) fn name(&self) -> &Option<String> {
+        match self {
+            JsonForce::Spring(f) => &f.name,
+            JsonForce::JointSpring(f) => &f.name,
+            JsonForce::SliderSpring(f) => &f.name,
+            JsonForce::JointLimit(f) => &f.name,
+            JsonForce::SliderLimit(f) => &f.name,
+            JsonForce::Force(f) => &f.name,
+            JsonForce::Torque(f) => &f.name,
+            JsonForce::Motor(f) => &f.name,
+        }
+    }
+
+    fn name_mut(&mut self) -> &mut Option<String> {
+        match self {
+            JsonForce::Spring(f) => &mut f.name,
+            JsonForce::JointSpring(f) => &mut f.name,
+            JsonForce::SliderSpring(f) => &mut f.name,
+            JsonForce::JointLimit(f) => &mut f.name,
+            JsonForce::SliderLimit(f) => &mut f.name,
+            JsonForce::Force(f) => &mut f.name,
+            JsonForce::Torque(f) => &mut f.name,
+            JsonForce::Motor(f) => &mut f.name,
+        }
+    }
+}
+
+impl JsonDrive {
+    /// The drive's optional name.
+    pub(crate) fn name(&self) -> &Option<String> {
+        &self.name
+    }
+}
+
 impl<'de> Deserialize<'de> for JsonForce {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         tagged(d)
     }
 }
 
-#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq)]
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct FSpring {
     #[serde(default)]
@@ -113,9 +153,11 @@ pub(crate) struct FSpring {
     rest_length: f64,
     #[serde(default)]
     damping: f64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    name: Option<String>,
 }
 
-#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq)]
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct FJointSpring {
     joint: usize,
@@ -125,9 +167,11 @@ pub(crate) struct FJointSpring {
     rest_angle: f64,
     #[serde(default)]
     damping: f64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    name: Option<String>,
 }
 
-#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq)]
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct FSliderSpring {
     joint: usize,
@@ -137,9 +181,11 @@ pub(crate) struct FSliderSpring {
     rest_slide: f64,
     #[serde(default)]
     damping: f64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    name: Option<String>,
 }
 
-#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq)]
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct FJointLimit {
     joint: usize,
@@ -149,9 +195,11 @@ pub(crate) struct FJointLimit {
     stiffness: f64,
     #[serde(default = "half")]
     restitution: f64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    name: Option<String>,
 }
 
-#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq)]
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct FSliderLimit {
     joint: usize,
@@ -161,9 +209,11 @@ pub(crate) struct FSliderLimit {
     stiffness: f64,
     #[serde(default = "half")]
     restitution: f64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    name: Option<String>,
 }
 
-#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq)]
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct FForce {
     body: usize,
@@ -172,165 +222,34 @@ pub(crate) struct FForce {
     force: [f64; 3],
     #[serde(default, skip_serializing_if = "Option::is_none")]
     time: Option<JsonTime>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    name: Option<String>,
 }
 
-#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq)]
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct FTorque {
     body: usize,
     torque: [f64; 3],
     #[serde(default, skip_serializing_if = "Option::is_none")]
     time: Option<JsonTime>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    name: Option<String>,
 }
 
-#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq)]
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct FMotor {
     joint: usize,
     torque: f64,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     time: Option<JsonTime>,
-}
-
-/// A function of time (`timefn.rs`), tagged by "kind" (read by `json_path::tagged`).
-#[derive(Serialize, Clone, Copy, Debug, PartialEq)]
-#[serde(tag = "kind", rename_all = "snake_case")]
-pub(crate) enum JsonTime {
-    Constant(TConstant),
-    Linear(TLinear),
-    Sine(TSine),
-    Ramp(TRamp),
-    RampSpeed(TRampSpeed),
-}
-
-/// The values of a time function's "kind".
-#[derive(Deserialize, Clone, Copy)]
-#[serde(rename_all = "snake_case")]
-pub(crate) enum TimeKind {
-    Constant,
-    Linear,
-    Sine,
-    Ramp,
-    RampSpeed,
-}
-
-impl Tagged for JsonTime {
-    const TAG: &'static str = "kind";
-    type Tag = TimeKind;
-    fn fields<'de, D: Deserializer<'de>>(tag: TimeKind, d: D) -> Result<Self, D::Error> {
-        Ok(match tag {
-            TimeKind::Constant => JsonTime::Constant(TConstant::deserialize(d)?),
-            TimeKind::Linear => JsonTime::Linear(TLinear::deserialize(d)?),
-            TimeKind::Sine => JsonTime::Sine(TSine::deserialize(d)?),
-            TimeKind::Ramp => JsonTime::Ramp(TRamp::deserialize(d)?),
-            TimeKind::RampSpeed => JsonTime::RampSpeed(TRampSpeed::deserialize(d)?),
-        })
-    }
-}
-
-impl<'de> Deserialize<'de> for JsonTime {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        tagged(d)
-    }
-}
-
-#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq)]
-#[serde(deny_unknown_fields)]
-pub(crate) struct TConstant {
-    #[serde(default = "one")]
-    value: f64,
-}
-
-#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq)]
-#[serde(deny_unknown_fields)]
-pub(crate) struct TLinear {
-    #[serde(default)]
-    start: f64,
-    rate: f64,
-}
-
-#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq)]
-#[serde(deny_unknown_fields)]
-pub(crate) struct TSine {
-    #[serde(default)]
-    offset: f64,
-    #[serde(default = "one")]
-    amplitude: f64,
-    frequency: f64,
-    #[serde(default)]
-    phase: f64,
-}
-
-#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq)]
-#[serde(deny_unknown_fields)]
-pub(crate) struct TRamp {
-    #[serde(default = "one")]
-    value: f64,
-    time: f64,
-}
-
-#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq)]
-#[serde(deny_unknown_fields)]
-pub(crate) struct TRampSpeed {
-    rate: f64,
-    time: f64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    name: Option<String>,
 }
 
 fn half() -> f64 {
     0.5
-}
-
-fn one() -> f64 {
-    1.0
-}
-
-impl JsonTime {
-    fn to_fn(self) -> TimeFn {
-        match self {
-            JsonTime::Constant(TConstant { value }) => TimeFn::Constant { value },
-            JsonTime::Linear(TLinear { start, rate }) => TimeFn::Linear { start, rate },
-            JsonTime::Sine(TSine {
-                offset,
-                amplitude,
-                frequency,
-                phase,
-            }) => TimeFn::Sine {
-                offset,
-                amplitude,
-                frequency,
-                phase,
-            },
-            JsonTime::Ramp(TRamp { value, time }) => TimeFn::Ramp { value, time },
-            JsonTime::RampSpeed(TRampSpeed { rate, time }) => TimeFn::RampSpeed { rate, time },
-        }
-    }
-}
-
-fn time_fn(t: Option<JsonTime>) -> TimeFn {
-    t.map_or(TimeFn::default(), JsonTime::to_fn)
-}
-
-impl JsonTime {
-    fn from_fn(f: TimeFn) -> Option<JsonTime> {
-        Some(match f {
-            TimeFn::Constant { value } if value == 1.0 => return None,
-            TimeFn::Constant { value } => JsonTime::Constant(TConstant { value }),
-            TimeFn::Linear { start, rate } => JsonTime::Linear(TLinear { start, rate }),
-            TimeFn::Sine {
-                offset,
-                amplitude,
-                frequency,
-                phase,
-            } => JsonTime::Sine(TSine {
-                offset,
-                amplitude,
-                frequency,
-                phase,
-            }),
-            TimeFn::Ramp { value, time } => JsonTime::Ramp(TRamp { value, time }),
-            TimeFn::RampSpeed { rate, time } => JsonTime::RampSpeed(TRampSpeed { rate, time }),
-        })
-    }
 }
 
 /// The JSON form of `model`'s force elements (the `forces` list of a scenario file), for the
@@ -349,6 +268,7 @@ pub fn forces_json(model: &Model) -> Result<serde_json::Value, String> {
                 rest_length,
                 damping,
             } => JsonForce::Spring(FSpring {
+                name: None,
                 a,
                 point_a: point_a.to_array(),
                 b,
@@ -363,6 +283,7 @@ pub fn forces_json(model: &Model) -> Result<serde_json::Value, String> {
                 rest_angle,
                 damping,
             } => JsonForce::JointSpring(FJointSpring {
+                name: None,
                 joint,
                 stiffness,
                 rest_angle,
@@ -374,6 +295,7 @@ pub fn forces_json(model: &Model) -> Result<serde_json::Value, String> {
                 rest_slide,
                 damping,
             } => JsonForce::SliderSpring(FSliderSpring {
+                name: None,
                 joint,
                 stiffness,
                 rest_slide,
@@ -388,6 +310,7 @@ pub fn forces_json(model: &Model) -> Result<serde_json::Value, String> {
                 restitution,
             } => match kind {
                 LimitKind::Angle => JsonForce::JointLimit(FJointLimit {
+                    name: None,
                     joint,
                     lower,
                     upper,
@@ -395,6 +318,7 @@ pub fn forces_json(model: &Model) -> Result<serde_json::Value, String> {
                     restitution,
                 }),
                 LimitKind::Slide => JsonForce::SliderLimit(FSliderLimit {
+                    name: None,
                     joint,
                     lower,
                     upper,
@@ -408,12 +332,14 @@ pub fn forces_json(model: &Model) -> Result<serde_json::Value, String> {
                 force,
                 time,
             } => JsonForce::Force(FForce {
+                name: None,
                 body,
                 point: point.to_array(),
                 force: force.to_array(),
                 time: JsonTime::from_fn(time),
             }),
             ForceElement::Torque { body, torque, time } => JsonForce::Torque(FTorque {
+                name: None,
                 body,
                 torque: torque.to_array(),
                 time: JsonTime::from_fn(time),
@@ -423,10 +349,16 @@ pub fn forces_json(model: &Model) -> Result<serde_json::Value, String> {
                 torque,
                 time,
             } => JsonForce::Motor(FMotor {
+                name: None,
                 joint,
                 torque,
                 time: JsonTime::from_fn(time),
             }),
+        })
+        .zip(0..)
+        .map(|(mut f, i)| {
+            *f.name_mut() = Names::of(&model.names.forces, i).map(String::from);
+            f
         })
         .collect();
     serde_json::to_value(list).map_err(|e| format!("forces: {e}"))
@@ -444,6 +376,7 @@ pub(crate) fn forces_from(js: &[JsonForce]) -> Vec<ForceElement> {
                 stiffness,
                 rest_length,
                 damping,
+                ..
             }) => ForceElement::Spring {
                 a,
                 point_a: DVec3::from_array(point_a),
@@ -458,6 +391,7 @@ pub(crate) fn forces_from(js: &[JsonForce]) -> Vec<ForceElement> {
                 stiffness,
                 rest_angle,
                 damping,
+                ..
             }) => ForceElement::JointSpring {
                 joint,
                 stiffness,
@@ -469,6 +403,7 @@ pub(crate) fn forces_from(js: &[JsonForce]) -> Vec<ForceElement> {
                 stiffness,
                 rest_slide,
                 damping,
+                ..
             }) => ForceElement::SliderSpring {
                 joint,
                 stiffness,
@@ -481,6 +416,7 @@ pub(crate) fn forces_from(js: &[JsonForce]) -> Vec<ForceElement> {
                 upper,
                 stiffness,
                 restitution,
+                ..
             }) => ForceElement::Limit {
                 joint,
                 kind: LimitKind::Angle,
@@ -495,6 +431,7 @@ pub(crate) fn forces_from(js: &[JsonForce]) -> Vec<ForceElement> {
                 upper,
                 stiffness,
                 restitution,
+                ..
             }) => ForceElement::Limit {
                 joint,
                 kind: LimitKind::Slide,
@@ -508,13 +445,16 @@ pub(crate) fn forces_from(js: &[JsonForce]) -> Vec<ForceElement> {
                 point,
                 force,
                 time,
+                ..
             }) => ForceElement::Force {
                 body,
                 point: DVec3::from_array(point),
                 force: DVec3::from_array(force),
                 time: time_fn(time),
             },
-            JsonForce::Torque(FTorque { body, torque, time }) => ForceElement::Torque {
+            JsonForce::Torque(FTorque {
+                body, torque, time, ..
+            }) => ForceElement::Torque {
                 body,
                 torque: DVec3::from_array(torque),
                 time: time_fn(time),
@@ -523,6 +463,7 @@ pub(crate) fn forces_from(js: &[JsonForce]) -> Vec<ForceElement> {
                 joint,
                 torque,
                 time,
+                ..
             }) => ForceElement::Motor {
                 joint,
                 torque,

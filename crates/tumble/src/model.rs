@@ -1,5 +1,6 @@
 //! The model (what does not change during a run) and the common body state.
 use crate::timefn::TimeFn;
+use alloc::string::String;
 use alloc::vec::Vec;
 use glam::{DMat3, DVec3};
 
@@ -263,6 +264,37 @@ pub struct Model {
     pub drives: Vec<Drive>,
     /// Collision shapes, planes and materials (empty: nothing touches anything).
     pub contact: crate::shapes::Contact,
+    /// The elements' names (labels only: the motion does not depend on them).
+    pub names: Names,
+}
+
+/// The names of a model's elements, one list per kind of element in the model's order: empty
+/// when none of that kind is named, else as long as its list with "" for an unnamed element
+/// (the JSON form's optional `name`; checked by `names::check`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Names {
+    /// the bodies' names
+    pub bodies: Vec<String>,
+    /// the joints' names
+    pub joints: Vec<String>,
+    /// the force elements' names
+    pub forces: Vec<String>,
+    /// the drives' names
+    pub drives: Vec<String>,
+}
+
+impl Names {
+    /// The name of element `i` of list `list` (`Names::bodies` etc.), if it has one.
+    pub fn of(list: &[String], i: usize) -> Option<&str> {
+        list.get(i).map(String::as_str).filter(|s| !s.is_empty())
+    }
+
+    /// Whether no element is named.
+    pub fn is_empty(&self) -> bool {
+        [&self.bodies, &self.joints, &self.forces, &self.drives]
+            .iter()
+            .all(|l| l.iter().all(String::is_empty))
+    }
 }
 
 /// Which coordinate of its joint a drive prescribes.

@@ -69,6 +69,7 @@ fn solid_ball(mass: f64, radius: f64) -> Body {
 /// normal `normal`, under gravity along -x3.
 fn ball_on_plane(m: f64, r: f64, material: Material, normal: DVec3) -> Model {
     Model {
+        names: Default::default(),
         bodies: vec![solid_ball(m, r)],
         joints: vec![],
         gravity: DVec3::new(0.0, 0.0, -G),
@@ -143,6 +144,7 @@ pub fn newtons_cradle(values: &[f64]) -> (Model, Vec<BodyState>) {
         ));
     }
     let model = Model {
+        names: Default::default(),
         bodies,
         joints,
         gravity: DVec3::new(0.0, 0.0, -G),
@@ -182,6 +184,7 @@ pub fn incline(values: &[f64]) -> (Model, Vec<BodyState>) {
     let s = BodyState::at_rest(normal * (half.z - d), rot);
     let size = half * 2.0;
     let model = Model {
+        names: Default::default(),
         bodies: vec![Body {
             mass: m,
             inertia: box_inertia(m, size),
@@ -246,6 +249,7 @@ pub fn ball_pit(values: &[f64]) -> (Model, Vec<BodyState>) {
         material,
     };
     let model = Model {
+        names: Default::default(),
         bodies,
         joints: vec![],
         gravity: DVec3::new(0.0, 0.0, -G),
@@ -345,6 +349,7 @@ pub fn billiards(values: &[f64]) -> (Model, Vec<BodyState>) {
         material,
     };
     let model = Model {
+        names: Default::default(),
         bodies: (0..n).map(|_| solid_ball(m, r)).collect(),
         joints: vec![],
         gravity: DVec3::new(0.0, 0.0, -G),
@@ -424,6 +429,7 @@ pub fn falling_chain(values: &[f64]) -> (Model, Vec<BodyState>) {
         end += axis * l;
     }
     let model = Model {
+        names: Default::default(),
         bodies,
         joints,
         gravity: DVec3::new(0.0, 0.0, -G),

@@ -81,6 +81,7 @@ pub fn double_pendulum(values: &[f64]) -> (Model, Vec<BodyState>) {
         top = x - r * half;
     }
     let model = Model {
+        names: Default::default(),
         bodies,
         joints,
         gravity: GRAVITY,
@@ -208,6 +209,7 @@ pub fn four_bar(values: &[f64]) -> (Model, Vec<BodyState>) {
         joint(None, p[3], 2, -half(c)),
     ];
     let model = Model {
+        names: Default::default(),
         bodies: vec![rod(a), rod(b), rod(c)],
         joints,
         gravity: GRAVITY,
@@ -283,6 +285,7 @@ pub fn catenary(values: &[f64]) -> (Model, Vec<BodyState>) {
         point_b: half,
     });
     let model = Model {
+        names: Default::default(),
         bodies: vec![rod(l); n],
         joints,
         gravity: GRAVITY,

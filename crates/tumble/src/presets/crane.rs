@@ -56,6 +56,7 @@ pub fn crane(values: &[f64]) -> (Model, Vec<BodyState>) {
     let point = DVec3::new(0.0, 0.0, at - 0.5 * len);
     let cylinder = crate::math::length(boom_state.x + boom_state.r * point - BASE);
     let model = Model {
+        names: Default::default(),
         bodies: vec![boom, weight],
         joints: vec![
             Joint {

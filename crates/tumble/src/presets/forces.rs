@@ -44,6 +44,7 @@ pub fn spring_pendulum(values: &[f64]) -> (Model, Vec<BodyState>) {
     let l = 1.0 + 9.81 / k + stretch;
     let x = DVec3::new(0.0, l * libm::sin(angle), -l * libm::cos(angle));
     let model = Model {
+        names: Default::default(),
         bodies: vec![body],
         joints: vec![],
         gravity: GRAVITY,
@@ -69,6 +70,7 @@ pub(crate) fn hinged_rod(angle: f64, forces: Vec<ForceElement>) -> (Model, Vec<B
     let half = DVec3::new(0.0, 0.0, 0.5);
     let r = rotation(DVec3::X, angle);
     let model = Model {
+        names: Default::default(),
         bodies: vec![rod],
         joints: vec![Joint {
             kind: JointKind::Revolute {
@@ -165,6 +167,7 @@ pub fn slider_crank(values: &[f64]) -> (Model, Vec<BodyState>) {
         point_b,
     };
     let mut model = Model {
+        names: Default::default(),
         bodies: vec![crank, rod(l), piston],
         joints: vec![
             hinge(None, DVec3::ZERO, 0, behind),
@@ -286,6 +289,7 @@ pub fn kapitza(values: &[f64]) -> (Model, Vec<BodyState>) {
     let mut carriage_state = BodyState::at_rest(DVec3::ZERO, DMat3::IDENTITY);
     carriage_state.v = v;
     let model = Model {
+        names: Default::default(),
         bodies: vec![carriage, rod(l)],
         joints: vec![
             slider_z(None, 0),
@@ -419,6 +423,7 @@ pub fn andrews() -> (Model, Vec<BodyState>) {
         })
         .collect();
     let model = Model {
+        names: Default::default(),
         bodies,
         joints,
         gravity: DVec3::ZERO,
@@ -568,6 +573,7 @@ pub fn governor(values: &[f64]) -> (Model, Vec<BodyState>) {
         });
     }
     let model = Model {
+        names: Default::default(),
         bodies,
         joints,
         gravity: GRAVITY,

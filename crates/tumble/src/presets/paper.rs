@@ -25,6 +25,7 @@ pub(crate) fn build(name: &str, values: &[f64]) -> (Model, Vec<BodyState>, f64, 
             s.w = DVec3::new(values[0], values[1], values[2]);
             (
                 Model {
+                    names: Default::default(),
                     bodies: vec![body],
                     joints: vec![],
                     gravity: DVec3::ZERO,
@@ -48,6 +49,7 @@ pub(crate) fn build(name: &str, values: &[f64]) -> (Model, Vec<BodyState>, f64, 
             s.w = DVec3::new(0.01, values[0], 0.01);
             (
                 Model {
+                    names: Default::default(),
                     bodies: vec![body],
                     joints: vec![],
                     gravity: DVec3::ZERO,
@@ -80,6 +82,7 @@ pub(crate) fn build(name: &str, values: &[f64]) -> (Model, Vec<BodyState>, f64, 
             };
             (
                 Model {
+                    names: Default::default(),
                     bodies: vec![body],
                     joints: vec![joint],
                     gravity: g,
@@ -244,6 +247,7 @@ pub fn hanging_chain(angles: &[f64], revolute: bool, turn: f64) -> (Model, Vec<B
     }
     (
         Model {
+            names: Default::default(),
             bodies,
             joints,
             gravity: DVec3::new(0.0, 0.0, -9.81),
