@@ -6,6 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { initSync, scenario_json } from '../../www/pkg/tumble_wasm.js';
+import * as mjcf from '../../www/mujoco/mjcf.js';
 import { toMjcf, compileMjcf, loadMujoco } from '../../www/mujoco/mjcf.js';
 import { dampratioOfRestitution as dampingRatio } from '../../www/mujoco/mjcf.js';
 
@@ -116,4 +117,24 @@ test('filters, joined bodies and limits are written as MuJoCo elements', () => {
   assert.equal(model.ngeom, 3 + 1); // the spheres and the ground
   assert.deepEqual(Array.from(model.geom_contype), [1, 2, 2, 2]);
   model.delete();
+});
+
+test('round trip through MuJoCo keeps shapes, restitutions and joint limits (the export and the import are inverse)', () => {
+  const { fromMjModel } = mjcf;
+  for (const name of ['bouncing-ball', 'incline', 'newtons-cradle', 'stop-pendulum']) {
+    const sys = JSON.parse(scenario_json(name));
+    const model = compileMjcf(mujoco, toMjcf(sys).xml);
+    const { system: back } = fromMjModel(mujoco, model);
+    model.delete();
+    sys.bodies.forEach((b, i) => (b.shapes ?? []).forEach((s, k) => {
+      const t = back.bodies[i].shapes[k];
+      assert.equal(t.type, s.type, `${name} body ${i}`);
+      assert.deepEqual(t.radius ?? t.half, s.radius ?? s.half, `${name} body ${i}`);
+      assert.ok(Math.abs(t.material.restitution - s.material.restitution) < 1e-12, `${name}: e ${t.material.restitution} for ${s.material.restitution}`);
+    }));
+    for (const f of (sys.forces ?? []).filter((x) => x.type === 'joint_limit')) {
+      const g = back.forces.find((x) => x.type === 'joint_limit' && x.joint === f.joint);
+      assert.ok(g && Math.abs(g.lower - f.lower) < 1e-12 && Math.abs(g.upper - f.upper) < 1e-12 && Math.abs(g.restitution - f.restitution) < 1e-12, `${name}: ${JSON.stringify(g)}`);
+    }
+  }
 });

@@ -54,8 +54,9 @@ function diff(a, b, path = '', skip = () => false) {
 const DRIVEN = new Set(['slider-crank', 'kapitza', 'governor', 'crane']);
 const LOST = { 'driven-pendulum': /forces\[0\] \(motor\)/,
   incline: /^static friction \(mu_s 0\.5 beside mu_k 0\.4\)/, billiards: /^contact restitution: the shapes' values differ/ };
-// Presets whose contact and joint limits go to MuJoCo (as geoms and ranges) but do not come back
-// from it (from-mjcf.js reads neither): the round trip compares the rest of them.
+// Presets whose contact and joint limits go to MuJoCo (as geoms and ranges) and come back with
+// their shapes, restitutions and bounds (mjcf-contact.test.mjs) but not their stiffness (Young's
+// modulus is not MuJoCo's): the round trip here compares the rest of them.
 const CONTACT = new Set(['ball-pit', 'stop-pendulum', 'bouncing-ball', 'newtons-cradle', 'incline', 'billiards', 'falling-chain']);
 
 test('round trip: every preset as MJCF, compiled by MuJoCo and converted back, is the same system to 1e-12', () => {
