@@ -152,6 +152,14 @@ test('open a model of several files picked together (issue 28): includes and a m
   await loaded(page);
   assert.match(await page.locator('#mujoco-status').innerText(), /^Opened the MuJoCo model\. joint limits \(2\)/);
   await page.waitForFunction(() => /2 degrees of freedom/.test(document.getElementById('readout').textContent), null, { timeout: 60000 });
+  // and beside MuJoCo: the converted arm, its stops and floor written back, runs in both
+  await page.selectOption('#mujoco', 'RK4');
+  await page.waitForFunction(() => window.tumble.runs().length === 2, null, { timeout: 60000 });
+  await page.evaluate(() => { if (!window.tumble.playing()) document.getElementById('play').click(); });
+  await playUntil(page, (goal) => window.tumble.time() > goal, 0.5);
+  const runs = await page.evaluate(() => window.tumble.runs());
+  assert.deepEqual(runs.map((r) => [r[0], r[3]]), [['director', null], ['mujoco', null]]);
+  assert.equal(runs[1][1], runs[0][1], 'MuJoCo at the same time');
   assert.deepEqual(problems, []);
   await page.close();
 });
