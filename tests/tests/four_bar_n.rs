@@ -6,16 +6,16 @@
 //! the 10 s through them; the director keeps the energy to round-off.
 use tumble::{Method, Scenario, Settings, Simulation};
 
-fn a02() -> String {
+fn a02(s: f64) -> String {
     let n = 40;
     let w = -1.0; // the verticals turn at -1 rad/s about x3: their tops move at +1 m/s along x1
     let mut bodies = Vec::new();
     let mut joints = Vec::new();
     for i in 0..=n {
         bodies.push(format!(
-            r#"{{"mass": 1, "inertia": [{a}, {b}, {a}], "size": [0.05, 1, 0.05], "position": [{i}, 0.5, 0], "velocity": [{v}, 0, 0], "angular_velocity": [0, 0, {w}]}}"#,
-            a = 1.0025 / 12.0,
-            b = 0.005 / 12.0,
+            r#"{{"mass": 1, "inertia": [{a}, {b}, {a}], "size": [{s}, 1, {s}], "position": [{i}, 0.5, 0], "velocity": [{v}, 0, 0], "angular_velocity": [0, 0, {w}]}}"#,
+            a = (1.0 + s * s) / 12.0,
+            b = 2.0 * s * s / 12.0,
             v = -w * 0.5
         ));
         joints.push(format!(
@@ -24,9 +24,9 @@ fn a02() -> String {
     }
     for k in 0..n {
         bodies.push(format!(
-            r#"{{"mass": 1, "inertia": [{b}, {a}, {a}], "size": [1, 0.05, 0.05], "position": [{x}, 1, 0], "velocity": [{v}, 0, 0]}}"#,
-            a = 1.0025 / 12.0,
-            b = 0.005 / 12.0,
+            r#"{{"mass": 1, "inertia": [{b}, {a}, {a}], "size": [1, {s}, {s}], "position": [{x}, 1, 0], "velocity": [{v}, 0, 0]}}"#,
+            a = (1.0 + s * s) / 12.0,
+            b = 2.0 * s * s / 12.0,
             x = k as f64 + 0.5,
             v = -w
         ));
@@ -53,8 +53,8 @@ fn a02() -> String {
 ///
 /// Runs 10 s; returns the largest relative energy error, the largest joint violation and the
 /// angle the first vertical turned through (rad).
-fn run(m: Method, h: f64) -> (f64, f64, f64) {
-    let sc = Scenario::parse(&a02()).unwrap();
+fn run(m: Method, h: f64, sec: f64) -> (f64, f64, f64) {
+    let sc = Scenario::parse(&a02(sec)).unwrap();
     let mut st = Settings::for_scenario(&sc);
     st.dt = h;
     let mut s = Simulation::new(&sc, m, st).unwrap();
@@ -86,6 +86,13 @@ fn run(m: Method, h: f64) -> (f64, f64, f64) {
         }
         turned += d.abs();
         last = a;
+        if std::env::var("TRACE").is_ok() {
+            let sts = s.states();
+            let a0 = sts[0].r.y_axis.y.atan2(sts[0].r.y_axis.x);
+            let spread = (0..=40).map(|i| { let r = sts[i].r; let mut d = r.y_axis.y.atan2(r.y_axis.x) - a0; while d > 3.14159 { d -= 6.28318 } while d < -3.14159 { d += 6.28318 } d.abs() }).fold(0.0f64, f64::max);
+            let spreadw = (0..=40).map(|i| (sts[i].w.z - sts[0].w.z).abs()).fold(0.0f64, f64::max);
+            eprintln!("TR t={:.3} angle={a:.4} w0={:.4} spread={spread:.3e} spreadw={spreadw:.3e} de={:.3e}", s.time(), sts[0].w.z, (inv.energy() - e0) / e0.abs());
+        }
     }
     (de, dj, turned)
 }
@@ -97,7 +104,7 @@ fn every_method_runs_the_n_four_bar_through_its_singular_positions() {
         (Method::Rattle, 0.01, 2e-3, 1e-12),
         (Method::Baumgarte, 0.005, 2e-2, 3e-4),
     ] {
-        let (de, dj, turned) = run(m, h);
+        let (de, dj, turned) = run(m, h, 0.05);
         eprintln!(
             "{} at h = {h}: energy error {de:.2e} (relative), joints {dj:.2e} m, the first bar turned {turned:.1} rad",
             m.name()
@@ -111,4 +118,13 @@ fn every_method_runs_the_n_four_bar_through_its_singular_positions() {
         assert!(de < energy, "{}: energy error {de}", m.name());
         assert!(dj < joints, "{}: joint violation {dj}", m.name());
     }
+}
+
+#[test]
+#[ignore]
+fn scratch() {
+    let sec: f64 = std::env::var("SEC").unwrap().parse().unwrap();
+    let h: f64 = std::env::var("H").unwrap().parse().unwrap();
+    let (de, dj, turned) = run(Method::Rattle, h, sec);
+    eprintln!("sec {sec} h {h}: energy {de:.2e} joints {dj:.2e} turned {turned:.1}");
 }
