@@ -6,6 +6,8 @@
 //! the 10 s through them; the director keeps the energy to round-off.
 use tumble::{Method, Scenario, Settings, Simulation};
 
+/// The benchmark with bars of square section `s` (m) by 1 m (the benchmark's inertias for
+/// s = 0.05; issue #29's thicker rods s = 0.1).
 fn a02(s: f64) -> String {
     let n = 40;
     let w = -1.0; // the verticals turn at -1 rad/s about x3: their tops move at +1 m/s along x1
@@ -52,7 +54,8 @@ fn a02(s: f64) -> String {
 /// 0.05.
 ///
 /// Runs 10 s; returns the largest relative energy error, the largest joint violation and the
-/// angle the first vertical turned through (rad).
+/// angle the first vertical turned through (rad; NaN if the verticals ever stop being parallel
+/// to 1e-6 rad, a window folded off the parallelogram).
 fn run(m: Method, h: f64, sec: f64) -> (f64, f64, f64) {
     let sc = Scenario::parse(&a02(sec)).unwrap();
     let mut st = Settings::for_scenario(&sc);
@@ -60,7 +63,7 @@ fn run(m: Method, h: f64, sec: f64) -> (f64, f64, f64) {
     let mut s = Simulation::new(&sc, m, st).unwrap();
     assert_eq!(s.mechanism().dof, 1, "{:?}", s.mechanism());
     let e0 = s.invariants().energy();
-    let (mut de, mut dj, mut turned) = (0.0f64, 0.0f64, 0.0f64);
+    let (mut de, mut dj, mut turned, mut spread) = (0.0f64, 0.0f64, 0.0f64, 0.0f64);
     let angle = |s: &Simulation| {
         let r = s.states()[0].r;
         r.y_axis.y.atan2(r.y_axis.x) // the bar's x2 axis in the x1-x2 plane
@@ -86,15 +89,12 @@ fn run(m: Method, h: f64, sec: f64) -> (f64, f64, f64) {
         }
         turned += d.abs();
         last = a;
-        if std::env::var("TRACE").is_ok() {
-            let sts = s.states();
-            let a0 = sts[0].r.y_axis.y.atan2(sts[0].r.y_axis.x);
-            let spread = (0..=40).map(|i| { let r = sts[i].r; let mut d = r.y_axis.y.atan2(r.y_axis.x) - a0; while d > 3.14159 { d -= 6.28318 } while d < -3.14159 { d += 6.28318 } d.abs() }).fold(0.0f64, f64::max);
-            let spreadw = (0..=40).map(|i| (sts[i].w.z - sts[0].w.z).abs()).fold(0.0f64, f64::max);
-            eprintln!("TR t={:.3} angle={a:.4} w0={:.4} spread={spread:.3e} spreadw={spreadw:.3e} de={:.3e}", s.time(), sts[0].w.z, (inv.energy() - e0) / e0.abs());
+        // the verticals stay parallel (the parallelogram branch, not a window folded)
+        for b in &s.states()[1..=40] {
+            spread = spread.max(b.r.y_axis.cross(s.states()[0].r.y_axis).length());
         }
     }
-    (de, dj, turned)
+    (de, dj, if spread > 1e-6 { f64::NAN } else { turned })
 }
 
 #[test]
@@ -120,11 +120,20 @@ fn every_method_runs_the_n_four_bar_through_its_singular_positions() {
     }
 }
 
+/// Issue #29: with rods of 0.1 m square section RATTLE stopped at t = 5.1 s at h = 0.01 (the
+/// issue: 6.05 s, "the rotation update of body 38"), at 9.86 s at h = 0.02, after it had left
+/// the parallelogram at the singular pass near t = 3.2 s (a window's bars mirrored about the
+/// horizontal; energy error 108 %, multipliers 1e8). Measured now: energy 1.11e-3 at h = 0.01
+/// (as the thin rods'), 4.43e-3 at h = 0.02 (4x: O(h^2)), joints 1e-12 m; bounds about twice.
+/// The thin rods at h = 0.02 still stop near t = 8.6 s, where a step ends right on a singular
+/// position (not covered here).
 #[test]
-#[ignore]
-fn scratch() {
-    let sec: f64 = std::env::var("SEC").unwrap().parse().unwrap();
-    let h: f64 = std::env::var("H").unwrap().parse().unwrap();
-    let (de, dj, turned) = run(Method::Rattle, h, sec);
-    eprintln!("sec {sec} h {h}: energy {de:.2e} joints {dj:.2e} turned {turned:.1}");
+fn rattle_runs_the_thick_rod_n_four_bar_at_two_steps() {
+    for (sec, h, energy) in [(0.1, 0.01, 2e-3), (0.1, 0.02, 8e-3)] {
+        let (de, dj, turned) = run(Method::Rattle, h, sec);
+        eprintln!("section {sec} m, h = {h}: energy error {de:.2e}, joints {dj:.2e} m, turned {turned:.1} rad");
+        assert!(turned > 4.0 * std::f64::consts::PI, "turned {turned}");
+        assert!(de < energy, "section {sec}, h = {h}: energy error {de}");
+        assert!(dj < 2e-12, "section {sec}, h = {h}: joint violation {dj}");
+    }
 }

@@ -362,7 +362,11 @@ fn try_step(
             break;
         }
         // the first tangent at the start: C(q_0) W C(q_0)^T (module notes, issue #29)
-        let left = if iterations == 0 { &ws.evals } else { &ws.evals1 };
+        let left = if iterations == 0 {
+            &ws.evals
+        } else {
+            &ws.evals1
+        };
         joints::assemble_and_factor(left, &ws.evals, &ws.inv_mass, c, &mut ws.js)?;
         ws.js.solve(&c.pattern, &mut ws.rhs);
         ws.lambda_base.copy_from_slice(&st.lambda);
