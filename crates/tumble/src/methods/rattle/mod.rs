@@ -50,8 +50,13 @@
 //! (h/2) C W C^T mu = C u~ with W the inverse mass, C the joint Jacobian at the end of the step.
 //! The position stage is a Newton iteration lambda += 2/h^2 S^-1 Phi(x_1, R_1) until
 //! max |Phi| < tol, with S = C(q_1) W(q_0) C(q_0)^T (non-symmetric; it drops only the O(h^3)
-//! dependence of the rotation solve on lambda). Both are solved with the linear-time
-//! joint-space solver of `sparse.rs`.
+//! dependence of the rotation solve on lambda); the first iteration's at the start,
+//! C(q_0) W(q_0) C(q_0)^T: its end point, from the last step's lambda, can fall on a singular
+//! position (the N-four-bar's bars horizontal) where C(q_1) lost rank; S^-1 threw the windows
+//! off along the self-stresses, into the nearby root with a window's bars mirrored about the
+//! horizontal (the thick-rod A02: energy error 108 %, lambda 1e8, then a stop; issue #29).
+//! Later iterations keep C(q_1): near a singular solution its folds are second order.
+//! Both are solved with the linear-time joint-space solver of `sparse.rs`.
 mod forces;
 mod rotation;
 
@@ -356,7 +361,13 @@ fn try_step(
         if newton_converged(residual, iterations, tol, settings)? {
             break;
         }
-        joints::assemble_and_factor(&ws.evals1, &ws.evals, &ws.inv_mass, c, &mut ws.js)?;
+        // the first tangent at the start: C(q_0) W C(q_0)^T (module notes, issue #29)
+        let left = if iterations == 0 {
+            &ws.evals
+        } else {
+            &ws.evals1
+        };
+        joints::assemble_and_factor(left, &ws.evals, &ws.inv_mass, c, &mut ws.js)?;
         ws.js.solve(&c.pattern, &mut ws.rhs);
         ws.lambda_base.copy_from_slice(&st.lambda);
         ws.dlambda.copy_from_slice(&ws.rhs);
