@@ -44,6 +44,7 @@ fn conserved_components_by_preset() {
         ("stop-pendulum", none),
         ("billiards", none),
         ("falling-chain", none),
+        ("dominoes", none),
     ] {
         let sc = Scenario::parse(text).unwrap();
         assert_eq!(conserved_momentum(&sc.model), want, "{text}");

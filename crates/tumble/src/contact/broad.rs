@@ -2,10 +2,11 @@
 //! may touch in the next step, by sweep and prune along x1 (a box by its bounding sphere).
 //!
 //! A pair of spheres becomes a sphere pair; a sphere (or a capsule's end cap) and a box, the
-//! sphere's centre (with its radius) against the box's faces; two boxes, each box's eight corners against the other's
-//! faces (`face`: each point against the one face it is nearest to from inside, or beyond
-//! which it lies outside, chosen at the step's start; a point beyond two faces at once, by an
-//! edge or a corner of the box, is left out: edge-on-edge contact is not handled).
+//! sphere's centre (with its radius) against the box's faces; two boxes, each box's eight
+//! corners against the other's faces (`corner_face`: the face it was against in the last step
+//! while it stays over it, else the nearest; chosen at the step's start; a point over no face,
+//! by an edge or a corner of the box, is left out: edge-on-edge contact is not handled, and a
+//! probe that goes while pressed in gives its energy to D, `released`).
 //!
 //! Each sphere's interval along x1 is its centre's +- (radius + margin), the margin covering its
 //! motion over the step: 2 h (|v| + |w| |s|) (the centre's speed and the turn of its offset
@@ -69,7 +70,7 @@ pub struct Balls {
 
 /// The scratch and the result of the broad phase (in `forces::State`: the pairs are those of
 /// the next step).
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Debug, Default, PartialEq)]
 pub struct Broad {
     /// the balls in the order of their intervals' lower ends
     order: Vec<u32>,
@@ -80,6 +81,20 @@ pub struct Broad {
     grown: Vec<f64>,
     /// the step's pairs, as probes
     pub pairs: Vec<Probe>,
+    /// the last step's pairs (a box's corner keeps the face it touches: `corner_face`)
+    prev: Vec<Probe>,
+}
+
+impl Clone for Broad {
+    /// A copy with the storage `src` has reserved (the pair lists swap each step and grow to a
+    /// dense packing's room once: a copy that a later `assign` fills must not grow then).
+    fn clone(&self) -> Self {
+        let mut b = Broad::default();
+        b.pairs.reserve(self.pairs.capacity());
+        b.prev.reserve(self.prev.capacity());
+        b.assign(self);
+        b
+    }
 }
 
 impl Broad {
@@ -91,6 +106,7 @@ impl Broad {
         self.centre.clone_from(&src.centre);
         self.grown.clone_from(&src.grown);
         self.pairs.clone_from(&src.pairs);
+        self.prev.clone_from(&src.prev);
     }
 }
 
@@ -150,6 +166,97 @@ impl Balls {
             2
         };
         (k, if q[k] < 0.0 { -1.0 } else { 1.0 })
+    }
+
+    /// The face of box `bx` that box `pt` overlaps least through, at the states `s`: along
+    /// each of `bx`'s axes k, the interval of `pt`'s corners [lo, hi] (in `bx`'s frame) against
+    /// [-h_k, h_k]; through the + face `pt` reaches h_k - lo deep, through the - face hi + h_k;
+    /// the face of the least depth (negative: apart) is the one `pt` came through (the
+    /// separating-axis test on `bx`'s face normals). Why not the face `pt`'s centre faces: a
+    /// falling domino's centre faces the bottom of the next one while its top edge leans on that
+    /// one's broad face; the least overlap finds the broad face, and for two stacked boxes the
+    /// top face, as the centre does.
+    fn least_overlap(pt: &Ball, bx: &Ball, s: &[BodyState]) -> (usize, f64) {
+        let (sa, h) = (&s[pt.body], bx.half.to_array());
+        let (mut lo, mut hi) = ([f64::INFINITY; 3], [f64::NEG_INFINITY; 3]);
+        for corner in 0..8u32 {
+            let q = Self::local(
+                bx,
+                s,
+                sa.x + sa.r * (pt.s + pt.rot * Self::corner(pt.half, corner)),
+            );
+            for k in 0..3 {
+                lo[k] = lo[k].min(q[k]);
+                hi[k] = hi[k].max(q[k]);
+            }
+        }
+        let mut best = (0, 1.0, f64::INFINITY);
+        for k in 0..3 {
+            for (side, depth) in [(1.0, h[k] - lo[k]), (-1.0, hi[k] + h[k])] {
+                if depth < best.2 {
+                    best = (k, side, depth);
+                }
+            }
+        }
+        (best.0, best.1)
+    }
+
+    /// The face of box `bx` that the corner `sp` of box `pt` goes against. Of the faces whose
+    /// extent (1 % grown, as in `face`) the corner lies over:
+    /// - the face it was probed against in the last step (a contact stays on its face until it
+    ///   leaves the face's extent or lets go, a step's margin away: a domino's edge leaning on
+    ///   the next one's broad face stays there while both turn);
+    /// - else the nearest, on the side of the box the corner is on: the face it is least deep
+    ///   behind, or, outside, the one it is beyond; within 1 % of the thinnest half-size of
+    ///   that, the face of least overlap `overlap` (`least_overlap`) where it is one of them (a
+    ///   stacked box's corners sit on the edges of the face below, where the faces are equally
+    ///   near).
+    ///
+    /// Why not least overlap alone: a domino lying on the floor has the next one's edge on its
+    /// broad face near its end; along its length the next one overlaps it less than through its
+    /// broad face, and that end face would push the corner through the box.
+    fn corner_face(
+        prev: &[Probe],
+        key: ([usize; 2], u32),
+        bx: &Ball,
+        s: &[BodyState],
+        sp: DVec3,
+        pt: &Ball,
+        overlap: (usize, f64),
+    ) -> (usize, f64) {
+        let sa = &s[pt.body];
+        let q = Self::local(bx, s, sa.x + sa.r * sp).to_array();
+        let h = bx.half.to_array();
+        let over = |k: usize| (0..3).all(|j| j == k || q[j].abs() <= 1.01 * h[j]);
+        if let Ok(i) = prev.binary_search_by_key(&key, |p| (p.shapes, p.part)) {
+            if let Geometry::PointFace { m, .. } = prev[i].geometry {
+                let e = (bx.rot.transpose() * m).to_array();
+                let k = (0..3).fold(0, |k, j| if e[j].abs() > e[k].abs() { j } else { k });
+                if over(k) {
+                    return (k, e[k].signum());
+                }
+            }
+        }
+        // the gap through the nearer face along each axis the corner lies over
+        let gap = |k: usize| q[k].abs() - h[k];
+        let Some(best) = (0..3)
+            .filter(|&k| over(k))
+            .max_by(|&a, &b| gap(a).total_cmp(&gap(b)))
+        else {
+            return overlap;
+        };
+        let tie = 0.01 * bx.half.min_element();
+        let (k, side) = overlap;
+        if over(k) && side * q[k] >= 0.0 && gap(k) >= gap(best) - tie {
+            return overlap;
+        }
+        (best, if q[best] < 0.0 { -1.0 } else { 1.0 })
+    }
+
+    /// Corner `i` (bits 1, 2, 4: the sign along x1, x2, x3) of a box of half-sizes `half`.
+    fn corner(half: DVec3, i: u32) -> DVec3 {
+        let sgn = |bit: u32| if i & bit == 0 { -1.0 } else { 1.0 };
+        DVec3::new(sgn(1) * half.x, sgn(2) * half.y, sgn(4) * half.z)
     }
 
     /// The probe of the point `sp` (radius `r`) of ball `pt`'s body against face `face` (axis,
@@ -215,12 +322,16 @@ impl Balls {
             && self.joined.binary_search(&key).is_err()
     }
 
-    /// The pairs that may touch within a step of `h` from the states `s`, into `out.pairs`.
-    pub fn sweep(&self, s: &[BodyState], h: f64, out: &mut Broad) {
+    /// The pairs that may touch within a step of `h` from the states `s`, into `out.pairs`;
+    /// returns the elastic energy (J) of the last step's pairs that are gone or changed while
+    /// pressed in (`released`), for the caller to add to D.
+    pub fn sweep(&self, s: &[BodyState], h: f64, out: &mut Broad) -> f64 {
         let n = self.list.len();
+        // the last step's pairs kept (swapped, so that neither list allocates again)
+        core::mem::swap(&mut out.prev, &mut out.pairs);
         out.pairs.clear();
         if n < 2 {
-            return;
+            return 0.0;
         }
         if out.order.len() != n {
             out.order = (0..n as u32).collect();
@@ -231,6 +342,7 @@ impl Balls {
             // room for the pairs of a dense packing (12 neighbours a ball, each pair once), so
             // that a step allocates nothing unless the balls crowd more than that
             out.pairs.reserve((6 * n).min(n * (n - 1) / 2));
+            out.prev.reserve((6 * n).min(n * (n - 1) / 2));
         }
         for (i, ball) in self.list.iter().enumerate() {
             let st = &s[ball.body];
@@ -309,14 +421,12 @@ impl Balls {
                             let es = 1.0 / (a.compliance + b.compliance);
                             let k = super::corner_stiffness(es, pt.half);
                             let law = self.law_of(Kind::Linear, k, a, b);
-                            let c = s[pt.body].x + s[pt.body].r * pt.s;
-                            let face = Self::facing(bx, s, c, pt.r);
+                            let overlap = Self::least_overlap(pt, bx, s);
                             for corner in 0..8u32 {
-                                let sgn = |bit: u32| if corner & bit == 0 { -1.0 } else { 1.0 };
-                                let h = pt.half;
-                                let local = DVec3::new(sgn(1) * h.x, sgn(2) * h.y, sgn(4) * h.z);
-                                let sp = pt.s + pt.rot * local;
+                                let sp = pt.s + pt.rot * Self::corner(pt.half, corner);
                                 let key = (key, 1 + 8 * side as u32 + corner);
+                                let face =
+                                    Self::corner_face(&out.prev, key, bx, s, sp, pt, overlap);
                                 let probe = self.face(pt, sp, 0.0, bx, face, s, margin, law, key);
                                 out.pairs.extend(probe);
                             }
@@ -327,5 +437,31 @@ impl Balls {
         }
         // the same pairs in the same order whatever the sort did: by their balls and parts
         out.pairs.sort_unstable_by_key(|p| (p.shapes, p.part));
+        released(&out.prev, &out.pairs, s)
     }
+}
+
+/// The elastic energy at the states `s` of the probes of `prev` that `next` no longer has, or
+/// has against another face (both sorted by shapes and part). Why: a box's corner that slides
+/// off the edge of a face while pressed into it loses its probe (edges are not modelled) and
+/// with it its dent's energy k d^2 / 2; counted as dissipated (the dent let go as heat, as a
+/// stick spring that lets go, `discrete.rs`), E - E0 - W + D stays exact. A probe that begins
+/// pressed in (a corner that arrives at a face from beyond its edge) adds energy; that is not
+/// hidden: it shows in the balance.
+fn released(prev: &[Probe], next: &[Probe], s: &[BodyState]) -> f64 {
+    let mut e = 0.0;
+    let mut j = 0;
+    for p in prev {
+        let key = (p.shapes, p.part);
+        while j < next.len() && (next[j].shapes, next[j].part) < key {
+            j += 1;
+        }
+        let kept = next
+            .get(j)
+            .is_some_and(|q| (q.shapes, q.part) == key && q.geometry == p.geometry);
+        if !kept {
+            e += p.law.potential(-super::gap(p, s));
+        }
+    }
+    e
 }

@@ -504,7 +504,7 @@ pub fn check_start(model: &Model, probes: &Probes, init: &[BodyState]) -> Result
         }
     }
     let mut near = broad::Broad::default();
-    probes.balls.sweep(init, 0.0, &mut near);
+    probes.balls.sweep(init, 0.0, &mut near); // (nothing released: no last step)
     for p in &near.pairs {
         if let Geometry::PointFace { a, b, r, .. } = p.geometry {
             // a sphere's centre (r > 0) or a box's corner (r = 0) in another body's box

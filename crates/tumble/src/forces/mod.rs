@@ -407,7 +407,7 @@ impl State {
             ..State::new(model)
         };
         // the pairs touching at the start (their energy is part of E0)
-        probes.balls.sweep(init, 0.0, &mut s.broad);
+        probes.balls.sweep(init, 0.0, &mut s.broad); // (nothing released: no last step)
         s
     }
 }

@@ -282,9 +282,8 @@ pub fn step(
 ) -> Result<StepInfo, StepError> {
     let h = settings.dt;
     if !c.contacts.balls.list.is_empty() {
-        c.contacts
-            .balls
-            .sweep(&state.bodies, h, &mut state.forces.broad);
+        let f = &mut state.forces;
+        f.dissipated += c.contacts.balls.sweep(&state.bodies, h, &mut f.broad);
     }
     let states = &state.bodies;
     let mut stage = core::mem::take(&mut ws.next);

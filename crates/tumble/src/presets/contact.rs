@@ -34,6 +34,12 @@
 //!   pair is not handled: their filter keeps them apart). A free-falling chain landing on the
 //!   floor pushes on it with three times the weight of the part that has landed (the momentum
 //!   it brings adds twice that weight).
+//! - `dominoes`: `count` blocks (20 x 10 x 3 cm, 0.3 kg) standing in a row `spacing` apart on
+//!   the floor, the first tipped forward by `tilt` and let go; each falls onto the next and
+//!   comes to rest leaning on it. Box on box: each block's corners against the other's faces
+//!   (`contact/broad.rs`); a soft contact (E = 10 MPa, far softer than wood) so that an impact
+//!   lasts a few milliseconds; restitution `restitution`, friction with the floor `friction`
+//!   (block on block is frictionless).
 use crate::math::rotation;
 use crate::model::{box_for_inertia, box_inertia, Body, BodyState, Joint, Model};
 use crate::presets::course::revolute_x;
@@ -56,6 +62,29 @@ fn sphere(body: usize, radius: f64, material: Material) -> Shape {
     }
 }
 
+/// A box of half-sizes `half` on `body`, in its frame.
+fn box_shape(body: usize, half: DVec3, material: Material) -> Shape {
+    Shape {
+        body,
+        kind: ShapeKind::Box { half },
+        offset: DVec3::ZERO,
+        rotation: DMat3::IDENTITY,
+        material,
+        group: 1,
+        mask: 1,
+    }
+}
+
+/// A uniform block of mass `mass` and half-sizes `half`.
+fn block(mass: f64, half: DVec3) -> Body {
+    let size = half * 2.0;
+    Body {
+        mass,
+        inertia: box_inertia(mass, size),
+        size,
+    }
+}
+
 fn solid_ball(mass: f64, radius: f64) -> Body {
     let j = DVec3::splat(0.4 * mass * radius * radius);
     Body {
@@ -65,26 +94,48 @@ fn solid_ball(mass: f64, radius: f64) -> Body {
     }
 }
 
-/// A solid ball (mass `m`, radius `r`) of `material` and the plane through the origin with
-/// normal `normal`, under gravity along -x3.
-fn ball_on_plane(m: f64, r: f64, material: Material, normal: DVec3) -> Model {
+/// A system of the contact presets: `bodies` joined by `joints`, carrying `shapes`, among
+/// `planes`, under gravity along -x3, with no force elements or drives.
+fn contact_model(
+    bodies: Vec<Body>,
+    joints: Vec<Joint>,
+    shapes: Vec<Shape>,
+    planes: Vec<Plane>,
+) -> Model {
     Model {
         names: Default::default(),
-        bodies: vec![solid_ball(m, r)],
-        joints: vec![],
+        bodies,
+        joints,
         gravity: DVec3::new(0.0, 0.0, -G),
         forces: vec![],
         drives: vec![],
         contact: Contact {
-            shapes: vec![sphere(0, r, material)],
-            planes: vec![Plane {
-                point: DVec3::ZERO,
-                normal,
-                material,
-            }],
+            shapes,
+            planes,
             collide_joined: false,
         },
     }
+}
+
+/// The plane through `point` with outward normal `normal`, of `material`.
+fn plane(point: DVec3, normal: DVec3, material: Material) -> Plane {
+    Plane {
+        point,
+        normal,
+        material,
+    }
+}
+
+/// A solid ball (mass `m`, radius `r`) of `material` and the plane through the origin with
+/// normal `normal`, under gravity along -x3.
+fn ball_on_plane(m: f64, r: f64, material: Material, normal: DVec3) -> Model {
+    let ground = plane(DVec3::ZERO, normal, material);
+    contact_model(
+        vec![solid_ball(m, r)],
+        vec![],
+        vec![sphere(0, r, material)],
+        vec![ground],
+    )
 }
 
 /// `values` = [height (m), restitution, friction, speed (m/s), spin (rad/s)].
@@ -143,20 +194,7 @@ pub fn newtons_cradle(values: &[f64]) -> (Model, Vec<BodyState>) {
             rot,
         ));
     }
-    let model = Model {
-        names: Default::default(),
-        bodies,
-        joints,
-        gravity: DVec3::new(0.0, 0.0, -G),
-        forces: vec![],
-        drives: vec![],
-        contact: Contact {
-            shapes,
-            planes: vec![],
-            collide_joined: false,
-        },
-    };
-    (model, states)
+    (contact_model(bodies, joints, shapes, vec![]), states)
 }
 
 /// The incline's box: half-sizes (m) and mass (kg).
@@ -182,36 +220,12 @@ pub fn incline(values: &[f64]) -> (Model, Vec<BodyState>) {
     let es = crate::contact::e_star(&material, &material);
     let d = m * G * libm::cos(angle) / (4.0 * crate::contact::corner_stiffness(es, half));
     let s = BodyState::at_rest(normal * (half.z - d), rot);
-    let size = half * 2.0;
-    let model = Model {
-        names: Default::default(),
-        bodies: vec![Body {
-            mass: m,
-            inertia: box_inertia(m, size),
-            size,
-        }],
-        joints: vec![],
-        gravity: DVec3::new(0.0, 0.0, -G),
-        forces: vec![],
-        drives: vec![],
-        contact: Contact {
-            shapes: vec![Shape {
-                body: 0,
-                kind: ShapeKind::Box { half },
-                offset: DVec3::ZERO,
-                rotation: DMat3::IDENTITY,
-                material,
-                group: 1,
-                mask: 1,
-            }],
-            planes: vec![Plane {
-                point: DVec3::ZERO,
-                normal,
-                material,
-            }],
-            collide_joined: false,
-        },
-    };
+    let model = contact_model(
+        vec![block(m, half)],
+        vec![],
+        vec![box_shape(0, half, material)],
+        vec![plane(DVec3::ZERO, normal, material)],
+    );
     (model, vec![s])
 }
 
@@ -243,30 +257,15 @@ pub fn ball_pit(values: &[f64]) -> (Model, Vec<BodyState>) {
         shapes.push(sphere(i, r, material));
         states.push(BodyState::at_rest(DVec3::new(x, y, z), DMat3::IDENTITY));
     }
-    let plane = |point: DVec3, normal: DVec3| Plane {
-        point,
-        normal,
-        material,
-    };
-    let model = Model {
-        names: Default::default(),
-        bodies,
-        joints: vec![],
-        gravity: DVec3::new(0.0, 0.0, -G),
-        forces: vec![],
-        drives: vec![],
-        contact: Contact {
-            shapes,
-            planes: vec![
-                plane(DVec3::ZERO, DVec3::Z),
-                plane(DVec3::new(-half, 0.0, 0.0), DVec3::X),
-                plane(DVec3::new(half, 0.0, 0.0), -DVec3::X),
-                plane(DVec3::new(0.0, -half, 0.0), DVec3::Y),
-                plane(DVec3::new(0.0, half, 0.0), -DVec3::Y),
-            ],
-            collide_joined: false,
-        },
-    };
+    let wall = |point: DVec3, normal: DVec3| plane(point, normal, material);
+    let walls = vec![
+        wall(DVec3::ZERO, DVec3::Z),
+        wall(DVec3::new(-half, 0.0, 0.0), DVec3::X),
+        wall(DVec3::new(half, 0.0, 0.0), -DVec3::X),
+        wall(DVec3::new(0.0, -half, 0.0), DVec3::Y),
+        wall(DVec3::new(0.0, half, 0.0), -DVec3::Y),
+    ];
+    let model = contact_model(bodies, vec![], shapes, walls);
     (model, states)
 }
 
@@ -343,31 +342,16 @@ pub fn billiards(values: &[f64]) -> (Model, Vec<BodyState>) {
         }
     }
     let n = states.len();
-    let plane = |point: DVec3, normal: DVec3, material: Material| Plane {
-        point,
-        normal,
-        material,
-    };
-    let model = Model {
-        names: Default::default(),
-        bodies: (0..n).map(|_| solid_ball(m, r)).collect(),
-        joints: vec![],
-        gravity: DVec3::new(0.0, 0.0, -G),
-        forces: vec![],
-        drives: vec![],
-        contact: Contact {
-            shapes: (0..n).map(|i| sphere(i, r, ball)).collect(),
-            planes: vec![
-                plane(DVec3::ZERO, DVec3::Z, cloth),
-                plane(DVec3::new(-1.12, 0.0, 0.0), DVec3::X, cushion),
-                plane(DVec3::new(1.12, 0.0, 0.0), -DVec3::X, cushion),
-                plane(DVec3::new(0.0, -0.56, 0.0), DVec3::Y, cushion),
-                plane(DVec3::new(0.0, 0.56, 0.0), -DVec3::Y, cushion),
-            ],
-            collide_joined: false,
-        },
-    };
-    (model, states)
+    let table = vec![
+        plane(DVec3::ZERO, DVec3::Z, cloth),
+        plane(DVec3::new(-1.12, 0.0, 0.0), DVec3::X, cushion),
+        plane(DVec3::new(1.12, 0.0, 0.0), -DVec3::X, cushion),
+        plane(DVec3::new(0.0, -0.56, 0.0), DVec3::Y, cushion),
+        plane(DVec3::new(0.0, 0.56, 0.0), -DVec3::Y, cushion),
+    ];
+    let bodies = (0..n).map(|_| solid_ball(m, r)).collect();
+    let shapes = (0..n).map(|i| sphere(i, r, ball)).collect();
+    (contact_model(bodies, vec![], shapes, table), states)
 }
 
 /// A chain link: length between its end caps' centres (m), cap radius (m), mass (kg).
@@ -428,22 +412,38 @@ pub fn falling_chain(values: &[f64]) -> (Model, Vec<BodyState>) {
         }
         end += axis * l;
     }
-    let model = Model {
-        names: Default::default(),
-        bodies,
-        joints,
-        gravity: DVec3::new(0.0, 0.0, -G),
-        forces: vec![],
-        drives: vec![],
-        contact: Contact {
-            shapes,
-            planes: vec![Plane {
-                point: DVec3::ZERO,
-                normal: DVec3::Z,
-                material,
-            }],
-            collide_joined: false,
-        },
+    let ground = plane(DVec3::ZERO, DVec3::Z, material);
+    (contact_model(bodies, joints, shapes, vec![ground]), states)
+}
+
+/// The dominoes' blocks: half-sizes (m; 20 cm tall, 10 cm wide, 3 cm thick) and mass (kg).
+const DOMINO: (DVec3, f64) = (DVec3::new(0.015, 0.05, 0.1), 0.3);
+
+/// `values` = [count, spacing (m), tilt (rad), restitution, friction]: `count` blocks standing
+/// in a row along x1, `spacing` apart centre to centre, the first tipped forward by `tilt`
+/// about its front lower edge and let go from rest.
+pub fn dominoes(values: &[f64]) -> (Model, Vec<BodyState>) {
+    let (n, spacing, tilt) = (values[0] as usize, values[1], values[2]);
+    let (half, m) = DOMINO;
+    let material = Material {
+        restitution: values[3],
+        friction: values[4],
+        static_friction: values[4],
+        poisson: 0.3,
+        ..Material::default()
     };
-    (model, states)
+    let mut states = Vec::with_capacity(n);
+    for i in 0..n {
+        let foot = DVec3::new(i as f64 * spacing, 0.0, 0.0);
+        let turn = if i == 0 { tilt } else { 0.0 };
+        // turned about its front lower edge (at +half.x, -half.z in its frame), which stays put
+        let rot = rotation(DVec3::Y, turn);
+        let edge = DVec3::new(half.x, 0.0, -half.z);
+        let x = foot + DVec3::new(half.x, 0.0, 0.0) - rot * edge;
+        states.push(BodyState::at_rest(x, rot));
+    }
+    let bodies = (0..n).map(|_| block(m, half)).collect();
+    let shapes = (0..n).map(|i| box_shape(i, half, material)).collect();
+    let ground = plane(DVec3::ZERO, DVec3::Z, material);
+    (contact_model(bodies, vec![], shapes, vec![ground]), states)
 }

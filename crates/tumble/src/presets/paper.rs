@@ -197,6 +197,10 @@ pub(crate) fn build(name: &str, values: &[f64]) -> (Model, Vec<BodyState>, f64, 
             let (m, s) = crate::presets::contact::billiards(values);
             (m, s, 1e-4, 8.0)
         }
+        "dominoes" => {
+            let (m, s) = crate::presets::contact::dominoes(values);
+            (m, s, 2e-4, 3.0)
+        }
         _ => unreachable!("every preset has a builder"),
     }
 }

@@ -263,4 +263,15 @@ pub const PRESETS: &[Preset] = &[
             Param { key: "restitution", help: "coefficient of restitution e of a link on the floor", kind: ParamKind::Number { default: 0.3, min: 0.01, max: 1.0, integer: false } },
         ],
     },
+    Preset {
+        name: "dominoes",
+        description: "dominoes: a row of wooden-sized blocks on the floor; the first is tipped over and each falls onto the next, which comes to rest leaning on it",
+        params: &[
+            Param { key: "count", help: "number of blocks (20 x 10 x 3 cm, 0.3 kg)", kind: ParamKind::Number { default: 12.0, min: 2.0, max: 64.0, integer: true } },
+            Param { key: "spacing", help: "distance between neighbouring blocks, centre to centre (m); at most the blocks' height, 0.2 m, so that each reaches the next", kind: ParamKind::Number { default: 0.12, min: 0.04, max: 0.19, integer: false } },
+            Param { key: "tilt", help: "how far the first block is tipped forward at the start (rad); it falls by itself beyond 0.15 rad", kind: ParamKind::Number { default: 0.25, min: 0.0, max: 1.2, integer: false } },
+            Param { key: "restitution", help: "coefficient of restitution e of every contact", kind: ParamKind::Number { default: 0.3, min: 0.01, max: 1.0, integer: false } },
+            Param { key: "friction", help: "friction coefficient mu between the blocks and the floor (block on block is frictionless)", kind: ParamKind::Number { default: 0.4, min: 0.0, max: 2.0, integer: false } },
+        ],
+    },
 ];

@@ -597,9 +597,7 @@ impl Ctx<'_> {
             return;
         }
         self.s.body_states(model, &mut self.w.states);
-        self.c
-            .contacts
-            .balls
-            .sweep(&self.w.states, h, &mut self.s.forces.broad);
+        let f = &mut self.s.forces;
+        f.dissipated += self.c.contacts.balls.sweep(&self.w.states, h, &mut f.broad);
     }
 }

@@ -259,7 +259,7 @@ fn try_step(
     // Jacobians (the directions of the constraint forces) at the start of the step
     fill_scratch(c, &st.bodies, &mut ws.scratch);
     if !c.contacts.balls.list.is_empty() {
-        c.contacts.balls.sweep(&ws.scratch, h, &mut st.forces.broad);
+        st.forces.dissipated += c.contacts.balls.sweep(&ws.scratch, h, &mut st.forces.broad);
     }
     for j in 0..nj {
         joints::evaluate_into(&c.frames[j], &ws.scratch, st.forces.t, &mut ws.evals[j]);
