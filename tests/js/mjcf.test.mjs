@@ -57,7 +57,7 @@ const LOST = { 'driven-pendulum': /forces\[0\] \(motor\)/,
 // Presets whose contact and joint limits go to MuJoCo (as geoms and ranges) and come back with
 // their shapes, restitutions and bounds (mjcf-contact.test.mjs) but not their stiffness (Young's
 // modulus is not MuJoCo's): the round trip here compares the rest of them.
-const CONTACT = new Set(['ball-pit', 'stop-pendulum', 'bouncing-ball', 'newtons-cradle', 'incline', 'billiards', 'falling-chain']);
+const CONTACT = new Set(['ball-pit', 'stop-pendulum', 'bouncing-ball', 'newtons-cradle', 'incline', 'billiards', 'falling-chain', 'dominoes']);
 
 test('round trip: every preset as MJCF, compiled by MuJoCo and converted back, is the same system to 1e-12', () => {
   for (const { name } of presets()) {
