@@ -110,7 +110,7 @@ export const SCENARIO_TEXT = {
   'stop-pendulum': {
     title: 'Pendulum against a stop: a joint limit',
     text: 'A rod 1 m long weighing 1 kg hangs from a hinge under gravity of 9.81 m/s². It is let go 1.2 rad from hanging straight down and swings down through the bottom onto a stop 0.4 rad on the other side: a joint limit, a stiff spring on the hinge\'s angle beyond the stop (it rings at 10 Hz on the rod) with a damping calibrated so that the rod rebounds with the restitution asked (restitution 0.7).',
-    look: 'Each impact sends the rod back slower (its rebound speed over its impact speed is the restitution of 0.7), so the swings die down, and the energy the stop takes shows as D in the energy budget: 2.7 J of the rod\'s swing in 10 s. The director method keeps the balance at 4e-12 J through every impact, RATTLE and Baumgarte are off by 0.07 J at the same step, 0.005 s. With a restitution of one the rod swings for ever and the director\'s energy stays within 5e-11 J.',
+    look: 'Each impact sends the rod back slower (its rebound speed over its impact speed is the restitution of 0.7), so the swings die down, and the energy the stop takes shows as D in the energy budget: 2.7 J of the rod\'s swing in 10 s. The director method keeps the balance at 1e-11 J through every impact, RATTLE and Baumgarte are off by up to 0.04 and 0.01 J at the same step, 0.005 s; each impact is taken in two sub-steps, since the stop rings at 10 Hz (the readout says when). With a restitution of one the rod swings for ever and the director\'s energy stays within 3e-11 J.',
   },
   incline: {
     title: 'Box on an incline: static and sliding friction',

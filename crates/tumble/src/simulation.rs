@@ -203,7 +203,7 @@ impl Simulation {
             scratch: Vec::new(),
             substeps: 1,
         };
-        if !sim.model().contact.is_empty() {
+        if !sim.model().contact.is_empty() || sim.compiled.has_limits {
             sim.saved = Some(substep::Saved::of(&sim.solver));
             sim.scratch = init.to_vec();
         }

@@ -1,5 +1,6 @@
-//! Sub-stepping through contact: a step of a system with collision shapes is taken whole when
-//! it converges and resolves its contacts, else again from its start as 2, 4, ... and at most
+//! Sub-stepping through contact: a step of a system with collision shapes or joint limits is
+//! taken whole when it converges and resolves its contacts and stops (`forces/limits.rs`
+//! `resolved`: omega h <= 1/4 for a stop, as for a contact), else again from its start as 2, 4, ... and at most
 //! [`MAX_SUBSTEPS`] equal sub-steps: the fewest that do.
 //!
 //! ```text
@@ -112,7 +113,14 @@ impl Simulation {
             &self.compiled.model,
             &states,
             h,
-        );
+        ) && (!self.compiled.has_limits
+            || crate::forces::limits::resolved(
+                &self.compiled.model,
+                &self.compiled.force_frames,
+                &states,
+                &f.angles,
+                h,
+            ));
         self.scratch = states;
         ok
     }
