@@ -12,23 +12,15 @@ import { join } from 'node:path';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { initSync, Simulation } from '../../www/pkg/tumble_wasm.js';
-import { fromMjModel, compileMjcf, loadMujoco, gatherMjcf, inside, mainOf, pickedReader, restitutionOfDampratio, dampratioOfRestitution } from '../../www/mujoco/mjcf.js';
+import { fromMjModel, compileMjcf, gatherMjcf, inside, mainOf, pickedReader, restitutionOfDampratio, dampratioOfRestitution } from '../../www/mujoco/mjcf.js';
+import { mujoco, convert } from './mjcf-convert.mjs';
 
 initSync({ module: readFileSync(new URL('../../www/pkg/tumble_wasm_bg.wasm', import.meta.url)) });
-const mujoco = await loadMujoco();
 const dir = fileURLToPath(new URL('./fixtures/mjcf/', import.meta.url));
 const fixture = (name) => readFileSync(join(dir, name), 'utf8');
 const script = fileURLToPath(new URL('../../scripts/mjcf2tumble.mjs', import.meta.url));
 const CLI = fileURLToPath(new URL('../../target/release/tumble', import.meta.url));
 
-function convert(xml) {
-  const model = compileMjcf(mujoco, xml);
-  try {
-    return fromMjModel(mujoco, model);
-  } finally {
-    model.delete();
-  }
-}
 
 /** The command-line script on `args`: { code, out, err }. */
 function script2(args) {

@@ -7,20 +7,12 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { initSync, check_scenario } from '../../www/pkg/tumble_wasm.js';
-import { toMjcf, fromMjModel, compileMjcf, loadMujoco } from '../../www/mujoco/mjcf.js';
+import { toMjcf } from '../../www/mujoco/mjcf.js';
+import { mujoco, convert } from './mjcf-convert.mjs';
 import { validName, sanitizeName } from '../../www/mujoco/mjcf-names.js';
 
 initSync({ module: readFileSync(new URL('../../www/pkg/tumble_wasm_bg.wasm', import.meta.url)) });
-const mujoco = await loadMujoco();
 
-function convert(xml) {
-  const model = compileMjcf(mujoco, xml);
-  try {
-    return fromMjModel(mujoco, model);
-  } finally {
-    model.delete();
-  }
-}
 
 const LONG = 'l'.repeat(70);
 // a chain of three hinged boxes: an arm with MuJoCo names Tumble does not take as they are

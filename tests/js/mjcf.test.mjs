@@ -8,22 +8,13 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { initSync, Simulation, presets, scenario_json, invariant_fields } from '../../www/pkg/tumble_wasm.js';
-import { toMjcf, fromMjModel, compileMjcf, loadMujoco, quatOf } from '../../www/mujoco/mjcf.js';
+import { toMjcf, compileMjcf, quatOf } from '../../www/mujoco/mjcf.js';
+import { mujoco, convert } from './mjcf-convert.mjs';
 
 initSync({ module: readFileSync(new URL('../../www/pkg/tumble_wasm_bg.wasm', import.meta.url)) });
-const mujoco = await loadMujoco();
 const fixture = (name) => readFileSync(new URL(`../fixtures/mjcf/${name}`, import.meta.url), 'utf8');
 const script = new URL('../../scripts/mjcf2tumble.mjs', import.meta.url).pathname;
 
-/** Compile `xml` and convert it back: { system, notes }. */
-function convert(xml) {
-  const model = compileMjcf(mujoco, xml);
-  try {
-    return fromMjModel(mujoco, model);
-  } finally {
-    model.delete();
-  }
-}
 
 /** Largest difference between two JSON values of the same shape (Infinity where they differ in
  * shape), and where: [difference, path]. `skip(path)` leaves a field out. */
