@@ -12,7 +12,7 @@ const seconds = Number(arg('seconds', 8));
 const scenarios = arg('scenarios', 'chain?links=256,chain?links=1024').split(',');
 const integrator = arg('integrator', 'director');
 
-const srv = await serve();
+const srv = await serve(arg('www', undefined)); // --www DIR: another build of the page (an A/B run)
 const browser = await chromium.launch({
   executablePath: '/usr/bin/chromium',
   args: ['--headless', '--no-sandbox', '--enable-unsafe-swiftshader', '--use-angle=swiftshader', '--disable-background-timer-throttling', '--disable-renderer-backgrounding'],

@@ -42,12 +42,11 @@ function onFailure(failed, live) {
 
 const fmtE = (v) => (Math.abs(v) >= 1e5 || (Math.abs(v) < 1e-3 && v !== 0) ? v.toExponential(6) : v.toFixed(6));
 
-const READOUT_EVERY_MS = 100; // the readout's text is rebuilt ten times a second, not every frame
-
+// After every drawn frame: the readout describes the state the view has just drawn, rebuilt every
+// frame (rebuilt ten times a second, it trailed the view by hundreds of simulated seconds at the
+// fastest speed, and showed a pause late)
 function onFrame(now) {
   const p = app.player, r = p.run, s = p.stats;
-  if (p.playing && now - (app.readoutAt ?? 0) < READOUT_EVERY_MS) return;
-  app.readoutAt = now;
   if (p.target !== null) $('run-progress').value = Math.min(1, r.inv[0] / p.target);
   else if (!$('run-progress').hidden) $('run-progress').hidden = true;
   const { inv, hash, live } = p.shown();
@@ -55,13 +54,14 @@ function onFrame(now) {
     : p.target !== null ? `running to t = ${p.target} s as fast as possible (${s.rt.toFixed(1)} x real time)`
       : p.playing ? `${s.rate.toFixed(0)} steps/s, ${s.rt.toFixed(2)} x real time`
         : r.error ? 'stopped (see the message above)' : 'paused: press Play or space to run';
-  $('readout').textContent =
+  const text =
     `t = ${inv[0].toFixed(3)} s   h = ${r.dt} s${r.substeps > 1 && live ? ` (the last step in ${r.substeps} sub-steps, for a contact)` : ''}   ${LABEL[r.name]}\n` +
     `${app.mechanism}\n` +
     `E = T + V = ${fmtE(inv[1])} J   (T = ${fmtE(inv[2])} J, V = ${fmtE(inv[3])} J)\n` +
     (r.contact || r.stops ? `C = ${fmtE(inv[14])} J of V stored in ${r.contact ? 'contacts' : 'stops'}${r.contact && r.stops ? ' and stops' : ''}\n` : '') +
     (r.forced || r.pulled ? `W = ${fmtE(inv[11])} J in${r.pulled ? ' (by your pull too)' : ''}, D = ${fmtE(inv[12])} J dissipated, E \u2212 E\u2080 \u2212 W + D = ${inv[13].toExponential(1)} J\n` : '') +
     `Newton: ${inv[9]} iterations, residual ${inv[10].toExponential(1)}\n` + driveLine(p.runs) + state;
+  if ($('readout').textContent !== text) $('readout').textContent = text;
   const h = hash ?? r.hash; // the hash of the state shown
   if ($('hash').textContent !== h) $('hash').textContent = h;
   if ($('pulled').hidden === !!r.pulled) $('pulled').hidden = !r.pulled;
@@ -116,7 +116,7 @@ function wire() {
   wireMujoco();
   wireGrab(p);
   onChange('trails', () => { p.trails = $('trails').checked; p.renderer.clearTrails(); });
-  onChange('arrows', () => { p.renderer.arrows.on = $('arrows').checked; });
+  onChange('arrows', () => p.setArrows($('arrows').checked));
   onChange('speed', () => { p.speed = Number($('speed').value); p.acc = 0; });
   $('error-reset').addEventListener('click', () => restart());
   $('error-halve').addEventListener('click', async () => {

@@ -135,7 +135,7 @@ function updateJointMenu() {
 function updateArrows() {
   const on = !!app.player.run.contact;
   $('arrows-label').hidden = !on;
-  app.player.renderer.arrows.on = on && $('arrows').checked;
+  app.player.setArrows(on && $('arrows').checked); // (the worker computes the forces only then)
 }
 
 // after each load: the menus and fields show the run loaded, the joint frames and the Joint

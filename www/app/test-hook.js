@@ -9,6 +9,8 @@ export function installPageHook(p) {
   window.tumble = {
     chartPoints: () => p.charts.points(),
     time: () => p.run.inv[0],
+    steps: () => p.run.steps, // the steps of the newest state the page holds (the view draws it at the next frame)
+    chunk: () => p.chunkMax, // the most steps one reply of the worker brought since the load
     energy: () => p.run.inv[1],
     hash: () => p.run.hash,
     settled: () => p.settled(),

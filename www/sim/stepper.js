@@ -6,7 +6,14 @@
 // Messages (each answered by one reply):
 //   { type: 'load', settings }        -> 'loaded' { info: [{ name, n, nj, ns, forced, sizes, conserved, inv0, dt, tol, gains }] } + state
 //   { type: 'step', n, budget, give } -> 'state': up to n steps of every live run in lockstep, for
-//                                        at most `budget` ms
+//                                        about `budget` ms of wall-clock time (the page asks for a
+//                                        few ms, a chunk, and again at once: whatever it sends
+//                                        meanwhile waits a chunk at most, and a pause, which asks
+//                                        for no more, stops the runs within one); past it by at
+//                                        most one step of every run, the steps sized by their
+//                                        measured pace, not by the history's sampling
+//   { type: 'arrows', on }            -> 'state': the contact forces computed for the replies (the
+//                                        page draws them) or not
 //   { type: 'resume', h }             -> 'state': stopped runs go on from their last good state with step h
 //   { type: 'sample', t }             -> 'sample': the stored moment nearest to t (poses, joints, inv, hash per run)
 //   { type: 'export', format, fields, settings } -> 'export' { text }
@@ -27,7 +34,8 @@
 // stopped; at most SAMPLE_CAP of the newest) with the chosen joint's reaction (`react`: k x runs x
 // 2, |F| in N and |M| in N m, of joint `joint`), the first run's contact forces at its state
 // (`contacts`: 6 numbers each, point in m and force in N, `ncontacts` of them, at most
-// CONTACT_CAP; wasm contact_forces), and the runs that failed in it. Its typed arrays
+// CONTACT_CAP; wasm contact_forces; none unless settings.arrows or an 'arrows' message asked
+// for them), and the runs that failed in it. Its typed arrays
 // are transferred; the page hands them back with its next request (`give`), so nothing is
 // allocated per frame once both sides hold a set.
 import { Run } from './sim.js';
@@ -44,6 +52,7 @@ export class Stepper {
     this.history = new History();
     this.pool = [];
     this.sampleSteps = new Float64Array(SAMPLE_CAP); // the step of each chart sample of a reply (MuJoCo's column)
+    this.arrows = false; // the page draws the contact forces: they are computed for its replies
   }
 
   /** Answer one message: { reply, transfer } (transfer: the ArrayBuffers the reply hands over). */
@@ -58,6 +67,7 @@ export class Stepper {
         case 'export': return { reply: { type: 'export', text: this.export(msg) }, transfer: [] };
         case 'pull': for (const x of this.runs) x.pull(msg.pull); return { reply: { type: 'pulled' }, transfer: [] };
         case 'joint': for (const x of this.runs) x.joint = msg.joint; return { reply: { type: 'joint' }, transfer: [] };
+        case 'arrows': this.arrows = !!msg.on; return this.state('state', 0, []);
         case 'mujoco-load': return await this.loadMujoco(msg.url, msg.bytes);
         case 'mjcf': return await this.convertMjcf(msg.xml, msg.main, msg.files, msg.keyframe);
         default: throw new Error(`unknown message '${msg.type}'`);
@@ -104,6 +114,7 @@ export class Stepper {
     }
     for (const r of this.runs) r.free();
     this.runs = runs;
+    this.arrows = !!settings.arrows;
     // joint -1: no reaction chart on this page (an embed of other charts), none is computed
     for (const x of runs) x.joint = settings.joint < 0 ? -1 : settings.joint < x.nj ? settings.joint : 0;
     this.pool = [];
@@ -153,7 +164,10 @@ export class Stepper {
     const stride = this.history.stride; // (thinning may double it on the way: a subset of these)
     const extra = remote && !remote.error ? remote.msPerStep : 0;
     let base = -1; // the lead's steps before these
-    while (left > 0 && performance.now() - t0 + taken * extra < budget) {
+    while (left > 0) {
+      // wall-clock time so far (MuJoCo's steps, taken after these, at its measured pace)
+      const spent = performance.now() - t0 + taken * extra;
+      if (taken > 0 && spent >= budget) break;
       let lead = null;
       for (let i = 0; i < local && !lead; i++) if (!runs[i].error) lead = runs[i];
       if (!lead && remote && !remote.error && taken === 0) {
@@ -163,8 +177,13 @@ export class Stepper {
       }
       if (!lead) break;
       if (base < 0) base = lead.steps;
-      // at most to the next history sample: the charts get the same samples as the history
-      const m = Math.min(left, this.history.due(lead.steps));
+      // at most to the next history sample (the charts get the same samples as the history),
+      // and as many as fit in the time left at the measured pace of a step of every run (at
+      // least one): a request never runs much past its budget, however slow a step or sparse
+      // the samples
+      const pace = this.pace(local) + extra;
+      const fit = pace > 0 ? Math.max(1, Math.floor((budget - spent) / pace)) : 1;
+      const m = Math.min(left, this.history.due(lead.steps), fit);
       for (let i = 0; i < local; i++) {
         const x = runs[i];
         if (x.error) continue;
@@ -219,6 +238,13 @@ export class Stepper {
     return this.state('state', taken, failed, buf, k);
   }
 
+  // ms a step of every live local run takes (each run's own measured pace; 0 before any)
+  pace(local) {
+    let ms = 0;
+    for (let i = 0; i < local; i++) if (!this.runs[i].error) ms += this.runs[i].msPerStep;
+    return ms;
+  }
+
   state(type, taken, failed, buf = this.buffers(), k = 0) {
     this.runs.forEach((x, i) => {
       buf.poses[i].set(x.poses);
@@ -227,7 +253,8 @@ export class Stepper {
       buf.inv[i].set(x.inv);
     });
     const first = this.runs[0];
-    const ncontacts = buf.contacts.length && !first.error ? Math.min(first.sim.contact_forces(buf.contacts), CONTACT_CAP) : 0;
+    // the contact forces only while the page draws them (its "contact forces" checkbox)
+    const ncontacts = this.arrows && buf.contacts.length && !first.error ? Math.min(first.sim.contact_forces(buf.contacts), CONTACT_CAP) : 0;
     const reply = {
       type, taken, failed, buf, ncontacts,
       samples: Math.min(k, SAMPLE_CAP), sampleStart: k > SAMPLE_CAP ? k % SAMPLE_CAP : 0,

@@ -11,7 +11,13 @@ import { Charts } from './charts.js';
 import { createEngine } from '../sim/engine.js';
 import { INTEGRATORS, INTEGRATOR_COLORS, MUJOCO, NINV, SAMPLE_CAP, CONTACT_CAP } from '../shared/names.js';
 
-const BUDGET_MS = 20; // the worker steps at most this long per request, so a pause takes effect within it
+// The worker steps about this long per request (a chunk; stepper.js sizes its steps by their
+// measured pace), then answers, and the page asks again at once: a pause (the page asks for no
+// more), a pull, a new joint or a reset waits at most one chunk, and the state the page holds is
+// never more than a chunk behind the run's. (Two requests under way, so that the worker never
+// waits for this thread, moved the run no faster in SwiftShader: one it is.)
+const CHUNK_MS = 5;
+const LOCAL_MS = 20; // without a worker, the page's own thread steps this long a frame
 const hexColor = (h) => [1, 3, 5].map((i) => parseInt(h.slice(i, i + 2), 16) / 255);
 
 /** The integrators a settings object puts on the page, primary first. */
@@ -53,6 +59,7 @@ export class Player {
     this.target = null; // "run to t" goal (s)
     this.pending = 0; // single steps asked for and not yet sent
     this.inflight = false;
+    this.local = false; // the engine steps on this thread (engine.js): a request a frame
     this.loads = 0; // loads asked for and not yet answered (the tests wait for 0 after a reset)
     this.give = null; // reply arrays to hand back to the worker
     this.acc = 0;
@@ -76,6 +83,7 @@ export class Player {
     const gen = ++this.gen;
     this.pending = 0;
     this.inflight = false;
+    this.chunkMax = 0;
     this.give = null;
     // paused from the request on: a play, step or run-to asked for while the worker loads
     // applies to the new runs
@@ -89,10 +97,11 @@ export class Player {
     let reply;
     try {
       const engine = await this.engine;
+      this.local = !!engine.local;
       // the reactions cost an index-1 solve a sample: asked for only where their chart is shown
       if (settings.joint !== undefined) this.joint = settings.joint; // a link's or an element's
       const charted = this.charts && (!this.charts.only || this.charts.only.includes('reactions'));
-      reply = await engine.request({ type: 'load', settings: { ...settings, dt, integrators: names, joint: charted ? this.joint : -1 } });
+      reply = await engine.request({ type: 'load', settings: { ...settings, dt, integrators: names, joint: charted ? this.joint : -1, arrows: this.renderer.arrows.on } });
     } finally {
       this.loads--;
     }
@@ -172,6 +181,7 @@ export class Player {
     if (reply.samples && this.trails && !this.run.error) this.renderer.recordTrails(this.run.poses);
     this.give = b;
     this.stats.steps += reply.taken;
+    if (reply.taken > this.chunkMax) this.chunkMax = reply.taken; // (the largest chunk since the load, for the tests)
     if (reply.failed.length) {
       const failed = this.runs.filter((x) => reply.failed.some((f) => f.name === x.name));
       const live = this.runs.filter((x) => !x.error);
@@ -203,6 +213,7 @@ export class Player {
     this.playing = on;
     this.last = performance.now();
     this.lastAcc = this.last;
+    this.acc = 0;
     this.stats = { steps: 0, since: performance.now(), rate: 0, rt: 0 };
     if (changed) this.on.playing?.(on);
   }
@@ -267,7 +278,7 @@ export class Player {
     return g;
   }
 
-  // ask the worker for the steps due (one request at a time)
+  // ask the worker for the steps due (one request, a chunk, at a time)
   async send() {
     if (this.inflight || !this.run) return;
     const r = this.run, h = r.dt;
@@ -275,13 +286,14 @@ export class Player {
     if (this.playing) { // the simulated time due by now, however often frames come
       const now = performance.now();
       const speed = this.target !== null ? 1e9 : this.speed || 1e9;
-      this.acc = Math.min(this.acc + Math.min((now - this.lastAcc) / 1000, 0.25) * speed, 1e9);
+      // a run slower than asked is a quarter of a second behind at most: it goes as fast as it
+      // can (the worker always has a chunk to take), and never races to catch up more
+      this.acc = Math.min(this.acc + Math.min((now - this.lastAcc) / 1000, 0.25) * speed, 0.25 * speed);
       this.lastAcc = now;
     }
     if (this.playing && !n) {
-      let want = Math.floor(this.acc / h + 1e-9);
-      if (this.target !== null) want = Math.min(want, Math.max(0, Math.round((this.target - r.inv[0]) / h)));
-      n = want;
+      n = Math.floor(this.acc / h + 1e-9);
+      if (this.target !== null) n = Math.min(n, Math.max(0, Math.round((this.target - r.inv[0]) / h)));
     }
     if (n <= 0) { for (const f of this.idle.splice(0)) f(); return; }
     const single = this.pending > 0;
@@ -292,7 +304,7 @@ export class Player {
     const msg = (this.msg ??= { type: 'step', n: 0, budget: 0, give: null });
     const transfer = (this.transfer ??= []);
     msg.n = n;
-    msg.budget = single ? Infinity : BUDGET_MS;
+    msg.budget = single ? Infinity : this.local ? LOCAL_MS : CHUNK_MS;
     msg.give = this.take();
     transfer.length = 0;
     if (msg.give) {
@@ -304,13 +316,14 @@ export class Player {
     if (gen !== this.gen) return; // a load came in between: its own state holds (and it reset inflight)
     this.inflight = false;
     if (reply.type === 'error') { this.on.failure?.([{ ...this.run, error: reply.message }], []); this.setPlaying(false); return; }
-    if (!single) this.acc = reply.taken < n ? 0 : Math.max(0, this.acc - reply.taken * h);
+    // (a chunk short of what was due leaves the rest due: the worker always has the next chunk)
+    if (!single) this.acc = Math.max(0, this.acc - reply.taken * h);
     this.apply(reply);
     if (this.target !== null && (r.inv[0] >= this.target - 0.5 * h || r.error)) this.setPlaying(false);
     if (!this.pending && !this.playing) for (const f of this.idle.splice(0)) f();
     // ask again at once: the worker keeps stepping while this thread draws (a frame may take
     // longer than a request); stepping on this thread (no worker) waits for the next frame instead
-    if (this.pending || (this.playing && !engine.local)) queueMicrotask(() => this.send());
+    if (this.pending || (this.playing && !this.local)) queueMicrotask(() => this.send());
   }
 
   /** The reaction chart's joint: { index, label } (`jointLabel` is the page's describer). */
@@ -342,6 +355,17 @@ export class Player {
       r.springKinds = null;
       r.setShapes(null, null, null, null);
     }
+  }
+
+  /** Draw the contact forces as arrows or not: the worker computes them only while they are
+   * drawn (the state it answers with carries the forces at once). */
+  async setArrows(on) {
+    if (on === this.renderer.arrows.on) return;
+    this.renderer.arrows.on = on;
+    const engine = await this.engine, gen = this.gen;
+    const reply = await engine.request({ type: 'arrows', on });
+    if (gen !== this.gen || reply.type !== 'state') return;
+    this.apply(reply);
   }
 
   /** Chart the reaction of joint `j` from now on (every run; the chart's lines start over). */
