@@ -1,22 +1,26 @@
-//! The broad phase of the pairs of shapes: which pairs of spheres and boxes on different bodies
-//! may touch in the next step, by sweep and prune along x1 (a box by its bounding sphere).
+//! The broad phase of the pairs of shapes: which pairs of spheres, capsules and boxes on
+//! different bodies may touch in the next step, by sweep and prune along x1 (a box by its
+//! bounding sphere, a capsule taken whole by the sphere about its centre that holds it).
 //!
-//! A pair of spheres becomes a sphere pair; a sphere (or a capsule's end cap) and a box, the
-//! sphere's centre (with its radius) against the box's faces; two boxes, each box's eight corners against the other's
-//! faces (`face`: each point against the one face it is nearest to from inside, or beyond
-//! which it lies outside, chosen at the step's start; a point beyond two faces at once, by an
-//! edge or a corner of the box, is left out: edge-on-edge contact is not handled).
+//! A pair of spheres becomes a sphere pair; a capsule and a sphere or a capsule, a sphere pair
+//! between the segments' closest points at the step's start (`segments.rs`); a sphere (or a
+//! capsule's end cap) and a box, the sphere's centre (with its radius) against the box's faces;
+//! two boxes, each box's eight corners against the other's faces (`face`: each point against
+//! the one face it is nearest to from inside, or beyond which it lies outside, chosen at the
+//! step's start; a point beyond two faces at once, by an edge or a corner of the box, is left
+//! out: edge-on-edge contact is not handled).
 //!
-//! Each sphere's interval along x1 is its centre's +- (radius + margin), the margin covering its
-//! motion over the step: 2 h (|v| + |w| |s|) (the centre's speed and the turn of its offset
-//! from the body's centre) plus 2 % of the radius. The spheres are kept in the order of their
-//! intervals' lower ends, which changes little from step to step, so an insertion sort restores
-//! it in about n moves, and a sweep finds the overlapping intervals; those that overlap along
-//! x2 and x3 too, pass the collision filter and do not join two bodies joined by a joint become
-//! the step's pairs, each with its law. The cost is about n plus the number of close pairs, not
-//! n^2 as for every pair. Why sweep and prune and not a grid: the spheres of a system differ in
-//! size (a grid's cell suits one size), and the order it keeps is what makes a step cheap when
-//! little moves, which is the usual case.
+//! Each sphere's interval along x1 is its centre's +- (radius + margin), the margin covering
+//! its motion over the step: 2 h (|v| + |w| |s|) (the centre's speed and the turn of its offset
+//! from the body's centre; a capsule's, |s| + its half-length) plus 2 % of the radius. The
+//! spheres are kept in the order of their intervals' lower ends, which changes little from step
+//! to step, so an insertion sort restores it in about n moves, and a sweep finds the
+//! overlapping intervals; those that overlap along x2 and x3 too, pass the collision filter and
+//! do not join two bodies joined by a joint become the step's pairs, each with its law. The
+//! cost is about n plus the number of close pairs, not n^2 as for every pair. Why sweep and
+//! prune and not a grid: the spheres of a system differ in size (a grid's cell suits one size),
+//! and the order it keeps is what makes a step cheap when little moves, which is the usual
+//! case.
 //!
 //! The pairs are found once per step, from the states at its start, and stay fixed through the
 //! step's Newton iterations, so a step's forces are one function of the positions (the energy
@@ -44,6 +48,10 @@ pub struct Ball {
     /// a capsule's end cap (a sphere that touches boxes only: against a face the segment's
     /// nearest point is an end, so the caps are the capsule's contact as against a plane)
     pub cap: bool,
+    /// a capsule as a whole: the half-length of its segment along `rot`'s z (its centre `s`,
+    /// its radius `r`); it touches spheres and capsules (`segments.rs`), not boxes (its caps
+    /// do). None for the others
+    pub segment: Option<f64>,
     /// collision filter
     pub group: u32,
     /// collision filter
@@ -99,12 +107,20 @@ impl Ball {
     pub fn is_box(&self) -> bool {
         self.half != DVec3::ZERO
     }
+
+    /// How far it reaches from its centre `s`: its radius, and a capsule's half-length.
+    pub fn reach(&self) -> f64 {
+        match self.segment {
+            Some(len) => self.r + len,
+            None => self.r,
+        }
+    }
 }
 
 impl Balls {
     /// The law of a pair of balls: Hertz with R = r_a r_b / (r_a + r_b), E* from both, the
     /// smaller restitution, the reduced mass.
-    fn law(&self, a: &Ball, b: &Ball) -> Law {
+    pub(super) fn law(&self, a: &Ball, b: &Ball) -> Law {
         let r = a.r * b.r / (a.r + b.r);
         let k = 4.0 / 3.0 / (a.compliance + b.compliance) * crate::math::sqrt(r);
         self.law_of(Kind::Hertz, k, a, b)
@@ -211,6 +227,7 @@ impl Balls {
         let key = (a.body.min(b.body), a.body.max(b.body));
         a.body != b.body
             && (!(a.cap || b.cap) || a.is_box() || b.is_box())
+            && super::segments::may_touch(a, b)
             && (a.group & b.mask != 0 || b.group & a.mask != 0)
             && self.joined.binary_search(&key).is_err()
     }
@@ -236,9 +253,15 @@ impl Balls {
             let st = &s[ball.body];
             let arm = st.r * ball.s;
             let w = st.r * st.w;
-            let margin = 2.0 * h * (st.v.length() + w.length() * arm.length()) + 0.02 * ball.r;
+            let reach = ball.reach();
+            let turn = match ball.segment {
+                // a capsule's segment ends turn about the body's centre at |s| + len at most
+                Some(len) => arm.length() + len,
+                None => arm.length(),
+            };
+            let margin = 2.0 * h * (st.v.length() + w.length() * turn) + 0.02 * ball.r;
             let c = st.x + arm;
-            let g = ball.r + margin;
+            let g = reach + margin;
             out.centre[i] = c;
             out.grown[i] = g;
             out.lo[i] = c.x - g;
@@ -272,7 +295,12 @@ impl Balls {
                     continue;
                 }
                 let key = [i.min(j), i.max(j)];
-                let margin = (out.grown[i] - self.list[i].r) + (out.grown[j] - self.list[j].r);
+                let margin =
+                    (out.grown[i] - self.list[i].reach()) + (out.grown[j] - self.list[j].reach());
+                if a.segment.is_some() || b.segment.is_some() {
+                    out.pairs.push(self.segment_pair(a, b, s, key));
+                    continue;
+                }
                 match (a.is_box(), b.is_box()) {
                     (false, false) => out.pairs.push(Probe {
                         geometry: Geometry::SpherePair {

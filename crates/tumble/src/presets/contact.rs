@@ -30,8 +30,8 @@
 //! - `falling-chain`: `links` capsules (5 cm long, 5 mm radius, 10 g: a chain of 0.5 kg/m)
 //!   joined end to end by spherical joints, hanging straight but for a slight zig-zag, its
 //!   lower end `height` above the floor, let go. Each link touches the floor with its two end
-//!   caps (restitution `restitution`, friction 0.5); links do not touch each other (a capsule
-//!   pair is not handled: their filter keeps them apart). A free-falling chain landing on the
+//!   caps (restitution `restitution`, friction 0.5); links do not touch each other (their
+//!   filter keeps them apart: the preset is the run it was before capsule pairs were handled). A free-falling chain landing on the
 //!   floor pushes on it with three times the weight of the part that has landed (the momentum
 //!   it brings adds twice that weight).
 use crate::math::rotation;
