@@ -26,6 +26,7 @@
 //! step's Newton iterations, so a step's forces are one function of the positions (the energy
 //! balance needs that); a pair that is not found has both ends of the step out of contact, as
 //! the margin bounds the motion.
+use super::pair_friction::PairSlot;
 use super::{Geometry, Kind, Law, Probe};
 use crate::model::BodyState;
 use alloc::vec::Vec;
@@ -60,6 +61,12 @@ pub struct Ball {
     pub compliance: f64,
     /// its restitution
     pub e: f64,
+    /// its kinetic and static friction coefficients and Poisson's ratio (`pair_friction.rs`)
+    pub friction: f64,
+    /// static friction coefficient
+    pub static_friction: f64,
+    /// Poisson's ratio
+    pub poisson: f64,
 }
 
 /// The balls of a model and what pairing them needs, compiled once.
@@ -73,6 +80,8 @@ pub struct Balls {
     pub alpha: Vec<(Kind, f64, f64)>,
     /// the bodies' masses
     pub mass: Vec<f64>,
+    /// |gravity| (m/s^2): the pairs' Hertz k_t is taken at the indentation of their weight
+    pub weight: f64,
 }
 
 /// The scratch and the result of the broad phase (in `forces::State`: the pairs are those of
@@ -88,6 +97,16 @@ pub struct Broad {
     grown: Vec<f64>,
     /// the step's pairs, as probes
     pub pairs: Vec<Probe>,
+    /// per pair: its friction at the step's start (`pair_friction.rs`)
+    pub slots: Vec<PairSlot>,
+    /// per pair: at the end of the director's current iterate
+    pub pending: Vec<PairSlot>,
+    /// per pair: at the end of the last step taken (its V_t is the pair's friction energy)
+    pub next: Vec<PairSlot>,
+    /// scratch: the last step's springs that hold something, by key, with their k_t
+    pub(super) carried: Vec<(([usize; 2], u32), PairSlot, f64)>,
+    /// the energy of the springs of last step's pairs not found again, released to D (J)
+    pub released: f64,
 }
 
 impl Broad {
@@ -99,6 +118,10 @@ impl Broad {
         self.centre.clone_from(&src.centre);
         self.grown.clone_from(&src.grown);
         self.pairs.clone_from(&src.pairs);
+        self.slots.clone_from(&src.slots);
+        self.pending.clone_from(&src.pending);
+        self.next.clone_from(&src.next);
+        self.released = src.released;
     }
 }
 
@@ -235,8 +258,10 @@ impl Balls {
     /// The pairs that may touch within a step of `h` from the states `s`, into `out.pairs`.
     pub fn sweep(&self, s: &[BodyState], h: f64, out: &mut Broad) {
         let n = self.list.len();
+        out.stash();
         out.pairs.clear();
         if n < 2 {
+            self.carry(s, out);
             return;
         }
         if out.order.len() != n {
@@ -247,7 +272,12 @@ impl Balls {
             out.grown = alloc::vec![0.0; n];
             // room for the pairs of a dense packing (12 neighbours a ball, each pair once), so
             // that a step allocates nothing unless the balls crowd more than that
-            out.pairs.reserve((6 * n).min(n * (n - 1) / 2));
+            let room = (6 * n).min(n * (n - 1) / 2);
+            out.pairs.reserve(room);
+            for v in [&mut out.slots, &mut out.pending, &mut out.next] {
+                v.reserve(room);
+            }
+            out.carried.reserve(room);
         }
         for (i, ball) in self.list.iter().enumerate() {
             let st = &s[ball.body];
@@ -355,5 +385,6 @@ impl Balls {
         }
         // the same pairs in the same order whatever the sort did: by their balls and parts
         out.pairs.sort_unstable_by_key(|p| (p.shapes, p.part));
+        self.carry(s, out);
     }
 }

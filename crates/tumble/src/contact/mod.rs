@@ -32,12 +32,14 @@
 //!
 //! Every pair of shape kinds is handled: sphere, capsule and box against a plane; spheres and
 //! capsules against each other (sphere and capsule pairs); spheres, capsules' end caps and
-//! boxes' corners against boxes' faces (point-face). The pairs of shapes on bodies are
-//! frictionless (Newton's cradle, billiards without spin): the stick spring is on the plane
-//! contacts only.
+//! boxes' corners against boxes' faces (point-face). The pairs of shapes on two bodies carry
+//! the same stick spring between the two bodies' points at the contact (`pair_friction.rs`:
+//! its u carried from step to step as the broad phase finds the pair again), with the
+//! materials' combined mu (zero: frictionless, as the cradle's balls).
 pub mod broad;
 pub mod discrete;
 pub mod law;
+pub mod pair_friction;
 pub mod segments;
 pub mod world;
 
@@ -109,7 +111,7 @@ pub struct Probe {
     pub geometry: Geometry,
     /// the normal law
     pub law: Law,
-    /// kinetic and static friction coefficients (zero for a sphere pair)
+    /// kinetic and static friction coefficients (a pair's set by `pair_friction.rs`)
     pub mu_k: f64,
     /// static
     pub mu_s: f64,
@@ -276,6 +278,7 @@ impl Probes {
         }
         let mut balls = broad::Balls {
             mass: model.bodies.iter().map(|b| b.mass).collect(),
+            weight,
             ..broad::Balls::default()
         };
         for sh in &ct.shapes {
@@ -310,6 +313,9 @@ impl Probes {
                     mask: sh.mask,
                     compliance: (1.0 - m.poisson * m.poisson) / m.young,
                     e: m.restitution,
+                    friction: m.friction,
+                    static_friction: m.static_friction,
+                    poisson: m.poisson,
                 });
             }
             for &kind in kinds {
@@ -344,6 +350,9 @@ impl Probes {
                     mask: sh.mask,
                     compliance: (1.0 - m.poisson * m.poisson) / m.young,
                     e: m.restitution,
+                    friction: m.friction,
+                    static_friction: m.static_friction,
+                    poisson: m.poisson,
                 });
             }
         }
@@ -402,15 +411,15 @@ pub fn return_map(un: DVec3, dpt: DVec3, cap: f64, kt: f64) -> (DVec3, DVec3) {
     (u1, trial - u1)
 }
 
-/// The contacts' potential energy at `s` with friction state `slots` and the sphere pairs
-/// `pairs` (J): sum of V(d) and k_t |u|^2 / 2.
-pub fn potential(probes: &Probes, pairs: &[Probe], s: &[BodyState], slots: &[Slot]) -> f64 {
+/// The contacts' potential energy at `s` with friction state `slots` and the pairs of `broad`
+/// (with theirs at the end of the last step) (J): sum of V(d) and k_t |u|^2 / 2.
+pub fn potential(probes: &Probes, broad: &broad::Broad, s: &[BodyState], slots: &[Slot]) -> f64 {
     let mut v = 0.0;
     for (p, slot) in probes.list.iter().zip(slots) {
         v += p.law.potential(-gap(p, s)) + 0.5 * p.kt * slot.u.length_squared();
     }
-    for p in pairs {
-        v += p.law.potential(-gap(p, s));
+    for (p, slot) in broad.pairs.iter().zip(&broad.next) {
+        v += p.law.potential(-gap(p, s)) + 0.5 * p.kt * slot.u.length_squared();
     }
     v
 }

@@ -24,8 +24,8 @@
 //! - `billiards`: a break. Fifteen balls (57.15 mm, 0.17 kg, a hard resin taken as E = 200 MPa
 //!   so that an impact lasts about 0.5 ms) racked in a touching triangle on the cloth of a 9-ft
 //!   table (2.24 x 1.12 m between four cushions), the cue ball shot at them at `speed` without
-//!   spin. Ball on ball: frictionless (real balls have mu ~ 0.05, which Tumble's sphere pairs do
-//!   not carry), restitution `restitution`; ball on cloth: friction `friction` (the cue ball
+//!   spin. Ball on ball: friction `friction` (the balls share the cloth's material; real balls have
+//!   mu ~ 0.05), restitution `restitution`; ball on cloth: friction `friction` (the cue ball
 //!   skids, then rolls at 5/7 of its speed), restitution 0.5; cushions: restitution 0.75.
 //! - `falling-chain`: `links` capsules (5 cm long, 5 mm radius, 10 g: a chain of 0.5 kg/m)
 //!   joined end to end by spherical joints, hanging straight but for a slight zig-zag, its

@@ -251,7 +251,7 @@ pub const PRESETS: &[Preset] = &[
         params: &[
             Param { key: "speed", help: "speed of the cue ball (m/s)", kind: ParamKind::Number { default: 6.0, min: 0.5, max: 12.0, integer: false } },
             Param { key: "restitution", help: "coefficient of restitution e between balls", kind: ParamKind::Number { default: 0.93, min: 0.01, max: 1.0, integer: false } },
-            Param { key: "friction", help: "friction coefficient mu between ball and cloth", kind: ParamKind::Number { default: 0.2, min: 0.0, max: 1.0, integer: false } },
+            Param { key: "friction", help: "friction coefficient mu between ball and cloth, and between balls", kind: ParamKind::Number { default: 0.2, min: 0.0, max: 1.0, integer: false } },
         ],
     },
     Preset {
