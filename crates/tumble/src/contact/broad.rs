@@ -107,6 +107,9 @@ pub struct Broad {
     pub(super) carried: Vec<(([usize; 2], u32), PairSlot, f64)>,
     /// the energy of the springs of last step's pairs not found again, released to D (J)
     pub released: f64,
+    /// whether no step has ended since the last sweep (a sweep again from the same start, as
+    /// the director's fallback to its full solve does, keeps `carried` and `released`)
+    pub fresh: bool,
 }
 
 impl Broad {
@@ -122,6 +125,7 @@ impl Broad {
         self.pending.clone_from(&src.pending);
         self.next.clone_from(&src.next);
         self.released = src.released;
+        self.fresh = src.fresh;
     }
 }
 

@@ -19,7 +19,8 @@
 //!           max(mu F, k_t |u_n|) and lags the normal force by a step as it falls)
 //! carried   a pair found again at the next step (the same two balls and part) keeps its u,
 //!           turned into the new tangent plane with its length kept (V_t continuous across the
-//!           steps); a pair not found again gives k_t |u|^2 / 2 to D (`Broad::released`)
+//!           steps); a pair not found again gives k_t |u|^2 / 2 to D (`Broad::released`); a
+//!           sweep again from the same start (no step ended since) carries from the same springs
 //! k_t       Mindlin's ratio of the normal stiffness (as a plane contact's): Hertz at the
 //!           indentation of the reduced mass's weight, a box corner's linear k
 //! ```
@@ -129,8 +130,10 @@ impl Balls {
             next,
             carried,
             released,
+            fresh,
             ..
         } = out;
+        *fresh = true;
         slots.clear();
         *released = 0.0;
         let mut k = 0;
@@ -188,6 +191,9 @@ impl Broad {
     /// Before the sweep replaces the pairs: keep the springs that hold something, with their
     /// pairs' keys and k_t (sorted by key, as the pairs are).
     pub(super) fn stash(&mut self) {
+        if self.fresh {
+            return;
+        }
         self.carried.clear();
         for (p, slot) in self.pairs.iter().zip(&self.next) {
             if slot.u != DVec3::ZERO {
@@ -303,6 +309,7 @@ pub fn at(
 /// `broad.next`; returns the energy their friction dissipated (J), >= 0, with what the sweep
 /// released.
 pub fn advance(broad: &mut Broad, s: &[BodyState]) -> f64 {
+    broad.fresh = false;
     let mut dissipated = broad.released;
     for ((p, slot), out) in broad.pairs.iter().zip(&broad.slots).zip(&mut broad.next) {
         *out = *slot;

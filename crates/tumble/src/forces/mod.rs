@@ -395,6 +395,7 @@ impl State {
     pub fn accept_contact(&mut self, slots1: &[crate::contact::Slot]) {
         self.contact.copy_from_slice(slots1);
         self.broad.next.copy_from_slice(&self.broad.pending);
+        self.broad.fresh = false;
     }
 
     /// At the start of a run: nothing done, the angles zero (they are measured from the
