@@ -203,7 +203,7 @@ test("MJCF in MuJoCo's own style converts to the expected systems", () => {
   const worldAxis = [0, 1, 2].map((i) => arm.bodies[1].rotation[i].reduce((s, x, k) => s + x * arm.joints[1].axis_b[k], 0));
   assert.ok(Math.abs(Math.abs(worldAxis[1]) - 1) < 1e-9, `axis ${worldAxis}`);
   // its two capsules are parent and child, which MuJoCo does not collide, and there is no floor:
-  // nothing to collide in Tumble either (capsule pairs are not handled), so no shapes and no note
+  // nothing to collide in Tumble either, so no shapes and no note
   assert.ok(arm.bodies.every((b) => !b.shapes) && !arm.contact, 'no collision left');
   assert.ok(!armNotes.some((n) => /contact/.test(n)), armNotes.join('; '));
   // a loop closed by connect: a four-bar in the plane

@@ -2,11 +2,11 @@
 //! `contact/broad.rs`), against independent references:
 //! - the wave runs to the end: every block falls, none passes through the next, and they
 //!   keep their order along the row;
-//! - at rest, each block stands on its front lower edge and leans with its top front edge on
-//!   the next one's back face: with feet s_i apart along the floor, tilts theta_i (height H,
-//!   thickness T) that edge is on that face where H sin(theta_i - theta_i+1) + T
-//!   = s_i cos(theta_i+1) (plane geometry); blocks leaning parallel rest at theta = acos(T / s)
-//!   (75.52 degrees at s = 0.12 m, 78.46 at 0.15 m);
+//! - at rest, each block stands on its front lower edge and touches the next one: an edge of
+//!   one on a face of the other (rigid-body geometry of the final states: the corners' distances
+//!   from the faces), no corner inside the other block; blocks leaning face to face with their
+//!   feet s apart rest at theta = acos(T / s) (thickness T: s cos(theta) = T closes the gap
+//!   between the two parallel faces; 75.52 degrees at s = 0.12 m, 78.46 at 0.15 m);
 //! - the director keeps E - E0 - W + D at its Newton floor through the wave (the gaps are
 //!   bilinear: `contact/discrete.rs`).
 use tumble::{Method, Scenario, Settings, Simulation};
@@ -34,21 +34,47 @@ fn the_wave_runs_through_and_the_blocks_lean_at_the_closed_form_angle() {
         let want = (0.03 / spacing as f64).acos().to_degrees();
         let tilts: Vec<f64> = st.iter().map(|b| tilt(b.r)).collect();
         println!("{text}: tilts {tilts:.1?} (closed form {want:.2}), |balance| <= {worst:.1e} J");
-        let (h, t) = (0.2, 0.03);
-        // the front lower edge of block i (x1, x3)
-        let foot = |i: usize| st[i].x + st[i].r * glam::DVec3::new(0.5 * t, 0.0, -0.5 * h);
-        // all but the last three lean on their neighbour, on their edges, touching the next
-        // block's face (the last lies on the floor, the one before on it or beside it, and the
-        // one before that leans on a block that rests on another)
-        for i in 0..n - 3 {
-            let (a, b) = (tilts[i].to_radians(), tilts[i + 1].to_radians());
-            let s_i = foot(i + 1).x - foot(i).x;
-            let gap = s_i * b.cos() - t - h * (a - b).sin();
-            assert!(foot(i).z.abs() < 1e-3, "{text}: block {i} is off its edge");
+        let half = glam::DVec3::new(0.015, 0.05, 0.1);
+        let corners = |i: usize| -> Vec<glam::DVec3> {
+            (0..8u32)
+                .map(|c| {
+                    let sg = |bit: u32| if c & bit == 0 { -1.0 } else { 1.0 };
+                    st[i].x
+                        + st[i].r * glam::DVec3::new(sg(1) * half.x, sg(2) * half.y, sg(4) * half.z)
+                })
+                .collect()
+        };
+        // how far the world point p is inside block i (> 0 inside; the least of its depths
+        // behind the six faces), and its gap from block i's face (axis k, side sg)
+        let local = |i: usize, p: glam::DVec3| st[i].r.transpose() * (p - st[i].x);
+        let inside = |i: usize, p: glam::DVec3| (half - local(i, p).abs()).min_element();
+        // the foot: the front lower edge of block i on the floor
+        let foot = |i: usize| st[i].x + st[i].r * glam::DVec3::new(half.x, 0.0, -half.z);
+        for i in 0..n - 1 {
+            // the corners of each block over the facing face of the other (block i's front
+            // face, x1 = +T/2; block i+1's back face, x1 = -T/2): their least distance from it
+            let mut touch = f64::INFINITY;
+            for (a, b, side) in [(i, i + 1, -1.0), (i + 1, i, 1.0)] {
+                for p in corners(a) {
+                    let q = local(b, p);
+                    if q.y.abs() <= 1.01 * half.y && q.z.abs() <= 1.01 * half.z {
+                        touch = touch.min((side * q.x - half.x).abs());
+                    }
+                    let deep = inside(b, p);
+                    assert!(
+                        deep < 1e-3,
+                        "{text}: a corner of block {a} is {deep:.1e} m inside block {b}"
+                    );
+                }
+            }
             assert!(
-                gap.abs() < 1e-3,
-                "{text}: block {i}'s top edge is {gap:.2e} m off the next face"
+                touch < 1e-4,
+                "{text}: blocks {i} and {} do not touch ({touch:.1e} m)",
+                i + 1
             );
+            if i < n - 2 {
+                assert!(foot(i).z.abs() < 1e-4, "{text}: block {i} is off its edge");
+            }
         }
         // the blocks in the middle of the row lean alike, at the closed form
         let mid = &tilts[1..n - 3];

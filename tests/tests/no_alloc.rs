@@ -71,6 +71,17 @@ fn steps_allocate_nothing() {
         ("bouncing-ball?height=0.01&speed=1&spin=-20", None),
         ("newtons-cradle", Some(1e-3)),
         ("incline", None),
+        // capsule pairs (`contact/segments.rs`): a sphere and a capsule resting across a
+        // capsule welded to the ground
+        (
+            r#"{"gravity":[0,0,-9.81],"bodies":[
+                {"mass":1,"inertia":[0.0155,0.0155,0.00125],"rotation":[[0,0,1],[0,1,0],[-1,0,0]],"shapes":[{"type":"capsule","radius":0.05,"half_length":0.2}]},
+                {"mass":0.5,"inertia":[5e-4,5e-4,5e-4],"position":[0.1,0,0.0999],"shapes":[{"type":"sphere","radius":0.05}]},
+                {"mass":1,"inertia":[0.0155,0.0155,0.00125],"position":[-0.1,0,0.0999],"rotation":[[1,0,0],[0,0,1],[0,-1,0]],"shapes":[{"type":"capsule","radius":0.05,"half_length":0.2}]}],
+                "joints":[{"type":"fixed","a":null,"point_a":[0,0,0],"b":0,"point_b":[0,0,0]}],
+                "contact":{"material":{"restitution":0.5}}}"#,
+            Some(1e-3),
+        ),
         // a closed loop: a body hinged to the ground twice (the loop rows' Schur complement,
         // 5 redundant rows)
         (

@@ -130,10 +130,12 @@ impl Evaluator {
         let ws = self
             .react
             .get_or_insert_with(|| tumble::baumgarte::Workspace::new(&self.compiled));
+        // (no contact state: the other engine's contacts are its own)
+        let none = tumble::contact::broad::Broad::default();
         ws.reactions(
             &self.compiled,
             &self.states,
-            (&self.angles, (&[], &[]), self.t),
+            (&self.angles, (&[], &none), self.t),
             out,
         )
         .is_ok()

@@ -400,12 +400,8 @@ impl Simulation {
             inv.contact += stops;
         }
         if !self.compiled.contacts.list.is_empty() || !f.broad.pairs.is_empty() {
-            let v = crate::contact::potential(
-                &self.compiled.contacts,
-                &f.broad.pairs,
-                states,
-                &f.contact,
-            );
+            let v =
+                crate::contact::potential(&self.compiled.contacts, &f.broad, states, &f.contact);
             inv.potential += v;
             inv.contact += v;
         }
@@ -430,7 +426,7 @@ impl Simulation {
         let mut k = 0;
         crate::contact::world::each_force(
             &self.compiled.contacts,
-            &f.broad.pairs,
+            &f.broad,
             states,
             &f.contact,
             |_, _, force, at| {
@@ -462,7 +458,7 @@ impl Simulation {
         let result = ws.reactions(
             &self.compiled,
             &states,
-            (&f.angles, (&f.contact, &f.broad.pairs), f.t),
+            (&f.angles, (&f.contact, &f.broad), f.t),
             out,
         );
         // a joint's stops act through it too: their force and torque on b join its reaction

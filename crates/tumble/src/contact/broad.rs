@@ -1,28 +1,33 @@
-//! The broad phase of the pairs of shapes: which pairs of spheres and boxes on different bodies
-//! may touch in the next step, by sweep and prune along x1 (a box by its bounding sphere).
+//! The broad phase of the pairs of shapes: which pairs of spheres, capsules and boxes on
+//! different bodies may touch in the next step, by sweep and prune along x1 (a box by its
+//! bounding sphere, a capsule taken whole by the sphere about its centre that holds it).
 //!
-//! A pair of spheres becomes a sphere pair; a sphere (or a capsule's end cap) and a box, the
-//! sphere's centre (with its radius) against the box's faces; two boxes, each box's eight
-//! corners against the other's faces (`corner_face`: the face it was against in the last step
-//! while it stays over it, else the nearest; chosen at the step's start; a point over no face,
-//! by an edge or a corner of the box, is left out: edge-on-edge contact is not handled, and a
-//! probe that goes while pressed in gives its energy to D, `released`).
+//! A pair of spheres becomes a sphere pair; a capsule and a sphere or a capsule, a sphere pair
+//! between the segments' closest points at the step's start (`segments.rs`); a sphere (or a
+//! capsule's end cap) and a box, the sphere's centre (with its radius) against the box's faces;
+//! two boxes, each box's eight corners against the other's faces (`corner_face`: the face it
+//! was against in the last step while it stays over it, else the nearest; chosen at the step's
+//! start; a point over no face, by an edge or a corner of the box, is left out: edge-on-edge
+//! contact is not handled, and a probe that goes while pressed in gives its energy to D,
+//! `released`).
 //!
-//! Each sphere's interval along x1 is its centre's +- (radius + margin), the margin covering its
-//! motion over the step: 2 h (|v| + |w| |s|) (the centre's speed and the turn of its offset
-//! from the body's centre) plus 2 % of the radius. The spheres are kept in the order of their
-//! intervals' lower ends, which changes little from step to step, so an insertion sort restores
-//! it in about n moves, and a sweep finds the overlapping intervals; those that overlap along
-//! x2 and x3 too, pass the collision filter and do not join two bodies joined by a joint become
-//! the step's pairs, each with its law. The cost is about n plus the number of close pairs, not
-//! n^2 as for every pair. Why sweep and prune and not a grid: the spheres of a system differ in
-//! size (a grid's cell suits one size), and the order it keeps is what makes a step cheap when
-//! little moves, which is the usual case.
+//! Each sphere's interval along x1 is its centre's +- (radius + margin), the margin covering
+//! its motion over the step: 2 h (|v| + |w| |s|) (the centre's speed and the turn of its offset
+//! from the body's centre; a capsule's, |s| + its half-length) plus 2 % of the radius. The
+//! spheres are kept in the order of their intervals' lower ends, which changes little from step
+//! to step, so an insertion sort restores it in about n moves, and a sweep finds the
+//! overlapping intervals; those that overlap along x2 and x3 too, pass the collision filter and
+//! do not join two bodies joined by a joint become the step's pairs, each with its law. The
+//! cost is about n plus the number of close pairs, not n^2 as for every pair. Why sweep and
+//! prune and not a grid: the spheres of a system differ in size (a grid's cell suits one size),
+//! and the order it keeps is what makes a step cheap when little moves, which is the usual
+//! case.
 //!
 //! The pairs are found once per step, from the states at its start, and stay fixed through the
 //! step's Newton iterations, so a step's forces are one function of the positions (the energy
 //! balance needs that); a pair that is not found has both ends of the step out of contact, as
 //! the margin bounds the motion.
+use super::pair_friction::PairSlot;
 use super::{Geometry, Kind, Law, Probe};
 use crate::model::BodyState;
 use alloc::vec::Vec;
@@ -45,6 +50,10 @@ pub struct Ball {
     /// a capsule's end cap (a sphere that touches boxes only: against a face the segment's
     /// nearest point is an end, so the caps are the capsule's contact as against a plane)
     pub cap: bool,
+    /// a capsule as a whole: the half-length of its segment along `rot`'s z (its centre `s`,
+    /// its radius `r`); it touches spheres and capsules (`segments.rs`), not boxes (its caps
+    /// do). None for the others
+    pub segment: Option<f64>,
     /// collision filter
     pub group: u32,
     /// collision filter
@@ -53,6 +62,12 @@ pub struct Ball {
     pub compliance: f64,
     /// its restitution
     pub e: f64,
+    /// its kinetic and static friction coefficients and Poisson's ratio (`pair_friction.rs`)
+    pub friction: f64,
+    /// static friction coefficient
+    pub static_friction: f64,
+    /// Poisson's ratio
+    pub poisson: f64,
 }
 
 /// The balls of a model and what pairing them needs, compiled once.
@@ -66,6 +81,8 @@ pub struct Balls {
     pub alpha: Vec<(Kind, f64, f64)>,
     /// the bodies' masses
     pub mass: Vec<f64>,
+    /// |gravity| (m/s^2): the pairs' Hertz k_t is taken at the indentation of their weight
+    pub weight: f64,
 }
 
 /// The scratch and the result of the broad phase (in `forces::State`: the pairs are those of
@@ -81,6 +98,19 @@ pub struct Broad {
     grown: Vec<f64>,
     /// the step's pairs, as probes
     pub pairs: Vec<Probe>,
+    /// per pair: its friction at the step's start (`pair_friction.rs`)
+    pub slots: Vec<PairSlot>,
+    /// per pair: at the end of the director's current iterate
+    pub pending: Vec<PairSlot>,
+    /// per pair: at the end of the last step taken (its V_t is the pair's friction energy)
+    pub next: Vec<PairSlot>,
+    /// scratch: the last step's springs that hold something, by key, with their k_t
+    pub(super) carried: Vec<(([usize; 2], u32), PairSlot, f64)>,
+    /// the energy of the springs of last step's pairs not found again, released to D (J)
+    pub released: f64,
+    /// whether no step has ended since the last sweep (a sweep again from the same start, as
+    /// the director's fallback to its full solve does, keeps `carried` and `released`)
+    pub fresh: bool,
     /// the last step's pairs (a box's corner keeps the face it touches: `corner_face`)
     prev: Vec<Probe>,
 }
@@ -92,6 +122,13 @@ impl Clone for Broad {
         let mut b = Broad::default();
         b.pairs.reserve(self.pairs.capacity());
         b.prev.reserve(self.prev.capacity());
+        for (v, w) in [
+            (&mut b.slots, &self.slots),
+            (&mut b.pending, &self.pending),
+            (&mut b.next, &self.next),
+        ] {
+            v.reserve(w.capacity());
+        }
         b.assign(self);
         b
     }
@@ -107,6 +144,11 @@ impl Broad {
         self.grown.clone_from(&src.grown);
         self.pairs.clone_from(&src.pairs);
         self.prev.clone_from(&src.prev);
+        self.slots.clone_from(&src.slots);
+        self.pending.clone_from(&src.pending);
+        self.next.clone_from(&src.next);
+        self.released = src.released;
+        self.fresh = src.fresh;
     }
 }
 
@@ -115,12 +157,20 @@ impl Ball {
     pub fn is_box(&self) -> bool {
         self.half != DVec3::ZERO
     }
+
+    /// How far it reaches from its centre `s`: its radius, and a capsule's half-length.
+    pub fn reach(&self) -> f64 {
+        match self.segment {
+            Some(len) => self.r + len,
+            None => self.r,
+        }
+    }
 }
 
 impl Balls {
     /// The law of a pair of balls: Hertz with R = r_a r_b / (r_a + r_b), E* from both, the
     /// smaller restitution, the reduced mass.
-    fn law(&self, a: &Ball, b: &Ball) -> Law {
+    pub(super) fn law(&self, a: &Ball, b: &Ball) -> Law {
         let r = a.r * b.r / (a.r + b.r);
         let k = 4.0 / 3.0 / (a.compliance + b.compliance) * crate::math::sqrt(r);
         self.law_of(Kind::Hertz, k, a, b)
@@ -318,6 +368,7 @@ impl Balls {
         let key = (a.body.min(b.body), a.body.max(b.body));
         a.body != b.body
             && (!(a.cap || b.cap) || a.is_box() || b.is_box())
+            && super::segments::may_touch(a, b)
             && (a.group & b.mask != 0 || b.group & a.mask != 0)
             && self.joined.binary_search(&key).is_err()
     }
@@ -327,10 +378,13 @@ impl Balls {
     /// pressed in (`released`), for the caller to add to D.
     pub fn sweep(&self, s: &[BodyState], h: f64, out: &mut Broad) -> f64 {
         let n = self.list.len();
-        // the last step's pairs kept (swapped, so that neither list allocates again)
+        // the friction springs of the last step's pairs kept (`pair_friction.rs`), then its
+        // pairs (swapped, so that neither list allocates again)
+        out.stash();
         core::mem::swap(&mut out.prev, &mut out.pairs);
         out.pairs.clear();
         if n < 2 {
+            self.carry(s, out);
             return 0.0;
         }
         if out.order.len() != n {
@@ -341,16 +395,27 @@ impl Balls {
             out.grown = alloc::vec![0.0; n];
             // room for the pairs of a dense packing (12 neighbours a ball, each pair once), so
             // that a step allocates nothing unless the balls crowd more than that
-            out.pairs.reserve((6 * n).min(n * (n - 1) / 2));
-            out.prev.reserve((6 * n).min(n * (n - 1) / 2));
+            let room = (6 * n).min(n * (n - 1) / 2);
+            out.pairs.reserve(room);
+            out.prev.reserve(room);
+            for v in [&mut out.slots, &mut out.pending, &mut out.next] {
+                v.reserve(room);
+            }
+            out.carried.reserve(room);
         }
         for (i, ball) in self.list.iter().enumerate() {
             let st = &s[ball.body];
             let arm = st.r * ball.s;
             let w = st.r * st.w;
-            let margin = 2.0 * h * (st.v.length() + w.length() * arm.length()) + 0.02 * ball.r;
+            let reach = ball.reach();
+            let turn = match ball.segment {
+                // a capsule's segment ends turn about the body's centre at |s| + len at most
+                Some(len) => arm.length() + len,
+                None => arm.length(),
+            };
+            let margin = 2.0 * h * (st.v.length() + w.length() * turn) + 0.02 * ball.r;
             let c = st.x + arm;
-            let g = ball.r + margin;
+            let g = reach + margin;
             out.centre[i] = c;
             out.grown[i] = g;
             out.lo[i] = c.x - g;
@@ -384,7 +449,12 @@ impl Balls {
                     continue;
                 }
                 let key = [i.min(j), i.max(j)];
-                let margin = (out.grown[i] - self.list[i].r) + (out.grown[j] - self.list[j].r);
+                let margin =
+                    (out.grown[i] - self.list[i].reach()) + (out.grown[j] - self.list[j].reach());
+                if a.segment.is_some() || b.segment.is_some() {
+                    out.pairs.push(self.segment_pair(a, b, s, key));
+                    continue;
+                }
                 match (a.is_box(), b.is_box()) {
                     (false, false) => out.pairs.push(Probe {
                         geometry: Geometry::SpherePair {
@@ -437,6 +507,7 @@ impl Balls {
         }
         // the same pairs in the same order whatever the sort did: by their balls and parts
         out.pairs.sort_unstable_by_key(|p| (p.shapes, p.part));
+        self.carry(s, out);
         released(&out.prev, &out.pairs, s)
     }
 }

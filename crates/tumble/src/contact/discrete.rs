@@ -13,6 +13,7 @@
 //!              linear in q, so g is bilinear and Delta g = nbar . Delta w + wbar . Delta n
 //!              exactly (the means of the step's ends): F nbar on a's point, -F nbar on b's
 //!              centre and -F m_i wbar on b's director q_i
+//! pair friction the same between two bodies' points (`pair_friction.rs`)
 //! friction     u_trial = u_n + P Delta p_c (P = I - n n^T, p_c = q0 + Q s_c, linear in q),
 //!              return map to u_n+1 (mod.rs); force -k_t ubar on p_c (ubar = (u_n + u_n+1)/2):
 //!              its work is -k_t ubar . (Delta u + Delta a) = -Delta V_t - k_t ubar . Delta a
@@ -22,7 +23,8 @@
 //! back); if u_n+1 then exceeds mu F / k_t it is brought down to it at the end of the step,
 //! the released k_t (|u|^2 - |u'|^2) / 2 going to D. Out of contact at both ends there is no
 //! friction force and u_n+1 = 0, k_t |u_n|^2 / 2 going to D.
-use super::{return_map, Geometry, Probe, Probes, Slot};
+use super::broad::Broad;
+use super::{pair_friction, return_map, Geometry, Probes, Slot};
 use glam::{DMat3, DVec3};
 
 fn pos(q: &[f64; 12]) -> DVec3 {
@@ -73,8 +75,9 @@ fn add_stiffness(st: &mut Stiffness, k: DMat3, a: DVec3) {
 }
 
 /// The contacts' generalised forces of the step from `qn` to the iterate `q1` (added to `g`,
-/// one per body): the plane contacts of `probes` and the step's sphere `pairs`; the slots at
-/// n+1 into `slots1` and their stiffness at the iterate added to `stiff` (which the caller
+/// one per body): the plane contacts of `probes` and the step's pairs of `broad` (their slots
+/// at n+1 into `broad.pending`, and the energy the sweep released); the slots at n+1 into
+/// `slots1` and their stiffness at the iterate added to `stiff` (which the caller
 /// clears, `director/mod.rs`); returns D_step (J), >= 0. The stiffness is that of the step's
 /// discrete forces with respect to q_n+1: half the elastic stiffness (they act at the mean),
 /// c phi'(d) / h of the damping, half k_t while the contact sticks, and nothing while it
@@ -83,7 +86,7 @@ fn add_stiffness(st: &mut Stiffness, k: DMat3, a: DVec3) {
 #[allow(clippy::too_many_arguments)]
 pub fn evaluate(
     probes: &Probes,
-    pairs: &[Probe],
+    broad: &mut Broad,
     qn: &[[f64; 12]],
     q1: &[[f64; 12]],
     slots: &[Slot],
@@ -151,9 +154,17 @@ pub fn evaluate(
             Geometry::SpherePair { .. } | Geometry::PointFace { .. } => {} // (in `pairs`, below)
         }
     }
-    for p in pairs {
-        match p.geometry {
-            Geometry::PointPlane { .. } => {}
+    let Broad {
+        pairs,
+        slots: pslots,
+        pending,
+        released,
+        ..
+    } = broad;
+    dissipated += *released;
+    for ((p, pslot), pout) in pairs.iter().zip(pslots.iter()).zip(pending.iter_mut()) {
+        let normal = match p.geometry {
+            Geometry::PointPlane { .. } => continue,
             Geometry::SpherePair {
                 a,
                 sa,
@@ -178,6 +189,7 @@ pub fn evaluate(
                     add_stiffness(&mut stiff[b], kd, point(&q1[b], sb) - pos(&q1[b]));
                     add_stiffness(&mut stiff[a], kd, point(&q1[a], sa) - pos(&q1[a]));
                 }
+                (f, d0, d1)
             }
             Geometry::PointFace {
                 a,
@@ -213,8 +225,11 @@ pub fn evaluate(
                     add_stiffness(&mut stiff[a], kd, point(&q1[a], sa) - pos(&q1[a]));
                     add_stiffness(&mut stiff[b], kd, w1);
                 }
+                (f, d0, d1)
             }
-        }
+        };
+        // friction: the stick spring between the two bodies' points (`pair_friction.rs`)
+        dissipated += pair_friction::discrete(p, pslot, pout, normal, qn, q1, g, stiff);
     }
     dissipated
 }

@@ -6,6 +6,11 @@
 //!               gap g = n . (p - p0) - r, linear in the director coordinates q
 //! sphere pair   centres p_a, p_b, radii r_a, r_b:  g = |p_b - p_a| - r_a - r_b, a length like
 //!               a spring's (Delta l = (dbar / lbar) . Delta d exactly)
+//! capsule pair  a capsule against a sphere or a capsule: a sphere pair between the closest
+//!               points of the two segments (a sphere's centre), found at the step's start and
+//!               held as body points through the step (`segments.rs`: why, and what it misses)
+//! point-face    a sphere's centre, a capsule's end cap or a box's corner against a box's face
+//!               (`broad.rs`): g bilinear in the two bodies' coordinates
 //! normal        F = max(0, F_e(d) + F_d) along n, d = -g (law.rs: Hertz or linear, with a
 //!               damping calibrated to the restitution asked)
 //! friction      an elastic-plastic tangential spring (a stick spring anchored where the
@@ -25,12 +30,17 @@
 //! stiffness (for Hertz, at the indentation of the body's weight: a constant k_t per probe,
 //! so that V_t is a potential).
 //!
-//! Sphere pairs are frictionless (Newton's cradle, billiards without spin); the pairs that are
-//! not listed above (capsule or box against a sphere, capsule or box) are refused when the
-//! model is compiled, naming the pair, unless the collision filter keeps them apart.
+//! Every pair of shape kinds is handled: sphere, capsule and box against a plane; spheres and
+//! capsules against each other (sphere and capsule pairs); spheres, capsules' end caps and
+//! boxes' corners against boxes' faces (point-face). The pairs of shapes on two bodies carry
+//! the same stick spring between the two bodies' points at the contact (`pair_friction.rs`:
+//! its u carried from step to step as the broad phase finds the pair again), with the
+//! materials' combined mu (zero: frictionless, as the cradle's balls).
 pub mod broad;
 pub mod discrete;
 pub mod law;
+pub mod pair_friction;
+pub mod segments;
 pub mod world;
 
 use crate::model::{BodyState, Model};
@@ -101,7 +111,7 @@ pub struct Probe {
     pub geometry: Geometry,
     /// the normal law
     pub law: Law,
-    /// kinetic and static friction coefficients (zero for a sphere pair)
+    /// kinetic and static friction coefficients (a pair's set by `pair_friction.rs`)
     pub mu_k: f64,
     /// static
     pub mu_s: f64,
@@ -172,8 +182,9 @@ fn filtered(g1: u32, m1: u32, g2: u32, m2: u32) -> bool {
 }
 
 impl Probes {
-    /// Compile `model`'s contact: every shape against every plane and every other body's
-    /// shape that the filters let touch. Fails naming a pair it cannot handle.
+    /// Compile `model`'s contact: every shape against every plane (the plane contacts), and
+    /// the balls whose pairs the broad phase finds (every other body's shape that the filters
+    /// let touch). Fails when there are too many plane contacts.
     pub fn new(model: &Model) -> Result<Probes, String> {
         let ct = &model.contact;
         let mut list = Vec::new();
@@ -259,37 +270,6 @@ impl Probes {
                 }
             }
         }
-        // shape pairs of different bodies
-        let joined = |a: usize, b: usize| {
-            model
-                .joints
-                .iter()
-                .any(|j| (j.a == Some(a) && j.b == b) || (j.a == Some(b) && j.b == a))
-        };
-        for (i, s1) in ct.shapes.iter().enumerate() {
-            for (k2, s2) in ct.shapes.iter().enumerate().skip(i + 1) {
-                // sphere and box pairs, and capsules against boxes: found each step by the broad
-                // phase
-                let paired =
-                    |k: ShapeKind| matches!(k, ShapeKind::Sphere { .. } | ShapeKind::Box { .. });
-                let boxed = |k: ShapeKind| matches!(k, ShapeKind::Box { .. });
-                let capsule = |k: ShapeKind| matches!(k, ShapeKind::Capsule { .. });
-                if (paired(s1.kind) && paired(s2.kind))
-                    || (capsule(s1.kind) && boxed(s2.kind))
-                    || (boxed(s1.kind) && capsule(s2.kind))
-                    || s1.body == s2.body
-                    || !filtered(s1.group, s1.mask, s2.group, s2.mask)
-                    || (!ct.collide_joined && joined(s1.body, s2.body))
-                {
-                    continue;
-                }
-                let (x, y) = (s1.kind, s2.kind);
-                return Err(format!(
-                    "contact: shapes {i} ({} on body {}) and {k2} ({} on body {}) may touch, but {} against {} contact is not handled yet (spheres and boxes touch planes, spheres and boxes; capsules touch planes and boxes); set their group and mask so that they do not touch",
-                    x.name(), s1.body, y.name(), s2.body, x.name(), y.name()
-                ));
-            }
-        }
         if list.len() > MAX_PROBES {
             return Err(format!(
                 "contact: {} plane contacts (a box has eight, a capsule two); at most {MAX_PROBES} are accepted",
@@ -298,6 +278,7 @@ impl Probes {
         }
         let mut balls = broad::Balls {
             mass: model.bodies.iter().map(|b| b.mass).collect(),
+            weight,
             ..broad::Balls::default()
         };
         for sh in &ct.shapes {
@@ -327,10 +308,14 @@ impl Probes {
                     half,
                     rot: sh.rotation,
                     cap: matches!(sh.kind, ShapeKind::Capsule { .. }),
+                    segment: None,
                     group: sh.group,
                     mask: sh.mask,
                     compliance: (1.0 - m.poisson * m.poisson) / m.young,
                     e: m.restitution,
+                    friction: m.friction,
+                    static_friction: m.static_friction,
+                    poisson: m.poisson,
                 });
             }
             for &kind in kinds {
@@ -342,6 +327,33 @@ impl Probes {
                     let a = law::alpha(kind, m.restitution);
                     balls.alpha.push((kind, m.restitution, a));
                 }
+            }
+        }
+        // each capsule once more, taken whole, for its pairs with spheres and capsules
+        // (`segments.rs`); after the others, so that their pairs' order is what it was
+        for sh in &ct.shapes {
+            if let ShapeKind::Capsule {
+                radius,
+                half_length,
+            } = sh.kind
+            {
+                let m = &sh.material;
+                balls.list.push(broad::Ball {
+                    body: sh.body,
+                    s: sh.offset,
+                    r: radius,
+                    half: DVec3::ZERO,
+                    rot: sh.rotation,
+                    cap: false,
+                    segment: Some(half_length),
+                    group: sh.group,
+                    mask: sh.mask,
+                    compliance: (1.0 - m.poisson * m.poisson) / m.young,
+                    e: m.restitution,
+                    friction: m.friction,
+                    static_friction: m.static_friction,
+                    poisson: m.poisson,
+                });
             }
         }
         if balls.list.len() > 1 {
@@ -399,15 +411,15 @@ pub fn return_map(un: DVec3, dpt: DVec3, cap: f64, kt: f64) -> (DVec3, DVec3) {
     (u1, trial - u1)
 }
 
-/// The contacts' potential energy at `s` with friction state `slots` and the sphere pairs
-/// `pairs` (J): sum of V(d) and k_t |u|^2 / 2.
-pub fn potential(probes: &Probes, pairs: &[Probe], s: &[BodyState], slots: &[Slot]) -> f64 {
+/// The contacts' potential energy at `s` with friction state `slots` and the pairs of `broad`
+/// (with theirs at the end of the last step) (J): sum of V(d) and k_t |u|^2 / 2.
+pub fn potential(probes: &Probes, broad: &broad::Broad, s: &[BodyState], slots: &[Slot]) -> f64 {
     let mut v = 0.0;
     for (p, slot) in probes.list.iter().zip(slots) {
         v += p.law.potential(-gap(p, s)) + 0.5 * p.kt * slot.u.length_squared();
     }
-    for p in pairs {
-        v += p.law.potential(-gap(p, s));
+    for (p, slot) in broad.pairs.iter().zip(&broad.next) {
+        v += p.law.potential(-gap(p, s)) + 0.5 * p.kt * slot.u.length_squared();
     }
     v
 }
@@ -439,14 +451,26 @@ pub fn resolved(probes: &Probes, pairs: &[Probe], model: &Model, s: &[BodyState]
                 return false;
             }
         }
-        if let Geometry::SpherePair { a, ra, b, rb, .. } = p.geometry {
+        if let Geometry::SpherePair {
+            a,
+            sa,
+            ra,
+            b,
+            sb,
+            rb,
+        } = p.geometry
+        {
             let (ma, mb) = (mass(a), mass(b));
             let d = -gap(p, s);
             if d > 0.0 && rings(p, d, ma * mb / (ma + mb)) {
                 return false;
             }
-            let e = s[b].x - s[a].x;
-            let closing = -e.dot(s[b].v - s[a].v) / crate::math::length(e).max(f64::MIN_POSITIVE);
+            // the two points (a sphere's centre, a capsule's closest point, `segments.rs`)
+            let (arm_a, arm_b) = (s[a].r * sa, s[b].r * sb);
+            let e = s[b].x + arm_b - s[a].x - arm_a;
+            let dv =
+                s[b].v + (s[b].r * s[b].w).cross(arm_b) - s[a].v - (s[a].r * s[a].w).cross(arm_a);
+            let closing = -e.dot(dv) / crate::math::length(e).max(f64::MIN_POSITIVE);
             if closing * h > 0.5 * ra.min(rb) && -d < closing * h {
                 return false;
             }
@@ -527,8 +551,17 @@ pub fn check_start(model: &Model, probes: &Probes, init: &[BodyState]) -> Result
         if let Geometry::SpherePair { ra, rb, a, b, .. } = p.geometry {
             let depth = -gap(p, init);
             if depth > 0.25 * ra.min(rb) {
+                let kind = |i: usize| match probes.balls.list[p.shapes[i]].segment {
+                    Some(_) => "capsule",
+                    None => "sphere",
+                };
+                let what = if kind(0) == kind(1) {
+                    format!("{}s of bodies {a} and {b}", kind(0))
+                } else {
+                    format!("{} of body {a} and the {} of body {b}", kind(0), kind(1))
+                };
                 return Err(format!(
-                    "contact: the spheres of bodies {a} and {b} start {} m inside each other, more than a quarter of the smaller radius ({} m): the contact would throw them apart; start them apart or touching",
+                    "contact: the {what} start {} m inside each other, more than a quarter of the smaller radius ({} m): the contact would throw them apart; start them apart or touching",
                     crate::math::Num(depth), crate::math::Num(ra.min(rb))
                 ));
             }

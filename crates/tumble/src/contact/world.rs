@@ -12,11 +12,13 @@
 //!              F e on b at p_b, -F e on a at p_a
 //! point-face   d = off + r - n . w,  n = R_b m,  w = p_a - x_b,  ddot = -n . (pdot_a - v_b(p_a))
 //!              F n on a at p_a, -F n on b there
+//! pair friction the stick spring between the two bodies' points (`pair_friction.rs`)
 //! power        dD/dt = (F - F_e) ddot >= 0 (law.rs)
 //! end of step  u_n+1 by the return map (mod.rs) from P (p_c(x_n+1, R_n+1) - p_c,n), the
 //!              cap mu F_n+1; D += k_t ubar . Delta a (and what the cap releases)
 //! ```
-use super::{rebase, return_map, Geometry, Probe, Probes, Slot};
+use super::broad::Broad;
+use super::{pair_friction, rebase, return_map, Geometry, Probes, Slot};
 use crate::model::BodyState;
 use glam::DVec3;
 
@@ -42,13 +44,13 @@ fn velocity(s: &BodyState, arm: DVec3) -> DVec3 {
 /// and `torque`; returns the dissipated power (W), >= 0.
 pub fn add_world(
     probes: &Probes,
-    pairs: &[Probe],
+    broad: &Broad,
     s: &[BodyState],
     slots: &[Slot],
     force: &mut [DVec3],
     torque: &mut [DVec3],
 ) -> f64 {
-    each_force(probes, pairs, s, slots, |body, arm, f, _| {
+    each_force(probes, broad, s, slots, |body, arm, f, _| {
         force[body] += f;
         torque[body] += arm.cross(f);
     })
@@ -60,7 +62,7 @@ pub fn add_world(
 /// and a sphere pair's two forces, one on each sphere. Returns the dissipated power (W), >= 0.
 pub fn each_force(
     probes: &Probes,
-    pairs: &[Probe],
+    broad: &Broad,
     s: &[BodyState],
     slots: &[Slot],
     mut visit: impl FnMut(usize, DVec3, DVec3, DVec3),
@@ -96,7 +98,7 @@ pub fn each_force(
             Geometry::SpherePair { .. } | Geometry::PointFace { .. } => {} // (in `pairs`, below)
         }
     }
-    for p in pairs {
+    for (p, pslot) in broad.pairs.iter().zip(&broad.slots) {
         match p.geometry {
             Geometry::PointPlane { .. } => {}
             Geometry::SpherePair {
@@ -122,6 +124,9 @@ pub fn each_force(
                     let at = s[a].x + arm_a + e * (0.5 * (ra + l - rb));
                     visit(b, arm_b, e * f, at);
                     visit(a, arm_a, -e * f, at);
+                    pair_friction::at(p, pslot, s, (ra + rb - l, f), |k, arm, f| {
+                        visit(k, arm, f, at)
+                    });
                 }
             }
             Geometry::PointFace {
@@ -144,6 +149,7 @@ pub fn each_force(
                     let at = s[a].x + arm_a - n * (r - 0.5 * d);
                     visit(a, arm_a, n * f, at);
                     visit(b, w, -n * f, at);
+                    pair_friction::at(p, pslot, s, (d, f), |k, arm, f| visit(k, arm, f, at));
                 }
             }
         }

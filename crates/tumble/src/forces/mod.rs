@@ -390,6 +390,14 @@ impl State {
         self.broad.assign(&src.broad);
     }
 
+    /// After the director's step is accepted: the contacts' friction state at its end
+    /// (`slots1`, and the pairs' `pending`) becomes the state.
+    pub fn accept_contact(&mut self, slots1: &[crate::contact::Slot]) {
+        self.contact.copy_from_slice(slots1);
+        self.broad.next.copy_from_slice(&self.broad.pending);
+        self.broad.fresh = false;
+    }
+
     /// At the start of a run: nothing done, the angles zero (they are measured from the
     /// initial configuration), no contact slot.
     pub fn new(model: &Model) -> State {

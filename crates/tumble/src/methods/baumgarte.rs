@@ -121,7 +121,7 @@ impl Workspace {
         states: &[BodyState],
         (angles, contact, t): (
             &[f64],
-            (&[crate::contact::Slot], &[crate::contact::Probe]),
+            (&[crate::contact::Slot], &crate::contact::broad::Broad),
             f64,
         ),
         out: &mut [f64],
@@ -166,7 +166,7 @@ impl Workspace {
         states: &[BodyState],
         (angles, (slots, pairs), t): (
             &[f64],
-            (&[crate::contact::Slot], &[crate::contact::Probe]),
+            (&[crate::contact::Slot], &crate::contact::broad::Broad),
             f64,
         ),
         acc: &mut [(DVec3, DVec3)],
@@ -199,7 +199,7 @@ impl Workspace {
                 &mut self.torque,
             );
         }
-        if !c.contacts.list.is_empty() || !pairs.is_empty() {
+        if !c.contacts.list.is_empty() || !pairs.pairs.is_empty() {
             power.dissipation += crate::contact::world::add_world(
                 &c.contacts,
                 pairs,
@@ -291,7 +291,7 @@ pub fn step(
     let mut k2 = core::mem::take(&mut ws.k2);
     let (angles, slots, t) = (
         &state.forces.angles,
-        (&state.forces.contact[..], &state.forces.broad.pairs[..]),
+        (&state.forces.contact[..], &state.forces.broad),
         state.forces.t,
     );
     let result = (|| {
@@ -352,6 +352,7 @@ pub fn step(
                 f.dissipated +=
                     crate::contact::world::advance(&c.contacts, &state.bodies, &mut f.contact);
             }
+            f.dissipated += crate::contact::pair_friction::advance(&mut f.broad, &state.bodies);
             f.t += h;
             Ok(StepInfo {
                 iterations: 0,

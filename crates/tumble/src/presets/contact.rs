@@ -24,22 +24,22 @@
 //! - `billiards`: a break. Fifteen balls (57.15 mm, 0.17 kg, a hard resin taken as E = 200 MPa
 //!   so that an impact lasts about 0.5 ms) racked in a touching triangle on the cloth of a 9-ft
 //!   table (2.24 x 1.12 m between four cushions), the cue ball shot at them at `speed` without
-//!   spin. Ball on ball: frictionless (real balls have mu ~ 0.05, which Tumble's sphere pairs do
-//!   not carry), restitution `restitution`; ball on cloth: friction `friction` (the cue ball
+//!   spin. Ball on ball: friction `friction` (the balls share the cloth's material; real balls have
+//!   mu ~ 0.05), restitution `restitution`; ball on cloth: friction `friction` (the cue ball
 //!   skids, then rolls at 5/7 of its speed), restitution 0.5; cushions: restitution 0.75.
 //! - `falling-chain`: `links` capsules (5 cm long, 5 mm radius, 10 g: a chain of 0.5 kg/m)
 //!   joined end to end by spherical joints, hanging straight but for a slight zig-zag, its
 //!   lower end `height` above the floor, let go. Each link touches the floor with its two end
-//!   caps (restitution `restitution`, friction 0.5); links do not touch each other (a capsule
-//!   pair is not handled: their filter keeps them apart). A free-falling chain landing on the
+//!   caps (restitution `restitution`, friction 0.5); links do not touch each other (their
+//!   filter keeps them apart: the preset is the run it was before capsule pairs were handled). A free-falling chain landing on the
 //!   floor pushes on it with three times the weight of the part that has landed (the momentum
 //!   it brings adds twice that weight).
 //! - `dominoes`: `count` blocks (20 x 10 x 3 cm, 0.3 kg) standing in a row `spacing` apart on
 //!   the floor, the first tipped forward by `tilt` and let go; each falls onto the next and
 //!   comes to rest leaning on it. Box on box: each block's corners against the other's faces
 //!   (`contact/broad.rs`); a soft contact (E = 10 MPa, far softer than wood) so that an impact
-//!   lasts a few milliseconds; restitution `restitution`, friction with the floor `friction`
-//!   (block on block is frictionless).
+//!   lasts a few milliseconds; restitution `restitution` and friction `friction` of every
+//!   contact (block on floor and block on block).
 use crate::math::rotation;
 use crate::model::{box_for_inertia, box_inertia, Body, BodyState, Joint, Model};
 use crate::presets::course::revolute_x;

@@ -251,7 +251,7 @@ pub const PRESETS: &[Preset] = &[
         params: &[
             Param { key: "speed", help: "speed of the cue ball (m/s)", kind: ParamKind::Number { default: 6.0, min: 0.5, max: 12.0, integer: false } },
             Param { key: "restitution", help: "coefficient of restitution e between balls", kind: ParamKind::Number { default: 0.93, min: 0.01, max: 1.0, integer: false } },
-            Param { key: "friction", help: "friction coefficient mu between ball and cloth", kind: ParamKind::Number { default: 0.2, min: 0.0, max: 1.0, integer: false } },
+            Param { key: "friction", help: "friction coefficient mu between ball and cloth, and between balls", kind: ParamKind::Number { default: 0.2, min: 0.0, max: 1.0, integer: false } },
         ],
     },
     Preset {
@@ -271,7 +271,7 @@ pub const PRESETS: &[Preset] = &[
             Param { key: "spacing", help: "distance between neighbouring blocks, centre to centre (m); at most the blocks' height, 0.2 m, so that each reaches the next", kind: ParamKind::Number { default: 0.12, min: 0.04, max: 0.19, integer: false } },
             Param { key: "tilt", help: "how far the first block is tipped forward at the start (rad); it falls by itself beyond 0.15 rad", kind: ParamKind::Number { default: 0.25, min: 0.0, max: 1.2, integer: false } },
             Param { key: "restitution", help: "coefficient of restitution e of every contact", kind: ParamKind::Number { default: 0.3, min: 0.01, max: 1.0, integer: false } },
-            Param { key: "friction", help: "friction coefficient mu between the blocks and the floor (block on block is frictionless)", kind: ParamKind::Number { default: 0.4, min: 0.0, max: 2.0, integer: false } },
+            Param { key: "friction", help: "friction coefficient mu of every contact, block on floor and block on block", kind: ParamKind::Number { default: 0.4, min: 0.0, max: 2.0, integer: false } },
         ],
     },
 ];

@@ -452,7 +452,7 @@ impl Ctx<'_> {
             f.work += self.w.budget.work;
             f.dissipated += self.w.budget.dissipated;
             f.angles.copy_from_slice(&self.w.angles1);
-            f.contact.copy_from_slice(&self.w.slots1);
+            f.accept_contact(&self.w.slots1);
         }
         self.s.forces.t += h;
         core::mem::swap(&mut self.s.q, &mut self.w.q1);
@@ -559,10 +559,10 @@ impl Ctx<'_> {
                 *st = crate::contact::discrete::Stiffness::default();
             }
         }
-        if !self.c.contacts.list.is_empty() || !self.s.forces.broad.pairs.is_empty() {
+        if !self.c.contacts.list.is_empty() || self.s.forces.broad.busy() {
             self.w.budget.dissipated += crate::contact::discrete::evaluate(
                 &self.c.contacts,
-                &self.s.forces.broad.pairs,
+                &mut self.s.forces.broad,
                 &self.s.q,
                 &self.w.q1,
                 &self.s.forces.contact,

@@ -10,7 +10,11 @@ use glam::DVec3;
 pub(super) fn element_forces(
     c: &Compiled,
     s: &[BodyState],
-    (angles, slots, pairs): (&[f64], &[crate::contact::Slot], &[crate::contact::Probe]),
+    (angles, slots, broad): (
+        &[f64],
+        &[crate::contact::Slot],
+        &crate::contact::broad::Broad,
+    ),
     t: f64,
     ws: &mut Workspace,
 ) -> crate::forces::Power {
@@ -25,10 +29,10 @@ pub(super) fn element_forces(
         &mut ws.force,
         &mut ws.torque,
     );
-    if !c.contacts.list.is_empty() || !pairs.is_empty() {
+    if !c.contacts.list.is_empty() || !broad.pairs.is_empty() {
         p.dissipation += crate::contact::world::add_world(
             &c.contacts,
-            pairs,
+            broad,
             s,
             slots,
             &mut ws.force,

@@ -277,11 +277,7 @@ fn try_step(
         power0 = element_forces(
             c,
             &scratch,
-            (
-                &st.forces.angles,
-                &st.forces.contact,
-                &st.forces.broad.pairs,
-            ),
+            (&st.forces.angles, &st.forces.contact, &st.forces.broad),
             t,
             ws,
         );
@@ -410,7 +406,7 @@ fn try_step(
         element_forces(
             c,
             &probe,
-            (&angles, &st.forces.contact, &st.forces.broad.pairs),
+            (&angles, &st.forces.contact, &st.forces.broad),
             t + h,
             ws,
         );
@@ -516,11 +512,7 @@ fn try_step(
         let power1 = element_forces(
             c,
             &scratch,
-            (
-                &st.forces.angles,
-                &st.forces.contact,
-                &st.forces.broad.pairs,
-            ),
+            (&st.forces.angles, &st.forces.contact, &st.forces.broad),
             t + h,
             ws,
         );
@@ -528,6 +520,8 @@ fn try_step(
             st.forces.dissipated +=
                 crate::contact::world::advance(&c.contacts, &scratch, &mut st.forces.contact);
         }
+        st.forces.dissipated +=
+            crate::contact::pair_friction::advance(&mut st.forces.broad, &scratch);
         ws.scratch = scratch;
         st.forces.work += 0.5 * h * (power0.input + power1.input);
         st.forces.dissipated += 0.5 * h * (power0.dissipation + power1.dissipation);
