@@ -109,7 +109,7 @@ fn balls_closing_fast_collide_rather_than_pass_through() {
 
 /// The contact presets' own steps resolve their contacts: no step of theirs is split (so their
 /// runs are those recorded before sub-stepping), for every method, over their first 2 s. (The
-/// ball pit's, the break's, the falling chain's and the stop pendulum's steps are not always enough: some of their
+/// ball pit's, the break's, the falling chain's, the stop pendulum's and the dominoes' steps are not always enough: some of their
 /// impacts are split, printed here.)
 #[test]
 fn the_presets_own_steps_need_no_sub_steps() {
@@ -121,6 +121,7 @@ fn the_presets_own_steps_need_no_sub_steps() {
         ("falling-chain", Method::Director),
         // its 10 Hz stop at 5 ms (omega h = 0.31): each impact on the stop in two sub-steps
         ("stop-pendulum", Method::Director),
+        ("dominoes", Method::Director),
     ] {
         let sc = Scenario::parse(name).unwrap();
         let mut s = Simulation::new(&sc, method, Settings::for_scenario(&sc)).unwrap();
