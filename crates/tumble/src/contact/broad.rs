@@ -513,7 +513,7 @@ impl Balls {
 }
 
 /// The elastic energy at the states `s` of the probes of `prev` that `next` no longer has, or
-/// has against another face (both sorted by shapes and part). Why: a box's corner that slides
+/// has with a corner against another face (both sorted by shapes and part). Why: a box's corner that slides
 /// off the edge of a face while pressed into it loses its probe (edges are not modelled) and
 /// with it its dent's energy k d^2 / 2; counted as dissipated (the dent let go as heat, as a
 /// stick spring that lets go, `discrete.rs`), E - E0 - W + D stays exact. A probe that begins
@@ -527,9 +527,15 @@ fn released(prev: &[Probe], next: &[Probe], s: &[BodyState]) -> f64 {
         while j < next.len() && (next[j].shapes, next[j].part) < key {
             j += 1;
         }
-        let kept = next
-            .get(j)
-            .is_some_and(|q| (q.shapes, q.part) == key && q.geometry == p.geometry);
+        // kept: found again, a corner against the same face (a capsule pair's closest points
+        // move from step to step: the same contact, its gap measured anew, `segments.rs`)
+        let kept = next.get(j).is_some_and(|q| {
+            (q.shapes, q.part) == key
+                && match (p.geometry, q.geometry) {
+                    (Geometry::PointFace { m, .. }, Geometry::PointFace { m: m2, .. }) => m == m2,
+                    _ => true,
+                }
+        });
         if !kept {
             e += p.law.potential(-super::gap(p, s));
         }
