@@ -63,7 +63,7 @@ test('random scenario texts, integrators and settings: values or Errors, never a
     // a run that stopped early says why, naming the time and one of the step's failures; a run
     // that did not stop has no error
     if (taken < want) {
-      assert.match(s.last_error() ?? '', /^at t = \S+ s: (the state became non-finite|Newton did not converge|the joint-space system is singular|the Newton tangent of body|the rotation update of body)/, text);
+      assert.match(s.last_error() ?? '', /^at t = \S+ s: (the state became non-finite|Newton did not converge|the joint-space system is singular|the Newton tangent of body|the rotation update of body|the step is too large for the motion)/, text);
     } else {
       assert.equal(taken, want, text);
       assert.equal(s.last_error(), undefined, text);
