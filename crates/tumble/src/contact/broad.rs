@@ -363,6 +363,34 @@ impl Balls {
         })
     }
 
+    /// The sphere pair of balls `a` and `b` between their body points `sa` and `sb` (a
+    /// sphere's centre, a capsule's closest point: `segments.rs`), with the pair's law.
+    pub(super) fn sphere_pair(
+        &self,
+        a: &Ball,
+        sa: DVec3,
+        b: &Ball,
+        sb: DVec3,
+        key: [usize; 2],
+    ) -> Probe {
+        Probe {
+            geometry: Geometry::SpherePair {
+                a: a.body,
+                sa,
+                ra: a.r,
+                b: b.body,
+                sb,
+                rb: b.r,
+            },
+            law: self.law(a, b),
+            mu_k: 0.0,
+            mu_s: 0.0,
+            kt: 0.0,
+            shapes: key,
+            part: 0,
+        }
+    }
+
     /// Whether balls `a` and `b` may touch at all (other bodies, the filter, no joint).
     fn may_touch(&self, a: &Ball, b: &Ball) -> bool {
         let key = (a.body.min(b.body), a.body.max(b.body));
@@ -456,22 +484,7 @@ impl Balls {
                     continue;
                 }
                 match (a.is_box(), b.is_box()) {
-                    (false, false) => out.pairs.push(Probe {
-                        geometry: Geometry::SpherePair {
-                            a: a.body,
-                            sa: a.s,
-                            ra: a.r,
-                            b: b.body,
-                            sb: b.s,
-                            rb: b.r,
-                        },
-                        law: self.law(a, b),
-                        mu_k: 0.0,
-                        mu_s: 0.0,
-                        kt: 0.0,
-                        shapes: key,
-                        part: 0,
-                    }),
+                    (false, false) => out.pairs.push(self.sphere_pair(a, a.s, b, b.s, key)),
                     (false, true) | (true, false) => {
                         let (sph, bx) = if a.is_box() { (b, a) } else { (a, b) };
                         // Hertz with the sphere's radius against a flat face

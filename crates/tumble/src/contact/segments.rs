@@ -28,7 +28,7 @@
 //! per step in contact. A head-on impact, or one whose closest points do not move along the
 //! segments (a capsule dropped across another at their middles), has none.
 use super::broad::{Ball, Balls};
-use super::{Geometry, Probe};
+use super::Probe;
 use crate::model::BodyState;
 use glam::DVec3;
 
@@ -112,21 +112,6 @@ impl Balls {
         let (pa, qa) = ends(a, s);
         let (pb, qb) = ends(b, s);
         let (t, u) = closest(pa, qa, pb, qb);
-        Probe {
-            geometry: Geometry::SpherePair {
-                a: a.body,
-                sa: at(a, t),
-                ra: a.r,
-                b: b.body,
-                sb: at(b, u),
-                rb: b.r,
-            },
-            law: self.law(a, b),
-            mu_k: 0.0,
-            mu_s: 0.0,
-            kt: 0.0,
-            shapes: key,
-            part: 0,
-        }
+        self.sphere_pair(a, at(a, t), b, at(b, u), key)
     }
 }
