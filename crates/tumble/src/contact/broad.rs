@@ -30,6 +30,7 @@
 use super::pair_friction::PairSlot;
 use super::{Geometry, Kind, Law, Probe};
 use crate::model::BodyState;
+use crate::shapes::{Shape, ShapeKind};
 use alloc::vec::Vec;
 use glam::{DMat3, DVec3};
 
@@ -153,6 +154,29 @@ impl Broad {
 }
 
 impl Ball {
+    /// The ball of shape `sh` centred at its body point `s`, radius `r`, a box's half-sizes
+    /// `half` (zero otherwise), a capsule taken whole as a `segment` of that half-length (a
+    /// capsule's ball without one is one of its end caps), with the shape's filter and material.
+    pub fn of(sh: &Shape, s: DVec3, r: f64, half: DVec3, segment: Option<f64>) -> Ball {
+        let m = &sh.material;
+        Ball {
+            body: sh.body,
+            s,
+            r,
+            half,
+            rot: sh.rotation,
+            cap: segment.is_none() && matches!(sh.kind, ShapeKind::Capsule { .. }),
+            segment,
+            group: sh.group,
+            mask: sh.mask,
+            compliance: (1.0 - m.poisson * m.poisson) / m.young,
+            e: m.restitution,
+            friction: m.friction,
+            static_friction: m.static_friction,
+            poisson: m.poisson,
+        }
+    }
+
     /// Whether it is a box.
     pub fn is_box(&self) -> bool {
         self.half != DVec3::ZERO

@@ -301,22 +301,8 @@ impl Probes {
             };
             let m = &sh.material;
             for &end in ends {
-                balls.list.push(broad::Ball {
-                    body: sh.body,
-                    s: sh.offset + sh.rotation * DVec3::new(0.0, 0.0, end),
-                    r,
-                    half,
-                    rot: sh.rotation,
-                    cap: matches!(sh.kind, ShapeKind::Capsule { .. }),
-                    segment: None,
-                    group: sh.group,
-                    mask: sh.mask,
-                    compliance: (1.0 - m.poisson * m.poisson) / m.young,
-                    e: m.restitution,
-                    friction: m.friction,
-                    static_friction: m.static_friction,
-                    poisson: m.poisson,
-                });
+                let s = sh.offset + sh.rotation * DVec3::new(0.0, 0.0, end);
+                balls.list.push(broad::Ball::of(sh, s, r, half, None));
             }
             for &kind in kinds {
                 if !balls
@@ -337,23 +323,8 @@ impl Probes {
                 half_length,
             } = sh.kind
             {
-                let m = &sh.material;
-                balls.list.push(broad::Ball {
-                    body: sh.body,
-                    s: sh.offset,
-                    r: radius,
-                    half: DVec3::ZERO,
-                    rot: sh.rotation,
-                    cap: false,
-                    segment: Some(half_length),
-                    group: sh.group,
-                    mask: sh.mask,
-                    compliance: (1.0 - m.poisson * m.poisson) / m.young,
-                    e: m.restitution,
-                    friction: m.friction,
-                    static_friction: m.static_friction,
-                    poisson: m.poisson,
-                });
+                let whole = broad::Ball::of(sh, sh.offset, radius, DVec3::ZERO, Some(half_length));
+                balls.list.push(whole);
             }
         }
         if balls.list.len() > 1 {
