@@ -26,7 +26,7 @@ function randomText() {
 function randomJson() {
   // contact: shapes of every kind with hostile sizes, materials and filters, planes
   const shape = () => ({ type: pick(['sphere', 'capsule', 'box', 'cone']), radius: pick(NUMBERS), half_length: pick(NUMBERS), half: [pick(NUMBERS), 0.1, 0.1],
-    material: { restitution: pick(NUMBERS), friction: pick(NUMBERS), young: pick(NUMBERS) }, group: pick([0, 1, 3]), mask: pick([0, 1, 7]) });
+    material: { restitution: pick(NUMBERS), friction: pick(NUMBERS), young: pick(NUMBERS), pull: pick([true, false, 0, 'x']) }, group: pick([0, 1, 3]), mask: pick([0, 1, 7]) });
   const body = () => ({ mass: pick(NUMBERS), inertia: [pick(NUMBERS), pick(NUMBERS), pick(NUMBERS)], position: [0, 0, pick(NUMBERS)],
     ...(rnd() < 0.3 ? { shapes: [shape()] } : {}) });
   const doc = { bodies: Array.from({ length: Math.floor(rnd() * 3) }, body), joints: rnd() < 0.5 ? [{ type: pick(['spherical', 'revolute', 'weld']), b: pick([0, 1, 5, -1]) }] : [] };

@@ -20,7 +20,10 @@ fn tilt(r: glam::DMat3) -> f64 {
 fn the_wave_runs_through_and_the_blocks_lean_at_the_closed_form_angle() {
     for (text, spacing, tol_balance) in [
         ("dominoes", 0.12, 1e-8),
-        ("dominoes?count=20&spacing=0.15&restitution=0.5", 0.15, 1e-8),
+        // e = 0.4: at 0.5 (this case's e until a box's corners were damped on their share of
+        // the mass, law.rs; they had twice the damping asked before) the blocks from the tenth
+        // on bounce off each other and land where they fall, not leaning in a row
+        ("dominoes?count=20&spacing=0.15&restitution=0.4", 0.15, 1e-8),
     ] {
         let sc = Scenario::parse(text).unwrap();
         let mut s = Simulation::new(&sc, Method::Director, Settings::for_scenario(&sc)).unwrap();

@@ -107,6 +107,7 @@ const SCHEMA = [
     ['contact.planes', 'm', 'half-spaces: a point and an outward normal each', 'optional'],
     ['material: young, poisson', 'Pa', 'Young\'s modulus and Poisson\'s ratio (contact.material, or a shape\'s or plane\'s own)', '1e3 to 1e13 Pa; 0 to 0.5; default 1e7 Pa and 0.45'],
     ['material: restitution, friction, static_friction', '(ratio)', 'e of an impact; kinetic and static friction coefficients', 'e 0.01 to 1 (0.8); mu 0 to 10 (0.5), static ≥ kinetic'],
+    ['material: pull', '', 'true: the normal force\'s damping may pull at the end of an impact (the textbook spring-dashpot); a pair pulls where either material does', 'default false: a contact pushes, never pulls'],
     ['contact.collide_joined', '', 'whether bodies joined by a joint touch', 'default false'],
   ]],
   ['Names', 'bodies[i].name, joints[k].name, forces[i].name, drives[i].name', [

@@ -47,7 +47,8 @@ function over(base, js) {
   if (!js) return base;
   const friction = js.friction ?? base.friction;
   return { young: js.young ?? base.young, poisson: js.poisson ?? base.poisson, restitution: js.restitution ?? base.restitution,
-    friction, static_friction: js.static_friction ?? (js.friction != null ? friction : base.static_friction) };
+    friction, static_friction: js.static_friction ?? (js.friction != null ? friction : base.static_friction),
+    pull: js.pull ?? base.pull ?? false };
 }
 
 /** A shape's or plane's material: its fields over the section's over the defaults. */
@@ -113,6 +114,7 @@ export function contactParts(system, n, h, loops) {
   if (distinct('restitution')) notes.push('contact restitution: the shapes\' values differ, and MuJoCo averages the pair\'s solref where Tumble takes the smaller e');
   const statics = materials.filter((m) => m.static_friction !== m.friction);
   if (statics.length) notes.push(`static friction (mu_s ${num(statics[0].static_friction)} beside mu_k ${num(statics[0].friction)}): MuJoCo has one friction coefficient, the kinetic one is written`);
+  if (materials.some((m) => m.pull)) notes.push('contact pull: MuJoCo\'s contact force never pulls, so a material with "pull" is written as one that pushes only (its damping calibrated for the same e)');
   const excludes = section.collide_joined ? [] : loops.filter((j) => j.a !== j.b).map((j) => `<exclude body1="b${j.b}" body2="${j.a == null ? 'world' : `b${j.a}`}"/>`);
   return { geoms, excludes, contact: true, flags: section.collide_joined ? ' filterparent="disable"' : '', notes };
 }

@@ -11,14 +11,15 @@
 //! "contact": { "ground": true,
 //!              "planes": [{ "point": [0, 0, 0], "normal": [0, 0, 1] }],
 //!              "material": { "young": 1e7, "poisson": 0.45, "restitution": 0.8,
-//!                            "friction": 0.5, "static_friction": 0.5 },
+//!                            "friction": 0.5, "static_friction": 0.5, "pull": false },
 //!              "collide_joined": false }
 //! ```
 //! A capsule's segment lies along its own z axis (`rotation` rows map the shape's axes to the
 //! body's, as a body's `rotation` does). `"ground": true` adds the plane through the origin
 //! whose normal points against gravity (+z without gravity). A shape's `material` fields
 //! override the section's, which override the defaults (`Material::default`); a missing
-//! `static_friction` equals `friction`. `group` and `mask` default to 1.
+//! `static_friction` equals `friction`. `group` and `mask` default to 1. `pull: true` lets the
+//! normal force's damping pull at the end of an impact (the textbook spring-dashpot).
 use crate::shapes::{Contact, Material, Plane, Shape, ShapeKind};
 use crate::validate::ScenarioError;
 use alloc::format;
@@ -41,6 +42,8 @@ pub(crate) struct JsonMaterial {
     friction: Option<f64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     static_friction: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pull: Option<bool>,
 }
 
 /// A shape on a body.
@@ -136,6 +139,7 @@ fn material(
         } else {
             base.static_friction
         }),
+        pull: js.pull.unwrap_or(base.pull),
     };
     num(&format!("{name}.young"), m.young, 1e3, 1e13, " Pa")?;
     if !(m.poisson.is_finite() && (0.0..0.5).contains(&m.poisson)) {
@@ -295,6 +299,7 @@ fn material_json(m: &Material) -> JsonMaterial {
         restitution: Some(m.restitution),
         friction: Some(m.friction),
         static_friction: Some(m.static_friction),
+        pull: m.pull.then_some(true),
     }
 }
 

@@ -25,10 +25,14 @@ pub struct Material {
     pub friction: f64,
     /// static friction coefficient mu_s, >= mu_k
     pub static_friction: f64,
+    /// whether the normal force may pull: the textbook spring-dashpot, whose damping pulls at
+    /// the end of an impact (false: a contact pushes, never pulls; `contact/law.rs`). A pair
+    /// pulls where either material does
+    pub pull: bool,
 }
 
 impl Default for Material {
-    /// A hard rubber: E = 10 MPa, nu = 0.45, e = 0.8, mu = 0.5 (sliding and static).
+    /// A hard rubber: E = 10 MPa, nu = 0.45, e = 0.8, mu = 0.5 (sliding and static), pushing only.
     fn default() -> Self {
         Material {
             young: 1e7,
@@ -36,6 +40,7 @@ impl Default for Material {
             restitution: 0.8,
             friction: 0.5,
             static_friction: 0.5,
+            pull: false,
         }
     }
 }

@@ -63,6 +63,8 @@ pub struct Ball {
     pub compliance: f64,
     /// its restitution
     pub e: f64,
+    /// whether its contact force may pull (its material's `pull`)
+    pub pull: bool,
     /// its kinetic and static friction coefficients and Poisson's ratio (`pair_friction.rs`)
     pub friction: f64,
     /// static friction coefficient
@@ -78,8 +80,8 @@ pub struct Balls {
     pub list: Vec<Ball>,
     /// the pairs of bodies joined by a joint, (min, max), sorted (they do not touch)
     pub joined: Vec<(usize, usize)>,
-    /// per law and restitution used by a pair: (kind, e, alpha), `law::alpha`
-    pub alpha: Vec<(Kind, f64, f64)>,
+    /// per law, restitution and pull used by a pair: its alpha
+    pub alpha: super::law::Alphas,
     /// the bodies' masses
     pub mass: Vec<f64>,
     /// |gravity| (m/s^2): the pairs' Hertz k_t is taken at the indentation of their weight
@@ -171,6 +173,7 @@ impl Ball {
             mask: sh.mask,
             compliance: (1.0 - m.poisson * m.poisson) / m.young,
             e: m.restitution,
+            pull: m.pull,
             friction: m.friction,
             static_friction: m.static_friction,
             poisson: m.poisson,
@@ -197,24 +200,21 @@ impl Balls {
     pub(super) fn law(&self, a: &Ball, b: &Ball) -> Law {
         let r = a.r * b.r / (a.r + b.r);
         let k = 4.0 / 3.0 / (a.compliance + b.compliance) * crate::math::sqrt(r);
-        self.law_of(Kind::Hertz, k, a, b)
+        self.law_of(Kind::Hertz, k, 1.0, a, b)
     }
 
     /// A law of `kind` and stiffness `k` between balls `a` and `b`: the smaller restitution,
-    /// damped on the reduced mass.
-    fn law_of(&self, kind: Kind, k: f64, a: &Ball, b: &Ball) -> Law {
+    /// pulling where either material pulls, damped on the reduced mass's `share` (a box's
+    /// corner carries a quarter of its face: law.rs).
+    fn law_of(&self, kind: Kind, k: f64, share: f64, a: &Ball, b: &Ball) -> Law {
         let (ma, mb) = (self.mass[a.body], self.mass[b.body]);
-        let m = ma * mb / (ma + mb);
-        let e = a.e.min(b.e);
-        let alpha = self
-            .alpha
-            .iter()
-            .find(|x| x.0 == kind && x.1 == e)
-            .map_or(0.0, |x| x.2);
+        let m = share * ma * mb / (ma + mb);
+        let (e, pull) = (a.e.min(b.e), a.pull || b.pull);
         Law {
             kind,
             k,
-            c: alpha * crate::math::sqrt(m * k),
+            c: self.alpha.get(kind, e, pull) * crate::math::sqrt(m * k),
+            pull,
         }
     }
 
@@ -514,7 +514,7 @@ impl Balls {
                         // Hertz with the sphere's radius against a flat face
                         let k =
                             4.0 / 3.0 / (a.compliance + b.compliance) * crate::math::sqrt(sph.r);
-                        let law = self.law_of(Kind::Hertz, k, a, b);
+                        let law = self.law_of(Kind::Hertz, k, 1.0, a, b);
                         let c = s[sph.body].x + s[sph.body].r * sph.s;
                         let face = Self::facing(bx, s, c, sph.r);
                         let probe =
@@ -527,7 +527,7 @@ impl Balls {
                         for (side, (pt, bx)) in [(a, b), (b, a)].into_iter().enumerate() {
                             let es = 1.0 / (a.compliance + b.compliance);
                             let k = super::corner_stiffness(es, pt.half);
-                            let law = self.law_of(Kind::Linear, k, a, b);
+                            let law = self.law_of(Kind::Linear, k, 0.25, a, b);
                             let overlap = Self::least_overlap(pt, bx, s);
                             for corner in 0..8u32 {
                                 let sp = pt.s + pt.rot * Self::corner(pt.half, corner);

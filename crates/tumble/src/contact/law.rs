@@ -7,6 +7,8 @@
 //! linear (flat)   F_e = k d,        V = k d^2 / 2
 //!                 F_d = c ddot,            c = alpha sqrt(m k)
 //! force           F = max(0, F_e + F_d)    (a contact pushes, never pulls)
+//!                 F = F_e + F_d             (with `pull`: the textbook spring-dashpot, whose
+//!                                            damping pulls at the end of a contact)
 //! ```
 //! Why these damping laws: with d^(1/4) (Hertz, as Tsuji et al. 1992) or a constant (linear)
 //! the equation of a normal impact, m ddot' = -F, has no scale left once d and t are measured
@@ -19,7 +21,12 @@
 //!
 //! Energy: F_e is the derivative of V, so V is part of the potential energy; F - F_e has the
 //! sign of ddot (it is c d^(1/4) ddot, or -F_e when the clamp acts while ddot < 0), so its
-//! power (F - F_e) ddot >= 0 is dissipated: D never decreases.
+//! power (F - F_e) ddot >= 0 is dissipated: D never decreases. Allowed to pull, F - F_e is
+//! the damping c d^(1/4) ddot throughout, the same sign.
+//!
+//! Where several probes share one flat contact (a box's four corners on a face), each is
+//! damped on its share of the mass (m/4), so that the face, landing flat, has the damping
+//! alpha sqrt(m K) of its whole stiffness K = 4 k and rebounds at the e asked (`contact/mod.rs`).
 
 /// Which normal law.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -30,7 +37,8 @@ pub enum Kind {
     Linear,
 }
 
-/// A normal law: kind, stiffness K (N/m^1.5) or k (N/m), damping coefficient c.
+/// A normal law: kind, stiffness K (N/m^1.5) or k (N/m), damping coefficient c, and whether
+/// the force may pull.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Law {
     /// the kind
@@ -39,6 +47,8 @@ pub struct Law {
     pub k: f64,
     /// c (N s/m^1.25 for Hertz, N s/m for linear)
     pub c: f64,
+    /// the force is F_e + F_d even where that pulls (a material's `pull`); else max(0, ...)
+    pub pull: bool,
 }
 
 /// d^(1/4) for d > 0, else 0.
@@ -51,12 +61,23 @@ fn quarter(d: f64) -> f64 {
 }
 
 impl Law {
-    /// The law of `kind` with stiffness `k`, effective mass `m` and restitution `e`.
+    /// The law of `kind` with stiffness `k`, effective mass `m` and restitution `e`, kept from
+    /// pulling.
     pub fn new(kind: Kind, k: f64, m: f64, e: f64) -> Law {
         Law {
             kind,
             k,
-            c: alpha(kind, e) * crate::math::sqrt(m * k),
+            c: alpha(kind, e, false) * crate::math::sqrt(m * k),
+            pull: false,
+        }
+    }
+
+    /// F_e + F_d, kept from pulling unless the law allows it.
+    fn total(&self, f: f64) -> f64 {
+        if self.pull {
+            f
+        } else {
+            f.max(0.0)
         }
     }
 
@@ -130,7 +151,7 @@ impl Law {
     /// The force at indentation `d` and rate `ddot` (continuous form): (F, F_e).
     pub fn force(&self, d: f64, ddot: f64) -> (f64, f64) {
         let fe = self.elastic(d);
-        let f = (fe + self.c * self.damping_factor(d) * ddot).max(0.0);
+        let f = self.total(fe + self.c * self.damping_factor(d) * ddot);
         (f, fe)
     }
 
@@ -174,21 +195,26 @@ impl Law {
             // one end out of contact: d changes by at least that end's distance
             (self.potential(d1) - self.potential(d0)) / dd
         };
-        let f = (fe + self.c * (self.phi(d1) - self.phi(d0)) / h).max(0.0);
+        let f = self.total(fe + self.c * (self.phi(d1) - self.phi(d0)) / h);
         (f, fe)
     }
 }
 
-/// The coefficient of restitution of law `kind` with damping `alpha` (m = K = 1): a normal
-/// impact at unit speed integrated by RK4 in steps of 1e-3 of the contact's time unit (halved
-/// down to 1e-9 at the end); the speed when the indentation returns to zero is e.
-pub fn restitution(kind: Kind, alpha: f64) -> f64 {
+/// The coefficient of restitution of law `kind` with damping `alpha` (m = K = 1), kept from
+/// pulling or not (`pull`): a normal impact at unit speed integrated by RK4 in steps of 1e-3
+/// of the contact's time unit (halved down to 1e-9 where the clamp takes over and at the
+/// end); the speed when the indentation returns to zero is e.
+pub fn restitution(kind: Kind, alpha: f64, pull: bool) -> f64 {
     let law = Law {
         kind,
         k: 1.0,
         c: alpha,
+        pull,
     };
-    let acc = |d: f64, v: f64| -law.force(d, v).0;
+    // the contact phase's law, continued to d <= 0: the linear dashpot's force is c v already
+    // at d = 0+, and taking it as zero at the start (d = 0) cost the first step its order (e
+    // off by 1.4e-5 at z = 0.05)
+    let acc = |d: f64, v: f64| -law.force(d.max(f64::MIN_POSITIVE), v).0;
     let mut dt = 1e-3;
     let (mut d, mut v) = (0.0f64, 1.0f64);
     // the first step from d = 0: the force is zero there, so start with a drift of one step
@@ -217,26 +243,65 @@ pub fn restitution(kind: Kind, alpha: f64) -> f64 {
             let s = d / (d - d1);
             return -(v + s * (v1 - v));
         }
+        // the clamp taking over within this step (F_e + F_d turning negative): the force's
+        // slope jumps there, which costs RK4 its order (an e off by 5e-5 at alpha = 1 when
+        // stepped across); the step is halved down to 1e-9 as at the end, and the full step
+        // taken again once across
+        let raw = |d: f64, v: f64| law.elastic(d) + law.c * law.damping_factor(d) * v;
+        if !pull && raw(d, v) > 0.0 && raw(d1, v1) < 0.0 {
+            if dt > 1e-9 {
+                dt *= 0.5;
+                continue;
+            }
+            dt = 1e-3;
+        }
         d = d1;
         v = v1;
     }
     0.0
 }
 
-/// The damping alpha for which a normal impact has restitution `e` (0 < e <= 1): bisection on
-/// [`restitution`], which falls as alpha grows.
-pub fn alpha(kind: Kind, e: f64) -> f64 {
+/// The calibrated alpha of each (kind, e, pull) a model uses, found once when it is compiled.
+#[derive(Clone, Debug, Default)]
+pub struct Alphas(alloc::vec::Vec<(Kind, f64, bool, f64)>);
+
+impl Alphas {
+    /// Calibrate `kind`'s alpha for (e, pull) unless it is known.
+    pub fn add(&mut self, kind: Kind, e: f64, pull: bool) -> f64 {
+        match self.0.iter().find(|x| (x.0, x.1, x.2) == (kind, e, pull)) {
+            Some(x) => x.3,
+            None => {
+                let a = alpha(kind, e, pull);
+                self.0.push((kind, e, pull, a));
+                a
+            }
+        }
+    }
+
+    /// The alpha of (kind, e, pull), 0 if it was not added.
+    pub fn get(&self, kind: Kind, e: f64, pull: bool) -> f64 {
+        self.0
+            .iter()
+            .find(|x| (x.0, x.1, x.2) == (kind, e, pull))
+            .map_or(0.0, |x| x.3)
+    }
+}
+
+/// The damping alpha for which a normal impact has restitution `e` (0 < e <= 1), with the
+/// force kept from pulling or not (`pull`): bisection on [`restitution`], which falls as alpha
+/// grows.
+pub fn alpha(kind: Kind, e: f64, pull: bool) -> f64 {
     if e >= 1.0 {
         return 0.0;
     }
     let (mut lo, mut hi) = (0.0f64, 1.0f64);
-    while restitution(kind, hi) > e && hi < 1e6 {
+    while restitution(kind, hi, pull) > e && hi < 1e6 {
         lo = hi;
         hi *= 2.0;
     }
     for _ in 0..48 {
         let mid = 0.5 * (lo + hi);
-        if restitution(kind, mid) > e {
+        if restitution(kind, mid, pull) > e {
             lo = mid;
         } else {
             hi = mid;
@@ -255,18 +320,29 @@ mod tests {
     #[test]
     fn undamped_impact_is_elastic_and_linear_dashpot_matches_its_closed_form() {
         for kind in [Kind::Hertz, Kind::Linear] {
-            assert!((restitution(kind, 0.0) - 1.0).abs() < 1e-10, "{kind:?}");
+            for pull in [false, true] {
+                assert!(
+                    (restitution(kind, 0.0, pull) - 1.0).abs() < 1e-10,
+                    "{kind:?}"
+                );
+            }
         }
         // linear spring-dashpot, m = k = 1, c = 2 z: while the force does not pull, the motion
         // is the damped oscillator; the clamp acts where d + 2 z v = 0, after which the speed
         // stays. Closed form of the unclamped law for comparison: e = exp(-pi z / sqrt(1-z^2)),
         // which the clamped law must exceed (the pull at the end is what the clamp removes)
         for z in [0.05f64, 0.2, 0.4] {
-            let e = restitution(Kind::Linear, 2.0 * z);
+            let e = restitution(Kind::Linear, 2.0 * z, false);
             let unclamped = libm::exp(-core::f64::consts::PI * z / libm::sqrt(1.0 - z * z));
             assert!(
                 e > unclamped && e < unclamped + 0.2,
                 "z {z}: {e} vs {unclamped}"
+            );
+            // allowed to pull, the law is the damped oscillator to the end: its closed form
+            let pulled = restitution(Kind::Linear, 2.0 * z, true);
+            assert!(
+                (pulled - unclamped).abs() < 1e-8,
+                "z {z}: {pulled} vs {unclamped}"
             );
         }
     }
@@ -275,8 +351,19 @@ mod tests {
     fn calibration_gives_the_restitution_asked() {
         for kind in [Kind::Hertz, Kind::Linear] {
             for e in [0.1, 0.5, 0.8, 0.95] {
-                let a = alpha(kind, e);
-                assert!((restitution(kind, a) - e).abs() < 1e-6, "{kind:?} {e}");
+                for pull in [false, true] {
+                    let a = alpha(kind, e, pull);
+                    assert!(
+                        (restitution(kind, a, pull) - e).abs() < 1e-6,
+                        "{kind:?} {e}"
+                    );
+                }
+                // the linear law allowed to pull: the closed form's inverse,
+                // z = -ln e / sqrt(pi^2 + ln^2 e), alpha = c / sqrt(m k) = 2 z
+                let l = libm::log(e);
+                let z = -l / libm::sqrt(core::f64::consts::PI * core::f64::consts::PI + l * l);
+                let a = alpha(Kind::Linear, e, true);
+                assert!((a - 2.0 * z).abs() < 1e-6 * z, "{e}: {a} vs {}", 2.0 * z);
             }
         }
     }

@@ -188,21 +188,12 @@ impl Probes {
     pub fn new(model: &Model) -> Result<Probes, String> {
         let ct = &model.contact;
         let mut list = Vec::new();
-        let mut cache: Vec<(Kind, f64, f64)> = Vec::new();
-        let mut law = |kind: Kind, k: f64, m: f64, e: f64| {
-            let alpha = match cache.iter().find(|c| c.0 == kind && c.1 == e) {
-                Some(c) => c.2,
-                None => {
-                    let a = law::alpha(kind, e);
-                    cache.push((kind, e, a));
-                    a
-                }
-            };
-            Law {
-                kind,
-                k,
-                c: alpha * crate::math::sqrt(m * k),
-            }
+        let mut cache = law::Alphas::default();
+        let mut law = |kind: Kind, k: f64, m: f64, e: f64, pull: bool| Law {
+            kind,
+            k,
+            c: cache.add(kind, e, pull) * crate::math::sqrt(m * k),
+            pull,
         };
         let weight = crate::math::length(model.gravity).max(1.0);
         for (i, sh) in ct.shapes.iter().enumerate() {
@@ -213,6 +204,7 @@ impl Probes {
                 }
                 let es = e_star(&sh.material, &pl.material);
                 let (e, mu_k, mu_s) = combine(&sh.material, &pl.material);
+                let pull = sh.material.pull || pl.material.pull;
                 let ratio = mindlin(&sh.material, &pl.material);
                 let mut push = |s: DVec3, r: f64, l: Law, kn: f64| {
                     list.push(Probe {
@@ -236,7 +228,12 @@ impl Probes {
                 match sh.kind {
                     ShapeKind::Sphere { radius } => {
                         let k = 4.0 / 3.0 * es * crate::math::sqrt(radius);
-                        push(sh.offset, radius, law(Kind::Hertz, k, m, e), hertz_kn(k));
+                        push(
+                            sh.offset,
+                            radius,
+                            law(Kind::Hertz, k, m, e, pull),
+                            hertz_kn(k),
+                        );
                     }
                     ShapeKind::Capsule {
                         radius,
@@ -245,7 +242,7 @@ impl Probes {
                         // the segment's nearest point to a plane is an end (both when parallel):
                         // two spheres at the ends, exact for the capsule's gap
                         let k = 4.0 / 3.0 * es * crate::math::sqrt(radius);
-                        let l = law(Kind::Hertz, k, m, e);
+                        let l = law(Kind::Hertz, k, m, e, pull);
                         for sign in [-1.0, 1.0] {
                             let s =
                                 sh.offset + sh.rotation * DVec3::new(0.0, 0.0, sign * half_length);
@@ -257,8 +254,9 @@ impl Probes {
                         // stiffness 2 E* sqrt(A / pi) (Johnson, Contact Mechanics, 3.2), shared by
                         // the four corners that carry it; the largest face's area is taken
                         let a = 4.0 * (half.x * half.y).max(half.y * half.z).max(half.z * half.x);
+                        // (each corner damped on a quarter of the mass: law.rs)
                         let k = 2.0 * es * crate::math::sqrt(a / core::f64::consts::PI) / 4.0;
-                        let l = law(Kind::Linear, k, m, e);
+                        let l = law(Kind::Linear, k, m / 4.0, e, pull);
                         for c in 0..8 {
                             let sx = if c & 1 == 0 { -1.0 } else { 1.0 };
                             let sy = if c & 2 == 0 { -1.0 } else { 1.0 };
@@ -304,14 +302,12 @@ impl Probes {
                 let s = sh.offset + sh.rotation * DVec3::new(0.0, 0.0, end);
                 balls.list.push(broad::Ball::of(sh, s, r, half, None));
             }
+            // a pair pulls where either material pulls, at the smaller e (broad.rs `law_of`)
+            let any_pull = ct.shapes.iter().any(|sh| sh.material.pull);
             for &kind in kinds {
-                if !balls
-                    .alpha
-                    .iter()
-                    .any(|x| x.0 == kind && x.1 == m.restitution)
-                {
-                    let a = law::alpha(kind, m.restitution);
-                    balls.alpha.push((kind, m.restitution, a));
+                balls.alpha.add(kind, m.restitution, m.pull);
+                if any_pull {
+                    balls.alpha.add(kind, m.restitution, true);
                 }
             }
         }

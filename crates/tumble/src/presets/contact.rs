@@ -168,6 +168,7 @@ pub fn newtons_cradle(values: &[f64]) -> (Model, Vec<BodyState>) {
         restitution: e,
         friction: 0.0,
         static_friction: 0.0,
+        pull: false,
     };
     let mut bodies = Vec::with_capacity(n);
     let mut joints = Vec::with_capacity(n);
@@ -315,6 +316,7 @@ pub fn billiards(values: &[f64]) -> (Model, Vec<BodyState>) {
         restitution: e,
         friction: mu,
         static_friction: mu,
+        pull: false,
     };
     let cloth = Material {
         restitution: 0.5,
