@@ -7,9 +7,9 @@
 //! capsule's end cap) and a box, the sphere's centre (with its radius) against the box's faces;
 //! two boxes, each box's eight corners against the other's faces (`corner_face`: the face it
 //! was against in the last step while it stays over it, else the nearest; chosen at the step's
-//! start; a point over no face, by an edge or a corner of the box, is left out: edge-on-edge
-//! contact is not handled, and a probe that goes while pressed in gives its energy to D,
-//! `released`).
+//! start; a point over no face, by an edge or a corner of the box, is left out, and a probe
+//! that goes while pressed in gives its energy to D, `released`), and where their edges cross,
+//! edge against edge (`edges.rs`).
 //!
 //! Each sphere's interval along x1 is its centre's +- (radius + margin), the margin covering
 //! its motion over the step: 2 h (|v| + |w| |s|) (the centre's speed and the turn of its offset
@@ -206,7 +206,7 @@ impl Balls {
     /// A law of `kind` and stiffness `k` between balls `a` and `b`: the smaller restitution,
     /// pulling where either material pulls, damped on the reduced mass's `share` (a box's
     /// corner carries a quarter of its face: law.rs).
-    fn law_of(&self, kind: Kind, k: f64, share: f64, a: &Ball, b: &Ball) -> Law {
+    pub(super) fn law_of(&self, kind: Kind, k: f64, share: f64, a: &Ball, b: &Ball) -> Law {
         let (ma, mb) = (self.mass[a.body], self.mass[b.body]);
         let m = share * ma * mb / (ma + mb);
         let (e, pull) = (a.e.min(b.e), a.pull || b.pull);
@@ -538,6 +538,8 @@ impl Balls {
                                 out.pairs.extend(probe);
                             }
                         }
+                        // and edge against edge, where they cross (`edges.rs`)
+                        out.pairs.extend(self.edge_pair(a, b, s, margin, key));
                     }
                 }
             }
@@ -565,11 +567,14 @@ fn released(prev: &[Probe], next: &[Probe], s: &[BodyState]) -> f64 {
             j += 1;
         }
         // kept: found again, a corner against the same face (a capsule pair's closest points
-        // move from step to step: the same contact, its gap measured anew, `segments.rs`)
+        // and an edge pair's points and normal move from step to step: the same contact, its
+        // gap measured anew, `segments.rs`, `edges.rs`)
         let kept = next.get(j).is_some_and(|q| {
             (q.shapes, q.part) == key
                 && match (p.geometry, q.geometry) {
-                    (Geometry::PointFace { m, .. }, Geometry::PointFace { m: m2, .. }) => m == m2,
+                    (Geometry::PointFace { m, .. }, Geometry::PointFace { m: m2, .. }) => {
+                        m == m2 || q.part >= super::edges::EDGE_PART
+                    }
                     _ => true,
                 }
         });

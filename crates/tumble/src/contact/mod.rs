@@ -38,6 +38,7 @@
 //! materials' combined mu (zero: frictionless, as the cradle's balls).
 pub mod broad;
 pub mod discrete;
+pub mod edges;
 pub mod law;
 pub mod pair_friction;
 pub mod segments;
@@ -511,7 +512,7 @@ pub fn check_start(model: &Model, probes: &Probes, init: &[BodyState]) -> Result
             if depth > 0.25 * size {
                 return Err(format!(
                     "contact: a {} of body {a} starts {} m inside the box of body {b}, more than a quarter of its size ({} m): the contact would throw them apart; start them apart or touching",
-                    if r > 0.0 { "sphere" } else { "box's corner" }, crate::math::Num(depth), crate::math::Num(size)
+                    if r > 0.0 { "sphere" } else { "box's corner or edge" }, crate::math::Num(depth), crate::math::Num(size)
                 ));
             }
         }
