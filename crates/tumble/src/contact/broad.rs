@@ -218,173 +218,44 @@ impl Balls {
         }
     }
 
-    /// Where the world point `p` is in box `bx`'s own frame at the states `s`.
-    fn local(bx: &Ball, s: &[BodyState], p: DVec3) -> DVec3 {
-        let sb = &s[bx.body];
-        bx.rot.transpose() * (sb.r.transpose() * (p - sb.x) - bx.s)
-    }
-
-    /// The face of box `bx` that the body point `c` (world) faces, scaled by `reach` around the
-    /// box: the axis k of the largest |c_k| / (h_k + reach), and its side. A box's corners all
-    /// go against the face its centre faces (two stacked boxes' corners sit on the edges of
-    /// each other's faces, where the face nearest each corner is ambiguous).
-    fn facing(bx: &Ball, s: &[BodyState], c: DVec3, reach: f64) -> (usize, f64) {
-        let q = Self::local(bx, s, c).to_array();
-        let h = bx.half.to_array();
-        let ratio = |j: usize| q[j].abs() / (h[j] + reach);
-        let k = if ratio(0) >= ratio(1) && ratio(0) >= ratio(2) {
-            0
-        } else if ratio(1) >= ratio(2) {
-            1
-        } else {
-            2
-        };
-        (k, if q[k] < 0.0 { -1.0 } else { 1.0 })
-    }
-
-    /// The face of box `bx` that box `pt` overlaps least through, at the states `s`: along
-    /// each of `bx`'s axes k, the interval of `pt`'s corners [lo, hi] (in `bx`'s frame) against
-    /// [-h_k, h_k]; through the + face `pt` reaches h_k - lo deep, through the - face hi + h_k;
-    /// the face of the least depth (negative: apart) is the one `pt` came through (the
-    /// separating-axis test on `bx`'s face normals). Why not the face `pt`'s centre faces: a
-    /// falling domino's centre faces the bottom of the next one while its top edge leans on that
-    /// one's broad face; the least overlap finds the broad face, and for two stacked boxes the
-    /// top face, as the centre does.
-    fn least_overlap(pt: &Ball, bx: &Ball, s: &[BodyState]) -> (usize, f64) {
-        let (sa, h) = (&s[pt.body], bx.half.to_array());
-        let (mut lo, mut hi) = ([f64::INFINITY; 3], [f64::NEG_INFINITY; 3]);
-        for corner in 0..8u32 {
-            let q = Self::local(
-                bx,
-                s,
-                sa.x + sa.r * (pt.s + pt.rot * Self::corner(pt.half, corner)),
-            );
-            for k in 0..3 {
-                lo[k] = lo[k].min(q[k]);
-                hi[k] = hi[k].max(q[k]);
-            }
-        }
-        let mut best = (0, 1.0, f64::INFINITY);
-        for k in 0..3 {
-            for (side, depth) in [(1.0, h[k] - lo[k]), (-1.0, hi[k] + h[k])] {
-                if depth < best.2 {
-                    best = (k, side, depth);
-                }
-            }
-        }
-        (best.0, best.1)
-    }
-
-    /// The face of box `bx` that the corner `sp` of box `pt` goes against. Of the faces whose
-    /// extent (1 % grown, as in `face`) the corner lies over:
-    /// - the face it was probed against in the last step (a contact stays on its face until it
-    ///   leaves the face's extent or lets go, a step's margin away: a domino's edge leaning on
-    ///   the next one's broad face stays there while both turn);
-    /// - else the nearest, on the side of the box the corner is on: the face it is least deep
-    ///   behind, or, outside, the one it is beyond; within 1 % of the thinnest half-size of
-    ///   that, the face of least overlap `overlap` (`least_overlap`) where it is one of them (a
-    ///   stacked box's corners sit on the edges of the face below, where the faces are equally
-    ///   near).
-    ///
-    /// Why not least overlap alone: a domino lying on the floor has the next one's edge on its
-    /// broad face near its end; along its length the next one overlaps it less than through its
-    /// broad face, and that end face would push the corner through the box.
-    fn corner_face(
-        prev: &[Probe],
-        key: ([usize; 2], u32),
-        bx: &Ball,
-        s: &[BodyState],
-        sp: DVec3,
-        pt: &Ball,
-        overlap: (usize, f64),
-    ) -> (usize, f64) {
-        let sa = &s[pt.body];
-        let q = Self::local(bx, s, sa.x + sa.r * sp).to_array();
-        let h = bx.half.to_array();
-        let over = |k: usize| (0..3).all(|j| j == k || q[j].abs() <= 1.01 * h[j]);
-        if let Ok(i) = prev.binary_search_by_key(&key, |p| (p.shapes, p.part)) {
-            if let Geometry::PointFace { m, .. } = prev[i].geometry {
-                let e = (bx.rot.transpose() * m).to_array();
-                let k = (0..3).fold(0, |k, j| if e[j].abs() > e[k].abs() { j } else { k });
-                if over(k) {
-                    return (k, e[k].signum());
-                }
-            }
-        }
-        // the gap through the nearer face along each axis the corner lies over
-        let gap = |k: usize| q[k].abs() - h[k];
-        let Some(best) = (0..3)
-            .filter(|&k| over(k))
-            .max_by(|&a, &b| gap(a).total_cmp(&gap(b)))
-        else {
-            return overlap;
-        };
-        let tie = 0.01 * bx.half.min_element();
-        let (k, side) = overlap;
-        if over(k) && side * q[k] >= 0.0 && gap(k) >= gap(best) - tie {
-            return overlap;
-        }
-        (best, if q[best] < 0.0 { -1.0 } else { 1.0 })
-    }
-
-    /// Corner `i` (bits 1, 2, 4: the sign along x1, x2, x3) of a box of half-sizes `half`.
-    fn corner(half: DVec3, i: u32) -> DVec3 {
-        let sgn = |bit: u32| if i & bit == 0 { -1.0 } else { 1.0 };
-        DVec3::new(sgn(1) * half.x, sgn(2) * half.y, sgn(4) * half.z)
-    }
-
-    /// The probe of the point `sp` (radius `r`) of ball `pt`'s body against face `face` (axis,
-    /// side) of box `bx` at the states `s`, if the point is within `margin` of the face grown
-    /// by `r`, at most a quarter of the box's thinnest half-size into it, and over it: within
-    /// 1 % of the face's extent along its other axes (a stacked box's corners sit on the
-    /// edges). Its gap, n . (p - x_b) - off - r with n = R_b m, is
-    /// bilinear in the two bodies' coordinates (`Geometry::PointFace`).
+    /// The probe of the point `sp` (radius `r`) of ball `pt`'s body against box `bx`: the
+    /// face it faces (`face`) or, beyond the faces, the box's nearest edge or corner
+    /// (`box_features.rs`).
     #[allow(clippy::too_many_arguments)]
-    fn face(
+    fn round_point(
         &self,
         pt: &Ball,
         sp: DVec3,
         r: f64,
         bx: &Ball,
-        face: (usize, f64),
         s: &[BodyState],
         margin: f64,
         law: Law,
         key: ([usize; 2], u32),
     ) -> Option<Probe> {
-        let sa = &s[pt.body];
-        let q = Self::local(bx, s, sa.x + sa.r * sp).to_array();
-        let h = bx.half.to_array();
-        let (k, side) = face;
-        // not a point deep inside (more than a quarter of the box's thinnest half-size): that is
-        // no contact through this face (a box that turned so that another face now faces the
-        // point), and its force would launch the bodies apart
-        let depth = h[k] + r - side * q[k];
-        if -depth > margin
-            || depth > r + 0.25 * bx.half.min_element()
-            || (0..3).any(|j| j != k && q[j].abs() > 1.01 * h[j])
-        {
-            return None;
-        }
-        let mut e = DVec3::ZERO;
-        e[k] = side;
-        let m = bx.rot * e;
-        Some(Probe {
-            geometry: Geometry::PointFace {
-                a: pt.body,
-                sa: sp,
-                r,
-                b: bx.body,
-                m,
-                off: m.dot(bx.s) + bx.half.to_array()[k],
-            },
-            law,
-            mu_k: 0.0,
-            mu_s: 0.0,
-            kt: 0.0,
-            shapes: key.0,
-            part: key.1,
-        })
+        let st = &s[pt.body];
+        let face = Self::facing(bx, s, st.x + st.r * sp, r);
+        self.face(pt, sp, r, bx, face, s, margin, law, key)
+            .or_else(|| self.point_box(pt, sp, r, bx, s, margin, law, key))
+    }
+
+    /// The probe of a capsule `cap` taken whole against box `bx` at the states `s`: the
+    /// segment's point nearest the box (`box_features.rs`) as a sphere of the capsule's radius
+    /// against the box's face, or beyond the faces its edge or corner; none where the end
+    /// caps carry the contact.
+    fn capsule_box(
+        &self,
+        cap: &Ball,
+        bx: &Ball,
+        s: &[BodyState],
+        margin: f64,
+        key: [usize; 2],
+    ) -> Option<Probe> {
+        let t = Self::nearest_on_segment(cap, bx, s)?;
+        let sp = super::segments::at(cap, t);
+        let k = 4.0 / 3.0 / (cap.compliance + bx.compliance) * crate::math::sqrt(cap.r);
+        let law = self.law_of(Kind::Hertz, k, 1.0, cap, bx);
+        self.round_point(cap, sp, cap.r, bx, s, margin, law, (key, 0))
     }
 
     /// The sphere pair of balls `a` and `b` between their body points `sa` and `sb` (a
@@ -504,7 +375,12 @@ impl Balls {
                 let margin =
                     (out.grown[i] - self.list[i].reach()) + (out.grown[j] - self.list[j].reach());
                 if a.segment.is_some() || b.segment.is_some() {
-                    out.pairs.push(self.segment_pair(a, b, s, key));
+                    if a.is_box() || b.is_box() {
+                        let (cap, bx) = if a.is_box() { (b, a) } else { (a, b) };
+                        out.pairs.extend(self.capsule_box(cap, bx, s, margin, key));
+                    } else {
+                        out.pairs.push(self.segment_pair(a, b, s, key));
+                    }
                     continue;
                 }
                 match (a.is_box(), b.is_box()) {
@@ -515,10 +391,8 @@ impl Balls {
                         let k =
                             4.0 / 3.0 / (a.compliance + b.compliance) * crate::math::sqrt(sph.r);
                         let law = self.law_of(Kind::Hertz, k, 1.0, a, b);
-                        let c = s[sph.body].x + s[sph.body].r * sph.s;
-                        let face = Self::facing(bx, s, c, sph.r);
                         let probe =
-                            self.face(sph, sph.s, sph.r, bx, face, s, margin, law, (key, 0));
+                            self.round_point(sph, sph.s, sph.r, bx, s, margin, law, (key, 0));
                         out.pairs.extend(probe);
                     }
                     (true, true) => {
@@ -572,8 +446,10 @@ fn released(prev: &[Probe], next: &[Probe], s: &[BodyState]) -> f64 {
         let kept = next.get(j).is_some_and(|q| {
             (q.shapes, q.part) == key
                 && match (p.geometry, q.geometry) {
-                    (Geometry::PointFace { m, .. }, Geometry::PointFace { m: m2, .. }) => {
-                        m == m2 || q.part >= super::edges::EDGE_PART
+                    // (a sphere's or capsule's probe, r > 0, moves from a face to an edge
+                    // with its gap continuous: `box_features.rs`)
+                    (Geometry::PointFace { m, .. }, Geometry::PointFace { m: m2, r, .. }) => {
+                        m == m2 || q.part >= super::edges::EDGE_PART || r > 0.0
                     }
                     _ => true,
                 }

@@ -28,7 +28,7 @@
 //! its key (the two axes) from step to step, so it is the same contact, not one released and
 //! another begun (`broad.rs` `released`).
 use super::broad::{Ball, Balls};
-use super::{Geometry, Kind, Probe};
+use super::{Kind, Probe};
 use crate::model::BodyState;
 use glam::DVec3;
 
@@ -76,9 +76,9 @@ impl Balls {
         let thin = a.half.min_element().min(b.half.min_element());
         // the cross product of least depth
         let mut best: Option<(f64, usize, usize, DVec3)> = None;
-        for i in 0..3 {
-            for j in 0..3 {
-                let l = u[i].cross(v[j]);
+        for (i, ui) in u.iter().enumerate() {
+            for (j, vj) in v.iter().enumerate() {
+                let l = ui.cross(*vj);
                 let len = l.length();
                 if len < 1e-6 {
                     continue; // parallel edges: a face's normal is the axis
@@ -134,21 +134,12 @@ impl Balls {
                 b.half
             },
         );
-        Some(Probe {
-            geometry: Geometry::PointFace {
-                a: a.body,
-                sa: sta.r.transpose() * (pa - sta.x),
-                r: 0.0,
-                b: b.body,
-                m,
-                off: m.dot(stb.r.transpose() * (pb - stb.x)),
-            },
-            law: self.law_of(Kind::Linear, k, 1.0, a, b),
-            mu_k: 0.0,
-            mu_s: 0.0,
-            kt: 0.0,
-            shapes: key,
-            part: EDGE_PART + 3 * i as u32 + j as u32,
-        })
+        let off = m.dot(stb.r.transpose() * (pb - stb.x));
+        Some(Probe::point_face(
+            (a.body, sta.r.transpose() * (pa - sta.x), 0.0),
+            (b.body, m, off),
+            self.law_of(Kind::Linear, k, 1.0, a, b),
+            (key, EDGE_PART + 3 * i as u32 + j as u32),
+        ))
     }
 }

@@ -36,9 +36,11 @@
 //! the same stick spring between the two bodies' points at the contact (`pair_friction.rs`:
 //! its u carried from step to step as the broad phase finds the pair again), with the
 //! materials' combined mu (zero: frictionless, as the cradle's balls).
+pub mod box_features;
 pub mod broad;
 pub mod discrete;
 pub mod edges;
+pub mod faces;
 pub mod law;
 pub mod pair_friction;
 pub mod segments;
@@ -138,6 +140,34 @@ pub struct Slot {
     pub sliding: bool,
 }
 
+impl Probe {
+    /// A pair's probe of the body point `sa` (radius `r`) of body `a` against the plane
+    /// m . x = off of body `b`'s frame (`Geometry::PointFace`), with `law`, keyed `key` (its
+    /// two balls and part); its friction is set by `pair_friction.rs`.
+    pub fn point_face(
+        (a, sa, r): (usize, DVec3, f64),
+        (b, m, off): (usize, DVec3, f64),
+        law: Law,
+        key: ([usize; 2], u32),
+    ) -> Probe {
+        Probe {
+            geometry: Geometry::PointFace {
+                a,
+                sa,
+                r,
+                b,
+                m,
+                off,
+            },
+            law,
+            mu_k: 0.0,
+            mu_s: 0.0,
+            kt: 0.0,
+            shapes: key.0,
+            part: key.1,
+        }
+    }
+}
 /// The probes of a model, compiled once: the plane contacts, and the balls whose pairs the
 /// broad phase finds each step (`broad.rs`).
 #[derive(Clone, Debug, Default)]
@@ -512,7 +542,7 @@ pub fn check_start(model: &Model, probes: &Probes, init: &[BodyState]) -> Result
             if depth > 0.25 * size {
                 return Err(format!(
                     "contact: a {} of body {a} starts {} m inside the box of body {b}, more than a quarter of its size ({} m): the contact would throw them apart; start them apart or touching",
-                    if r > 0.0 { "sphere" } else { "box's corner or edge" }, crate::math::Num(depth), crate::math::Num(size)
+                    if r > 0.0 { "sphere or capsule" } else { "box's corner or edge" }, crate::math::Num(depth), crate::math::Num(size)
                 ));
             }
         }

@@ -33,12 +33,13 @@ use crate::model::BodyState;
 use glam::DVec3;
 
 /// Whether balls `a` and `b` may touch as far as capsules go: a capsule taken whole touches
-/// spheres and capsules taken whole, not boxes (its end caps do) nor end caps.
+/// spheres, capsules taken whole and boxes (where its end caps do not: `box_features.rs`),
+/// not end caps.
 pub fn may_touch(a: &Ball, b: &Ball) -> bool {
     if a.segment.is_none() && b.segment.is_none() {
         return true;
     }
-    !(a.is_box() || b.is_box() || a.cap || b.cap)
+    !(a.cap || b.cap)
 }
 
 /// The parameters (t, u) in [0, 1] of the closest points of the segments p1 q1 and p2 q2
@@ -91,7 +92,7 @@ fn ends(ball: &Ball, s: &[BodyState]) -> (DVec3, DVec3) {
 }
 
 /// The body point at parameter `t` of a ball's segment, in its body's frame.
-fn at(ball: &Ball, t: f64) -> DVec3 {
+pub(super) fn at(ball: &Ball, t: f64) -> DVec3 {
     match ball.segment {
         Some(len) => ball.s + ball.rot * DVec3::new(0.0, 0.0, (2.0 * t - 1.0) * len),
         None => ball.s,
