@@ -11,6 +11,7 @@
 //!   with momentum kept; off the centre line, momentum and angular momentum are kept and the
 //!   energy error is first order in h;
 //! - a sphere striking a box's edge leaves as from a rigid edge, turned about the normal;
+//! - a beam lying flat across a narrow block rests on the four crossings of their edges;
 //! - a rod laid across a narrow block rests on the segment's middle (its caps hang beyond);
 //!   laid off-centre it tips over the block's edge (`contact/box_features.rs`).
 //! (Capsules against spheres and capsules: `capsule_pairs.rs`.)
@@ -293,6 +294,47 @@ fn a_sphere_bounces_off_a_box_edge() {
         errors.push(worst);
     }
     assert!(errors[0] / errors[1] > 1.8, "not first order: {errors:?}");
+}
+
+/// A beam (0.8 x 0.1 x 0.04 m, 1 kg) lying flat across a narrow block (0.1 m wide along it)
+/// held to the ground: no corner of either is over the other's face, so the beam lies on the
+/// four points where its lower edges cross the block's upper edges (`contact/edges.rs`, both
+/// edges of each where they lie alike). It rests there with the director's balance at its
+/// tolerance, the four contacts carrying its weight.
+#[test]
+fn a_beam_rests_across_a_narrow_block() {
+    let text = r#"{"gravity":[0,0,-9.81],"bodies":[
+        {"mass":1,"inertia":[0.0104,0.0104,0.0167],"position":[0,0,0],"shapes":[{"type":"box","half":[0.05,0.2,0.1]}]},
+        {"mass":1,"inertia":[0.001,0.0535,0.0542],"position":[0,0,0.1201],"shapes":[{"type":"box","half":[0.4,0.05,0.02]}]}],
+        "joints":[{"type":"fixed","a":null,"point_a":[0,0,0],"b":0,"point_b":[0,0,0]}],
+        "contact":{"material":{"restitution":0.3,"friction":0.5}}}"#;
+    let mut s = sim(text, Method::Director, 2e-4);
+    let mut worst = 0.0f64;
+    while s.time() < 1.0 {
+        s.step().unwrap();
+        worst = worst.max(s.invariants().balance.abs());
+    }
+    let mut states = s.states();
+    let mut out = vec![0.0; 6 * 16];
+    let n = s.contact_forces(&mut states, &mut out);
+    let up: f64 = out[..6 * n]
+        .chunks_exact(6)
+        .filter(|c| c[5] > 0.0)
+        .map(|c| c[5])
+        .sum();
+    let st = s.states()[1];
+    println!(
+        "director: the beam at z = {:.5} m, {:.1e} m/s, carried by {up:.6} N from {n} forces; |balance| <= {worst:.1e} J",
+        st.x.z,
+        st.v.length()
+    );
+    assert_eq!(n, 8, "four crossings, each a force on either body");
+    assert!(
+        (st.x.z - 0.12).abs() < 1e-3 && st.v.length() < 1e-6,
+        "{st:?}"
+    );
+    assert!((up - 9.81).abs() < 1e-5 * 9.81, "{up}");
+    assert!(worst < 1e-9, "{worst}");
 }
 
 /// A rod (a capsule of 0.02 m radius, 0.4 m half-length, 1 kg) laid across a narrow block

@@ -398,6 +398,7 @@ impl Balls {
                     (true, true) => {
                         // each box's corners against the other's faces, a corner's stiffness
                         // that of its own box's face (E* of both)
+                        let before = out.pairs.len();
                         for (side, (pt, bx)) in [(a, b), (b, a)].into_iter().enumerate() {
                             let es = 1.0 / (a.compliance + b.compliance);
                             let k = super::corner_stiffness(es, pt.half);
@@ -413,7 +414,8 @@ impl Balls {
                             }
                         }
                         // and edge against edge, where they cross (`edges.rs`)
-                        out.pairs.extend(self.edge_pair(a, b, s, margin, key));
+                        let corners = out.pairs.len() > before;
+                        self.edge_pairs(a, b, s, (margin, corners), key, &mut out.pairs);
                     }
                 }
             }

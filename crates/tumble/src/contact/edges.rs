@@ -7,13 +7,18 @@
 //!                   boxes' axes (u of box A, v of box B); depth(L) = r_A(L) + r_B(L) - |L . d|,
 //!                   r_A(L) = sum_k h_k |L . u_k|, d = c_A - c_B; the least depth's axis is
 //!                   where the boxes meet (the separating-axis test)
-//! the edge pair     where a cross product's depth is the least (by 2 % of the thinner box's
-//!                   thinnest half-size below every face's: faces are preferred, their
-//!                   corners carry them), L is turned to point from B to A; A's edge along
-//!                   u_i is the one furthest along -L, B's along v_j the one furthest along
-//!                   +L; their closest points p_A = a0 + s u_i, p_B = b0 + t v_j solve
+//! the edge pair     where a cross product's depth is the least (no more than every face's),
+//!                   L is turned to point from B to A; A's edge along u_i is the one furthest
+//!                   along -L, B's along v_j the one furthest along +L (both of a box's edges
+//!                   where L is square to its third axis: a beam lying flat across a block's
+//!                   edge, L then a face's normal); their closest points p_A = a0 + s u_i,
+//!                   p_B = b0 + t v_j solve
 //!                   [1 -c; c -1] [s; t] = [-u_i . r; -v_j . r], c = u_i . v_j, r = a0 - b0
-//! the probe         when both points lie within their edges: the point p_A of body A
+//! the probe         when both points lie within their edges (1 % inside their ends where L
+//!                   is no better than a face's axis by 2 % of the thinner box's thinnest
+//!                   half-size, so that a corner over a face is not probed twice: there the
+//!                   face's corners carry the contact, the edges where they leave the face):
+//!                   the point p_A of body A
 //!                   against the plane through p_B with normal L, held in B's frame for the
 //!                   step (m = R_B^T L, off = m . (R_B^T (p_B - x_B))): a `PointFace` probe,
 //!                   whose gap L . (p_A - p_B) is bilinear in the two bodies' coordinates, so
@@ -33,7 +38,8 @@ use crate::model::BodyState;
 use glam::DVec3;
 
 /// The first part number of an edge pair's probe (a box pair's corners take 1 to 16): part
-/// `EDGE_PART + 3 i + j` for A's axis i and B's axis j.
+/// `EDGE_PART + 4 (3 i + j) + 2 a + b` for A's axis i and B's axis j, and which of the two
+/// edges along them where two lie alike (a, b: `edges_along`).
 pub const EDGE_PART: u32 = 17;
 
 /// A box's centre, axes and half-sizes in the world at the states `s`.
@@ -52,18 +58,47 @@ fn reach(l: DVec3, u: &[DVec3; 3], h: &[f64; 3]) -> f64 {
     (0..3).map(|k| h[k] * l.dot(u[k]).abs()).sum()
 }
 
+/// The edges of a box (centre `c`, axes `u`, half-sizes `h`) along its axis `i` that lie
+/// furthest along `dir`: their midpoints, one, or two where `dir` is square to one of the
+/// other axes (a beam lying flat: both of its lower edges along that axis).
+fn edges_along(
+    c: DVec3,
+    u: &[DVec3; 3],
+    h: &[f64; 3],
+    i: usize,
+    dir: DVec3,
+) -> ([DVec3; 2], usize) {
+    let mut mid = c;
+    let mut spread = DVec3::ZERO;
+    for k in (0..3).filter(|&k| k != i) {
+        let x = dir.dot(u[k]);
+        if x.abs() < 1e-9 {
+            spread = h[k] * u[k];
+        } else {
+            mid += x.signum() * h[k] * u[k];
+        }
+    }
+    if spread == DVec3::ZERO {
+        ([mid, mid], 1)
+    } else {
+        ([mid - spread, mid + spread], 2)
+    }
+}
+
 impl Balls {
-    /// The edge-against-edge probe of boxes `a` and `b` at the states `s`, if the boxes meet
-    /// (or are within `margin` of meeting) edge to edge (module notes), with the pair key
-    /// `key`.
-    pub(super) fn edge_pair(
+    /// The edge-against-edge probes of boxes `a` and `b` at the states `s`, where the boxes
+    /// meet (or are within `margin` of meeting) edge to edge (module notes), with the pair key
+    /// `key`, into `out`; `corners`: whether a corner of either is probed against the other's
+    /// face (then edges lying on a face are left to the corners).
+    pub(super) fn edge_pairs(
         &self,
         a: &Ball,
         b: &Ball,
         s: &[BodyState],
-        margin: f64,
+        (margin, corners): (f64, bool),
         key: [usize; 2],
-    ) -> Option<Probe> {
+        out: &mut alloc::vec::Vec<Probe>,
+    ) {
         let (ca, u, ha) = frame(a, s);
         let (cb, v, hb) = frame(b, s);
         let d = ca - cb;
@@ -74,55 +109,28 @@ impl Balls {
             .map(|&l| depth(l))
             .fold(f64::INFINITY, f64::min);
         let thin = a.half.min_element().min(b.half.min_element());
-        // the cross product of least depth
-        let mut best: Option<(f64, usize, usize, DVec3)> = None;
+        // the cross products of least depth: every one within 1e-6 of the thinnest half-size
+        // of the least depth of all 15 axes (a beam lying flat across a block meets it along
+        // two of them, the same normal)
+        let mut axes = [(0.0f64, DVec3::ZERO); 9];
+        let mut least = face;
         for (i, ui) in u.iter().enumerate() {
             for (j, vj) in v.iter().enumerate() {
                 let l = ui.cross(*vj);
                 let len = l.length();
-                if len < 1e-6 {
-                    continue; // parallel edges: a face's normal is the axis
-                }
-                let l = l / len;
-                let e = depth(l);
-                if best.is_none_or(|x| e < x.0) {
-                    best = Some((e, i, j, l));
-                }
+                // parallel edges: a face's normal is the axis
+                axes[3 * i + j] = if len < 1e-6 {
+                    (f64::INFINITY, l)
+                } else {
+                    (depth(l / len), l / len)
+                };
+                least = least.min(axes[3 * i + j].0);
             }
         }
-        let (e, i, j, l) = best?;
-        if e < -margin || e > face - 0.02 * thin {
-            return None; // apart, or a face's axis: the corners carry it
-        }
-        // L from B to A; A's edge furthest along -L, B's along +L
-        let l = if l.dot(d) < 0.0 { -l } else { l };
-        let side = |x: f64| if x < 0.0 { -1.0 } else { 1.0 };
-        let mut a0 = ca;
-        let mut b0 = cb;
-        for k in 0..3 {
-            if k != i {
-                a0 -= side(l.dot(u[k])) * ha[k] * u[k];
-            }
-            if k != j {
-                b0 += side(l.dot(v[k])) * hb[k] * v[k];
-            }
-        }
-        // closest points of the two edges' lines
-        let (c, r) = (u[i].dot(v[j]), a0 - b0);
-        let (ur, vr) = (u[i].dot(r), v[j].dot(r));
-        let det = 1.0 - c * c;
-        let sa = (c * vr - ur) / det;
-        let tb = (vr - c * ur) / det;
-        if sa.abs() > ha[i] || tb.abs() > hb[j] {
-            return None; // the closest points are beyond an edge's end: a corner's contact
-        }
-        let (pa, pb) = (a0 + sa * u[i], b0 + tb * v[j]);
-        let gap = l.dot(pa - pb);
-        if gap > margin || -gap > 0.25 * thin {
-            return None; // apart, or too deep to be an edge's contact (as `face`)
+        if least < -margin {
+            return; // apart
         }
         let (sta, stb) = (&s[a.body], &s[b.body]);
-        let m = stb.r.transpose() * l;
         let es = 1.0 / (a.compliance + b.compliance);
         // one point of contact: the corners' stiffness (of the thinner box's face), damped on
         // the whole reduced mass
@@ -134,12 +142,61 @@ impl Balls {
                 b.half
             },
         );
-        let off = m.dot(stb.r.transpose() * (pb - stb.x));
-        Some(Probe::point_face(
-            (a.body, sta.r.transpose() * (pa - sta.x), 0.0),
-            (b.body, m, off),
-            self.law_of(Kind::Linear, k, 1.0, a, b),
-            (key, EDGE_PART + 3 * i as u32 + j as u32),
-        ))
+        let law = self.law_of(Kind::Linear, k, 1.0, a, b);
+        for (n, &(e, l)) in axes.iter().enumerate() {
+            if e > least + 1e-6 * thin {
+                continue; // a face's axis or another cross product is where they meet
+            }
+            let (i, j) = (n / 3, n % 3);
+            // Better than every face's axis by 2 % of the thinner box's thinnest half-size:
+            // edges crossing. Else only where the cross product is a face's normal and no
+            // corner of either box is over the other's face (a beam lying flat across a
+            // narrow block), and then where the edges cross strictly inside both (1 % from
+            // their ends). Left to the corners: a face that a corner presses (probing its
+            // edges too made the dominoes' balance 1.7e-4 J), and a cross product barely
+            // better than a face's axis (its edges' probes began 3 mm deep there).
+            let normal = u
+                .iter()
+                .chain(v.iter())
+                .any(|f| f.dot(l).abs() > 1.0 - 1e-9);
+            let inside = if e < face - 0.02 * thin {
+                1.0
+            } else if normal && !corners {
+                0.99
+            } else {
+                continue;
+            };
+            // L from B to A; A's edges furthest along -L, B's along +L
+            let l = if l.dot(d) < 0.0 { -l } else { l };
+            let (aa, na) = edges_along(ca, &u, &ha, i, -l);
+            let (bb, nb) = edges_along(cb, &v, &hb, j, l);
+            let m = stb.r.transpose() * l;
+            for (ka, a0) in aa.iter().take(na).enumerate() {
+                for (kb, b0) in bb.iter().take(nb).enumerate() {
+                    // closest points of the two edges' lines
+                    let (c, r) = (u[i].dot(v[j]), *a0 - *b0);
+                    let (ur, vr) = (u[i].dot(r), v[j].dot(r));
+                    let det = 1.0 - c * c;
+                    let sa = (c * vr - ur) / det;
+                    let tb = (vr - c * ur) / det;
+                    if sa.abs() > inside * ha[i] || tb.abs() > inside * hb[j] {
+                        continue; // beyond an edge's end: a corner's contact
+                    }
+                    let (pa, pb) = (*a0 + sa * u[i], *b0 + tb * v[j]);
+                    let gap = l.dot(pa - pb);
+                    if gap > margin || -gap > 0.25 * thin {
+                        continue; // apart, or too deep to be an edge's contact (as `face`)
+                    }
+                    let off = m.dot(stb.r.transpose() * (pb - stb.x));
+                    let part = EDGE_PART + 4 * n as u32 + 2 * ka as u32 + kb as u32;
+                    out.push(Probe::point_face(
+                        (a.body, sta.r.transpose() * (pa - sta.x), 0.0),
+                        (b.body, m, off),
+                        law,
+                        (key, part),
+                    ));
+                }
+            }
+        }
     }
 }
