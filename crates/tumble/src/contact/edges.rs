@@ -8,10 +8,10 @@
 //!                   r_A(L) = sum_k h_k |L . u_k|, d = c_A - c_B; the least depth's axis is
 //!                   where the boxes meet (the separating-axis test)
 //! the edge pair     where a cross product's depth is the least (no more than every face's),
-//!                   L is turned to point from B to A; A's edge along u_i is the one furthest
-//!                   along -L, B's along v_j the one furthest along +L (both of a box's edges
-//!                   where L is square to its third axis: a beam lying flat across a block's
-//!                   edge, L then a face's normal); their closest points p_A = a0 + s u_i,
+//!                   L is turned to point from B to A; A's two edges along u_i on its face
+//!                   that faces -L most, B's along v_j on its face that faces +L (both, so
+//!                   that a beam lying across a block's top meets both of its upper edges,
+//!                   the gap deciding which touch); their closest points p_A = a0 + s u_i,
 //!                   p_B = b0 + t v_j solve
 //!                   [1 -c; c -1] [s; t] = [-u_i . r; -v_j . r], c = u_i . v_j, r = a0 - b0
 //! the probe         when both points lie within their edges (1 % inside their ends where L
@@ -39,7 +39,7 @@ use glam::DVec3;
 
 /// The first part number of an edge pair's probe (a box pair's corners take 1 to 16): part
 /// `EDGE_PART + 4 (3 i + j) + 2 a + b` for A's axis i and B's axis j, and which of the two
-/// edges along them where two lie alike (a, b: `edges_along`).
+/// edges along them on the faces facing each other (a, b: `edges_along`).
 pub const EDGE_PART: u32 = 17;
 
 /// A box's centre, axes and half-sizes in the world at the states `s`.
@@ -58,31 +58,21 @@ fn reach(l: DVec3, u: &[DVec3; 3], h: &[f64; 3]) -> f64 {
     (0..3).map(|k| h[k] * l.dot(u[k]).abs()).sum()
 }
 
-/// The edges of a box (centre `c`, axes `u`, half-sizes `h`) along its axis `i` that lie
-/// furthest along `dir`: their midpoints, one, or two where `dir` is square to one of the
-/// other axes (a beam lying flat: both of its lower edges along that axis).
-fn edges_along(
-    c: DVec3,
-    u: &[DVec3; 3],
-    h: &[f64; 3],
-    i: usize,
-    dir: DVec3,
-) -> ([DVec3; 2], usize) {
-    let mut mid = c;
-    let mut spread = DVec3::ZERO;
-    for k in (0..3).filter(|&k| k != i) {
-        let x = dir.dot(u[k]);
-        if x.abs() < 1e-9 {
-            spread = h[k] * u[k];
-        } else {
-            mid += x.signum() * h[k] * u[k];
-        }
-    }
-    if spread == DVec3::ZERO {
-        ([mid, mid], 1)
+/// The two edges of a box (centre `c`, axes `u`, half-sizes `h`) along its axis `i` on its
+/// face that faces `dir` most (of the two other axes, the one more nearly along `dir`): their
+/// midpoints, the one at -h then +h along the remaining axis. Both, not only the one
+/// furthest along `dir`: a bar lying across a block's top meets both of its upper edges, and
+/// which of them is further along `dir` turns with every tilt.
+fn edges_along(c: DVec3, u: &[DVec3; 3], h: &[f64; 3], i: usize, dir: DVec3) -> [DVec3; 2] {
+    let (k1, k2) = ((i + 1) % 3, (i + 2) % 3);
+    let (major, minor) = if dir.dot(u[k1]).abs() >= dir.dot(u[k2]).abs() {
+        (k1, k2)
     } else {
-        ([mid - spread, mid + spread], 2)
-    }
+        (k2, k1)
+    };
+    let mid = c + dir.dot(u[major]).signum() * h[major] * u[major];
+    let spread = h[minor] * u[minor];
+    [mid - spread, mid + spread]
 }
 
 impl Balls {
@@ -149,30 +139,26 @@ impl Balls {
             }
             let (i, j) = (n / 3, n % 3);
             // Better than every face's axis by 2 % of the thinner box's thinnest half-size:
-            // edges crossing. Else only where the cross product is a face's normal and no
-            // corner of either box is over the other's face (a beam lying flat across a
-            // narrow block), and then where the edges cross strictly inside both (1 % from
-            // their ends). Left to the corners: a face that a corner presses (probing its
-            // edges too made the dominoes' balance 1.7e-4 J), and a cross product barely
-            // better than a face's axis (its edges' probes began 3 mm deep there).
-            let normal = u
-                .iter()
-                .chain(v.iter())
-                .any(|f| f.dot(l).abs() > 1.0 - 1e-9);
+            // edges crossing. Else only where no corner of either box is over the other's face
+            // (a beam lying across a narrow block, the cross product then a face's normal or
+            // near it), and then where the edges cross strictly inside both (1 % from their
+            // ends). Left to the corners: a face that a corner presses (probing its edges too
+            // made the dominoes' balance 1.7e-4 J, and a cross product barely better than a
+            // face's axis began probes 3 mm deep there).
             let inside = if e < face - 0.02 * thin {
                 1.0
-            } else if normal && !corners {
+            } else if !corners {
                 0.99
             } else {
                 continue;
             };
             // L from B to A; A's edges furthest along -L, B's along +L
             let l = if l.dot(d) < 0.0 { -l } else { l };
-            let (aa, na) = edges_along(ca, &u, &ha, i, -l);
-            let (bb, nb) = edges_along(cb, &v, &hb, j, l);
+            let aa = edges_along(ca, &u, &ha, i, -l);
+            let bb = edges_along(cb, &v, &hb, j, l);
             let m = stb.r.transpose() * l;
-            for (ka, a0) in aa.iter().take(na).enumerate() {
-                for (kb, b0) in bb.iter().take(nb).enumerate() {
+            for (ka, a0) in aa.iter().enumerate() {
+                for (kb, b0) in bb.iter().enumerate() {
                     // closest points of the two edges' lines
                     let (c, r) = (u[i].dot(v[j]), *a0 - *b0);
                     let (ur, vr) = (u[i].dot(r), v[j].dot(r));
