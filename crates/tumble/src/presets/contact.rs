@@ -31,7 +31,8 @@
 //!   joined end to end by spherical joints, hanging straight but for a slight zig-zag, its
 //!   lower end `height` above the floor, let go. Each link touches the floor with its two end
 //!   caps (restitution `restitution`, friction 0.5); links do not touch each other (their
-//!   filter keeps them apart: the preset is the run it was before capsule pairs were handled). A free-falling chain landing on the
+//!   filter keeps them apart) unless `touching` = 1, when they meet as capsule pairs
+//!   (`contact/segments.rs`), whose sliding contacts give the balance a first-order error. A free-falling chain landing on the
 //!   floor pushes on it with three times the weight of the part that has landed (the momentum
 //!   it brings adds twice that weight).
 //! - `dominoes`: `count` blocks (20 x 10 x 3 cm, 0.3 kg) standing in a row `spacing` apart on
@@ -359,9 +360,9 @@ pub fn billiards(values: &[f64]) -> (Model, Vec<BodyState>) {
 /// A chain link: length between its end caps' centres (m), cap radius (m), mass (kg).
 const LINK: (f64, f64, f64) = (0.05, 0.005, 0.01);
 
-/// `values` = [links, height (m), restitution].
+/// `values` = [links, height (m), restitution, touching (0 or 1)].
 pub fn falling_chain(values: &[f64]) -> (Model, Vec<BodyState>) {
-    let (n, height, e) = (values[0] as usize, values[1], values[2]);
+    let (n, height, e, touching) = (values[0] as usize, values[1], values[2], values[3] > 0.5);
     let (l, r, m) = LINK;
     let material = Material {
         restitution: e,
@@ -398,9 +399,10 @@ pub fn falling_chain(values: &[f64]) -> (Model, Vec<BodyState>) {
             offset: DVec3::ZERO,
             rotation: DMat3::IDENTITY,
             material,
-            // the floor's group is 1: links meet it, not each other
+            // the floor's group is 1: links meet it, and each other where `touching` (then
+            // their mask holds their own group too; neighbours, joined, never touch)
             group: 2,
-            mask: 1,
+            mask: if touching { 3 } else { 1 },
         });
         states.push(BodyState::at_rest(end + axis * (0.5 * l), rot));
         if i > 0 {

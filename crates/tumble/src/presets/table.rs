@@ -261,6 +261,7 @@ pub const PRESETS: &[Preset] = &[
             Param { key: "links", help: "number of links (5 cm each)", kind: ParamKind::Number { default: 30.0, min: 2.0, max: 400.0, integer: true } },
             Param { key: "height", help: "height of the chain's lower end above the floor (m)", kind: ParamKind::Number { default: 0.05, min: 0.0, max: 2.0, integer: false } },
             Param { key: "restitution", help: "coefficient of restitution e of a link on the floor", kind: ParamKind::Number { default: 0.3, min: 0.01, max: 1.0, integer: false } },
+            Param { key: "touching", help: "1: links touch each other in the pile (0: they pass through each other)", kind: ParamKind::Number { default: 0.0, min: 0.0, max: 1.0, integer: true } },
         ],
     },
     Preset {
