@@ -2,6 +2,8 @@
 // the real-time factor of the simulation, the frame rate of the view, and how long a click on
 // Pause takes to take effect while it runs. A benchmark, not a test: it prints figures.
 //   node benches/page/bench.mjs [--seconds 8] [--scenarios 'chain?links=256,chain?links=1024']
+//   node benches/page/bench.mjs --scenarios 'ball-pit?balls=400' --integrator rattle --from 1 --to 1.5
+// (--from/--to: only the real-time factor between those simulated times, s)
 // Uses Debian's /usr/bin/chromium with SwiftShader (software WebGL) as the browser tests do, so
 // the frame rate here is a floor: a laptop's GPU draws faster.
 import { serve } from '../../tests/e2e/harness.mjs';
@@ -11,6 +13,7 @@ const arg = (name, dflt) => { const i = process.argv.indexOf(`--${name}`); retur
 const seconds = Number(arg('seconds', 8));
 const scenarios = arg('scenarios', 'chain?links=256,chain?links=1024').split(',');
 const integrator = arg('integrator', 'director');
+const from = arg('from', null) === null ? null : Number(arg('from')), to = Number(arg('to', from ?? 0));
 
 const srv = await serve(arg('www', undefined)); // --www DIR: another build of the page (an A/B run)
 const browser = await chromium.launch({
@@ -23,6 +26,15 @@ for (const sc of scenarios) {
   await page.goto(`${srv.base}?scenario=${encodeURIComponent(sc)}&integrator=${integrator}`);
   await page.waitForFunction(() => window.tumble?.time() > 0, null, { timeout: 60000 });
   const engine = await page.evaluate(() => window.tumble.engine());
+  if (from !== null) {
+    // --from T0 --to T1: the real-time factor between two simulated times (a run whose cost
+    // changes as it goes, the ball pit's fall and rest, compared over the same motion)
+    const at = async (t) => { await page.waitForFunction((x) => window.tumble.time() >= x, t, { timeout: 600000, polling: 50 }); return [performance.now(), await page.evaluate(() => window.tumble.time())]; };
+    const [w0, s0] = await at(from), [w1, s1] = await at(to);
+    console.log(`${sc.padEnd(30)}${integrator.padEnd(12)}${engine.padEnd(14)}${((s1 - s0) / ((w1 - w0) / 1000)).toFixed(3).padStart(11)}   (t = ${s0.toFixed(3)} to ${s1.toFixed(3)} s)`);
+    await page.close();
+    continue;
+  }
   await page.waitForTimeout(1500); // warm up
   const r = await page.evaluate((ms) => new Promise((done) => {
     let frames = 0;

@@ -70,6 +70,8 @@ fn steps_allocate_nothing() {
         // contact: plane contacts with friction, sphere pairs, a box's corners
         ("bouncing-ball?height=0.01&speed=1&spin=-20", None),
         ("newtons-cradle", Some(1e-3)),
+        // sphere pairs without joints: the director's coupled centres (director/coupled.rs)
+        ("ball-pit?balls=64", None),
         ("incline", None),
         // capsule pairs (`contact/segments.rs`): a sphere and a capsule resting across a
         // capsule welded to the ground

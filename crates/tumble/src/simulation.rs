@@ -93,6 +93,9 @@ pub struct Simulation {
     scratch: Vec<BodyState>,
     /// how many sub-steps the last step took (1: none)
     substeps: u32,
+    /// (steps, h): the state after that many steps was found resolved by steps of h at the end
+    /// of the last one (`substep.rs`), so the next step of h need not check it again
+    resolved_at: Option<(u64, f64)>,
 }
 
 /// A pull: a zero-length spring-damper from a body point to a target point that the user moves
@@ -202,6 +205,7 @@ impl Simulation {
             saved: None,
             scratch: Vec::new(),
             substeps: 1,
+            resolved_at: None,
         };
         if !sim.model().contact.is_empty() || sim.compiled.has_limits {
             sim.saved = Some(substep::Saved::of(&sim.solver));

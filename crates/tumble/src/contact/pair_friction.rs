@@ -31,7 +31,7 @@
 //! at the Newton tolerance. RATTLE and Baumgarte take the spring at a state ([`at`]) and the
 //! return map at the step's end ([`advance`]).
 use super::broad::{Balls, Broad};
-use super::discrete::{add_point, Stiffness};
+use super::discrete::{add_point, Coupling, Stiffness};
 use super::{return_map, Geometry, Kind, Probe};
 use crate::model::BodyState;
 use glam::{DMat3, DVec3};
@@ -215,7 +215,8 @@ fn point(q: &[f64; 12], s: DVec3) -> DVec3 {
 
 /// The director's friction of pair `p` over the step from `qn` to `q1`, its normal force of
 /// the step `f` and indentations `d0`, `d1` (`discrete.rs`): its generalised forces into `g`,
-/// its stiffness into `stiff`, the slot at n+1 into `out`; returns what it dissipated (J).
+/// its stiffness into `stiff` and `couple`, the slot at n+1 into `out`; returns what it
+/// dissipated (J).
 #[allow(clippy::too_many_arguments)]
 pub fn discrete(
     p: &Probe,
@@ -225,7 +226,7 @@ pub fn discrete(
     qn: &[[f64; 12]],
     q1: &[[f64; 12]],
     g: &mut [[f64; 12]],
-    stiff: &mut [Stiffness],
+    (stiff, couple): (&mut [Stiffness], &mut alloc::vec::Vec<Coupling>),
 ) -> f64 {
     *out = *slot;
     if p.kt == 0.0 || slot.n == DVec3::ZERO {
@@ -258,6 +259,9 @@ pub fn discrete(
             let ax = crate::math::skew(arm);
             stiff[body].x += tangent;
             stiff[body].r += ax.transpose() * tangent * ax;
+        }
+        if let Geometry::SpherePair { .. } = p.geometry {
+            couple.push(Coupling { a, b, k: tangent }); // (not a point-face pair: `Coupling`)
         }
     }
     out.u = u1;

@@ -134,7 +134,22 @@ impl Ctx<'_> {
             // sliding joint's rows turn with body a, and take those of the last iterate (a lag
             // the iteration removes: the step is judged on the residual with the current ones)
             let stiff = self.stiff_elements();
+            // contacts between bodies and no joint rows: the centres' Newton step on all bodies
+            // at once (with joint rows the Schur complement below takes each body's centre
+            // update as the body-by-body one, and stays so)
+            let coupled = stiff && !self.w.couple.is_empty() && nrows == 0 && nsp == 0;
+            if coupled {
+                self.translate_coupled(model, h, iterations == 0); // (`coupled.rs`)
+            }
             for b in 0..nb {
+                if coupled {
+                    let m = model.bodies[b].mass;
+                    for i in 0..3 {
+                        self.w.q1[b][i] =
+                            self.s.q[b][i] + h * 0.5 * (self.s.p[b][i] + self.w.p1[b][i]) / m;
+                    }
+                    continue;
+                }
                 let f0 = self.force_translational(b, model);
                 let m = model.bodies[b].mass;
                 if stiff && self.w.stiff[b].x != DMat3::ZERO {

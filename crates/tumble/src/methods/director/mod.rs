@@ -44,6 +44,7 @@
 //! `full.rs` Table 1 as written ([`step_full`]).
 mod algebra;
 mod condensed;
+mod coupled;
 pub mod forces;
 mod full;
 mod rows;
@@ -236,8 +237,14 @@ pub struct Workspace {
     angles1: Vec<f64>,
     // the contact probes' friction state at n+1 (`contact/discrete.rs`)
     slots1: Vec<crate::contact::Slot>,
-    // per body: the contacts' stiffness at the iterate, for Newton's tangent
+    // per body: the contacts' stiffness at the iterate, for Newton's tangent, and the pairs'
+    // coupling of two bodies' centres (`coupled.rs`)
     stiff: Vec<crate::contact::discrete::Stiffness>,
+    couple: Vec<crate::contact::discrete::Coupling>,
+    // the coupled translational solve's vectors (conjugate gradients: x, r, z, p, q per body)
+    // and the inverses of its diagonal blocks
+    cg: [Vec<DVec3>; 5],
+    cg_pre: Vec<DMat3>,
     // the body states at the start of the step, for the contacts' broad phase
     states: Vec<BodyState>,
     // the mean configuration (q_n + q_n+1) / 2 of the bodies of sliding joints' rows
@@ -297,6 +304,14 @@ impl Workspace {
             angles1: vec![0.0; c.model.forces.len()],
             slots1: vec![crate::contact::Slot::default(); c.contacts.list.len()],
             stiff: vec![crate::contact::discrete::Stiffness::default(); n],
+            // room for the broad phase's pairs (`broad.rs`: 6 a ball), each a normal force
+            // and a stick spring
+            couple: Vec::with_capacity({
+                let nb = c.contacts.balls.list.len();
+                2 * (6 * nb).min(nb * nb.saturating_sub(1) / 2)
+            }),
+            cg: core::array::from_fn(|_| vec![DVec3::ZERO; n]),
+            cg_pre: vec![DMat3::ZERO; n],
             states: vec![BodyState::at_rest(DVec3::ZERO, DMat3::IDENTITY); n],
             budget: forces::StepBudget::default(),
             springs: springs::SpringRows::new(&c.model, m),
@@ -558,6 +573,7 @@ impl Ctx<'_> {
             for st in self.w.stiff.iter_mut() {
                 *st = crate::contact::discrete::Stiffness::default();
             }
+            self.w.couple.clear();
         }
         if !self.c.contacts.list.is_empty() || self.s.forces.broad.busy() {
             self.w.budget.dissipated += crate::contact::discrete::evaluate(
@@ -570,6 +586,7 @@ impl Ctx<'_> {
                 h,
                 &mut self.w.fext,
                 &mut self.w.stiff,
+                &mut self.w.couple,
             );
         }
         if self.c.has_limits {
