@@ -26,6 +26,20 @@ fn sim(text: &str, method: Method, h: f64) -> Simulation {
     Simulation::new(&sc, method, st).unwrap()
 }
 
+/// The contact forces drawn at the state (`Simulation::contact_forces`): how many, and the sum
+/// of their upward components (N), each pair's force counted on the body it pushes up.
+fn carried(s: &Simulation) -> (usize, f64) {
+    let mut states = s.states();
+    let mut out = vec![0.0; 6 * 16];
+    let n = s.contact_forces(&mut states, &mut out);
+    let up = out[..6 * n]
+        .chunks_exact(6)
+        .filter(|c| c[5] > 0.0)
+        .map(|c| c[5])
+        .sum();
+    (n, up)
+}
+
 const BOX: &str =
     r#""mass":1,"inertia":[0.0104,0.0104,0.0167],"shapes":[{"type":"box","half":[0.1,0.1,0.05]}]"#;
 
@@ -154,14 +168,7 @@ fn a_capsule_rests_on_a_box_on_its_caps() {
     while s.time() < 3.0 {
         s.step().unwrap();
     }
-    let mut states = s.states();
-    let mut out = vec![0.0; 6 * 16];
-    let n = s.contact_forces(&mut states, &mut out);
-    let up: f64 = out[..6 * n]
-        .chunks_exact(6)
-        .filter(|c| c[5] > 0.0)
-        .map(|c| c[5])
-        .sum();
+    let (n, up) = carried(&s);
     let st = s.states()[1];
     println!(
         "director: the capsule at z = {:.5} m, {:.1e} m/s, {:.1e} rad/s, carried by {up:.7} N from {n} forces (m g = 2.943 N)",
@@ -316,14 +323,7 @@ fn a_beam_rests_across_a_narrow_block() {
         s.step().unwrap();
         worst = worst.max(s.invariants().balance.abs());
     }
-    let mut states = s.states();
-    let mut out = vec![0.0; 6 * 16];
-    let n = s.contact_forces(&mut states, &mut out);
-    let up: f64 = out[..6 * n]
-        .chunks_exact(6)
-        .filter(|c| c[5] > 0.0)
-        .map(|c| c[5])
-        .sum();
+    let (n, up) = carried(&s);
     let st = s.states()[1];
     println!(
         "director: the beam at z = {:.5} m, {:.1e} m/s, carried by {up:.6} N from {n} forces; |balance| <= {worst:.1e} J",

@@ -107,7 +107,10 @@ fn touching_links_do_not_pass_through_each_other() {
     };
     let (apart, _) = deepest("falling-chain?links=12&height=0", 2e-4);
     let (deep, worst) = deepest("falling-chain?links=12&height=0&touching=1", 2e-4);
-    assert!(apart > 1e-3, "without touching the pile should pass through itself: {apart}");
+    assert!(
+        apart > 1e-3,
+        "without touching the pile should pass through itself: {apart}"
+    );
     assert!(deep < 2e-4, "{deep}");
     // measured 3.0e-3 J (2.2e-3 at h = 1e-4 s: the pile is chaotic, so no clean order)
     assert!(worst < 1e-2, "{worst}");
