@@ -4,7 +4,9 @@
 //!
 //! A pair of spheres becomes a sphere pair; a capsule and a sphere or a capsule, a sphere pair
 //! between the segments' closest points at the step's start (`segments.rs`); a sphere (or a
-//! capsule's end cap) and a box, the sphere's centre (with its radius) against the box's faces;
+//! capsule's end cap) and a box, the sphere's centre (with its radius) against the box's faces
+//! (`faces.rs`), beyond them its nearest edge or corner (`box_features.rs`); a capsule taken
+//! whole and a box, the segment's point nearest the box where the end caps do not carry it;
 //! two boxes, each box's eight corners against the other's faces (`corner_face`: the face it
 //! was against in the last step while it stays over it, else the nearest; chosen at the step's
 //! start; a point over no face, by an edge or a corner of the box, is left out, and a probe
@@ -52,8 +54,8 @@ pub struct Ball {
     /// nearest point is an end, so the caps are the capsule's contact as against a plane)
     pub cap: bool,
     /// a capsule as a whole: the half-length of its segment along `rot`'s z (its centre `s`,
-    /// its radius `r`); it touches spheres and capsules (`segments.rs`), not boxes (its caps
-    /// do). None for the others
+    /// its radius `r`); it touches spheres and capsules (`segments.rs`), and boxes where its
+    /// caps do not (`box_features.rs`). None for the others
     pub segment: Option<f64>,
     /// collision filter
     pub group: u32,

@@ -123,7 +123,8 @@ pub struct Probe {
     /// what it comes from: a plane contact's shape (`model.contact.shapes`), a pair's two
     /// balls (`broad.rs`)
     pub shapes: [usize; 2],
-    /// which of the pair's probes (a box's corner), 0 for the only one
+    /// which of the pair's probes (a box's corner, an edge crossing: `edges.rs`), 0 for the
+    /// only one
     pub part: u32,
 }
 
