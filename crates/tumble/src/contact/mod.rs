@@ -311,6 +311,8 @@ impl Probes {
             weight,
             ..broad::Balls::default()
         };
+        // a pair pulls where either material pulls, at the smaller e (broad.rs `law_of`)
+        let any_pull = ct.shapes.iter().any(|sh| sh.material.pull);
         for sh in &ct.shapes {
             // a capsule by its two end caps (they touch boxes only)
             let (r, half, kinds, ends): (f64, DVec3, &[Kind], &[f64]) = match sh.kind {
@@ -334,8 +336,6 @@ impl Probes {
                 let s = sh.offset + sh.rotation * DVec3::new(0.0, 0.0, end);
                 balls.list.push(broad::Ball::of(sh, s, r, half, None));
             }
-            // a pair pulls where either material pulls, at the smaller e (broad.rs `law_of`)
-            let any_pull = ct.shapes.iter().any(|sh| sh.material.pull);
             for &kind in kinds {
                 balls.alpha.add(kind, m.restitution, m.pull);
                 if any_pull {
