@@ -84,45 +84,56 @@ fn stops_rebound_at_the_restitution_asked() {
     }
 }
 
+/// A 1 m rod (1 kg) hanging from a hinge about x1 between stops at -0.4 and 0.3 rad
+/// (restitution `e`), pushed toward the upper one at 4 rad/s.
+fn between_stops(e: f64) -> Scenario {
+    let mut sc = Scenario::parse(&format!(
+        r#"{{"bodies":[{{"mass":1,"inertia":[0.0835,0.0835,0.0005],"size":[0.05,0.05,1],"position":[0,0,-0.5]}}],
+           "joints":[{{"type":"revolute","a":null,"b":0,"point_b":[0,0,0.5],"axis_a":[1,0,0],"axis_b":[1,0,0]}}],
+           "forces":[{{"type":"joint_limit","joint":0,"lower":-0.4,"upper":0.3,"restitution":{e}}}]}}"#
+    ))
+    .unwrap();
+    sc.initial[0].w.x = 4.0;
+    // the centre 0.5 m below the hinge moves at w x r = (4, 0, 0) x (0, 0, -0.5) = (0, 2, 0)
+    sc.initial[0].v = glam::DVec3::new(0.0, 4.0 * 0.5, 0.0);
+    sc
+}
+
+/// Step the rod of [`between_stops`] until `t_end` s or its `most`th impact on a stop (the angle
+/// leaving [-0.4, 0.3] rad), calling `each` after every step; the impacts counted.
+fn swing(s: &mut Simulation, t_end: f64, most: usize, mut each: impl FnMut(&Simulation)) -> usize {
+    let (mut hits, mut pressed) = (0, false);
+    while hits < most && s.time() < t_end {
+        s.step().unwrap();
+        each(s);
+        let on = !(-0.4..=0.3).contains(&s.force_state().angles[0]);
+        if on && !pressed {
+            hits += 1;
+        }
+        pressed = on;
+    }
+    hits
+}
+
 /// A pendulum swinging between two stops: with restitution 1 the director keeps E to the
 /// tolerance through every impact (RATTLE's is O(h^2); 100 impacts: below); with 0.6, E - E0 + D stays at the
 /// tolerance and D never decreases.
 #[test]
 fn impacts_on_stops_keep_the_balance() {
-    let sc = |e: f64| {
-        Scenario::parse(&format!(
-            r#"{{"bodies":[{{"mass":1,"inertia":[0.0835,0.0835,0.0005],"size":[0.05,0.05,1],"position":[0,0,-0.5]}}],
-               "joints":[{{"type":"revolute","a":null,"b":0,"point_b":[0,0,0.5],"axis_a":[1,0,0],"axis_b":[1,0,0]}}],
-               "forces":[{{"type":"joint_limit","joint":0,"lower":-0.4,"upper":0.3,"restitution":{e}}}]}}"#
-        ))
-        .unwrap()
-    };
     for (method, e) in [
         (Method::Director, 1.0),
         (Method::Director, 0.6),
         (Method::Rattle, 1.0),
     ] {
-        // pushed toward the upper stop at 4 rad/s
-        let mut sc = sc(e);
-        sc.initial[0].w.x = 4.0;
-        // the centre 0.5 m below the hinge moves at w x r = (4, 0, 0) x (0, 0, -0.5) = (0, 2, 0)
-        sc.initial[0].v = glam::DVec3::new(0.0, 4.0 * 0.5, 0.0);
-        let mut s = sim(&sc, method, 1e-3);
+        let mut s = sim(&between_stops(e), method, 1e-3);
         let e0 = s.invariants().energy();
-        let (mut worst, mut d_last, mut hits, mut pressed) = (0.0f64, 0.0, 0, false);
-        while s.time() < 5.0 {
-            s.step().unwrap();
+        let (mut worst, mut d_last) = (0.0f64, 0.0);
+        let hits = swing(&mut s, 5.0, usize::MAX, |s| {
             let inv = s.invariants();
             worst = worst.max(inv.balance.abs() / e0.abs().max(1.0));
             assert!(inv.dissipated >= d_last, "D fell");
             d_last = inv.dissipated;
-            let angle = s.force_state().angles[0];
-            let on = !(-0.4..=0.3).contains(&angle);
-            if on && !pressed {
-                hits += 1;
-            }
-            pressed = on;
-        }
+        });
         println!(
             "{} e {e}: {hits} impacts, D {d_last:.4} J, max balance {worst:e}",
             method.name()
@@ -149,27 +160,12 @@ fn impacts_on_stops_keep_the_balance() {
 /// the runs end at 6.0e-11 and 9e-13: where the steps stop below the tolerance.)
 #[test]
 fn a_hundred_elastic_impacts_keep_the_energy_to_the_tolerance() {
-    let mut sc = Scenario::parse(
-        r#"{"bodies":[{"mass":1,"inertia":[0.0835,0.0835,0.0005],"size":[0.05,0.05,1],"position":[0,0,-0.5]}],
-           "joints":[{"type":"revolute","a":null,"b":0,"point_b":[0,0,0.5],"axis_a":[1,0,0],"axis_b":[1,0,0]}],
-           "forces":[{"type":"joint_limit","joint":0,"lower":-0.4,"upper":0.3,"restitution":1}]}"#,
-    )
-    .unwrap();
-    sc.initial[0].w.x = 4.0;
-    sc.initial[0].v = glam::DVec3::new(0.0, 2.0, 0.0);
-    let mut s = sim(&sc, Method::Director, 1e-3);
+    let mut s = sim(&between_stops(1.0), Method::Director, 1e-3);
     let e0 = s.invariants().energy();
-    let (mut worst, mut hits, mut pressed) = (0.0f64, 0, false);
-    while hits < 100 && s.time() < 60.0 {
-        s.step().unwrap();
+    let mut worst = 0.0f64;
+    let hits = swing(&mut s, 60.0, 100, |s| {
         worst = worst.max((s.invariants().energy() - e0).abs() / e0.abs().max(1.0));
-        let angle = s.force_state().angles[0];
-        let on = !(-0.4..=0.3).contains(&angle);
-        if on && !pressed {
-            hits += 1;
-        }
-        pressed = on;
-    }
+    });
     println!(
         "{hits} impacts in {:.1} s, max |E - E0| / |E0| {worst:.2e}",
         s.time()
