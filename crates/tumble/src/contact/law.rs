@@ -217,8 +217,7 @@ pub fn restitution(kind: Kind, alpha: f64, pull: bool) -> f64 {
     let acc = |d: f64, v: f64| -law.force(d.max(f64::MIN_POSITIVE), v).0;
     let mut dt = 1e-3;
     let (mut d, mut v) = (0.0f64, 1.0f64);
-    // the first step from d = 0: the force is zero there, so start with a drift of one step
-    // at the exact solution's order (d = t, v = 1 - O(t^2.5))
+    // from the first touch, d = 0, at unit speed
     for _ in 0..200_000 {
         let (k1d, k1v) = (v, acc(d, v));
         let (k2d, k2v) = (
