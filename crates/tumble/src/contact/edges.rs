@@ -152,7 +152,7 @@ impl Balls {
             } else {
                 continue;
             };
-            // L from B to A; A's edges furthest along -L, B's along +L
+            // L from B to A; A's two edges on its face towards -L, B's on its face towards +L
             let l = if l.dot(d) < 0.0 { -l } else { l };
             let aa = edges_along(ca, &u, &ha, i, -l);
             let bb = edges_along(cb, &v, &hb, j, l);
