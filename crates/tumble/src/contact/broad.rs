@@ -96,6 +96,8 @@ pub struct Balls {
 pub struct Broad {
     /// the balls in the order of their intervals' lower ends
     order: Vec<u32>,
+    /// the step's pairs of balls whose grown spheres overlap, (a, b) with a < b, sorted
+    close: Vec<(u32, u32)>,
     /// per ball: the interval along x1, its centre (world) and its margin-grown radius
     lo: Vec<f64>,
     hi: Vec<f64>,
@@ -127,6 +129,7 @@ impl Clone for Broad {
         let mut b = Broad::default();
         b.pairs.reserve(self.pairs.capacity());
         b.prev.reserve(self.prev.capacity());
+        b.close.reserve(self.close.capacity());
         for (v, w) in [
             (&mut b.slots, &self.slots),
             (&mut b.pending, &self.pending),
@@ -143,6 +146,7 @@ impl Broad {
     /// Become a copy of `src`, reusing this one's storage (`simulation/substep.rs`).
     pub fn assign(&mut self, src: &Broad) {
         self.order.clone_from(&src.order);
+        self.close.clone_from(&src.close);
         self.lo.clone_from(&src.lo);
         self.hi.clone_from(&src.hi);
         self.centre.clone_from(&src.centre);
@@ -327,6 +331,7 @@ impl Balls {
                 v.reserve(room);
             }
             out.carried.reserve(room);
+            out.close.reserve(room);
         }
         for (i, ball) in self.list.iter().enumerate() {
             let st = &s[ball.body];
@@ -357,6 +362,10 @@ impl Balls {
             }
             out.order[j] = v;
         }
+        // the close pairs, then sorted by their balls: the pairs' probes are made in that
+        // order, the same whatever the insertion sort did (sorting these 8-byte keys, not the
+        // probes made from them, halved the sweep's sorting: `benches/README.md` section 6)
+        out.close.clear();
         for k in 0..n {
             let i = out.order[k] as usize;
             for &jj in &out.order[k + 1..] {
@@ -370,60 +379,62 @@ impl Balls {
                     continue;
                 }
                 let (a, b) = (&self.list[i.min(j)], &self.list[i.max(j)]);
-                if !self.may_touch(a, b) {
-                    continue;
-                }
-                let key = [i.min(j), i.max(j)];
-                let margin =
-                    (out.grown[i] - self.list[i].reach()) + (out.grown[j] - self.list[j].reach());
-                if a.segment.is_some() || b.segment.is_some() {
-                    if a.is_box() || b.is_box() {
-                        let (cap, bx) = if a.is_box() { (b, a) } else { (a, b) };
-                        out.pairs.extend(self.capsule_box(cap, bx, s, margin, key));
-                    } else {
-                        out.pairs.push(self.segment_pair(a, b, s, key));
-                    }
-                    continue;
-                }
-                match (a.is_box(), b.is_box()) {
-                    (false, false) => out.pairs.push(self.sphere_pair(a, a.s, b, b.s, key)),
-                    (false, true) | (true, false) => {
-                        let (sph, bx) = if a.is_box() { (b, a) } else { (a, b) };
-                        // Hertz with the sphere's radius against a flat face
-                        let k =
-                            4.0 / 3.0 / (a.compliance + b.compliance) * crate::math::sqrt(sph.r);
-                        let law = self.law_of(Kind::Hertz, k, 1.0, a, b);
-                        let probe =
-                            self.round_point(sph, sph.s, sph.r, bx, s, margin, law, (key, 0));
-                        out.pairs.extend(probe);
-                    }
-                    (true, true) => {
-                        // each box's corners against the other's faces, a corner's stiffness
-                        // that of its own box's face (E* of both)
-                        let before = out.pairs.len();
-                        for (side, (pt, bx)) in [(a, b), (b, a)].into_iter().enumerate() {
-                            let es = 1.0 / (a.compliance + b.compliance);
-                            let k = super::corner_stiffness(es, pt.half);
-                            let law = self.law_of(Kind::Linear, k, 0.25, a, b);
-                            let overlap = Self::least_overlap(pt, bx, s);
-                            for corner in 0..8u32 {
-                                let sp = pt.s + pt.rot * Self::corner(pt.half, corner);
-                                let key = (key, 1 + 8 * side as u32 + corner);
-                                let face =
-                                    Self::corner_face(&out.prev, key, bx, s, sp, pt, overlap);
-                                let probe = self.face(pt, sp, 0.0, bx, face, s, margin, law, key);
-                                out.pairs.extend(probe);
-                            }
-                        }
-                        // and edge against edge, where they cross (`edges.rs`)
-                        let corners = out.pairs.len() > before;
-                        self.edge_pairs(a, b, s, (margin, corners), key, &mut out.pairs);
-                    }
+                if self.may_touch(a, b) {
+                    out.close.push((i.min(j) as u32, i.max(j) as u32));
                 }
             }
         }
-        // the same pairs in the same order whatever the sort did: by their balls and parts
-        out.pairs.sort_unstable_by_key(|p| (p.shapes, p.part));
+        out.close.sort_unstable();
+        for c in 0..out.close.len() {
+            let (i, j) = (out.close[c].0 as usize, out.close[c].1 as usize);
+            let (a, b) = (&self.list[i], &self.list[j]);
+            let key = [i, j];
+            let margin =
+                (out.grown[i] - self.list[i].reach()) + (out.grown[j] - self.list[j].reach());
+            let before = out.pairs.len();
+            if a.segment.is_some() || b.segment.is_some() {
+                if a.is_box() || b.is_box() {
+                    let (cap, bx) = if a.is_box() { (b, a) } else { (a, b) };
+                    out.pairs.extend(self.capsule_box(cap, bx, s, margin, key));
+                } else {
+                    out.pairs.push(self.segment_pair(a, b, s, key));
+                }
+                continue;
+            }
+            match (a.is_box(), b.is_box()) {
+                (false, false) => out.pairs.push(self.sphere_pair(a, a.s, b, b.s, key)),
+                (false, true) | (true, false) => {
+                    let (sph, bx) = if a.is_box() { (b, a) } else { (a, b) };
+                    // Hertz with the sphere's radius against a flat face
+                    let k = 4.0 / 3.0 / (a.compliance + b.compliance) * crate::math::sqrt(sph.r);
+                    let law = self.law_of(Kind::Hertz, k, 1.0, a, b);
+                    let probe = self.round_point(sph, sph.s, sph.r, bx, s, margin, law, (key, 0));
+                    out.pairs.extend(probe);
+                }
+                (true, true) => {
+                    // each box's corners against the other's faces, a corner's stiffness
+                    // that of its own box's face (E* of both)
+                    for (side, (pt, bx)) in [(a, b), (b, a)].into_iter().enumerate() {
+                        let es = 1.0 / (a.compliance + b.compliance);
+                        let k = super::corner_stiffness(es, pt.half);
+                        let law = self.law_of(Kind::Linear, k, 0.25, a, b);
+                        let overlap = Self::least_overlap(pt, bx, s);
+                        for corner in 0..8u32 {
+                            let sp = pt.s + pt.rot * Self::corner(pt.half, corner);
+                            let key = (key, 1 + 8 * side as u32 + corner);
+                            let face = Self::corner_face(&out.prev, key, bx, s, sp, pt, overlap);
+                            let probe = self.face(pt, sp, 0.0, bx, face, s, margin, law, key);
+                            out.pairs.extend(probe);
+                        }
+                    }
+                    // and edge against edge, where they cross (`edges.rs`)
+                    let corners = out.pairs.len() > before;
+                    self.edge_pairs(a, b, s, (margin, corners), key, &mut out.pairs);
+                    // a pair's probes by their parts
+                    out.pairs[before..].sort_unstable_by_key(|p| p.part);
+                }
+            }
+        }
         self.carry(s, out);
         released(&out.prev, &out.pairs, s)
     }
