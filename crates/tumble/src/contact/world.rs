@@ -157,6 +157,38 @@ pub fn each_force(
     power
 }
 
+/// The power (W, >= 0) the contacts' normal damping dissipates at the states `s`: what
+/// [`add_world`] returns, without the forces (RATTLE's W and D at the step's end need only
+/// this; the same sums in the same order, so the same bits).
+pub fn power(probes: &Probes, broad: &Broad, s: &[BodyState]) -> f64 {
+    let mut power = 0.0;
+    for p in &probes.list {
+        if let Geometry::PointPlane {
+            body,
+            s: sp,
+            r,
+            p0,
+            n,
+        } = p.geometry
+        {
+            let st = &s[body];
+            let arm = st.r * sp;
+            let d = r - n.dot(st.x + arm - p0);
+            let ddot = -n.dot(velocity(st, arm));
+            let (f, fe) = p.law.force(d, ddot);
+            power += (f - fe) * ddot;
+        }
+    }
+    for p in &broad.pairs {
+        if let Geometry::SpherePair { .. } | Geometry::PointFace { .. } = p.geometry {
+            let (d, ddot) = pair_friction::normal(p, s);
+            let (f, fe) = p.law.force(d, ddot);
+            power += (f - fe) * ddot;
+        }
+    }
+    power
+}
+
 /// At the end of a step to the states `s`: the friction state's return map and the next
 /// step's contact points; returns the energy the friction dissipated (J), >= 0.
 pub fn advance(probes: &Probes, s: &[BodyState], slots: &mut [Slot]) -> f64 {

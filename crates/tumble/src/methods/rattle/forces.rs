@@ -44,3 +44,29 @@ pub(super) fn element_forces(
     }
     p
 }
+
+/// The force elements' and contacts' powers at the states `s` (as [`element_forces`], whose
+/// forces the caller does not need: the contacts' friction is not evaluated).
+pub(super) fn element_power(
+    c: &Compiled,
+    s: &[BodyState],
+    (angles, broad): (&[f64], &crate::contact::broad::Broad),
+    t: f64,
+    ws: &mut Workspace,
+) -> crate::forces::Power {
+    ws.force.iter_mut().for_each(|f| *f = DVec3::ZERO);
+    ws.torque.iter_mut().for_each(|f| *f = DVec3::ZERO);
+    let mut p = crate::forces::add_world(
+        &c.model,
+        &c.force_frames,
+        s,
+        angles,
+        t,
+        &mut ws.force,
+        &mut ws.torque,
+    );
+    if !c.contacts.list.is_empty() || !broad.pairs.is_empty() {
+        p.dissipation += crate::contact::world::power(&c.contacts, broad, s);
+    }
+    p
+}

@@ -70,7 +70,7 @@ use crate::step::{effective_tol, newton_converged, Settings, StepError, StepInfo
 use alloc::string::{String, ToString};
 use alloc::vec;
 use alloc::vec::Vec;
-use forces::element_forces;
+use forces::{element_forces, element_power};
 use glam::{DMat3, DVec3};
 use rotation::torque_gradient;
 pub use rotation::{solve_rotation, ROTATION_ITERATIONS};
@@ -509,10 +509,10 @@ fn try_step(
         fill_scratch(c, &st.bodies, &mut ws.scratch);
         crate::forces::update_angles(model, &c.force_frames, &ws.scratch, &mut st.forces.angles);
         let scratch = core::mem::take(&mut ws.scratch);
-        let power1 = element_forces(
+        let power1 = element_power(
             c,
             &scratch,
-            (&st.forces.angles, &st.forces.contact, &st.forces.broad),
+            (&st.forces.angles, &st.forces.broad),
             t + h,
             ws,
         );
