@@ -120,6 +120,8 @@ pub struct Broad {
     pub fresh: bool,
     /// the last step's pairs (a box's corner keeps the face it touches: `corner_face`)
     prev: Vec<Probe>,
+    /// scratch of `carry`: the last Hertz pair's k and reduced mass, and its k_n
+    pub(super) kt_memo: (f64, f64, f64),
 }
 
 impl Clone for Broad {
