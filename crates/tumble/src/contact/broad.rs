@@ -122,6 +122,11 @@ pub struct Broad {
     prev: Vec<Probe>,
     /// scratch of `carry`: the last Hertz pair's k and reduced mass, and its k_n
     pub(super) kt_memo: (f64, f64, f64),
+    /// the plane probes within reach of the step (`Probes::sweep`), in order; all of them
+    /// until the first sweep (`near_known`)
+    pub near: Vec<u32>,
+    /// whether `near` has been found
+    pub near_known: bool,
 }
 
 impl Clone for Broad {
@@ -132,6 +137,7 @@ impl Clone for Broad {
         b.pairs.reserve(self.pairs.capacity());
         b.prev.reserve(self.prev.capacity());
         b.close.reserve(self.close.capacity());
+        b.near.reserve(self.near.capacity());
         for (v, w) in [
             (&mut b.slots, &self.slots),
             (&mut b.pending, &self.pending),
@@ -145,10 +151,20 @@ impl Clone for Broad {
 }
 
 impl Broad {
+    /// The indices of the plane probes (of `n`) within reach of the step: `near`, or all of
+    /// them before the first sweep.
+    pub fn planes(&self, n: usize) -> impl Iterator<Item = usize> + '_ {
+        let all = (!self.near_known).then_some(0..n).into_iter().flatten();
+        let near = self.near_known.then_some(&self.near).into_iter().flatten();
+        all.chain(near.map(|&i| i as usize))
+    }
+
     /// Become a copy of `src`, reusing this one's storage (`simulation/substep.rs`).
     pub fn assign(&mut self, src: &Broad) {
         self.order.clone_from(&src.order);
         self.close.clone_from(&src.close);
+        self.near.clone_from(&src.near);
+        self.near_known = src.near_known;
         self.lo.clone_from(&src.lo);
         self.hi.clone_from(&src.hi);
         self.centre.clone_from(&src.centre);

@@ -114,8 +114,18 @@ pub fn evaluate(
     couple: &mut alloc::vec::Vec<Coupling>,
 ) -> f64 {
     let mut dissipated = 0.0;
-    for ((p, slot), out) in probes.list.iter().zip(slots).zip(slots1.iter_mut()) {
+    let mut near = broad.planes(probes.list.len()).peekable();
+    for (i, ((p, slot), out)) in probes
+        .list
+        .iter()
+        .zip(slots)
+        .zip(slots1.iter_mut())
+        .enumerate()
+    {
         *out = *slot;
+        if near.next_if_eq(&i).is_none() {
+            continue; // out of reach of the step: no force, no spring (`Probes::sweep`)
+        }
         match p.geometry {
             Geometry::PointPlane { body, s, r, p0, n } => {
                 let (x0, x1) = (point(&qn[body], s), point(&q1[body], s));
@@ -172,6 +182,7 @@ pub fn evaluate(
             Geometry::SpherePair { .. } | Geometry::PointFace { .. } => {} // (in `pairs`, below)
         }
     }
+    drop(near);
     let Broad {
         pairs,
         slots: pslots,

@@ -179,6 +179,41 @@ pub struct Probes {
     pub balls: broad::Balls,
 }
 
+impl Probes {
+    /// The broad phase of a step of `h` from the states `s` (friction state `slots`): the
+    /// pairs of balls that may touch (`broad.rs`), and the plane probes within reach, into
+    /// `out.near`. Returns the energy released to D (`broad.rs`, `released`).
+    ///
+    /// A plane probe is within reach when its gap at the start is below the margin that bounds
+    /// its point's motion over the step, as a ball's in the sweep: 2 h (|v| + |w| |R s|) plus
+    /// 2 % of its reach |s| + r and |g| h^2 (a point at rest that gravity starts), or when its
+    /// stick spring holds something or slid (a probe that left contact within the last step
+    /// lets go of its spring in the next, `discrete.rs`). The others are out of contact at
+    /// both ends of the step: their force, power and friction are exact zeros, so leaving them
+    /// out changes no bit of the step (ball pit, 400 balls: 2000 plane probes, some 200 near).
+    pub fn sweep(&self, s: &[BodyState], h: f64, slots: &[Slot], out: &mut broad::Broad) -> f64 {
+        out.near.clear();
+        out.near_known = true;
+        for (i, (p, slot)) in self.list.iter().zip(slots).enumerate() {
+            if let Geometry::PointPlane { body, s: sp, r, .. } = p.geometry {
+                let st = &s[body];
+                let w = st.r * st.w;
+                let reach = crate::math::length(sp) + r;
+                let margin = 2.0 * h * (crate::math::length(st.v) + crate::math::length(w) * reach)
+                    + 0.02 * reach
+                    + self.balls.weight * h * h;
+                if gap(p, s) < margin || slot.u != DVec3::ZERO || slot.sliding {
+                    out.near.push(i as u32);
+                }
+            }
+        }
+        if self.balls.list.is_empty() {
+            return 0.0;
+        }
+        self.balls.sweep(s, h, out)
+    }
+}
+
 /// E* of two materials: 1 / E* = (1 - nu_a^2) / E_a + (1 - nu_b^2) / E_b.
 pub fn e_star(a: &Material, b: &Material) -> f64 {
     1.0 / ((1.0 - a.poisson * a.poisson) / a.young + (1.0 - b.poisson * b.poisson) / b.young)
@@ -429,12 +464,19 @@ pub fn potential(probes: &Probes, broad: &broad::Broad, s: &[BodyState], slots: 
 /// and its damping takes at most half its speed a step (h dF/d(ddot) <= m / 2), and no
 /// sphere pair within reach closes by more than half the smaller radius a step (so none
 /// passes through another between two steps).
-pub fn resolved(probes: &Probes, pairs: &[Probe], model: &Model, s: &[BodyState], h: f64) -> bool {
+pub fn resolved(
+    probes: &Probes,
+    broad: &broad::Broad,
+    model: &Model,
+    s: &[BodyState],
+    h: f64,
+) -> bool {
     let mass = |b: usize| model.bodies[b].mass;
     let rings = |p: &Probe, d: f64, m: f64| {
         h * h * p.law.slope(d) > m / 16.0 || h * p.law.damping(d) > m / 2.0
     };
-    for p in &probes.list {
+    for i in broad.planes(probes.list.len()) {
+        let p = &probes.list[i];
         if let Geometry::PointPlane { body, .. } = p.geometry {
             let d = -gap(p, s);
             if d > 0.0 && rings(p, d, mass(body)) {
@@ -442,7 +484,7 @@ pub fn resolved(probes: &Probes, pairs: &[Probe], model: &Model, s: &[BodyState]
             }
         }
     }
-    for p in pairs {
+    for p in &broad.pairs {
         if let Geometry::PointFace { a, b, .. } = p.geometry {
             let (ma, mb) = (mass(a), mass(b));
             let d = -gap(p, s);

@@ -68,7 +68,8 @@ pub fn each_force(
     mut visit: impl FnMut(usize, DVec3, DVec3, DVec3),
 ) -> f64 {
     let mut power = 0.0;
-    for (p, slot) in probes.list.iter().zip(slots) {
+    for i in broad.planes(probes.list.len()) {
+        let (p, slot) = (&probes.list[i], &slots[i]);
         match p.geometry {
             Geometry::PointPlane {
                 body,
@@ -162,7 +163,8 @@ pub fn each_force(
 /// this; the same sums in the same order, so the same bits).
 pub fn power(probes: &Probes, broad: &Broad, s: &[BodyState]) -> f64 {
     let mut power = 0.0;
-    for p in &probes.list {
+    for i in broad.planes(probes.list.len()) {
+        let p = &probes.list[i];
         if let Geometry::PointPlane {
             body,
             s: sp,
@@ -190,10 +192,16 @@ pub fn power(probes: &Probes, broad: &Broad, s: &[BodyState]) -> f64 {
 }
 
 /// At the end of a step to the states `s`: the friction state's return map and the next
-/// step's contact points; returns the energy the friction dissipated (J), >= 0.
-pub fn advance(probes: &Probes, s: &[BodyState], slots: &mut [Slot]) -> f64 {
+/// step's contact points; returns the energy the friction dissipated (J), >= 0. (A probe out
+/// of reach of the step, `Probes::sweep`, holds no spring: only its contact point is moved.)
+pub fn advance(probes: &Probes, broad: &Broad, s: &[BodyState], slots: &mut [Slot]) -> f64 {
     let mut dissipated = 0.0;
-    for (p, slot) in probes.list.iter().zip(slots.iter_mut()) {
+    let mut near = broad.planes(probes.list.len()).peekable();
+    for (i, (p, slot)) in probes.list.iter().zip(slots.iter_mut()).enumerate() {
+        if near.next_if_eq(&i).is_none() {
+            rebase(p, s, slot);
+            continue;
+        }
         if let Geometry::PointPlane {
             body,
             s: sp,

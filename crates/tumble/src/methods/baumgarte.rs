@@ -281,9 +281,9 @@ pub fn step(
     settings: &Settings,
 ) -> Result<StepInfo, StepError> {
     let h = settings.dt;
-    if !c.contacts.balls.list.is_empty() {
+    if !c.contacts.list.is_empty() || !c.contacts.balls.list.is_empty() {
         let f = &mut state.forces;
-        f.dissipated += c.contacts.balls.sweep(&state.bodies, h, &mut f.broad);
+        f.dissipated += c.contacts.sweep(&state.bodies, h, &f.contact, &mut f.broad);
     }
     let states = &state.bodies;
     let mut stage = core::mem::take(&mut ws.next);
@@ -349,8 +349,12 @@ pub fn step(
                 );
             }
             if !c.contacts.list.is_empty() {
-                f.dissipated +=
-                    crate::contact::world::advance(&c.contacts, &state.bodies, &mut f.contact);
+                f.dissipated += crate::contact::world::advance(
+                    &c.contacts,
+                    &f.broad,
+                    &state.bodies,
+                    &mut f.contact,
+                );
             }
             f.dissipated += crate::contact::pair_friction::advance(&mut f.broad, &state.bodies);
             f.t += h;

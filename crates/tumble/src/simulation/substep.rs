@@ -116,7 +116,7 @@ impl Simulation {
         let f = self.force_state();
         let ok = crate::contact::resolved(
             &self.compiled.contacts,
-            &f.broad.pairs,
+            &f.broad,
             &self.compiled.model,
             &states,
             h,

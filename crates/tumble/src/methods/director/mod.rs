@@ -610,11 +610,14 @@ impl Ctx<'_> {
 
     /// The sphere pairs that may touch in a step of `h` from the current state (`broad.rs`).
     pub(super) fn sweep(&mut self, model: &Model, h: f64) {
-        if self.c.contacts.balls.list.is_empty() {
+        if self.c.contacts.list.is_empty() && self.c.contacts.balls.list.is_empty() {
             return;
         }
         self.s.body_states(model, &mut self.w.states);
         let f = &mut self.s.forces;
-        f.dissipated += self.c.contacts.balls.sweep(&self.w.states, h, &mut f.broad);
+        f.dissipated += self
+            .c
+            .contacts
+            .sweep(&self.w.states, h, &f.contact, &mut f.broad);
     }
 }

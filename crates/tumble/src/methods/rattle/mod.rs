@@ -258,8 +258,9 @@ fn try_step(
     let nj = model.joints.len();
     // Jacobians (the directions of the constraint forces) at the start of the step
     fill_scratch(c, &st.bodies, &mut ws.scratch);
-    if !c.contacts.balls.list.is_empty() {
-        st.forces.dissipated += c.contacts.balls.sweep(&ws.scratch, h, &mut st.forces.broad);
+    if !c.contacts.list.is_empty() || !c.contacts.balls.list.is_empty() {
+        let f = &mut st.forces;
+        f.dissipated += c.contacts.sweep(&ws.scratch, h, &f.contact, &mut f.broad);
     }
     for j in 0..nj {
         joints::evaluate_into(&c.frames[j], &ws.scratch, st.forces.t, &mut ws.evals[j]);
@@ -517,8 +518,12 @@ fn try_step(
             ws,
         );
         if !c.contacts.list.is_empty() {
-            st.forces.dissipated +=
-                crate::contact::world::advance(&c.contacts, &scratch, &mut st.forces.contact);
+            st.forces.dissipated += crate::contact::world::advance(
+                &c.contacts,
+                &st.forces.broad,
+                &scratch,
+                &mut st.forces.contact,
+            );
         }
         st.forces.dissipated +=
             crate::contact::pair_friction::advance(&mut st.forces.broad, &scratch);
