@@ -3,6 +3,7 @@
 // Pause takes to take effect while it runs. A benchmark, not a test: it prints figures.
 //   node benches/page/bench.mjs [--seconds 8] [--scenarios 'chain?links=256,chain?links=1024']
 //   node benches/page/bench.mjs --scenarios 'ball-pit?balls=400' --integrator rattle --from 1 --to 1.5
+//   [--size 1280x860] (the viewport, CSS px)
 // (--from/--to: only the real-time factor between those simulated times, s)
 // Uses Debian's /usr/bin/chromium with SwiftShader (software WebGL) as the browser tests do, so
 // the frame rate here is a floor: a laptop's GPU draws faster.
@@ -13,6 +14,7 @@ const arg = (name, dflt) => { const i = process.argv.indexOf(`--${name}`); retur
 const seconds = Number(arg('seconds', 8));
 const scenarios = arg('scenarios', 'chain?links=256,chain?links=1024').split(',');
 const integrator = arg('integrator', 'director');
+const [width, height] = arg('size', '1280x860').split('x').map(Number); // --size WxH: the viewport
 const from = arg('from', null) === null ? null : Number(arg('from')), to = Number(arg('to', from ?? 0));
 
 const srv = await serve(arg('www', undefined)); // --www DIR: another build of the page (an A/B run)
@@ -22,7 +24,7 @@ const browser = await chromium.launch({
 });
 console.log(`scenario                      integrator  engine        x real time   view fps   click -> handler   click -> paused frame`);
 for (const sc of scenarios) {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
+  const page = await browser.newPage({ viewport: { width, height } });
   await page.goto(`${srv.base}?scenario=${encodeURIComponent(sc)}&integrator=${integrator}`);
   await page.waitForFunction(() => window.tumble?.time() > 0, null, { timeout: 60000 });
   const engine = await page.evaluate(() => window.tumble.engine());

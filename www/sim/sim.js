@@ -45,7 +45,7 @@ export class Run {
 
   refresh() {
     this.sim.write_poses(this.poses);
-    this.sim.write_joints(this.joints);
+    if (this.nj) this.sim.write_joints(this.joints);
     if (this.ns) this.sim.write_springs(this.springs);
     this.sim.invariants(this.inv);
   }
@@ -55,7 +55,7 @@ export class Run {
   advance(n, history = null, r = 0) {
     if (this.error || n <= 0) return 0;
     const t0 = performance.now();
-    let done = 0;
+    let done = 0, fresh = false; // fresh: the state was read after the last step (a sample)
     while (done < n) {
       const m = history ? Math.min(n - done, history.due(this.steps)) : n - done;
       const taken = this.sim.step(m);
@@ -65,15 +65,18 @@ export class Run {
         this.error = this.sim.last_error() ?? 'the step failed';
         break;
       }
+      fresh = false;
       if (history && this.steps % history.stride === 0) {
         this.refresh();
+        fresh = true;
         if (!this.finite()) break;
         history.record(r, this.steps, this.inv, this.poses, this.joints, this.springs, this.sim.state_hash());
       }
     }
     const ms = (performance.now() - t0) / Math.max(done, 1);
     this.msPerStep = this.msPerStep ? 0.9 * this.msPerStep + 0.1 * ms : ms;
-    this.refresh();
+    // (read once: at every step while each is sampled, as the history's first seconds are)
+    if (!fresh) this.refresh();
     this.finite();
     return done;
   }

@@ -192,7 +192,18 @@ impl Probes {
     /// both ends of the step: their force, power and friction are exact zeros, so leaving them
     /// out changes no bit of the step (ball pit, 400 balls: 2000 plane probes, some 200 near).
     pub fn sweep(&self, s: &[BodyState], h: f64, slots: &[Slot], out: &mut broad::Broad) -> f64 {
+        self.near(s, h, slots, out);
+        if self.balls.list.is_empty() {
+            return 0.0;
+        }
+        self.balls.sweep(s, h, out)
+    }
+
+    /// The plane probes within reach of a step of `h` from `s` into `out.near` ([`Self::sweep`]).
+    pub fn near(&self, s: &[BodyState], h: f64, slots: &[Slot], out: &mut broad::Broad) {
         out.near.clear();
+        // room for every plane probe once, so that no later step allocates
+        out.near.reserve(self.list.len());
         out.near_known = true;
         for (i, (p, slot)) in self.list.iter().zip(slots).enumerate() {
             if let Geometry::PointPlane { body, s: sp, r, .. } = p.geometry {
@@ -207,10 +218,6 @@ impl Probes {
                 }
             }
         }
-        if self.balls.list.is_empty() {
-            return 0.0;
-        }
-        self.balls.sweep(s, h, out)
     }
 }
 
@@ -449,7 +456,9 @@ pub fn return_map(un: DVec3, dpt: DVec3, cap: f64, kt: f64) -> (DVec3, DVec3) {
 /// (with theirs at the end of the last step) (J): sum of V(d) and k_t |u|^2 / 2.
 pub fn potential(probes: &Probes, broad: &broad::Broad, s: &[BodyState], slots: &[Slot]) -> f64 {
     let mut v = 0.0;
-    for (p, slot) in probes.list.iter().zip(slots) {
+    // (the plane probes out of reach, `Probes::sweep`, add exact zeros: no dent, no spring)
+    for i in broad.planes(probes.list.len()) {
+        let (p, slot) = (&probes.list[i], &slots[i]);
         v += p.law.potential(-gap(p, s)) + 0.5 * p.kt * slot.u.length_squared();
     }
     for (p, slot) in broad.pairs.iter().zip(&broad.next) {

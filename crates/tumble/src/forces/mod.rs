@@ -416,6 +416,9 @@ impl State {
         };
         // the pairs touching at the start (their energy is part of E0)
         probes.balls.sweep(init, 0.0, &mut s.broad); // (nothing released: no last step)
+                                                     // and the plane probes touching (their storage made here: the saved copy of a step,
+                                                     // `simulation/substep.rs`, is made from this state and must not grow later)
+        probes.near(init, 0.0, &s.contact, &mut s.broad);
         s
     }
 }

@@ -10,9 +10,19 @@
 //!   pulled aside by `angle` and let go. Frictionless sphere-sphere contacts, restitution
 //!   `restitution`. With touching balls the line is not "one in, one out": the collision
 //!   spreads through the line (Hutzler et al., Am. J. Phys. 72, 2004).
-//! - `ball-pit`: `balls` rubber balls (5 cm, 0.1 kg) poured from a loose lattice into a box of
-//!   five planes (a floor and four walls); the broad phase keeps the cost of a step near linear
-//!   in the number of balls (`tumble bench`, README).
+//! - `ball-pit`: `balls` soft balls (5 cm, 0.1 kg, E = 0.2 MPa) poured from a loose lattice into
+//!   a box of five planes (a floor and four walls); the broad phase keeps the cost of a step
+//!   near linear in the number of balls (`tumble bench`, README). Why so soft: a ball of 5 cm
+//!   and 0.1 kg (190 kg/m^3) is no solid rubber ball but a hollow one, a rubber shell 2.9 mm
+//!   thick, and a shell is far softer than a solid ball. Under a point load it is a spring of
+//!   k = 4 E t^2 / (R sqrt(3 (1 - nu^2))) = 4.35 kN/m (Reissner; E = 10 MPa, nu = 0.45), so its
+//!   contact rings at sqrt(k / m) = 209 rad/s, on the floor as against another ball (two shells
+//!   in series on the reduced mass). Solid rubber's Hertz law (E = 10 MPa) rang at 650-760
+//!   rad/s in the resting pile; at E = 0.2 MPa the Hertz law rings at 130-210 rad/s there
+//!   (omega grows as E^(1/3)), the rate of the shell, and the bottom balls sink about 2 mm. The
+//!   preset's step, 1e-3 s, is then the longest at which no contact of the resting pile needs
+//!   sub-steps (omega h <= 1/4, `simulation/substep.rs`) at 100, 400 or 1600 balls; the pour's
+//!   impacts split some steps in two.
 //! - `stop-pendulum`: the 1 m rod of the force presets, let go at `angle`, swings down onto a
 //!   stop at `stop` (both measured from hanging straight down) and rebounds with
 //!   `restitution`: a joint limit (`forces/limits.rs`).
@@ -235,7 +245,9 @@ pub fn incline(values: &[f64]) -> (Model, Vec<BodyState>) {
 pub fn ball_pit(values: &[f64]) -> (Model, Vec<BodyState>) {
     let (n, e, mu) = (values[0] as usize, values[1], values[2]);
     let (r, m) = (0.05, 0.1);
+    // as soft as a hollow ball's shell (module notes)
     let material = Material {
+        young: 2e5,
         restitution: e,
         friction: mu,
         static_friction: mu,

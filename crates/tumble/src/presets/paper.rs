@@ -179,7 +179,7 @@ pub(crate) fn build(name: &str, values: &[f64]) -> (Model, Vec<BodyState>, f64, 
         }
         "ball-pit" => {
             let (m, s) = crate::presets::contact::ball_pit(values);
-            (m, s, 2.5e-4, 5.0)
+            (m, s, 1e-3, 5.0)
         }
         "stop-pendulum" => {
             let (m, s) = crate::presets::contact::stop_pendulum(values);

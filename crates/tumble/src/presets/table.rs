@@ -218,7 +218,7 @@ pub const PRESETS: &[Preset] = &[
     },
     Preset {
         name: "ball-pit",
-        description: "ball pit: rubber balls (5 cm, 0.1 kg) poured into a box; a broad phase finds the pairs that may touch each step, so the cost grows about linearly with the number of balls",
+        description: "ball pit: soft hollow balls (5 cm, 0.1 kg) poured into a box; a broad phase finds the pairs that may touch each step, so the cost grows about linearly with the number of balls",
         params: &[
             Param { key: "balls", help: "number of balls", kind: ParamKind::Number { default: 100.0, min: 2.0, max: 4096.0, integer: true } },
             Param { key: "restitution", help: "coefficient of restitution e of every contact", kind: ParamKind::Number { default: 0.5, min: 0.01, max: 1.0, integer: false } },
