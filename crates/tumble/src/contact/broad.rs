@@ -159,20 +159,20 @@ impl Broad {
         all.chain(near.map(|&i| i as usize))
     }
 
-    /// Become a copy of `src`, reusing this one's storage (`simulation/substep.rs`).
+    /// Become a copy of `src` as the sub-stepping saves and restores it
+    /// (`simulation/substep.rs`), reusing this one's storage: what the next step reads before
+    /// its sweep (the pairs and their friction at the last step's end, the plane probes within
+    /// reach, for the checks and the readout) and what the sweep keeps (the order). The sweep's
+    /// scratch, which it rebuilds before reading (the last step's pairs `prev`, the director's
+    /// `pending`, the close pairs, the intervals), is not copied: a restored state is swept
+    /// again before its next step. (The 400-ball pit saved some 1 MB a step, a third of it
+    /// dead.)
     pub fn assign(&mut self, src: &Broad) {
         self.order.clone_from(&src.order);
-        self.close.clone_from(&src.close);
         self.near.clone_from(&src.near);
         self.near_known = src.near_known;
-        self.lo.clone_from(&src.lo);
-        self.hi.clone_from(&src.hi);
-        self.centre.clone_from(&src.centre);
-        self.grown.clone_from(&src.grown);
         self.pairs.clone_from(&src.pairs);
-        self.prev.clone_from(&src.prev);
         self.slots.clone_from(&src.slots);
-        self.pending.clone_from(&src.pending);
         self.next.clone_from(&src.next);
         self.released = src.released;
         self.fresh = src.fresh;
