@@ -3,7 +3,8 @@
 // Pause takes to take effect while it runs. A benchmark, not a test: it prints figures.
 //   node benches/page/bench.mjs [--seconds 8] [--scenarios 'chain?links=256,chain?links=1024']
 //   node benches/page/bench.mjs --scenarios 'ball-pit?balls=400' --integrator rattle --from 1 --to 1.5
-//   [--size 1280x860] (the viewport, CSS px)
+//   [--size 1280x860] (the viewport, CSS px) [--fastest] (the page's speed "fastest", not
+//   "real time": what it can do, not capped at 1)
 // (--from/--to: only the real-time factor between those simulated times, s)
 // Uses Debian's /usr/bin/chromium with SwiftShader (software WebGL) as the browser tests do, so
 // the frame rate here is a floor: a laptop's GPU draws faster.
@@ -28,6 +29,7 @@ for (const sc of scenarios) {
   await page.goto(`${srv.base}?scenario=${encodeURIComponent(sc)}&integrator=${integrator}`);
   await page.waitForFunction(() => window.tumble?.time() > 0, null, { timeout: 60000 });
   const engine = await page.evaluate(() => window.tumble.engine());
+  if (process.argv.includes('--fastest')) await page.selectOption('#speed', '0');
   if (from !== null) {
     // --from T0 --to T1: the real-time factor between two simulated times (a run whose cost
     // changes as it goes, the ball pit's fall and rest, compared over the same motion)
