@@ -45,6 +45,7 @@
 mod algebra;
 mod condensed;
 mod coupled;
+mod elements;
 pub mod forces;
 mod full;
 mod rows;
@@ -551,73 +552,5 @@ impl Ctx<'_> {
             }
         }
         f
-    }
-
-    /// The force elements' generalised forces at the current iterate `q1` (into `fext`), with
-    /// the step's work, dissipation and angles (see `forces.rs`). Nothing without elements.
-    pub(super) fn element_forces(&mut self, h: f64) {
-        if !self.c.model.has_elements() {
-            return;
-        }
-        self.w.budget = forces::evaluate(
-            self.c,
-            &self.s.q,
-            &self.w.q1,
-            &self.s.forces.angles,
-            &mut self.w.angles1,
-            self.s.forces.t,
-            h,
-            &mut self.w.fext,
-        );
-        if self.stiff_elements() {
-            for st in self.w.stiff.iter_mut() {
-                *st = crate::contact::discrete::Stiffness::default();
-            }
-            self.w.couple.clear();
-        }
-        if !self.c.contacts.list.is_empty() || self.s.forces.broad.busy() {
-            self.w.budget.dissipated += crate::contact::discrete::evaluate(
-                &self.c.contacts,
-                &mut self.s.forces.broad,
-                &self.s.q,
-                &self.w.q1,
-                &self.s.forces.contact,
-                &mut self.w.slots1,
-                h,
-                &mut self.w.fext,
-                &mut self.w.stiff,
-                &mut self.w.couple,
-            );
-        }
-        if self.c.has_limits {
-            forces::limit_stiffness(
-                self.c,
-                &self.s.q,
-                &self.w.q1,
-                &self.w.angles1,
-                h,
-                &mut self.w.stiff,
-            );
-        }
-    }
-
-    /// Whether the tangent takes the contacts' and joint limits' stiffness (`stiff`).
-    pub(super) fn stiff_elements(&self) -> bool {
-        !self.c.contacts.list.is_empty()
-            || !self.c.contacts.balls.list.is_empty()
-            || self.c.has_limits
-    }
-
-    /// The sphere pairs that may touch in a step of `h` from the current state (`broad.rs`).
-    pub(super) fn sweep(&mut self, model: &Model, h: f64) {
-        if self.c.contacts.list.is_empty() && self.c.contacts.balls.list.is_empty() {
-            return;
-        }
-        self.s.body_states(model, &mut self.w.states);
-        let f = &mut self.s.forces;
-        f.dissipated += self
-            .c
-            .contacts
-            .sweep(&self.w.states, h, &f.contact, &mut f.broad);
     }
 }
