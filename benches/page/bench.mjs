@@ -4,7 +4,8 @@
 //   node benches/page/bench.mjs [--seconds 8] [--scenarios 'chain?links=256,chain?links=1024']
 //   node benches/page/bench.mjs --scenarios 'ball-pit?balls=400' --integrator rattle --from 1 --to 1.5
 //   [--size 1280x860] (the viewport, CSS px) [--fastest] (the page's speed "fastest", not
-//   "real time": what it can do, not capped at 1)
+//   "real time": what it can do, not capped at 1) [--query '&mujoco=RK4'] (more of the page's
+//   link, as pause.mjs takes it)
 // (--from/--to: only the real-time factor between those simulated times, s)
 // Uses Debian's /usr/bin/chromium with SwiftShader (software WebGL) as the browser tests do, so
 // the frame rate here is a floor: a laptop's GPU draws faster.
@@ -26,7 +27,7 @@ const browser = await chromium.launch({
 console.log(`scenario                      integrator  engine        x real time   view fps   click -> handler   click -> paused frame`);
 for (const sc of scenarios) {
   const page = await browser.newPage({ viewport: { width, height } });
-  await page.goto(`${srv.base}?scenario=${encodeURIComponent(sc)}&integrator=${integrator}`);
+  await page.goto(`${srv.base}?scenario=${encodeURIComponent(sc)}&integrator=${integrator}${arg('query', '')}`);
   await page.waitForFunction(() => window.tumble?.time() > 0, null, { timeout: 60000 });
   const engine = await page.evaluate(() => window.tumble.engine());
   if (process.argv.includes('--fastest')) await page.selectOption('#speed', '0');

@@ -40,6 +40,13 @@ fn velocity(s: &BodyState, arm: DVec3) -> DVec3 {
     s.v + (s.r * s.w).cross(arm)
 }
 
+/// A point-plane probe's arm R s, indentation d and its rate at the body's state `st`
+/// (module notes).
+fn plane_normal(st: &BodyState, sp: DVec3, r: f64, p0: DVec3, n: DVec3) -> (DVec3, f64, f64) {
+    let arm = st.r * sp;
+    (arm, r - n.dot(st.x + arm - p0), -n.dot(velocity(st, arm)))
+}
+
 /// Add the contacts' forces and torques at the states `s` (friction from `slots`) to `force`
 /// and `torque`; returns the dissipated power (W), >= 0.
 pub fn add_world(
@@ -79,9 +86,7 @@ pub fn each_force(
                 n,
             } => {
                 let st = &s[body];
-                let arm = st.r * sp;
-                let d = r - n.dot(st.x + arm - p0);
-                let ddot = -n.dot(velocity(st, arm));
+                let (arm, d, ddot) = plane_normal(st, sp, r, p0, n);
                 let (f, fe) = p.law.force(d, ddot);
                 power += (f - fe) * ddot;
                 let at = st.x + arm - n * (r - d);
@@ -173,10 +178,7 @@ pub fn power(probes: &Probes, broad: &Broad, s: &[BodyState]) -> f64 {
             n,
         } = p.geometry
         {
-            let st = &s[body];
-            let arm = st.r * sp;
-            let d = r - n.dot(st.x + arm - p0);
-            let ddot = -n.dot(velocity(st, arm));
+            let (_, d, ddot) = plane_normal(&s[body], sp, r, p0, n);
             let (f, fe) = p.law.force(d, ddot);
             power += (f - fe) * ddot;
         }

@@ -18,17 +18,7 @@ pub(super) fn element_forces(
     t: f64,
     ws: &mut Workspace,
 ) -> crate::forces::Power {
-    ws.force.iter_mut().for_each(|f| *f = DVec3::ZERO);
-    ws.torque.iter_mut().for_each(|f| *f = DVec3::ZERO);
-    let mut p = crate::forces::add_world(
-        &c.model,
-        &c.force_frames,
-        s,
-        angles,
-        t,
-        &mut ws.force,
-        &mut ws.torque,
-    );
+    let mut p = elements(c, s, angles, t, ws);
     if !c.contacts.list.is_empty() || !broad.pairs.is_empty() {
         p.dissipation += crate::contact::world::add_world(
             &c.contacts,
@@ -54,9 +44,25 @@ pub(super) fn element_power(
     t: f64,
     ws: &mut Workspace,
 ) -> crate::forces::Power {
+    let mut p = elements(c, s, angles, t, ws);
+    if !c.contacts.list.is_empty() || !broad.pairs.is_empty() {
+        p.dissipation += crate::contact::world::power(&c.contacts, broad, s);
+    }
+    p
+}
+
+/// The force elements' forces and torques alone at `s` into `ws.force` and `ws.torque` (zeroed
+/// first); their powers.
+fn elements(
+    c: &Compiled,
+    s: &[BodyState],
+    angles: &[f64],
+    t: f64,
+    ws: &mut Workspace,
+) -> crate::forces::Power {
     ws.force.iter_mut().for_each(|f| *f = DVec3::ZERO);
     ws.torque.iter_mut().for_each(|f| *f = DVec3::ZERO);
-    let mut p = crate::forces::add_world(
+    crate::forces::add_world(
         &c.model,
         &c.force_frames,
         s,
@@ -64,9 +70,5 @@ pub(super) fn element_power(
         t,
         &mut ws.force,
         &mut ws.torque,
-    );
-    if !c.contacts.list.is_empty() || !broad.pairs.is_empty() {
-        p.dissipation += crate::contact::world::power(&c.contacts, broad, s);
-    }
-    p
+    )
 }
