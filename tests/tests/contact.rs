@@ -790,3 +790,35 @@ fn a_ball_rolls_down_the_incline_at_five_sevenths() {
         }
     }
 }
+
+/// The joint reactions of a state without a contact state (no friction slots, no pairs: what
+/// the page's MuJoCo evaluator asks of a model with a floor, tumble-wasm `Evaluator::reactions`)
+/// leave the plane contacts out and do not panic. (The plane probes within reach,
+/// `contact/near.rs`, were once taken from a Broad that had none found, and indexed the empty
+/// slots: the robot arm beside MuJoCo stopped its worker with "unreachable".) Checked against
+/// the same system without its floor: the same reactions.
+#[test]
+fn reactions_without_a_contact_state_leave_the_planes_out() {
+    let pendulum = |floor: bool| {
+        format!(
+            r#"{{"gravity": [0, 0, -9.81], "bodies": [{{"mass": 1, "inertia": [0.1, 0.1, 0.1], "position": [0.5, 0, 0.3],
+                "shapes": [{{"type": "sphere", "radius": 0.1}}]}}],
+              "joints": [{{"type": "revolute", "point_a": [0, 0, 0.3], "b": 0, "point_b": [-0.5, 0, 0], "axis_a": [0, 1, 0], "axis_b": [0, 1, 0]}}]{}}}"#,
+            if floor { r#", "contact": {"ground": true}"# } else { "" }
+        )
+    };
+    let mut got = Vec::new();
+    for floor in [true, false] {
+        let sc = Scenario::parse(&pendulum(floor)).unwrap();
+        let c = tumble::compiled::Compiled::new(&sc.model).unwrap();
+        assert_eq!(c.contacts.list.is_empty(), !floor);
+        let mut ws = tumble::baumgarte::Workspace::new(&c);
+        let none = tumble::contact::broad::Broad::default();
+        let mut out = vec![0.0; 6];
+        ws.reactions(&c, &sc.initial, (&[], (&[], &none), 0.0), &mut out)
+            .unwrap();
+        got.push(out);
+    }
+    assert!(got[0].iter().any(|&x| x != 0.0), "{got:?}");
+    assert_eq!(got[0], got[1]);
+}

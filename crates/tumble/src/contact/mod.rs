@@ -416,7 +416,7 @@ pub fn return_map(un: DVec3, dpt: DVec3, cap: f64, kt: f64) -> (DVec3, DVec3) {
 pub fn potential(probes: &Probes, broad: &broad::Broad, s: &[BodyState], slots: &[Slot]) -> f64 {
     let mut v = 0.0;
     // (the plane probes out of reach, `Probes::sweep`, add exact zeros: no dent, no spring)
-    for i in broad.planes(probes.list.len()) {
+    for i in broad.planes(probes.list.len().min(slots.len())) {
         let (p, slot) = (&probes.list[i], &slots[i]);
         v += p.law.potential(-gap(p, s)) + 0.5 * p.kt * slot.u.length_squared();
     }

@@ -75,7 +75,9 @@ pub fn each_force(
     mut visit: impl FnMut(usize, DVec3, DVec3, DVec3),
 ) -> f64 {
     let mut power = 0.0;
-    for i in broad.planes(probes.list.len()) {
+    // (no slots: no contact state, the plane probes left out, as the MuJoCo evaluator's
+    // reactions ask, tumble-wasm external.rs)
+    for i in broad.planes(probes.list.len().min(slots.len())) {
         let (p, slot) = (&probes.list[i], &slots[i]);
         match p.geometry {
             Geometry::PointPlane {
