@@ -804,7 +804,11 @@ fn reactions_without_a_contact_state_leave_the_planes_out() {
             r#"{{"gravity": [0, 0, -9.81], "bodies": [{{"mass": 1, "inertia": [0.1, 0.1, 0.1], "position": [0.5, 0, 0.3],
                 "shapes": [{{"type": "sphere", "radius": 0.1}}]}}],
               "joints": [{{"type": "revolute", "point_a": [0, 0, 0.3], "b": 0, "point_b": [-0.5, 0, 0], "axis_a": [0, 1, 0], "axis_b": [0, 1, 0]}}]{}}}"#,
-            if floor { r#", "contact": {"ground": true}"# } else { "" }
+            if floor {
+                r#", "contact": {"ground": true}"#
+            } else {
+                ""
+            }
         )
     };
     let mut got = Vec::new();
