@@ -353,7 +353,15 @@ impl Ctx<'_> {
                                     blk[r * B + r] += t * e0[r] * g0[r];
                                 }
                             }
-                            let first = jl != jk || side == 0 || jt.a.is_none();
+                            // the first of the contributions to block (jk, jl) is body a's
+                            // when joint jl acts on a too: a diagonal block of a joint between
+                            // two bodies, or two joints between the same two bodies (a loop;
+                            // `jl != jk` alone let body b's overwrite body a's there, and every
+                            // step of such a system fell back to `step_full`)
+                            let first = side == 0
+                                || jt
+                                    .a
+                                    .is_none_or(|a| c.at_body[a].iter().all(|i| i.joint != jl));
                             self.w.js.add_block(c.block(b, kslot, li), &blk, first);
                         }
                     }
