@@ -265,6 +265,10 @@ pub struct Compiled {
     /// per body b with n = at_body[b].len(): element k * n + l is the block index of
     /// (at_body[b][k], at_body[b][l])
     pub pair_block: Vec<Vec<usize>>,
+    /// parallel to `pair_block`: whether body b is the first body (lowest index) at which the
+    /// two joints meet, so that a sum over bodies in order stores its first term
+    /// (`JointMatrix::add_block`) instead of clearing every block first
+    pub pair_first: Vec<Vec<bool>>,
     /// per joint: its position in at_body of body a (unused for the ground) and of body b
     pub slot: Vec<[usize; 2]>,
     /// per body: 1 / M
@@ -318,7 +322,7 @@ impl Compiled {
                 });
             }
         }
-        let pair_block = at_body
+        let pair_block: Vec<Vec<usize>> = at_body
             .iter()
             .map(|list| {
                 let mut v = Vec::with_capacity(list.len() * list.len());
@@ -330,6 +334,21 @@ impl Compiled {
                 v
             })
             .collect();
+        let nblocks = pair_block
+            .iter()
+            .flatten()
+            .map(|&i| i + 1)
+            .max()
+            .unwrap_or(0);
+        let mut seen = alloc::vec![false; nblocks];
+        let pair_first = pair_block
+            .iter()
+            .map(|v| {
+                v.iter()
+                    .map(|&i| !core::mem::replace(&mut seen[i], true))
+                    .collect()
+            })
+            .collect();
         Ok(Compiled {
             model: model.clone(),
             frames,
@@ -337,6 +356,7 @@ impl Compiled {
             pattern,
             at_body,
             pair_block,
+            pair_first,
             slot,
             inv_mass: model.bodies.iter().map(|b| 1.0 / b.mass).collect(),
             inv_inertia: model.bodies.iter().map(|b| b.inertia.recip()).collect(),

@@ -22,7 +22,7 @@
 use crate::compiled::{Compiled, JointFrame, RowSpec};
 use crate::math::skew;
 use crate::model::{BodyState, Model};
-use crate::sparse::{JointMatrix, JointPattern};
+use crate::sparse::{JointMatrix, JointPattern, B};
 use crate::step::StepError;
 use glam::{DMat3, DVec3};
 
@@ -259,8 +259,11 @@ impl InverseMass {
     }
 }
 
-/// S = C_left W C_right^T into `s` (cleared first), for the Jacobians `left` and `right`
-/// (the same slice for the symmetric C W C^T) and inverse masses `w`.
+/// S = C_left W C_right^T into `s`, for the Jacobians `left` and `right` (the same slice for
+/// the symmetric C W C^T) and inverse masses `w`. Every block is a sum over the bodies its two
+/// joints share, in body order: each body's term is formed in a local block and stored as the
+/// first term (0 + value, the bits of adding it to a cleared matrix) or added, as
+/// `Compiled::pair_first` says; no block is cleared first.
 pub fn assemble(
     left: &[JointEval],
     right: &[JointEval],
@@ -268,21 +271,24 @@ pub fn assemble(
     c: &Compiled,
     s: &mut JointMatrix,
 ) {
-    s.clear();
     for (b, list) in c.at_body.iter().enumerate() {
+        let n = list.len();
         for (jl, ij) in list.iter().enumerate() {
             let ej = &right[ij.joint];
-            for r in 0..ej.rows {
-                let cj = if ij.is_b { &ej.cb[r] } else { &ej.ca[r] };
-                let wc = w[b].apply(cj);
-                for (kl, ik) in list.iter().enumerate() {
-                    let ek = &left[ik.joint];
-                    let blk = c.block(b, kl, jl);
-                    let general = c.frames[ik.joint].general;
-                    for col in 0..ek.rows {
-                        let ck = if ik.is_b { &ek.cb[col] } else { &ek.ca[col] };
-                        // row `col`'s translational part is +-e_col (col < 3) or zero (the rows
-                        // of `evaluate_frame` without a Perp row), so of its first three
+            let cjs = if ij.is_b { &ej.cb } else { &ej.ca };
+            let mut wc = [[0.0; 6]; B];
+            for (x, cj) in wc.iter_mut().zip(&cjs[..ej.rows]) {
+                *x = w[b].apply(cj);
+            }
+            for (kl, ik) in list.iter().enumerate() {
+                let ek = &left[ik.joint];
+                let cks = if ik.is_b { &ek.cb } else { &ek.ca };
+                let general = c.frames[ik.joint].general;
+                let mut blk = [0.0; B * B];
+                for (col, (row, ck)) in blk.chunks_exact_mut(B).zip(&cks[..ek.rows]).enumerate() {
+                    for (x, wc) in row.iter_mut().zip(&wc[..ej.rows]) {
+                        // row `col`'s translational part is +-e_col (col < 3) or zero (the
+                        // rows of `evaluate_frame` without a Perp row), so of its first three
                         // products only ck[col] wc[col] can be non-zero: the same sum, bit for
                         // bit, in half the multiplications
                         let lin = if general {
@@ -295,10 +301,10 @@ pub fn assemble(
                                 0.0
                             }
                         };
-                        let v = lin + ck[3] * wc[3] + ck[4] * wc[4] + ck[5] * wc[5];
-                        s.add(blk, col, r, v);
+                        *x = lin + ck[3] * wc[3] + ck[4] * wc[4] + ck[5] * wc[5];
                     }
                 }
+                s.add_block(c.block(b, kl, jl), &blk, c.pair_first[b][kl * n + jl]);
             }
         }
     }
