@@ -345,6 +345,17 @@ impl Simulation {
         }
     }
 
+    /// Body `b`'s state after the last step (`states()[b]` without building the others).
+    /// Panics if `b` is not a body.
+    pub fn body_state(&self, b: usize) -> BodyState {
+        let c = &self.compiled;
+        match &self.solver {
+            Solver::Director(s, _) => s.body_state(&c.model, b),
+            Solver::Rattle(s, _) => s.bodies[b].state(&c.model.bodies[b]),
+            Solver::Baumgarte(s, _) => s.bodies[b],
+        }
+    }
+
     /// The poses into `out`, 12 numbers per body: x, then R column-major.
     pub fn write_poses(&self, out: &mut [f64]) {
         match &self.solver {

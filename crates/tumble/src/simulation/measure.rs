@@ -148,7 +148,8 @@ impl Simulation {
             }
         };
         eat(self.t);
-        for s in &self.states() {
+        for b in 0..self.compiled.bodies() {
+            let s = self.body_state(b);
             for v in [s.x, s.v, s.w, s.r.x_axis, s.r.y_axis, s.r.z_axis] {
                 eat(v.x);
                 eat(v.y);
