@@ -149,6 +149,23 @@ fn steps_allocate_nothing() {
     assert_eq!(n, 0, "reactions: {n} allocations in 20 steps");
 }
 
+/// The state hash and one body's state (the page reads them once per history sample) allocate
+/// nothing, with every integrator.
+#[test]
+fn state_hash_and_body_state_allocate_nothing() {
+    let sc = Scenario::parse("chain?links=8&joint=spherical").unwrap();
+    for m in Method::ALL {
+        let mut sim = Simulation::new(&sc, m, Settings::for_scenario(&sc)).unwrap();
+        sim.step().unwrap();
+        let (h, n) = allocations(|| {
+            let x: f64 = (0..8).map(|b| sim.body_state(b).x.z).sum();
+            (sim.state_hash(), x)
+        });
+        std::hint::black_box(h);
+        assert_eq!(n, 0, "{}: {n} allocations", m.name());
+    }
+}
+
 /// A study's run (tumble::study::Run: the CLI's `tumble study` and the page's Study view)
 /// measures every step (energy, momentum, violations, the log-grid series) without allocating
 /// either: after the first step, 2000 measured steps of each integrator allocate nothing.

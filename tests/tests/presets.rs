@@ -129,6 +129,32 @@ fn chain_push_is_a_rigid_turn_about_the_ground_point() {
     assert!(s.invariants().joint_violation < 1e-12);
 }
 
+/// `Simulation::body_state(b)` (one body, no allocation) is `states()[b]` to the bit, for every
+/// integrator on a jointed preset, at the start and after some steps.
+#[test]
+fn body_state_is_the_states_element() {
+    let bits = |s: &tumble::BodyState| {
+        [s.x, s.v, s.w, s.r.x_axis, s.r.y_axis, s.r.z_axis].map(|v| v.to_array().map(f64::to_bits))
+    };
+    for m in Method::ALL {
+        let mut s = sim("chain?links=3&joint=spherical&push=4", m, 0.01);
+        for k in 0..3 {
+            let all = s.states();
+            assert_eq!(all.len(), 3);
+            for (b, st) in all.iter().enumerate() {
+                assert_eq!(
+                    bits(&s.body_state(b)),
+                    bits(st),
+                    "{m:?}, body {b}, round {k}"
+                );
+            }
+            for _ in 0..10 {
+                s.step().unwrap();
+            }
+        }
+    }
+}
+
 /// The pushed revolute chain against the minimal-coordinate reference (Lagrange's equations in
 /// the link angles, RK4) started with every link turning at omega: error O(h^2).
 #[test]

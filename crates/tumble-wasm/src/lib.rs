@@ -296,7 +296,7 @@ impl Simulation {
 
     /// Number of bodies.
     pub fn body_count(&self) -> usize {
-        self.inner.states().len()
+        self.inner.model().bodies.len()
     }
 
     /// Box sides of every body (3 per body) into `out`.
@@ -360,9 +360,8 @@ impl Simulation {
 
     /// World position of every joint (its point on body b), 3 per joint, into `out`.
     pub fn write_joints(&self, out: &mut [f64]) {
-        let states = self.inner.states();
         for (o, j) in out.chunks_exact_mut(3).zip(&self.inner.model().joints) {
-            let s = &states[j.b];
+            let s = self.inner.body_state(j.b);
             o.copy_from_slice(&(s.x + s.r * j.point_b).to_array());
         }
     }
@@ -391,9 +390,13 @@ impl Simulation {
     /// The two world end points of every element of [`Simulation::spring_count`], 6 numbers
     /// each (a then b), into `out`.
     pub fn write_springs(&self, out: &mut [f64]) {
-        let states = self.inner.states();
         let m = self.inner.model();
-        let at = |b: Option<usize>, p: glam::DVec3| b.map_or(p, |b| states[b].x + states[b].r * p);
+        let at = |b: Option<usize>, p: glam::DVec3| {
+            b.map_or(p, |b| {
+                let s = self.inner.body_state(b);
+                s.x + s.r * p
+            })
+        };
         let springs = m.forces.iter().filter_map(|f| match *f {
             tumble::ForceElement::Spring {
                 a,

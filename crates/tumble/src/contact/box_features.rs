@@ -25,7 +25,8 @@
 //! the nearest point is on the face's edge, and the distance is the face's gap), so a probe
 //! that goes from a face to an edge is the same contact, its key kept (`broad.rs` `released`).
 use super::broad::{Ball, Balls};
-use super::{Law, Probe};
+use super::faces::BoxProbe;
+use super::Probe;
 use crate::model::BodyState;
 use glam::DVec3;
 
@@ -37,36 +38,20 @@ fn signed(q: DVec3, h: DVec3) -> f64 {
 }
 
 impl Balls {
-    /// The probe of the point `sp` (body frame of `pt`, radius `r`) against box `bx`'s edge or
-    /// corner nearest it, if the point is outside the box and within `margin` of touching
-    /// (module notes); `None` inside, where a face carries it.
-    #[allow(clippy::too_many_arguments)]
-    pub(super) fn point_box(
-        &self,
-        pt: &Ball,
-        sp: DVec3,
-        r: f64,
-        bx: &Ball,
-        s: &[BodyState],
-        margin: f64,
-        law: Law,
-        key: ([usize; 2], u32),
-    ) -> Option<Probe> {
-        let sa = &s[pt.body];
-        let q = Self::local(bx, s, sa.x + sa.r * sp);
+    /// The probe of the point `probe.sp` (body frame of `probe.pt`, radius `probe.r`) against
+    /// box `probe.bx`'s edge or corner nearest it, if the point is outside the box and within
+    /// `probe.margin` of touching (module notes); `None` inside, where a face carries it.
+    pub(super) fn point_box(probe: &BoxProbe) -> Option<Probe> {
+        let bx = probe.bx;
+        let q = probe.local();
         let c = q.clamp(-bx.half, bx.half);
         let dist = (q - c).length();
-        if dist <= 1e-12 * bx.half.max_element() || dist - r > margin {
+        if dist <= 1e-12 * bx.half.max_element() || dist - probe.r > probe.margin {
             return None;
         }
         let m = bx.rot * ((q - c) / dist);
         let off = m.dot(bx.s + bx.rot * c);
-        Some(Probe::point_face(
-            (pt.body, sp, r),
-            (bx.body, m, off),
-            law,
-            key,
-        ))
+        Some(probe.point_face(m, off))
     }
 
     /// The segment parameter t in [0, 1] of a capsule `cap` (taken whole) whose point comes

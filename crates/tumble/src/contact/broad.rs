@@ -29,6 +29,7 @@
 //! step's Newton iterations, so a step's forces are one function of the positions (the energy
 //! balance needs that); a pair that is not found has both ends of the step out of contact, as
 //! the margin bounds the motion.
+use super::faces::BoxProbe;
 use super::pair_friction::PairSlot;
 use super::{Geometry, Kind, Law, Probe};
 use crate::model::BodyState;
@@ -242,25 +243,12 @@ impl Balls {
         }
     }
 
-    /// The probe of the point `sp` (radius `r`) of ball `pt`'s body against box `bx`: the
-    /// face it faces (`face`) or, beyond the faces, the box's nearest edge or corner
-    /// (`box_features.rs`).
-    #[allow(clippy::too_many_arguments)]
-    fn round_point(
-        &self,
-        pt: &Ball,
-        sp: DVec3,
-        r: f64,
-        bx: &Ball,
-        s: &[BodyState],
-        margin: f64,
-        law: Law,
-        key: ([usize; 2], u32),
-    ) -> Option<Probe> {
-        let st = &s[pt.body];
-        let face = Self::facing(bx, s, st.x + st.r * sp, r);
-        self.face(pt, sp, r, bx, face, s, margin, law, key)
-            .or_else(|| self.point_box(pt, sp, r, bx, s, margin, law, key))
+    /// The probe of the point `probe.sp` (radius `probe.r`) of ball `probe.pt`'s body against
+    /// box `probe.bx`: the face it faces (`face`) or, beyond the faces, the box's nearest edge
+    /// or corner (`box_features.rs`).
+    fn round_point(probe: &BoxProbe) -> Option<Probe> {
+        let face = Self::facing(probe.bx, probe.s, probe.world(), probe.r);
+        Self::face(probe, face).or_else(|| Self::point_box(probe))
     }
 
     /// The probe of a capsule `cap` taken whole against box `bx` at the states `s`: the
@@ -279,7 +267,16 @@ impl Balls {
         let sp = super::segments::at(cap, t);
         let k = 4.0 / 3.0 / (cap.compliance + bx.compliance) * crate::math::sqrt(cap.r);
         let law = self.law_of(Kind::Hertz, k, 1.0, cap, bx);
-        self.round_point(cap, sp, cap.r, bx, s, margin, law, (key, 0))
+        Self::round_point(&BoxProbe {
+            pt: cap,
+            sp,
+            r: cap.r,
+            bx,
+            s,
+            margin,
+            law,
+            key: (key, 0),
+        })
     }
 
     /// The sphere pair of balls `a` and `b` between their body points `sa` and `sb` (a
@@ -426,8 +423,16 @@ impl Balls {
                     // Hertz with the sphere's radius against a flat face
                     let k = 4.0 / 3.0 / (a.compliance + b.compliance) * crate::math::sqrt(sph.r);
                     let law = self.law_of(Kind::Hertz, k, 1.0, a, b);
-                    let probe = self.round_point(sph, sph.s, sph.r, bx, s, margin, law, (key, 0));
-                    out.pairs.extend(probe);
+                    out.pairs.extend(Self::round_point(&BoxProbe {
+                        pt: sph,
+                        sp: sph.s,
+                        r: sph.r,
+                        bx,
+                        s,
+                        margin,
+                        law,
+                        key: (key, 0),
+                    }));
                 }
                 (true, true) => {
                     // each box's corners against the other's faces, a corner's stiffness
@@ -438,11 +443,18 @@ impl Balls {
                         let law = self.law_of(Kind::Linear, k, 0.25, a, b);
                         let overlap = Self::least_overlap(pt, bx, s);
                         for corner in 0..8u32 {
-                            let sp = pt.s + pt.rot * Self::corner(pt.half, corner);
-                            let key = (key, 1 + 8 * side as u32 + corner);
-                            let face = Self::corner_face(&out.prev, key, bx, s, sp, pt, overlap);
-                            let probe = self.face(pt, sp, 0.0, bx, face, s, margin, law, key);
-                            out.pairs.extend(probe);
+                            let probe = BoxProbe {
+                                pt,
+                                sp: pt.s + pt.rot * Self::corner(pt.half, corner),
+                                r: 0.0,
+                                bx,
+                                s,
+                                margin,
+                                law,
+                                key: (key, 1 + 8 * side as u32 + corner),
+                            };
+                            let face = Self::corner_face(&out.prev, &probe, overlap);
+                            out.pairs.extend(Self::face(&probe, face));
                         }
                     }
                     // and edge against edge, where they cross (`edges.rs`)

@@ -2,12 +2,51 @@
 //! another box's corner goes against (`facing`, `least_overlap`, `corner_face`), and that
 //! face's probe (`face`), whose gap n . (p_a - x_b) - off - r with n = R_b m is bilinear in
 //! the two bodies' coordinates (`Geometry::PointFace`). The broad phase (`broad.rs`) calls
-//! these for the pairs it finds; beyond the faces, edges and corners take over
-//! (`edges.rs`, `box_features.rs`).
+//! these for the pairs it finds, each point as a [`BoxProbe`]; beyond the faces, edges and
+//! corners take over (`edges.rs`, `box_features.rs`).
 use super::broad::{Ball, Balls};
 use super::{Geometry, Law, Probe};
 use crate::model::BodyState;
 use glam::DVec3;
+
+/// A body point probed against a box (`face`, `corner_face`, `box_features.rs` `point_box`,
+/// `broad.rs` `round_point`): the point `sp` (body frame of `pt`'s body) of radius `r`, the box `bx`, the
+/// states `s`, how near it must be (`margin`), the law and the probe's key. Made by the caller
+/// on the stack, passed by reference.
+pub(super) struct BoxProbe<'a> {
+    pub pt: &'a Ball,
+    pub sp: DVec3,
+    pub r: f64,
+    pub bx: &'a Ball,
+    pub s: &'a [BodyState],
+    pub margin: f64,
+    pub law: Law,
+    pub key: ([usize; 2], u32),
+}
+
+impl BoxProbe<'_> {
+    /// The point in the world.
+    pub fn world(&self) -> DVec3 {
+        let sa = &self.s[self.pt.body];
+        sa.x + sa.r * self.sp
+    }
+
+    /// The point in the box's own frame (`Balls::local`).
+    pub fn local(&self) -> DVec3 {
+        Balls::local(self.bx, self.s, self.world())
+    }
+
+    /// The point's probe against the plane of normal `m` and offset `off`, both in the box's
+    /// body frame (`Geometry::PointFace`).
+    pub fn point_face(&self, m: DVec3, off: f64) -> Probe {
+        Probe::point_face(
+            (self.pt.body, self.sp, self.r),
+            (self.bx.body, m, off),
+            self.law,
+            self.key,
+        )
+    }
+}
 
 impl Balls {
     /// Where the world point `p` is in box `bx`'s own frame at the states `s`.
@@ -67,7 +106,7 @@ impl Balls {
         (best.0, best.1)
     }
 
-    /// The face of box `bx` that the corner `sp` of box `pt` goes against. Of the faces whose
+    /// The face of box `probe.bx` that the corner `probe.sp` of box `probe.pt` goes against. Of the faces whose
     /// extent (1 % grown, as in `face`) the corner lies over:
     /// - the face it was probed against in the last step (a contact stays on its face until it
     ///   leaves the face's extent or lets go, a step's margin away: a domino's edge leaning on
@@ -83,15 +122,11 @@ impl Balls {
     /// broad face, and that end face would push the corner through the box.
     pub(super) fn corner_face(
         prev: &[Probe],
-        key: ([usize; 2], u32),
-        bx: &Ball,
-        s: &[BodyState],
-        sp: DVec3,
-        pt: &Ball,
+        probe: &BoxProbe,
         overlap: (usize, f64),
     ) -> (usize, f64) {
-        let sa = &s[pt.body];
-        let q = Self::local(bx, s, sa.x + sa.r * sp).to_array();
+        let (bx, key) = (probe.bx, probe.key);
+        let q = probe.local().to_array();
         let h = bx.half.to_array();
         let over = |k: usize| (0..3).all(|j| j == k || q[j].abs() <= 1.01 * h[j]);
         if let Ok(i) = prev.binary_search_by_key(&key, |p| (p.shapes, p.part)) {
@@ -125,27 +160,15 @@ impl Balls {
         DVec3::new(sgn(1) * half.x, sgn(2) * half.y, sgn(4) * half.z)
     }
 
-    /// The probe of the point `sp` (radius `r`) of ball `pt`'s body against face `face` (axis,
-    /// side) of box `bx` at the states `s`, if the point is within `margin` of the face grown
-    /// by `r`, at most a quarter of the box's thinnest half-size into it, and over it: within
-    /// 1 % of the face's extent along its other axes (a stacked box's corners sit on the
-    /// edges). Its gap, n . (p - x_b) - off - r with n = R_b m, is
-    /// bilinear in the two bodies' coordinates (`Geometry::PointFace`).
-    #[allow(clippy::too_many_arguments)]
-    pub(super) fn face(
-        &self,
-        pt: &Ball,
-        sp: DVec3,
-        r: f64,
-        bx: &Ball,
-        face: (usize, f64),
-        s: &[BodyState],
-        margin: f64,
-        law: Law,
-        key: ([usize; 2], u32),
-    ) -> Option<Probe> {
-        let sa = &s[pt.body];
-        let q = Self::local(bx, s, sa.x + sa.r * sp).to_array();
+    /// The probe of the point `probe.sp` (radius `probe.r`) of ball `probe.pt`'s body against
+    /// face `face` (axis, side) of box `probe.bx` at the states `probe.s`, if the point is
+    /// within `probe.margin` of the face grown by `r`, at most a quarter of the box's thinnest
+    /// half-size into it, and over it: within 1 % of the face's extent along its other axes (a
+    /// stacked box's corners sit on the edges). Its gap, n . (p - x_b) - off - r with
+    /// n = R_b m, is bilinear in the two bodies' coordinates (`Geometry::PointFace`).
+    pub(super) fn face(probe: &BoxProbe, face: (usize, f64)) -> Option<Probe> {
+        let (bx, r, margin) = (probe.bx, probe.r, probe.margin);
+        let q = probe.local().to_array();
         let h = bx.half.to_array();
         let (k, side) = face;
         // not a point deep inside (more than a quarter of the box's thinnest half-size): that is
@@ -165,11 +188,6 @@ impl Balls {
         e[k] = side;
         let m = bx.rot * e;
         let off = m.dot(bx.s) + h[k];
-        Some(Probe::point_face(
-            (pt.body, sp, r),
-            (bx.body, m, off),
-            law,
-            key,
-        ))
+        Some(probe.point_face(m, off))
     }
 }

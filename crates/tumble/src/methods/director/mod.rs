@@ -157,17 +157,22 @@ impl State {
         })
     }
 
-    /// x = q0, R = [q1 q2 q3], v = p0 / M, Omega = -J^-1 G(q) p_r.
+    /// Every body's state into `out` ([`State::body_state`] of each).
     pub fn body_states(&self, model: &Model, out: &mut [BodyState]) {
-        for (i, (o, b)) in out.iter_mut().zip(&model.bodies).enumerate() {
-            let (q, p) = (&self.q[i], &self.p[i]);
-            let bb = g_mul(&rot_block(q), &rot_block(p));
-            *o = BodyState {
-                x: DVec3::new(q[0], q[1], q[2]),
-                r: DMat3::from_cols_slice(&q[3..12]),
-                v: DVec3::new(p[0], p[1], p[2]) / b.mass,
-                w: -DVec3::from_array(bb) / b.inertia,
-            };
+        for (i, o) in out.iter_mut().take(model.bodies.len()).enumerate() {
+            *o = self.body_state(model, i);
+        }
+    }
+
+    /// Body `i`'s state: x = q0, R = [q1 q2 q3], v = p0 / M, Omega = -J^-1 G(q) p_r.
+    pub fn body_state(&self, model: &Model, i: usize) -> BodyState {
+        let (q, p, b) = (&self.q[i], &self.p[i], &model.bodies[i]);
+        let bb = g_mul(&rot_block(q), &rot_block(p));
+        BodyState {
+            x: DVec3::new(q[0], q[1], q[2]),
+            r: DMat3::from_cols_slice(&q[3..12]),
+            v: DVec3::new(p[0], p[1], p[2]) / b.mass,
+            w: -DVec3::from_array(bb) / b.inertia,
         }
     }
 

@@ -74,7 +74,7 @@ use alloc::vec;
 use alloc::vec::Vec;
 use forces::{element_forces, element_power};
 use glam::{DMat3, DVec3};
-use rotation::torque_gradient;
+use rotation::{body_w, torque_gradient};
 pub use rotation::{solve_rotation, ROTATION_ITERATIONS};
 
 /// The RATTLE state of one body.
@@ -88,6 +88,18 @@ pub struct Rb {
     pub r: DMat3,
     /// matrix momentum P = dR/dt D
     pub pm: DMat3,
+}
+
+impl Rb {
+    /// x, R, v, w of the body (`b`: its model body).
+    pub fn state(&self, b: &crate::model::Body) -> BodyState {
+        BodyState {
+            x: self.x,
+            r: self.r,
+            v: self.p / b.mass,
+            w: body_w(b, &self.r, &self.pm),
+        }
+    }
 }
 
 /// The RATTLE state: the bodies and the multipliers that start the next step's position stage
@@ -216,21 +228,10 @@ impl Workspace {
     }
 }
 
-/// Body angular velocity from R and P: J w = vec(A - A^T), A = R^T P.
-fn body_w(b: &crate::model::Body, r: &DMat3, pm: &DMat3) -> DVec3 {
-    let a = r.transpose() * *pm;
-    2.0 * skew_vec(&a) / b.inertia
-}
-
 /// x, R, v, w of the bodies `src` into `out`.
 fn fill_scratch(c: &Compiled, src: &[Rb], out: &mut [BodyState]) {
     for ((o, s), b) in out.iter_mut().zip(src).zip(&c.model.bodies) {
-        *o = BodyState {
-            x: s.x,
-            r: s.r,
-            v: s.p / b.mass,
-            w: body_w(b, &s.r, &s.pm),
-        };
+        *o = s.state(b);
     }
 }
 

@@ -1,5 +1,5 @@
 //! RATTLE's rotation update: the rotation solved from the momentum (Terze et al. eq. 9, in
-//! the Lie algebra) and the matrix gradient of a torque.
+//! the Lie algebra), the matrix gradient of a torque, and the body angular velocity from R and P.
 use crate::math::{exp_so3_minus_identity, length, skew, skew_vec};
 use glam::{DMat3, DVec3};
 
@@ -52,4 +52,10 @@ pub const ROTATION_ITERATIONS: u32 = 30;
 /// (body torque R^T tau = vec(F^T R - R^T F)).
 pub(super) fn torque_gradient(r: &DMat3, tau_world: DVec3) -> DMat3 {
     *r * skew(r.transpose() * tau_world) * -0.5
+}
+
+/// Body angular velocity from R and P: J w = vec(A - A^T), A = R^T P.
+pub(super) fn body_w(b: &crate::model::Body, r: &DMat3, pm: &DMat3) -> DVec3 {
+    let a = r.transpose() * *pm;
+    2.0 * skew_vec(&a) / b.inertia
 }
