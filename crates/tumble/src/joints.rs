@@ -59,17 +59,28 @@ fn mat_row(m: &DMat3, i: usize) -> DVec3 {
 impl JointEval {
     /// d Phi_r / dt at `states`.
     pub fn velocity(&self, r: usize, states: &[BodyState], _model: &Model) -> f64 {
-        let mut s = dot6(&self.cb[r], &states[self.b]);
+        let at = |b: usize| (states[b].v, states[b].r * states[b].w);
+        let mut s = dot6(&self.cb[r], at(self.b));
         if let Some(a) = self.a {
-            s += dot6(&self.ca[r], &states[a]);
+            s += dot6(&self.ca[r], at(a));
+        }
+        s
+    }
+
+    /// [`JointEval::velocity`] with every body's world angular velocity R w given in `omega`
+    /// (formed once per body instead of once per row and side: the same bits).
+    pub fn velocity_with(&self, r: usize, states: &[BodyState], omega: &[DVec3]) -> f64 {
+        let mut s = dot6(&self.cb[r], (states[self.b].v, omega[self.b]));
+        if let Some(a) = self.a {
+            s += dot6(&self.ca[r], (states[a].v, omega[a]));
         }
         s
     }
 }
 
-fn dot6(c: &[f64; 6], s: &BodyState) -> f64 {
-    let w = s.r * s.w;
-    c[0] * s.v.x + c[1] * s.v.y + c[2] * s.v.z + c[3] * w.x + c[4] * w.y + c[5] * w.z
+/// c . (v, w) for a Jacobian row c over a body's velocity v and world angular velocity w.
+fn dot6(c: &[f64; 6], (v, w): (DVec3, DVec3)) -> f64 {
+    c[0] * v.x + c[1] * v.y + c[2] * v.z + c[3] * w.x + c[4] * w.y + c[5] * w.z
 }
 
 /// Evaluate joint `j` of `model` at `states` (for checks and reports, without its drives; the

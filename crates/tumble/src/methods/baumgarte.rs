@@ -80,6 +80,10 @@ pub struct Workspace {
     lambda: Vec<f64>,
     force: Vec<DVec3>,
     torque: Vec<DVec3>,
+    /// per body: world angular velocity R w, and W_r tau (the inverse inertia times the
+    /// torque before the joints' reactions): once per body, not per joint row and side
+    omega: Vec<DVec3>,
+    alpha: Vec<DVec3>,
     js: JointMatrix,
     k1: Vec<(DVec3, DVec3)>,
     k2: Vec<(DVec3, DVec3)>,
@@ -102,6 +106,8 @@ impl Workspace {
             lambda: vec![0.0; c.pattern.dim()],
             force: vec![DVec3::ZERO; n],
             torque: vec![DVec3::ZERO; n],
+            omega: vec![DVec3::ZERO; n],
+            alpha: vec![DVec3::ZERO; n],
             js: JointMatrix::new(&c.pattern),
             k1: vec![(DVec3::ZERO, DVec3::ZERO); n],
             k2: vec![(DVec3::ZERO, DVec3::ZERO); n],
@@ -181,6 +187,7 @@ impl Workspace {
             let s = &states[i];
             let w = s.r * s.w;
             let iw = s.r * (b.inertia * s.w);
+            self.omega[i] = w;
             self.force[i] = model.gravity * b.mass;
             self.torque[i] = -w.cross(iw);
             self.inv_mass[i] = InverseMass::new(c, i, &s.r);
@@ -215,23 +222,21 @@ impl Workspace {
                 joints::evaluate_into(&c.frames[j], states, t, &mut self.evals[j]);
             }
             joints::assemble_and_factor(&self.evals, &self.evals, &self.inv_mass, c, &mut self.js)?;
+            for ((a, w), tau) in self.alpha.iter_mut().zip(&self.inv_mass).zip(&self.torque) {
+                *a = w.inv_inertia * *tau;
+            }
             // b = Q^ - J M^-1 f_ext, Q^ = -bias - 2 alpha J u - beta^2 Phi
             for j in 0..nj {
                 let e = &self.evals[j];
                 let o = c.pattern.offset(j);
+                let at = |b: usize| (self.inv_mass[b].inv_mass, self.force[b], self.alpha[b]);
                 for r in 0..e.rows {
-                    let mut jminvf = dot_row(
-                        &e.cb[r],
-                        &self.inv_mass[e.b],
-                        self.force[e.b],
-                        self.torque[e.b],
-                    );
+                    let mut jminvf = dot_row(&e.cb[r], at(e.b));
                     if let Some(a) = e.a {
-                        jminvf +=
-                            dot_row(&e.ca[r], &self.inv_mass[a], self.force[a], self.torque[a]);
+                        jminvf += dot_row(&e.ca[r], at(a));
                     }
                     // dPhi/dt = J u + Phi_t (Phi_t: drives, eq. 4942's Phi_t)
-                    let ju = e.velocity(r, states, model) + e.phi_t[r];
+                    let ju = e.velocity_with(r, states, &self.omega) + e.phi_t[r];
                     self.lambda[o + r] = -e.bias[r]
                         - 2.0 * settings.alpha * ju
                         - settings.beta * settings.beta * e.phi[r]
@@ -247,7 +252,8 @@ impl Workspace {
                     let o = c.pattern.offset(j);
                     for r in 0..e.rows {
                         if f.spec[r].is_driven() {
-                            power.input += self.lambda[o + r] * e.velocity(r, states, model);
+                            power.input +=
+                                self.lambda[o + r] * e.velocity_with(r, states, &self.omega);
                         }
                     }
                 }
@@ -370,8 +376,7 @@ pub fn step(
     }
 }
 
-/// c . M^-1 (f, tau) for one Jacobian row.
-fn dot_row(c: &[f64; 6], w: &InverseMass, f: DVec3, tau: DVec3) -> f64 {
-    let a = w.inv_inertia * tau;
-    (c[0] * f.x + c[1] * f.y + c[2] * f.z) * w.inv_mass + c[3] * a.x + c[4] * a.y + c[5] * a.z
+/// c . M^-1 (f, tau) for one Jacobian row, from the body's 1 / M, f and a = W_r tau.
+fn dot_row(c: &[f64; 6], (inv_mass, f, a): (f64, DVec3, DVec3)) -> f64 {
+    (c[0] * f.x + c[1] * f.y + c[2] * f.z) * inv_mass + c[3] * a.x + c[4] * a.y + c[5] * a.z
 }
