@@ -18,7 +18,7 @@
 //! step is judged on the residual of (23)-(28) as written (`full.rs`, `body_residual`).
 use super::algebra::{c_mul, g_mul, V9};
 use super::{joint_row_into, mat, outer, rot_block, sides, Ctx};
-use crate::compiled::Row;
+use crate::compiled::{Row, RowSpec};
 use crate::math::{skew, skew_vec};
 use crate::model::Model;
 use crate::sparse::B;
@@ -38,28 +38,6 @@ use glam::{DMat3, DVec3};
 /// as before, never on the tangent: the converged step solves the same equations to the same
 /// tolerance.
 const REUSE: f64 = 1e2;
-
-/// A step starts with a simplified iteration on the tangent of the step before (carried in the
-/// workspace, taken at the same h) when one full iteration from the predictor would not reach
-/// `REUSE` tolerances, so that a second full one would follow: Newton's residuals go as
-/// r_k+1 = C r_k^2, C as seen on the last full iteration that stopped above the tolerance, and
-/// the start is judged on C r_0^2 > REUSE tol. A long chain's predictor leaves 1.7e-5 (256
-/// links, h = 0.01), one full iteration 1.5e-10, and a second full iteration followed; the
-/// last step's tangent takes the predictor's residual to about 1e-9 first, for a solve and a
-/// residual evaluation, and one full iteration then ends the step. Where one full iteration
-/// suffices (most steps of the smaller chains) nothing changes. The step is judged on the
-/// residual as before: a carried tangent changes how Newton gets there, not where.
-/// Only where the predictor is used (the steps in Newton's fast range), and not with force
-/// elements or stiff spring rows: their stiffness enters the tangent and changes from step to
-/// step (a contact closing). A carried start that did not spare the second full iteration was
-/// a lost one: the next carried start waits `carry_pause` steps, which doubles with every lost
-/// start and halves (down to `CARRY_PAUSE`) with every one that paid. The tangent is scratch,
-/// used only by the step right after the one that made it (`carried_h` is cleared when a step
-/// starts and set when it succeeds), so a run from the same start takes the same steps.
-const CARRY: f64 = REUSE;
-
-/// The shortest wait after a lost carried start, in steps (`CARRY`); the longest is 64 times it.
-pub(super) const CARRY_PAUSE: u32 = 8;
 
 impl Ctx<'_> {
     /// The condensed solve of [`super::step`] alone, without the tolerance floor and the
@@ -113,19 +91,7 @@ impl Ctx<'_> {
         let mut iterations = 0u32;
         let mut residual;
         let mut last_fresh = true;
-        // the last step's tangent, when it is this h's (the rule of `CARRY`)
-        let carried = self.w.carried_h == h
-            && self.s.same_h >= 4
-            && h == self.s.last_h
-            && !self.s.slow
-            && self.w.carry_wait == 0
-            && !model.has_elements();
-        self.w.carried_h = 0.0;
-        self.w.carry_wait = self.w.carry_wait.saturating_sub(1);
-        let mut tangents = 0u32; // full tangents taken in this step
-        let mut first_fresh = true;
-        let mut fresh_at = 0.0f64; // the residual at which the last full tangent was taken
-                                   // stiff spring-dampers as rows of Newton (`springs.rs`)
+        // stiff spring-dampers as rows of Newton (`springs.rs`)
         let nsp = if !model.has_elements() {
             0
         } else {
@@ -274,37 +240,13 @@ impl Ctx<'_> {
                     residual = r.iter().fold(residual, |m, x| m.max(x.abs()));
                 }
             }
-            if fresh_at > 0.0 && residual > settings.tol {
-                // C of a full iteration that did not reach the tolerance (below it the
-                // residual is round-off, not C r^2), or none where it was not quadratic
-                // (gained less than 1e3)
-                self.w.newton_c = if residual <= 1e-3 * fresh_at {
-                    residual / (fresh_at * fresh_at)
-                } else {
-                    0.0
-                };
-            }
-            fresh_at = 0.0;
             if newton_converged(residual, iterations, settings.tol, settings)? {
                 break;
             }
             // the tangent (K^-1, the row factors, the factored Schur complement) of the last
             // iteration is used again while Newton converges fast: see `REUSE`
-            let fresh = if iterations == 0 {
-                !(carried
-                    && nsp == 0
-                    && self.w.newton_c * residual * residual > CARRY * settings.tol)
-            } else {
-                !last_fresh || residual > REUSE * settings.tol
-            };
+            let fresh = iterations == 0 || !last_fresh || residual > REUSE * settings.tol;
             last_fresh = fresh;
-            if iterations == 0 {
-                first_fresh = fresh;
-            }
-            if fresh {
-                fresh_at = residual;
-                tangents += 1;
-            }
             // per body: K = dRes/dOmega, inverted
             for b in 0..nb {
                 if fresh {
@@ -462,18 +404,6 @@ impl Ctx<'_> {
             iterations += 1;
         }
         self.accept(h, iterations > 3)?;
-        self.w.carried_h = h;
-        // a carried start that did not spare the second full iteration was a lost one (the
-        // tangent moved too far, or the predictor was too far from the solution)
-        if carried && !first_fresh {
-            let w = &mut self.w;
-            if tangents >= 2 {
-                w.carry_wait = w.carry_pause;
-                w.carry_pause = (w.carry_pause * 2).min(64 * CARRY_PAUSE);
-            } else {
-                w.carry_pause = (w.carry_pause / 2).max(CARRY_PAUSE);
-            }
-        }
         core::mem::swap(&mut self.s.om, &mut self.w.om1);
         Ok(StepInfo {
             iterations,
@@ -500,6 +430,64 @@ impl Ctx<'_> {
             floor = floor.max(4.0 * f64::EPSILON * h * k.element_sum() * x);
         }
         floor
+    }
+
+    /// Joint row `k`'s rotational gradient on `side` (0: body a, 1: body b) as u w^T, at q_n+1
+    /// and at the mean: the factors of `gnew` and `gmean` (see `joint_row`, `mean_gradients`).
+    pub(super) fn row_factors(
+        &self,
+        model: &Model,
+        k: usize,
+        side: usize,
+        h: f64,
+    ) -> ((DVec3, DVec3), (DVec3, DVec3)) {
+        let c = self.c;
+        let Row {
+            joint: j, row: r, ..
+        } = c.rows[k];
+        let jt = &model.joints[j];
+        let f = &c.frames[j];
+        let (na, e) = match f.spec[r] {
+            RowSpec::Pos(r) => {
+                // spherical rows: +-e_r s^T, the same at q_n+1 and at the mean
+                let f = if side == 1 {
+                    (DVec3::AXES[r], jt.point_b)
+                } else {
+                    (-DVec3::AXES[r], jt.point_a)
+                };
+                return (f, f);
+            }
+            RowSpec::Dot(na, e) => (na, e),
+            RowSpec::Angle(rr, m, e, tf) => {
+                // the dot row of v(t): v(t_n+1) at q_n+1, the mean of v at the mean
+                let t = self.s.forces.t;
+                let v1 = RowSpec::angle_vector(rr, m, &tf, t + h);
+                let vbar = (RowSpec::angle_vector(rr, m, &tf, t) + v1) * 0.5;
+                let mean = |b: usize| self.mean_rot(b);
+                return if side == 1 {
+                    match jt.a {
+                        Some(a) => ((mat(&self.w.q1[a]) * v1, e), (mean(a) * vbar, e)),
+                        None => ((v1, e), (vbar, e)),
+                    }
+                } else {
+                    ((mat(&self.w.q1[jt.b]) * e, v1), (mean(jt.b) * e, vbar))
+                };
+            }
+            RowSpec::Perp(_) | RowSpec::Slide(..) | RowSpec::Dist(..) => {
+                unreachable!("sliding and distance rows take the general forms")
+            }
+        };
+        let mean = |b: usize| self.mean_rot(b);
+        if side == 1 {
+            // n e^T with n = Q_a n_a (or the fixed axis)
+            match jt.a {
+                Some(a) => ((mat(&self.w.q1[a]) * na, e), (mean(a) * na, e)),
+                None => ((na, e), (na, e)),
+            }
+        } else {
+            // (Q_b e) n_a^T
+            ((mat(&self.w.q1[jt.b]) * e, na), (mean(jt.b) * e, na))
+        }
     }
 
     /// Rotational momenta at n+1 for the directors in `self.w.q1[b]`: (27) with gamma_0 (28),

@@ -37,8 +37,7 @@ impl Ctx<'_> {
         let nb = self.s.q.len();
         let nrows = c.rows.len();
         self.sweep(model, h);
-        self.w.carried_h = 0.0; // `js` is this solve's now
-                                // Table 1: predictor u = u_n, lambda from the last step
+        // Table 1: predictor u = u_n, lambda from the last step
         self.w.q1.copy_from_slice(&self.s.q);
         self.w.p1.copy_from_slice(&self.s.p);
         self.w.lambda1.copy_from_slice(&self.s.lambda);

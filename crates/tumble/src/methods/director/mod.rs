@@ -231,14 +231,6 @@ pub struct Workspace {
     resw: Vec<DVec3>,
     kinv: Vec<DMat3>,
     kres: Vec<DVec3>,
-    // the tangent above (K^-1, cy, dk and the factored Schur complement in `js`) is that of
-    // the last step, taken at this h, when `carried_h` is not zero; `newton_c`: C of
-    // r_k+1 = C r_k^2 seen on the last full iteration (`condensed.rs`, `CARRY`)
-    carried_h: f64,
-    newton_c: f64,
-    // steps to wait before the next carried start, and the wait after the next lost one
-    carry_wait: u32,
-    carry_pause: u32,
     // per joint row and side: K^-1 dRes/dlambda and dPhi/dOmega
     cy: Vec<[DVec3; 2]>,
     dk: Vec<[DVec3; 2]>,
@@ -308,10 +300,6 @@ impl Workspace {
             resw: vec![DVec3::ZERO; n],
             kinv: vec![DMat3::IDENTITY; n],
             kres: vec![DVec3::ZERO; n],
-            carried_h: 0.0,
-            newton_c: 0.0,
-            carry_wait: 0,
-            carry_pause: condensed::CARRY_PAUSE,
             cy: vec![[DVec3::ZERO; 2]; m],
             dk: vec![[DVec3::ZERO; 2]; m],
             frot: vec![DMat3::ZERO; n],

@@ -15,7 +15,7 @@
 //! Every row is a polynomial of degree at most two, so its gradient at the mean configuration
 //! qbar = (q_n + q_n+1) / 2 is an exact finite derivative: Phi(q_n+1) - Phi(q_n) =
 //! grad Phi(qbar) . (q_n+1 - q_n) (eqs. 41-42), and the joint forces do no work over a step.
-use super::{mat, Ctx, Grad};
+use super::{Ctx, Grad};
 use crate::compiled::{Compiled, Row, RowSpec};
 use crate::model::Model;
 use glam::{DMat3, DVec3};
@@ -275,63 +275,5 @@ impl Ctx<'_> {
             work += self.w.lambda1[k] * r;
         }
         work
-    }
-
-    /// Joint row `k`'s rotational gradient on `side` (0: body a, 1: body b) as u w^T, at q_n+1
-    /// and at the mean: the factors of `gnew` and `gmean` (see `joint_row`, `mean_gradients`).
-    pub(super) fn row_factors(
-        &self,
-        model: &Model,
-        k: usize,
-        side: usize,
-        h: f64,
-    ) -> ((DVec3, DVec3), (DVec3, DVec3)) {
-        let c = self.c;
-        let Row {
-            joint: j, row: r, ..
-        } = c.rows[k];
-        let jt = &model.joints[j];
-        let f = &c.frames[j];
-        let (na, e) = match f.spec[r] {
-            RowSpec::Pos(r) => {
-                // spherical rows: +-e_r s^T, the same at q_n+1 and at the mean
-                let f = if side == 1 {
-                    (DVec3::AXES[r], jt.point_b)
-                } else {
-                    (-DVec3::AXES[r], jt.point_a)
-                };
-                return (f, f);
-            }
-            RowSpec::Dot(na, e) => (na, e),
-            RowSpec::Angle(rr, m, e, tf) => {
-                // the dot row of v(t): v(t_n+1) at q_n+1, the mean of v at the mean
-                let t = self.s.forces.t;
-                let v1 = RowSpec::angle_vector(rr, m, &tf, t + h);
-                let vbar = (RowSpec::angle_vector(rr, m, &tf, t) + v1) * 0.5;
-                let mean = |b: usize| self.mean_rot(b);
-                return if side == 1 {
-                    match jt.a {
-                        Some(a) => ((mat(&self.w.q1[a]) * v1, e), (mean(a) * vbar, e)),
-                        None => ((v1, e), (vbar, e)),
-                    }
-                } else {
-                    ((mat(&self.w.q1[jt.b]) * e, v1), (mean(jt.b) * e, vbar))
-                };
-            }
-            RowSpec::Perp(_) | RowSpec::Slide(..) | RowSpec::Dist(..) => {
-                unreachable!("sliding and distance rows take the general forms")
-            }
-        };
-        let mean = |b: usize| self.mean_rot(b);
-        if side == 1 {
-            // n e^T with n = Q_a n_a (or the fixed axis)
-            match jt.a {
-                Some(a) => ((mat(&self.w.q1[a]) * na, e), (mean(a) * na, e)),
-                None => ((na, e), (na, e)),
-            }
-        } else {
-            // (Q_b e) n_a^T
-            ((mat(&self.w.q1[jt.b]) * e, na), (mean(jt.b) * e, na))
-        }
     }
 }
