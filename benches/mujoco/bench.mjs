@@ -1,4 +1,4 @@
-// MuJoCo beside Tumble, timed in one engine and one run (issue 21): microseconds per step of
+// MuJoCo beside Tumble, timed in one engine and one run: microseconds per step of
 // MuJoCo's official wasm build (its RK4) and of Tumble's director (the page's wasm module) on the
 // same systems at the same step, in headless Chromium (the browser the page's tests use, serving
 // www/ as the page does) and under Node, as the ratio MuJoCo / director. The systems are the
@@ -67,9 +67,9 @@ function report(engine, rows) {
   console.log('| system | MuJoCo RK4 us/step | director us/step | MuJoCo / director |');
   console.log('| --- | --- | --- | --- |');
   for (const [sc, mj, tu] of rows) console.log(`| ${sc} | ${mj.toFixed(1)} | ${tu.toFixed(1)} | ${(mj / tu).toFixed(2)} |`);
-  // issue 29: the director at least 1.5x faster than MuJoCo's wasm build at every size
+  // the director at least 1.5x faster than MuJoCo's wasm build at every size
   const met = rows.filter(([, mj, tu]) => mj / tu >= 1.5).length;
-  console.log(`Target (issue 29) MuJoCo / director >= 1.5 at every size: ${met === rows.length ? 'MET' : 'MISSED'} (${met} of ${rows.length})`);
+  console.log(`Target MuJoCo / director >= 1.5 at every size: ${met === rows.length ? 'MET' : 'MISSED'} (${met} of ${rows.length})`);
 }
 
 const engines = opts.engines.split(',');

@@ -1,4 +1,4 @@
-// benches/page/bench.mjs: the page's own speed in headless Chromium (issue 12): for each chain,
+// benches/page/bench.mjs: the page's own speed in headless Chromium: for each chain,
 // the real-time factor of the simulation, the frame rate of the view, and how long a click on
 // Pause takes to take effect while it runs. A benchmark, not a test: it prints figures.
 //   node benches/page/bench.mjs [--seconds 8] [--scenarios 'chain?links=256,chain?links=1024']

@@ -1,4 +1,4 @@
-// benches/page/pause.mjs: how promptly the page answers under load (issue 29): at the fastest
+// benches/page/pause.mjs: how promptly the page answers under load: at the fastest
 // speed, with every integrator and MuJoCo beside, how long a pause by Space takes to reach the
 // readout, how far the run went past what the readout showed when Space was pressed, and how far
 // the readout trails the newest state the page holds while it plays. A benchmark, not a test.

@@ -298,7 +298,7 @@ def main():
     print(f"director is faster; min: the fastest round (min/min: their ratio, the least disturbed estimate). Load average now {os.getloadavg()[0]:.2f} (2 cores: > 2 is loaded).")
 
     print()
-    print("Targets (issue 29), judged on min/min (the fastest round of each; on a loaded machine the")
+    print("Targets, judged on min/min (the fastest round of each; on a loaded machine the")
     print("median ratio mixes in other processes' load): MuJoCo RK4 / director >= 1.5 from 4 to 64 links")
     print("(nk-revolute included), >= 6 at 256 links, at the same h:")
     for r in rows:

@@ -1,4 +1,4 @@
-// benches/study/bench.mjs: issue 15's study benchmark: a study of nk-revolute with 5 levels and
+// benches/study/bench.mjs: the study benchmark: a study of nk-revolute with 5 levels and
 // T = 10 s, all three integrators (17 runs, the reference's 256 000 director steps the longest),
 // in the page's Study view (headless Chromium, one worker per run, at most
 // navigator.hardwareConcurrency at once) and natively (tumble study --jobs N), alternating.

@@ -1,6 +1,6 @@
 // Wasm benchmark: the same scenarios through the wasm module under Node and in headless
 // Chromium (www/pkg, as the page loads it) and the native command line, in one run; prints
-// us/step of each, the ratios wasm/native (issue 29's target: within 1.25x; issue 12's was 1.5x) and checks that all
+// us/step of each, the ratios wasm/native (the target: within 1.25x) and checks that all
 // reach the same state hash after the same steps. A hash mismatch or a failed run is a failure
 // (exit status 1); a missed speed target is reported, not a failure.
 //
@@ -227,7 +227,7 @@ if (!wasmOnly && rows.length) {
   for (const e of engines) {
     const within = rows.filter((r) => r.engines[e.name].minmin <= 1.25).length;
     const worst = rows.reduce((a, b) => (b.engines[e.name].minmin > a.engines[e.name].minmin ? b : a));
-    console.log(`Target (issue 29) wasm within 1.25x of native (min/min), ${e.label}: ${within === rows.length ? 'MET' : 'MISSED'}:` +
+    console.log(`Target wasm within 1.25x of native (min/min), ${e.label}: ${within === rows.length ? 'MET' : 'MISSED'}:` +
       ` within on ${within} of ${rows.length} (worst ${worst.engines[e.name].minmin.toFixed(2)}x: ${worst.scenario} ${worst.integrator})`);
   }
   console.log(failed ? 'FAIL: a state hash differs or a run failed' : `state hashes: wasm (${engines.map((e) => e.name).join(', ')}) and native agree on every run`);

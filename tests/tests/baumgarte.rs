@@ -39,7 +39,7 @@ fn drift_windows(alpha: f64, beta: f64) -> (f64, f64) {
 }
 
 /// Without stabilisation the acceleration-level constraint lets the joints drift apart and
-/// the drift grows; with the default alpha = beta = 10 it stays bounded (issue 4: below 1e-2
+/// the drift grows; with the default alpha = beta = 10 it stays bounded (below 1e-2
 /// over 10 s on nk-revolute at h = 0.01) and does not grow.
 #[test]
 fn baumgarte_gains_hold_the_joint_drift() {

@@ -117,7 +117,7 @@ fn tumble_out(args: &[&str]) -> std::process::Output {
         .expect("cannot run tumble")
 }
 
-/// Issue 20: `--help` for every command lists its options with units and defaults,
+/// `--help` for every command lists its options with units and defaults,
 /// `--version` prints the workspace version, a mistyped option exits 1 with a suggestion, and
 /// completions and the man page are generated.
 #[test]
@@ -217,7 +217,7 @@ fn help_version_suggestions_completions() {
     );
 }
 
-/// Issue 20: the JSON documents written by serde are the documents the hand-written writers
+/// The JSON documents written by serde are the documents the hand-written writers
 /// wrote before, field for field and number for number (tests/golden/cli/, written by the
 /// command line before the change; the timing fields aside).
 #[test]
@@ -316,7 +316,7 @@ fn json_documents_are_those_before_serde() {
     );
 }
 
-/// Issue 20: NDJSON streams a header, one record per sample and the end with the state hash
+/// NDJSON streams a header, one record per sample and the end with the state hash
 /// (the JSON document's), each line a JSON document.
 #[test]
 fn ndjson_streams_records_ending_with_the_hash() {
@@ -355,7 +355,7 @@ fn ndjson_streams_records_ending_with_the_hash() {
     assert_eq!(lines[3], doc["samples"][2]);
 }
 
-/// Issue 20: a progress bar is drawn on stderr when it is a terminal (run under `script`, a
+/// A progress bar is drawn on stderr when it is a terminal (run under `script`, a
 /// pseudo-terminal), not when it is a pipe, and not with --quiet.
 #[test]
 fn progress_bar_only_on_a_terminal() {

@@ -296,7 +296,7 @@ fn failed_newton_leaves_the_state() {
     );
 }
 
-/// Issue 4: rank the three methods on the same scenario and step by their energy error.
+/// Rank the three methods on the same scenario and step by their energy error.
 #[test]
 fn energy_ranking_director_rattle_baumgarte() {
     let err = |m: Method| {

@@ -1,4 +1,4 @@
-//! Distance joints and the distance driver (issue 19: "a prescribed distance between two
+//! Distance joints and the distance driver ("a prescribed distance between two
 //! points", STAR-CCM+'s distance driver), against independent references:
 //! - a body hung from a ground point by a rod (a distance joint to its centre) swings as the
 //!   simple pendulum theta'' = -(g / L) sin theta, integrated here in that one coordinate by

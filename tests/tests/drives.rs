@@ -1,4 +1,4 @@
-//! Drives (rheonomic constraints Phi(q, t) = 0, issue 19), against independent checks:
+//! Drives (rheonomic constraints Phi(q, t) = 0), against independent checks:
 //! - an angle drive on a hinged rod follows the prescribed angle to the constraint tolerance,
 //!   and its work equals E(t) - E(0) + D(t) (the director to the tolerance; RATTLE and
 //!   Baumgarte with their O(h^2) balance errors);

@@ -7,7 +7,7 @@
 use tumble::{Method, Scenario, Settings, Simulation};
 
 /// The benchmark with bars of square section `s` (m) by 1 m (the benchmark's inertias for
-/// s = 0.05; issue #29's thicker rods s = 0.1).
+/// s = 0.05; the thicker rods s = 0.1).
 fn a02(s: f64) -> String {
     let n = 40;
     let w = -1.0; // the verticals turn at -1 rad/s about x3: their tops move at +1 m/s along x1
@@ -119,7 +119,7 @@ fn every_method_runs_the_n_four_bar_through_its_singular_positions() {
     }
 }
 
-/// Issue #29: with rods of 0.1 m square section RATTLE stopped at t = 5.1 s at h = 0.01 (the
+/// With rods of 0.1 m square section RATTLE stopped at t = 5.1 s at h = 0.01 (the
 /// issue: 6.05 s, "the rotation update of body 38"), at 9.86 s at h = 0.02, after it had left
 /// the parallelogram at the singular pass near t = 3.2 s (a window's bars mirrored about the
 /// horizontal; energy error 108 %, multipliers 1e8). The thin rods (0.05 m) at h = 0.02 stopped

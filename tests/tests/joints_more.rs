@@ -1,4 +1,4 @@
-//! The joints beyond spherical and revolute (issue 19), each against an independent reference:
+//! The joints beyond spherical and revolute, each against an independent reference:
 //! - prismatic: a body on a slider tilted 45 degrees, pulled by a spring along the slider and by
 //!   gravity: s(t) = s_eq + (s0 - s_eq) cos(omega t), and the body does not turn;
 //! - cylindrical: the same, spinning about the axis: the spin angle is omega0 t;

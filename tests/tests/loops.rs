@@ -1,4 +1,4 @@
-//! Closed kinematic loops (issue 14), each against something independent: a body hinged to the
+//! Closed kinematic loops, each against something independent: a body hinged to the
 //! ground at two points on one axis is the compound pendulum of `chain?links=1` (its minimal
 //! coordinate integrated by RK4); a square ring of rods hung from one corner conserves energy
 //! and the vertical angular momentum and keeps every joint closed; a planar four-bar has

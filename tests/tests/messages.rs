@@ -1,4 +1,4 @@
-//! Issue 28 item 6: a rejected scenario's message names the field at fault and says what it
+//! A rejected scenario's message names the field at fault and says what it
 //! must be, in words: no Rust type names, no serde jargon. Every kind of element is covered
 //! (bodies, joints, forces and their time functions, drives, shapes, planes, materials).
 use tumble::Scenario;
@@ -189,7 +189,7 @@ fn counted_messages_agree_with_their_count() {
     assert!(m.starts_with("drives[0].joint: there are no joints"), "{m}");
 }
 
-/// Issue 28: a 1e12 N m motor on a pendulum was blamed on "the joints are redundant or
+/// A 1e12 N m motor on a pendulum was blamed on "the joints are redundant or
 /// degenerate in this configuration"; the joints are sound at the step's start, and the step
 /// is too large for the motion the motor drives.
 #[test]

@@ -1,4 +1,4 @@
-//! Names (issue 28 item 2): an optional `name` on each body, joint, force element and drive of
+//! Names: an optional `name` on each body, joint, force element and drive of
 //! the JSON form. Checked (1 to 64 letters, digits, spaces and _-.:/, unique within the list;
 //! the message names the field), kept through JSON -> Model -> JSON, and written by `tumble
 //! run` into each sample's bodies and the run's head, which a reader maps reactions by.

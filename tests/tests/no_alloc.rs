@@ -1,4 +1,4 @@
-//! Nothing is allocated inside a step (issue 12): every integrator's scratch space is allocated
+//! Nothing is allocated inside a step: every integrator's scratch space is allocated
 //! once, when the simulation starts. A counting global allocator (this file only: each
 //! integration-test file is its own binary) counts the allocations made during `step()`.
 use std::alloc::{GlobalAlloc, Layout, System};
@@ -92,7 +92,7 @@ fn steps_allocate_nothing() {
                            {"type": "revolute", "point_a": [0.5, 0, 0], "b": 0, "point_b": [0.5, 0, 1.5]}]}"#,
             None,
         ),
-        // force elements, drives and the sliding joints (issue 19): springs, dampers, a motor,
+        // force elements, drives and the sliding joints: springs, dampers, a motor,
         // an angle drive on a closed loop with a prismatic joint, a slide drive, Andrews'
         // three loops with a motor and a spring
         ("driven-pendulum", None),

@@ -1,4 +1,4 @@
-//! The presets' initial conditions (issue 11: editable initial conditions), the momentum
+//! The presets' initial conditions (editable initial conditions), the momentum
 //! components each preset conserves (what the page charts as a drift), and the step each
 //! integrator is given by default on each preset (every preset runs with every integrator).
 use glam::DVec3;

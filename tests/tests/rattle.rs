@@ -115,7 +115,7 @@ fn chain_run(text: &str, h: f64, t_end: f64, tol: f64) -> (f64, f64, f64, f64) {
     (de, dl3, joint, iters as f64 / n as f64)
 }
 
-/// Issue 4: nk-spherical at h = 0.01: joints at the solver tolerance, l3 to round-off
+/// Nk-spherical at h = 0.01: joints at the solver tolerance, l3 to round-off
 /// (gravity and the ground joint at the origin leave it conserved, and the rotation update
 /// is exactly momentum-conserving), energy error O(h^2).
 #[test]
@@ -133,7 +133,7 @@ fn spherical_chain_keeps_joints_and_vertical_momentum() {
     );
 }
 
-/// Issue 4: energy bounded without drift on nk-spherical at h = 0.01. The chain is chaotic,
+/// Energy bounded without drift on nk-spherical at h = 0.01. The chain is chaotic,
 /// so the error's envelope wanders (window maxima 3e-3 to 2.5e-2); what separates a bounded
 /// error from a drift is its mean: a linear drift makes the mean over [100, 200] s twice the
 /// mean over [50, 100] s. One trajectory's ratio is a matter of chance: over the eight steps
@@ -179,7 +179,7 @@ fn spherical_chain_energy_bounded_over_200_s() {
     );
 }
 
-/// Issue 4: order 2 on nk-spherical against an independent reference: the index-1 equations
+/// Order 2 on nk-spherical against an independent reference: the index-1 equations
 /// (Newton-Euler bodies, a different formulation and integrator) at h = 2.5e-5, where their
 /// own error is below 1e-9. Positions of all bodies at t = 0.5 s.
 #[test]

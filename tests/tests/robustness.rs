@@ -1,4 +1,4 @@
-//! Issue 6: bad input never panics or hangs; every step either succeeds with finite values or
+//! Bad input never panics or hangs; every step either succeeds with finite values or
 //! fails with the state untouched; the same run gives the same bits.
 use proptest::prelude::*;
 use tumble::{Method, Scenario, Settings, Simulation};
@@ -110,7 +110,7 @@ proptest! {
 proptest! {
     #![proptest_config(ProptestConfig { cases: 48, .. ProptestConfig::default() })]
 
-    /// Random chains with random joints added that close loops (issue 14): a spherical or
+    /// Random chains with random joints added that close loops: a spherical or
     /// revolute joint between two random bodies (or a body and the ground) at a random point,
     /// placed where both bodies are, so it closes; the mechanism is analysed (rows counted,
     /// degrees of freedom non-negative) and every step succeeds with finite values and closed
@@ -184,18 +184,18 @@ proptest! {
 /// Determinism: the state after 300 steps has the same bits as when these hashes were
 /// recorded (FNV-1a over t and every body's x, v, w, R; the native build and the wasm module
 /// agree, tests/js/wasm.test.mjs). A change here means the physics changed: update the table
-/// deliberately and say why in the commit. Last recorded with issue 12's speed work: the
+/// deliberately and say why in the commit. Last recorded with the speed work: the
 /// director's Newton start from a cubic instead of a quadratic extrapolation, and a simplified
 /// iteration near the tolerance (`REUSE` in director/condensed.rs): the same equations solved
 /// to the same tolerance from another start, so other bits; every director hash changed,
-/// RATTLE and Baumgarte unchanged. Then issue #29: RATTLE's first position-stage Newton
+/// RATTLE and Baumgarte unchanged. Then RATTLE's first position-stage Newton
 /// tangent taken at the start, C(q_0) W C(q_0)^T (methods/rattle/mod.rs): the same equations
 /// to the same tolerance from another first iterate; the five RATTLE hashes of jointed
-/// systems changed, the others unchanged. Then issue #27: the director's Newton step moves
+/// systems changed, the others unchanged. Then the director's Newton step moves
 /// the centres of bodies that sphere pairs couple (and no joint rows) all at once
 /// (methods/director/coupled.rs): the same equations to the same tolerance by other
 /// iterates; the billiards' director hash changed (the only one here with touching sphere
-/// pairs and no joints), the others unchanged. Then issue #29 again: RATTLE's position stage
+/// pairs and no joints), the others unchanged. Then again: RATTLE's position stage
 /// starts from the last step's velocity multipliers mu instead of its lambda
 /// (methods/rattle/mod.rs): the same equations to the same tolerance from another start; the
 /// same five RATTLE hashes of jointed systems changed, the others unchanged.
@@ -332,7 +332,7 @@ fn bad_settings_are_rejected_by_name() {
     }
 }
 
-/// Issue 12: RATTLE on a 4096-link chain failed at t = 0 with "residual 3.6e-12 after 30
+/// RATTLE on a 4096-link chain failed at t = 0 with "residual 3.6e-12 after 30
 /// iterations": its joint residuals are differences of positions of 1e4, whose round-off is
 /// above the default tolerance 1e-12. The tolerance is now held above 4 eps max |x|, as the
 /// director's is.
@@ -346,7 +346,7 @@ fn rattle_holds_its_tolerance_above_round_off_issue_12() {
     }
 }
 
-/// Issue 12: a free body spun at 1e9 rad/s made the director report a singular system of
+/// A free body spun at 1e9 rad/s made the director report a singular system of
 /// redundant or degenerate joints, although it has none. The messages say what failed.
 #[test]
 fn a_failed_step_of_a_free_body_blames_no_joint_issue_12() {
@@ -365,7 +365,7 @@ fn a_failed_step_of_a_free_body_blames_no_joint_issue_12() {
     }
 }
 
-/// A system with every kind of element, joint and drive (issue 19), for the edit fuzz below:
+/// A system with every kind of element, joint and drive, for the edit fuzz below:
 /// a slider (prismatic, slide-driven by a sine, with a slider spring) carrying a hinged rod
 /// (revolute, with a joint spring and a motor) and a point spring, a force and a torque.
 const ELEMENTS: &str = r#"{"dt":0.005,"bodies":[{"mass":1,"inertia":[0.1,0.1,0.1],"velocity":[0.3141592653589793,0,0]},

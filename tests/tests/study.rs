@@ -1,4 +1,4 @@
-//! `tumble study` (issue 15), through the command line: the release binary is built first
+//! `tumble study`, through the command line: the release binary is built first
 //! (`cargo build --release -p tumble-cli`, a no-op when scripts/test.sh has built it; set
 //! TUMBLE_BIN to test another binary). Every study here is on nk-revolute at its H0 = 0.01 s,
 //! where all three methods are in their asymptotic range (docs/methods.md, planar_chain.rs:
@@ -391,7 +391,7 @@ fn bad_options_give_a_message_and_exit_1() {
             &["study", "nk-revolute", "--reference", "/nonexistent.json"],
             "cannot read reference",
         ),
-        // clap's messages (issue 20): the option named, with a suggestion where one is close
+        // clap's messages: the option named, with a suggestion where one is close
         (
             &["study", "nk-revolute", "--levels"],
             "a value is required for '--levels",

@@ -440,7 +440,7 @@ mod tests {
             ("\"forces\": [\n {\"type\": \"motor\", \"joint\": 0}\n]}", "forces[0]", 4),
             ("\"drives\": [\n {\"joint\": 0, \"type\": \"angle\",\n \"time\": {\"kind\": \"linear\",\n \"rat\": 0}}]}", "drives[0].time.rat", 6),
             ("\"forces\": [\n {\"type\": \"jointspring\", \"joint\": 0}]}", "forces[0].type", 4),
-            // a field inside a tagged element, whatever the order of its keys (issue 28)
+            // a field inside a tagged element, whatever the order of its keys
             ("\"forces\": [\n {\"type\": \"motor\",\n \"joint\": -1, \"torque\": 1}]}", "forces[0].joint", 5),
             ("\"forces\": [\n {\"joint\": 0, \"torque\": 1,\n \"time\": {\"kind\": \"boom\"}, \"type\": \"motor\"}]}", "forces[0].time.kind", 5),
             ("\"contact\": {\"planes\": [\n {\"point\": [0, 0, 0],\n \"normal\": [0, 0, \"up\"]}]}}", "contact.planes[0].normal[2]", 5),

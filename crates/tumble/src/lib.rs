@@ -44,6 +44,6 @@ pub use invariants::Invariants;
 pub use methods::{baumgarte, director, rattle};
 pub use model::{Body, BodyState, Joint, JointKind, LimitKind, Model};
 pub use scenario::{Scenario, ScenarioError};
-pub use simulation::{Method, Simulation, MAX_SUBSTEPS};
-pub use step::{Settings, StepError, StepInfo};
+pub use simulation::{Simulation, MAX_SUBSTEPS};
+pub use step::{Method, Settings, StepError, StepInfo};
 pub use timefn::TimeFn;

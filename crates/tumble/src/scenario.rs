@@ -168,8 +168,8 @@ impl Scenario {
     /// lose most of the friction's work to their explicit corner springs (kinetic energy 1.0
     /// and 8.9 J after 3 s against 47.0 J), at 2e-4 all three agree to 1e-4 (`tumble run`).
     /// Every preset runs its 10 s at twice the step given here.
-    pub fn suitable_dt(&self, method: crate::Method) -> f64 {
-        use crate::Method::{Baumgarte, Rattle};
+    pub fn suitable_dt(&self, method: crate::step::Method) -> f64 {
+        use crate::step::Method::{Baumgarte, Rattle};
         match (self.preset().map(|p| p.name), method) {
             (Some("nk-spherical"), Rattle) => 0.02,
             (Some("nk-spherical"), Baumgarte) => 0.01,

@@ -10,46 +10,11 @@ use crate::mechanism::{self, Mechanism};
 use crate::methods::{baumgarte, director, rattle};
 use crate::model::{BodyState, DriveKind, Model};
 use crate::scenario::Scenario;
-use crate::step::{Settings, StepError, StepInfo};
+use crate::step::{Method, Settings, StepError, StepInfo};
 use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 use glam::{DMat3, DVec3};
-
-/// The integration method.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Method {
-    /// Energy-momentum director integrator (Nielsen & Krenk 2013).
-    Director,
-    /// Lie-group RATTLE / Stormer-Verlet (Terze, Mueller & Zlatar 2013).
-    Rattle,
-    /// Index-1 acceleration form with Baumgarte stabilisation (STAR-CCM+ text).
-    Baumgarte,
-}
-
-impl Method {
-    /// All methods, in display order.
-    pub const ALL: [Method; 3] = [Method::Director, Method::Rattle, Method::Baumgarte];
-
-    /// Name used on the command line, in the wasm API and in links.
-    pub fn name(self) -> &'static str {
-        match self {
-            Method::Director => "director",
-            Method::Rattle => "rattle",
-            Method::Baumgarte => "baumgarte",
-        }
-    }
-
-    /// Parse a method name.
-    pub fn parse(s: &str) -> Result<Method, String> {
-        Method::ALL
-            .into_iter()
-            .find(|m| m.name() == s)
-            .ok_or_else(|| {
-                format!("unknown integrator '{s}'; choose director, rattle or baumgarte")
-            })
-    }
-}
 
 impl Settings {
     /// Default settings for a scenario.

@@ -1,8 +1,43 @@
-//! The types every integrator shares: run settings, what a step cost, why it failed, and the
+//! The types every integrator shares: the integration method, run settings, what a step cost, why it failed, and the
 //! Newton stopping rule. A leaf module: it imports nothing from the crate.
 use alloc::format;
 use alloc::string::String;
 use core::fmt;
+
+/// The integration method.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Method {
+    /// Energy-momentum director integrator (Nielsen & Krenk 2013).
+    Director,
+    /// Lie-group RATTLE / Stormer-Verlet (Terze, Mueller & Zlatar 2013).
+    Rattle,
+    /// Index-1 acceleration form with Baumgarte stabilisation (STAR-CCM+ text).
+    Baumgarte,
+}
+
+impl Method {
+    /// All methods, in display order.
+    pub const ALL: [Method; 3] = [Method::Director, Method::Rattle, Method::Baumgarte];
+
+    /// Name used on the command line, in the wasm API and in links.
+    pub fn name(self) -> &'static str {
+        match self {
+            Method::Director => "director",
+            Method::Rattle => "rattle",
+            Method::Baumgarte => "baumgarte",
+        }
+    }
+
+    /// Parse a method name.
+    pub fn parse(s: &str) -> Result<Method, String> {
+        Method::ALL
+            .into_iter()
+            .find(|m| m.name() == s)
+            .ok_or_else(|| {
+                format!("unknown integrator '{s}'; choose director, rattle or baumgarte")
+            })
+    }
+}
 
 /// Run settings. Defaults: `dt` from the scenario, `tol` = 1e-12, `max_iter` = 30,
 /// `alpha` = `beta` = 10 (Baumgarte only; see baumgarte.rs).
