@@ -6,6 +6,7 @@
 #     build.sh through RUSTC= and -Zbuild-std (scripts/wasm-env.sh); the choice is recorded
 #     in .tools/wasm-route (TUMBLE_WASM_ROUTE=debian forces that route, to test it where
 #     rustup works; delete .tools/wasm-route to choose again)
+#   - rustfmt and clippy (rustup components) for the style checks of test.sh
 #   - wasm-bindgen-cli at exactly the version of the wasm-bindgen crate in Cargo.lock
 #   - npm packages from package-lock.json (uPlot, binaryen's wasm-opt, playwright-core, axe-core)
 #   - Debian's Chromium for the browser tests (a clear message where it cannot be installed)
@@ -85,6 +86,14 @@ else
     debian_route
   fi
 fi
+
+# --- rustfmt and clippy (test.sh checks the style) ----------------------------------------
+if ! { cargo fmt --version >/dev/null 2>&1 && cargo clippy --version >/dev/null 2>&1; }; then
+  say "installing the rustfmt and clippy components"
+  rustup component add rustfmt clippy >/dev/null 2>&1 ||
+    die "cargo fmt or cargo clippy is missing and 'rustup component add rustfmt clippy' failed"
+fi
+say "rustfmt and clippy ... ok"
 
 # --- wasm-bindgen-cli ---------------------------------------------------------------------
 wbv=$(awk '/^name = "wasm-bindgen"$/{getline; gsub(/"/, "", $3); print $3; exit}' Cargo.lock)

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # THE test command (README; .ci/run calls exactly this). Installs what is missing, builds,
-# then runs every test: Rust unit and integration tests (with the property tests and the
+# then checks the style (rustfmt, clippy with warnings as errors) and runs every test: Rust unit and integration tests (with the property tests and the
 # short fuzz pass), the no_std build of the solver for wasm32, the wasm module under Node,
 # and the real page in headless Chromium. Stops at the first failure (non-zero exit).
 set -euo pipefail
@@ -11,6 +11,10 @@ section() { echo; echo "=== $* ==="; }
 section "setup and build"
 bash scripts/build.sh
 . scripts/wasm-env.sh
+
+section "style: cargo fmt --check, cargo clippy -D warnings"
+cargo fmt --all --check || { echo "run 'cargo fmt --all'" >&2; exit 1; }
+cargo clippy -q --workspace --all-targets -- -D warnings
 
 section "Rust tests (native)"
 cargo test -q --workspace --exclude tumble-wasm
