@@ -84,6 +84,7 @@ pub fn momentum(model: &Model, states: &[BodyState]) -> DVec3 {
 /// - a spring to the ground reacts at its ground point (as a ball joint there); a joint spring
 ///   or motor on a ground joint reacts on the ground about the joint's axis (so with the
 ///   joint's own rule nothing is left); forces and torques on bodies change l.
+///
 /// Directions are compared to a relative 1e-12 (the presets build them exactly).
 pub fn conserved_momentum(model: &Model) -> [bool; 3] {
     let parallel = |a: DVec3, b: DVec3| a.cross(b).length() <= 1e-12 * a.length() * b.length();

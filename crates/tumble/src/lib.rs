@@ -10,6 +10,11 @@
 //! std's instruction with the `std` feature, libm without; correctly rounded either way).
 #![cfg_attr(not(feature = "std"), no_std)]
 #![warn(missing_docs)]
+// Clippy lints allowed for the whole crate, each for its reason:
+// - needless_range_loop: the numeric kernels index rows and columns as the equations do
+//   (a[i][j], piv[k], f[i]); iterator chains would hide which index is which;
+// - neg_cmp_op_on_partial_ord: `!(x > 0.0)` is the deliberate test that also rejects NaN.
+#![allow(clippy::needless_range_loop, clippy::neg_cmp_op_on_partial_ord)]
 
 extern crate alloc;
 

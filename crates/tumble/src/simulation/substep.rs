@@ -30,7 +30,9 @@ use crate::step::{StepError, StepInfo};
 /// Most sub-steps of one step.
 pub const MAX_SUBSTEPS: u32 = 1024;
 
-/// A method's state before a step (the same variant as the simulation's solver).
+/// A method's state before a step (the same variant as the simulation's solver; like the
+/// solver, not boxed: one per simulation, and its size costs nothing).
+#[allow(clippy::large_enum_variant)]
 pub(super) enum Saved {
     Director(director::State),
     Rattle(rattle::State),
