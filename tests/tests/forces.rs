@@ -1,4 +1,4 @@
-//! Force elements and loads (crates/tumble/src/forces.rs, director/forces.rs), each against
+//! Force elements and loads (crates/tumble/src/forces/, methods/director/forces.rs), each against
 //! something independent: closed forms of the harmonic and the damped oscillator, the
 //! conservation law of a conservative system, the exact energy balance of the director method,
 //! the closed form of a rotor under a constant torque, and the orders of convergence.

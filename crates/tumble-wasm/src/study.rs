@@ -1,7 +1,7 @@
-//! The page's Study view (www/study.js): the same runs, measurements and report as
+//! The page's Study view (www/study/study.js): the same runs, measurements and report as
 //! `tumble study` (all in tumble::study), so the page's numbers are the CLI's bits.
 //! - `study_plan(options)`: the runs of a study, or the reason there are none;
-//! - `StudyRun`: one run, stepped in chunks by a worker (www/study-worker.js), which times them;
+//! - `StudyRun`: one run, stepped in chunks by a worker (www/study/study-worker.js), which times them;
 //! - `study_report(options, records)`: the report in the CLI's JSON and CSV.
 //!
 //! `options` is `{ scenario, integrators: [..], dt, levels, duration, long }`: `dt` 0 for each

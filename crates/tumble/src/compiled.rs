@@ -5,7 +5,7 @@
 //!   an orthonormal frame (eq. 37), so that no row evaluation recomputes them;
 //! - the row table: joint, row and bodies of every scalar joint equation;
 //! - the incidence of joints and bodies, and for every pair of joints meeting at a body the
-//!   index of their block in the joint-space matrix (`sparse.rs`);
+//!   index of their block in the joint-space matrix (`sparse/`);
 //! - the inverse masses 1/M, the inverse principal moments J^-1 and RATTLE's D (eq. 2).
 use crate::math::{normalize, perpendicular_pair};
 use crate::model::{d_from_inertia, BodyState, DriveKind, Joint, JointKind, Model};

@@ -12,7 +12,7 @@
 use alloc::vec::Vec;
 use glam::{DMat3, DVec3};
 
-/// A contact material. A pair's law combines the two (see `contact/compile.rs`).
+/// A contact material. A pair's law combines the two (the material rules of `contact/`).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Material {
     /// Young's modulus E (Pa), > 0

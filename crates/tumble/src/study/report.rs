@@ -189,7 +189,7 @@ impl<'a> Report<'a> {
         })
     }
 
-    /// The report as CSV (README, "Convergence studies").
+    /// The report as CSV (docs/cli.md, "Convergence studies").
     pub fn to_csv(&self) -> String {
         let mut out = String::new();
         let _ = writeln!(
@@ -255,7 +255,7 @@ impl<'a> Report<'a> {
         out
     }
 
-    /// The report as JSON, one line (README, "Convergence studies"), written by serde from the
+    /// The report as JSON, one line (docs/cli.md, "Convergence studies"), written by serde from the
     /// structs below; non-finite numbers are null.
     pub fn to_json(&self) -> String {
         let s = self.plan;
