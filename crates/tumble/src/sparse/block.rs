@@ -1,6 +1,8 @@
 //! Fixed-size kernels on the 6 x 6 blocks of the joint-space matrix (row-major, stride 6):
 //! inverse by Gauss-Jordan elimination with partial pivoting, product, matrix-vector product.
-//! A joint of n < 6 rows (1 to 6) uses the leading n x n part; the rest stays zero.
+//! A joint of n < 6 rows (1 to 6) uses the leading n x n part; the rest stays zero. And the
+//! lookup of a block index in the adjacency of joints sharing a body.
+use alloc::vec::Vec;
 
 /// Largest joint: fixed, 6 rows.
 pub const B: usize = 6;
@@ -157,4 +159,10 @@ pub fn store_rows(b: &mut [f64], o: usize, n: usize, x: &[f64; B]) {
         5 => b[o..o + 5].copy_from_slice(&x[..5]),
         _ => b[o..o + B].copy_from_slice(x),
     }
+}
+
+/// The block index of (j, k) in the adjacency `nbr` (per joint: (k, block index) of every
+/// joint k sharing a body with it, `pattern.rs`), or `None` when they share no body.
+pub(super) fn block_index(nbr: &[Vec<(usize, usize)>], j: usize, k: usize) -> Option<usize> {
+    nbr[j].iter().find(|&&(x, _)| x == k).map(|&(_, i)| i)
 }

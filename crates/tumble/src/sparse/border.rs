@@ -8,95 +8,13 @@
 //! partial pivoting (`math::lu_factor`). Solve: two tree solves and the dense back
 //! substitution. Everything is preallocated: nothing is allocated in a step.
 use super::block::B;
-use super::{solve_tree, JointMatrix, JointPattern};
+use super::pattern::JointPattern;
+use super::tree;
 use crate::math::{lu_back, lu_factor};
 use alloc::vec;
 use alloc::vec::Vec;
 
-/// The structure of the loop rows, part of [`JointPattern`].
-#[derive(Clone, Debug, Default)]
-pub(super) struct Loops {
-    /// the loop-closing joints, in index order
-    pub(super) joints: Vec<usize>,
-    /// offset of each loop joint's rows among the loop rows
-    off: Vec<usize>,
-    /// number of loop rows
-    ml: usize,
-    /// per loop joint: (tree joint t, block (t, l), block (l, t)) for every tree joint sharing
-    /// a body with it
-    border: Vec<Vec<(usize, usize, usize)>>,
-    /// per pair (i, k) of loop joints, at i * n + k: block (loops[i], loops[k]) if they share a body
-    pair: Vec<Option<usize>>,
-    /// per loop row: held at zero multiplier
-    redundant: Vec<bool>,
-}
-
-impl Loops {
-    pub(super) fn new(p: &JointPattern, joints: Vec<usize>) -> Loops {
-        let n = joints.len();
-        let mut off = Vec::with_capacity(n);
-        let mut ml = 0;
-        for &l in &joints {
-            off.push(ml);
-            ml += p.rows[l];
-        }
-        let border = joints
-            .iter()
-            .map(|&l| {
-                p.nbr[l]
-                    .iter()
-                    .filter(|&&(t, _)| p.pos[t] != usize::MAX)
-                    .map(|&(t, lt)| (t, p.index(t, l), lt))
-                    .collect()
-            })
-            .collect();
-        let mut pair = Vec::with_capacity(n * n);
-        for &li in &joints {
-            for &lk in &joints {
-                pair.push(p.try_index(li, lk));
-            }
-        }
-        Loops {
-            joints,
-            off,
-            ml,
-            border,
-            pair,
-            redundant: vec![false; ml],
-        }
-    }
-
-    pub(super) fn set_redundant(&mut self, offset: &[usize], rows: &[usize], marks: &[usize]) {
-        self.redundant.iter_mut().for_each(|r| *r = false);
-        for &row in marks {
-            let i = self
-                .joints
-                .iter()
-                .position(|&l| (offset[l]..offset[l] + rows[l]).contains(&row))
-                .expect("a redundant row must belong to a loop-closing joint");
-            let l = self.joints[i];
-            self.redundant[self.off[i] + row - offset[l]] = true;
-        }
-    }
-
-    pub(super) fn redundant_rows(&self, offset: &[usize]) -> Vec<usize> {
-        let mut out = Vec::new();
-        for (i, &l) in self.joints.iter().enumerate() {
-            for r in 0..self.rows_of(i) {
-                if self.redundant[self.off[i] + r] {
-                    out.push(offset[l] + r);
-                }
-            }
-        }
-        out
-    }
-
-    fn rows_of(&self, i: usize) -> usize {
-        self.off.get(i + 1).copied().unwrap_or(self.ml) - self.off[i]
-    }
-}
-
-/// The values of the loop part, part of [`JointMatrix`]: D' (row-major, LU-factored in
+/// The values of the loop part, part of [`super::JointMatrix`]: D' (row-major, LU-factored in
 /// place), its pivots, and scratch for a tree column and the loop right-hand side.
 #[derive(Clone, Debug)]
 pub(super) struct Dense {
@@ -139,7 +57,7 @@ impl Dense {
                         self.col[o + rr] = blocks[tl][rr * B + r];
                     }
                 }
-                solve_tree(blocks, p, &mut self.col);
+                tree::solve_tree(blocks, p, &mut self.col);
                 for k in 0..n {
                     for r2 in 0..lp.rows_of(k) {
                         let c2 = lp.off[k] + r2;
@@ -174,7 +92,7 @@ impl Dense {
         let lp = &p.loops;
         // x0 = A^-1 b_t
         self.col.copy_from_slice(b);
-        solve_tree(blocks, p, &mut self.col);
+        tree::solve_tree(blocks, p, &mut self.col);
         // y = D'^-1 (b_l - C x0)
         for (k, &l) in lp.joints.iter().enumerate() {
             for r2 in 0..p.rows[l] {
@@ -203,7 +121,7 @@ impl Dense {
                 }
             }
         }
-        solve_tree(blocks, p, b);
+        tree::solve_tree(blocks, p, b);
         for (i, &l) in lp.joints.iter().enumerate() {
             let o = p.offset[l];
             b[o..o + p.rows[l]].copy_from_slice(&self.y[lp.off[i]..lp.off[i] + p.rows[l]]);
@@ -211,7 +129,7 @@ impl Dense {
     }
 }
 
-impl JointMatrix {
+impl Dense {
     /// The loop rows that are redundant: S must be symmetric positive semi-definite (a Gram
     /// matrix C W C^T, W positive definite). Factors the tree (`None` if its pivots are
     /// singular), forms D' without marks (the Gram matrix of the loop rows projected off the
@@ -220,7 +138,12 @@ impl JointMatrix {
     /// tree rows and of the loop rows eliminated before it) is at most `rel` times its squared
     /// length D_rr is redundant and is not eliminated.
     /// Returns the global row numbers of the redundant rows.
-    pub fn redundant_loop_rows(&mut self, p: &JointPattern, rel: f64) -> Option<Vec<usize>> {
+    pub(super) fn redundant_loop_rows(
+        &mut self,
+        blocks: &mut [[f64; B * B]],
+        p: &JointPattern,
+        rel: f64,
+    ) -> Option<Vec<usize>> {
         let lp = &p.loops;
         let ml = lp.ml;
         let n = lp.joints.len();
@@ -228,15 +151,14 @@ impl JointMatrix {
         for i in 0..n {
             let blk = lp.pair[i * n + i].expect("a joint shares its bodies with itself");
             for r in 0..lp.rows_of(i) {
-                length[lp.off[i] + r] = self.blocks[blk][r * B + r];
+                length[lp.off[i] + r] = blocks[blk][r * B + r];
             }
         }
-        if !super::factor_tree(&mut self.blocks, p) {
+        if !tree::factor_tree(blocks, p) {
             return None;
         }
-        let d = &mut self.border;
-        d.fill(&self.blocks, p, false);
-        let a = &mut d.schur;
+        self.fill(blocks, p, false);
+        let a = &mut self.schur;
         // Cholesky in row order, except that a row nearly but not exactly redundant (relative
         // pivot at most `DOUBT` but above `rel`) waits until no other row is left: eliminated
         // first, its small pivot would amplify the round-off of an exactly redundant row after

@@ -28,255 +28,28 @@
 //! replaced by the equation x_r = 0. The remaining rows are independent, so S stays regular
 //! and every integrator runs the mechanism as drawn.
 //!
-//! The pattern ([`JointPattern`]: rows, offsets, elimination order, block indices, the loop
-//! border and its redundant rows) is fixed by the model and built once (`compiled.rs`); the
-//! values ([`JointMatrix`]) are scratch space of each integrator.
+//! The pattern ([`JointPattern`], `pattern.rs`: rows, offsets, elimination order, block
+//! indices; the loop joints and their redundant rows, `loops.rs`) is fixed by the model and
+//! built once (`compiled.rs`); the values ([`JointMatrix`], here) are scratch space of each
+//! integrator: the tree's factors (`tree.rs`) and the loop rows' dense part (`border.rs`).
 mod block;
 mod border;
+mod loops;
+mod pattern;
+mod tree;
 
-use crate::model::Model;
 use alloc::vec;
 use alloc::vec::Vec;
 pub use block::B;
-use block::{invert, load_rows, mul, mul_vec, store_rows};
-
-/// Most loop-closing joints a system may have (a documented limit: each costs one tree solve
-/// per factorisation, and the loop rows are solved densely).
-pub const MAX_LOOP_JOINTS: usize = 64;
-
-/// Structure of the block-sparse joint-space matrix.
-#[derive(Clone, Debug)]
-pub struct JointPattern {
-    /// rows of each joint (3 to 6)
-    rows: Vec<usize>,
-    /// offset of each joint's rows in the stacked vector of multipliers (m x 1)
-    offset: Vec<usize>,
-    /// elimination order of the tree joints
-    order: Vec<usize>,
-    /// position of each tree joint in `order` (`usize::MAX` for a loop joint)
-    pos: Vec<usize>,
-    /// for joint j: (k, index into blocks) of every joint k sharing a body with j, j itself included
-    nbr: Vec<Vec<(usize, usize)>>,
-    /// number of blocks
-    nblocks: usize,
-    /// block index of (j, j)
-    diag: Vec<usize>,
-    /// for tree joint j: (l, block (j, l), block (l, j)) for its tree neighbours l later in the order
-    later: Vec<Vec<(usize, usize, usize)>>,
-    /// for tree joint j: (block (k, j), block (j, l), block (k, l), rows of k, rows of l) for all
-    /// later tree neighbours k, l
-    updates: Vec<Vec<(usize, usize, usize, usize, usize)>>,
-    /// total rows m
-    m: usize,
-    /// the loop-closing joints and their border with the tree (`border.rs`)
-    loops: border::Loops,
-}
-
-impl JointPattern {
-    /// Build the structure for `model`. Fails when a joint names a body that does not exist or
-    /// connects a body to itself, or when more than [`MAX_LOOP_JOINTS`] joints close loops.
-    pub fn new(model: &Model) -> Result<Self, alloc::string::String> {
-        let nb = model.bodies.len();
-        let nj = model.joints.len();
-        let rows: Vec<usize> = (0..nj).map(|j| model.joint_rows(j)).collect();
-        let mut offset = vec![0; nj];
-        let mut m = 0;
-        for j in 0..nj {
-            offset[j] = m;
-            m += rows[j];
-        }
-        // joints at each body
-        let mut at_body: Vec<Vec<usize>> = vec![Vec::new(); nb];
-        for (j, jt) in model.joints.iter().enumerate() {
-            if jt.b >= nb || jt.a.is_some_and(|a| a >= nb) {
-                return Err(alloc::format!(
-                    "joints[{j}] refers to a body that does not exist"
-                ));
-            }
-            if jt.a == Some(jt.b) {
-                return Err(alloc::format!(
-                    "joints[{j}] connects body {} to itself",
-                    jt.b
-                ));
-            }
-            at_body[jt.b].push(j);
-            if let Some(a) = jt.a {
-                at_body[a].push(j);
-            }
-        }
-        // Spanning forest by breadth-first search from the bodies jointed to the ground (in
-        // body order), then from the others: the parent joint of a root is its first ground
-        // joint; every joint that is no body's parent joint closes a loop.
-        let mut depth = vec![usize::MAX; nb];
-        let mut parent_joint = vec![usize::MAX; nb];
-        let mut bfs: Vec<usize> = Vec::with_capacity(nb);
-        let ground_joint = |b: usize| {
-            at_body[b]
-                .iter()
-                .copied()
-                .find(|&j| model.joints[j].a.is_none())
-        };
-        let roots = (0..nb).filter(|&b| ground_joint(b).is_some()).chain(0..nb);
-        for root in roots {
-            if depth[root] != usize::MAX {
-                continue;
-            }
-            depth[root] = 0;
-            parent_joint[root] = ground_joint(root).unwrap_or(usize::MAX);
-            let start = bfs.len();
-            bfs.push(root);
-            let mut head = start;
-            while head < bfs.len() {
-                let b = bfs[head];
-                head += 1;
-                for &j in &at_body[b] {
-                    let jt = &model.joints[j];
-                    let Some(a) = jt.a else { continue };
-                    let other = if a == b { jt.b } else { a };
-                    if j == parent_joint[b] || depth[other] != usize::MAX {
-                        continue; // the way back, or a joint closing a loop
-                    }
-                    depth[other] = depth[b] + 1;
-                    parent_joint[other] = j;
-                    bfs.push(other);
-                }
-            }
-        }
-        let is_tree = |j: usize| {
-            let jt = &model.joints[j];
-            parent_joint[jt.b] == j || jt.a.is_some_and(|a| parent_joint[a] == j)
-        };
-        let loop_joints: Vec<usize> = (0..nj).filter(|&j| !is_tree(j)).collect();
-        if loop_joints.len() > MAX_LOOP_JOINTS {
-            return Err(alloc::format!(
-                "the joints close {} loops (joints that are not part of a spanning tree of the bodies); at most {MAX_LOOP_JOINTS} are supported",
-                loop_joints.len()
-            ));
-        }
-        // tree joints, deepest bodies first: the parent joint of each body
-        let mut order = Vec::with_capacity(nj - loop_joints.len());
-        for &b in bfs.iter().rev() {
-            if parent_joint[b] != usize::MAX {
-                order.push(parent_joint[b]);
-            }
-        }
-        debug_assert_eq!(order.len() + loop_joints.len(), nj);
-        let mut pos = vec![usize::MAX; nj];
-        for (i, &j) in order.iter().enumerate() {
-            pos[j] = i;
-        }
-        // adjacency: joints sharing a body
-        let mut nbr: Vec<Vec<(usize, usize)>> = vec![Vec::new(); nj];
-        let mut nblocks = 0;
-        for j in 0..nj {
-            let jt = &model.joints[j];
-            let mut add = |k: usize, list: &mut Vec<(usize, usize)>| {
-                if !list.iter().any(|&(x, _)| x == k) {
-                    list.push((k, nblocks));
-                    nblocks += 1;
-                }
-            };
-            let mut list = Vec::new();
-            for &k in &at_body[jt.b] {
-                add(k, &mut list);
-            }
-            if let Some(a) = jt.a {
-                for &k in &at_body[a] {
-                    add(k, &mut list);
-                }
-            }
-            nbr[j] = list;
-        }
-        let mut js = JointPattern {
-            rows,
-            offset,
-            order,
-            pos,
-            nbr,
-            nblocks,
-            diag: vec![0; nj],
-            later: vec![Vec::new(); nj],
-            updates: vec![Vec::new(); nj],
-            m,
-            loops: border::Loops::default(),
-        };
-        // the elimination pattern of the tree, fixed by the structure: computed once so that
-        // factor and solve neither search nor allocate
-        for j in 0..nj {
-            js.diag[j] = js.index(j, j);
-            if js.pos[j] == usize::MAX {
-                continue;
-            }
-            let later: Vec<(usize, usize, usize)> = js.nbr[j]
-                .iter()
-                .filter(|&&(l, _)| js.pos[l] != usize::MAX && js.pos[l] > js.pos[j])
-                .map(|&(l, jl)| (l, jl, js.index(l, j)))
-                .collect();
-            let mut updates = Vec::new();
-            for &(k, _, kj) in &later {
-                for &(l, jl, _) in &later {
-                    updates.push((kj, jl, js.index(k, l), js.rows[k], js.rows[l]));
-                }
-            }
-            js.later[j] = later;
-            js.updates[j] = updates;
-        }
-        js.loops = border::Loops::new(&js, loop_joints);
-        Ok(js)
-    }
-
-    /// Total number of multipliers m.
-    pub fn dim(&self) -> usize {
-        self.m
-    }
-
-    /// Offset of joint `j`'s rows in the stacked multiplier vector.
-    pub fn offset(&self, j: usize) -> usize {
-        self.offset[j]
-    }
-
-    /// Rows of joint `j` (3 to 6).
-    pub fn rows(&self, j: usize) -> usize {
-        self.rows[j]
-    }
-
-    /// The block index of (j, k); joints j and k must share a body.
-    pub fn index(&self, j: usize, k: usize) -> usize {
-        self.try_index(j, k)
-            .expect("joints j and k do not share a body")
-    }
-
-    /// The block index of (j, k), or `None` when they share no body.
-    fn try_index(&self, j: usize, k: usize) -> Option<usize> {
-        self.nbr[j].iter().find(|&&(x, _)| x == k).map(|&(_, i)| i)
-    }
-
-    /// The joints that close loops (not in the spanning tree), in index order.
-    pub fn loop_joints(&self) -> &[usize] {
-        &self.loops.joints
-    }
-
-    /// Mark rows (global row numbers, each a row of a loop-closing joint) as redundant: their
-    /// multipliers are held at zero (module docs). Replaces any earlier marks.
-    ///
-    /// # Panics
-    /// If a row is not a row of a loop-closing joint.
-    pub fn set_redundant(&mut self, rows: &[usize]) {
-        self.loops.set_redundant(&self.offset, &self.rows, rows);
-    }
-
-    /// The rows marked redundant (global row numbers, ascending).
-    pub fn redundant(&self) -> Vec<usize> {
-        self.loops.redundant_rows(&self.offset)
-    }
-}
+use border::Dense;
+pub use pattern::{JointPattern, MAX_LOOP_JOINTS};
 
 /// The values of a joint-space matrix on a [`JointPattern`]: dense blocks, row-major with row
 /// stride 5; block (j, k) is rows[j] x rows[k]; and the scratch of the loop rows' dense part.
 #[derive(Clone, Debug)]
 pub struct JointMatrix {
     blocks: Vec<[f64; B * B]>,
-    border: border::Dense,
+    border: Dense,
     /// the largest joint's rows: the part of every block that is ever written
     n: usize,
 }
@@ -286,7 +59,7 @@ impl JointMatrix {
     pub fn new(p: &JointPattern) -> Self {
         JointMatrix {
             blocks: vec![[0.0; B * B]; p.nblocks],
-            border: border::Dense::new(p),
+            border: Dense::new(p),
             n: p.rows.iter().copied().max().unwrap_or(0),
         }
     }
@@ -334,74 +107,22 @@ impl JointMatrix {
     /// loop rows' Schur complement. Returns `false` if a pivot is singular: the joints are
     /// degenerate, or redundant beyond the rows marked at the initial state.
     pub fn factor(&mut self, p: &JointPattern) -> bool {
-        factor_tree(&mut self.blocks, p) && self.border.factor(&self.blocks, p)
+        tree::factor_tree(&mut self.blocks, p) && self.border.factor(&self.blocks, p)
     }
 
     /// Solve S x = b in place with the factors of [`JointMatrix::factor`].
     pub fn solve(&mut self, p: &JointPattern, b: &mut [f64]) {
         if p.loops.joints.is_empty() {
-            solve_tree(&self.blocks, p, b);
+            tree::solve_tree(&self.blocks, p, b);
         } else {
             self.border.solve(&self.blocks, p, b);
         }
     }
-}
 
-/// Block LU of the tree joints in the perfect elimination order; the blocks that couple the
-/// tree to loop joints are left as they are.
-fn factor_tree(blocks: &mut [[f64; B * B]], p: &JointPattern) -> bool {
-    for &j in &p.order {
-        let dj = p.diag[j];
-        let Some(dinv) = invert(&blocks[dj], p.rows[j]) else {
-            return false;
-        };
-        blocks[dj] = dinv;
-        let rj = p.rows[j];
-        // U_jl = D_j^-1 S_jl for later neighbours l
-        for &(l, jl, _) in &p.later[j] {
-            blocks[jl] = mul(&dinv, &blocks[jl], rj, rj, p.rows[l]);
-        }
-        // S_kl -= S_kj U_jl (block rows and columns beyond a joint's size are zero)
-        for &(kj, jl, kl, rk, rl) in &p.updates[j] {
-            let p = mul(&blocks[kj], &blocks[jl], rk, rj, rl);
-            for (x, y) in blocks[kl].iter_mut().zip(p) {
-                *x -= y;
-            }
-        }
-    }
-    true
-}
-
-/// Solve A x = b for the tree rows of `b` in place (A = S_tt factored by [`factor_tree`]);
-/// the loop rows of `b` are neither read nor written.
-fn solve_tree(blocks: &[[f64; B * B]], p: &JointPattern, b: &mut [f64]) {
-    let load = |b: &[f64], j: usize| load_rows(b, p.offset[j], p.rows[j]);
-    let store = |b: &mut [f64], j: usize, x: &[f64; B]| store_rows(b, p.offset[j], p.rows[j], x);
-    // forward: x_j = D_j^-1 b_j, then b_k -= S_kj x_j for the later neighbours k
-    for &j in &p.order {
-        let rj = p.rows[j];
-        let x = mul_vec(&blocks[p.diag[j]], &load(b, j), rj, rj);
-        store(b, j, &x);
-        for &(k, _, kj) in &p.later[j] {
-            let mut bk = load(b, k);
-            for (y, s) in bk.iter_mut().zip(mul_vec(&blocks[kj], &x, p.rows[k], rj)) {
-                *y -= s;
-            }
-            store(b, k, &bk);
-        }
-    }
-    // backward: x_j -= U_jl x_l
-    for &j in p.order.iter().rev() {
-        let mut x = load(b, j);
-        for &(l, jl, _) in &p.later[j] {
-            for (y, s) in x
-                .iter_mut()
-                .zip(mul_vec(&blocks[jl], &load(b, l), p.rows[j], p.rows[l]))
-            {
-                *y -= s;
-            }
-        }
-        store(b, j, &x);
+    /// The loop rows that are redundant (`border.rs`, [`Dense::redundant_loop_rows`]): the
+    /// global row numbers, or `None` if the tree's pivots are singular.
+    pub fn redundant_loop_rows(&mut self, p: &JointPattern, rel: f64) -> Option<Vec<usize>> {
+        self.border.redundant_loop_rows(&mut self.blocks, p, rel)
     }
 }
 
@@ -409,7 +130,7 @@ fn solve_tree(blocks: &[[f64; B * B]], p: &JointPattern, b: &mut [f64]) {
 mod tests {
     use super::*;
     use crate::math::{lu_back, lu_factor};
-    use crate::model::{Body, Joint, JointKind};
+    use crate::model::{Body, Joint, JointKind, Model};
     use crate::scenario::Scenario;
     use glam::DVec3;
 

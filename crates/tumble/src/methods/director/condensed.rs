@@ -16,12 +16,18 @@
 //! ```
 //! For given Omega and lambda the rest of the step is linear and solved exactly; a converged
 //! step is judged on the residual of (23)-(28) as written (`full.rs`, `body_residual`).
+//!
+//! The step reads as its stages: [`Ctx::predict`] (Omega, lambda from the last steps), then per
+//! Newton iteration [`Ctx::cayley_directors`] (23), [`Ctx::iterate_elements`], [`Ctx::centres`]
+//! (23), (27), [`Ctx::joint_residuals`] (25), [`Ctx::rotational_residual`] (27)-(28), and, once
+//! those are within the tolerance, [`Ctx::final_residual`] (23)-(28) as written; then the
+//! tangent and the Newton update (`tangent.rs`: K^-1 per body, the Schur complement, the
+//! multipliers' increment).
 use super::algebra::{c_mul, g_mul, V9};
-use super::{joint_row_into, mat, outer, rot_block, sides, Ctx};
-use crate::compiled::{Row, RowSpec};
+use super::rows::joint_row_into;
+use super::{mat, outer, rot_block, Ctx};
 use crate::math::{skew, skew_vec};
 use crate::model::Model;
-use crate::sparse::B;
 use crate::step::{newton_converged, Settings, StepError, StepInfo};
 use glam::{DMat3, DVec3};
 
@@ -47,21 +53,92 @@ impl Ctx<'_> {
         model: &Model,
         settings: &Settings,
     ) -> Result<StepInfo, StepError> {
-        let c = self.c;
         let h = settings.dt;
-        let nb = self.s.q.len();
-        let nrows = c.rows.len();
+        let nrows = self.c.rows.len();
         self.sweep(model, h);
-        // predictor: Omega and lambda (means over a step) extrapolated from the last four steps
-        // by a cubic, an error of O(h^4) instead of the O(h) of the last step's values (from the
-        // last three by a quadratic until four steps of this h are known). On nk-revolute at
-        // h = 0.01 the cubic leaves a residual of about 1e-6 where the quadratic left 5e-6, so
-        // that one Newton iteration takes it to about the tolerance (1e-12) instead of 1e-11
-        // (see `REUSE`). Only while the steps are in Newton's fast range (the last one took at
-        // most 3 iterations, the last four had this h): at large steps (nk-spherical at h =
-        // 0.1, 0.5 rad a step) extrapolation overshoots, and Newton needs more iterations and
-        // more fallbacks (linear extrapolation there: 8.3 iterations a step and 23 fallbacks in
-        // 300 steps, against 6.6 and 9 from the last values alone). Otherwise the last values.
+        self.predict(h);
+        self.momenta_n();
+        let mut iterations = 0u32;
+        let mut residual;
+        let mut last_fresh = true;
+        // stiff spring-dampers as rows of Newton (`springs.rs`)
+        let nsp = if !model.has_elements() {
+            0
+        } else {
+            self.spring_rows_select(model, h)
+        };
+        // a stiff element's force carries the round-off of the positions times F', and the
+        // momentum residual h times that: the tolerance is held above it (`springs.rs`)
+        let floor = self.spring_rows_floor(h).max(self.contact_floor(h));
+        let settings = &Settings {
+            tol: settings.tol.max(floor),
+            ..*settings
+        };
+        loop {
+            let first = iterations == 0;
+            self.cayley_directors(h);
+            if model.has_elements() {
+                self.iterate_elements(model, h, first, nsp);
+            }
+            let stiff = self.stiff_elements();
+            self.centres(model, h, first, stiff, nsp);
+            residual = self.joint_residuals(h, nsp);
+            // gmean: the spherical rows' gradients are constant (set by `Workspace::new`), the
+            // revolute rows' are those at the mean
+            self.mean_gradients(model, h);
+            residual = self.rotational_residual(model, h, residual);
+            // once those are below the tolerance (or not finite), the step is judged on the
+            // residual of (23)-(28) as written, so that a converged step is the paper's step
+            if !(residual > settings.tol) {
+                residual = self.final_residual(model, h, residual);
+            }
+            if newton_converged(residual, iterations, settings.tol, settings)? {
+                break;
+            }
+            // the tangent (K^-1, the row factors, the factored Schur complement) of the last
+            // iteration is used again while Newton converges fast: see `REUSE`
+            let fresh = iterations == 0 || !last_fresh || residual > REUSE * settings.tol;
+            last_fresh = fresh;
+            self.body_tangents(model, h, fresh, stiff)?;
+            if nrows > 0 && fresh {
+                self.row_tangents(model, h);
+                self.assemble_schur(model, h);
+                if !self.w.js.factor(&self.c.pattern) {
+                    return Err(StepError::Singular);
+                }
+            }
+            if nsp > 0 && fresh && !self.spring_rows_tangent(model, h) {
+                return Err(StepError::Singular);
+            }
+            if nrows > 0 || nsp > 0 {
+                self.solve_multipliers(nsp);
+            }
+            for b in 0..self.s.q.len() {
+                self.w.om1[b] -= self.w.kres[b]; // dOmega = -K^-1 (Res + dRes/dlambda dlambda)
+            }
+            iterations += 1;
+        }
+        self.accept(h, iterations > 3)?;
+        core::mem::swap(&mut self.s.om, &mut self.w.om1);
+        Ok(StepInfo {
+            iterations,
+            residual,
+        })
+    }
+
+    /// The predictor: Omega and lambda (means over a step) extrapolated from the last four steps
+    /// by a cubic, an error of O(h^4) instead of the O(h) of the last step's values (from the
+    /// last three by a quadratic until four steps of this h are known). On nk-revolute at
+    /// h = 0.01 the cubic leaves a residual of about 1e-6 where the quadratic left 5e-6, so
+    /// that one Newton iteration takes it to about the tolerance (1e-12) instead of 1e-11
+    /// (see `REUSE`). Only while the steps are in Newton's fast range (the last one took at
+    /// most 3 iterations, the last four had this h): at large steps (nk-spherical at h =
+    /// 0.1, 0.5 rad a step) extrapolation overshoots, and Newton needs more iterations and
+    /// more fallbacks (linear extrapolation there: 8.3 iterations a step and 23 fallbacks in
+    /// 300 steps, against 6.6 and 9 from the last values alone). Otherwise the last values.
+    fn predict(&mut self, h: f64) {
+        let nb = self.s.q.len();
+        let nrows = self.c.rows.len();
         if self.s.same_h >= 4 && h == self.s.last_h && !self.s.slow {
             let [o1, o2, o3] = &self.s.om_prev;
             for b in 0..nb {
@@ -84,331 +161,152 @@ impl Ctx<'_> {
             self.w.lambda1.copy_from_slice(&self.s.lambda);
             self.w.om1.copy_from_slice(&self.s.om);
         }
-        for b in 0..nb {
+    }
+
+    /// pi_n = 2 vec(skew(Q_n^T P_n)) per body, as -G(q_n) p_n: the start's term of Res.
+    fn momenta_n(&mut self) {
+        for b in 0..self.s.q.len() {
             self.w.pin[b] =
                 -DVec3::from_array(g_mul(&rot_block(&self.s.q[b]), &rot_block(&self.s.p[b])));
         }
-        let mut iterations = 0u32;
-        let mut residual;
-        let mut last_fresh = true;
-        // stiff spring-dampers as rows of Newton (`springs.rs`)
-        let nsp = if !model.has_elements() {
-            0
-        } else {
-            self.spring_rows_select(model, h)
-        };
-        // a stiff element's force carries the round-off of the positions times F', and the
-        // momentum residual h times that: the tolerance is held above it (`springs.rs`)
-        let floor = self.spring_rows_floor(h).max(self.contact_floor(h));
-        let settings = &Settings {
-            tol: settings.tol.max(floor),
-            ..*settings
-        };
-        loop {
-            // directors at n+1 from Omega: the Cayley transform, (23) exactly
-            for b in 0..nb {
-                let a = self.w.om1[b] * (0.5 * h);
-                let amat = (DMat3::IDENTITY + skew(a) + outer(a, a)) * (1.0 / (1.0 + a.dot(a)));
-                let q1 = mat(&self.s.q[b]) * (amat * 2.0 - DMat3::IDENTITY);
-                q1.write_cols_to_slice(&mut self.w.q1[b][3..12]);
-                self.w.amat[b] = amat;
-            }
-            // the force elements at the iterate (a fixed point within Newton, `forces.rs`); on
-            // the first iteration the centres are predicted by a drift, x_n + h p0_n / M
-            if model.has_elements() {
-                if iterations == 0 {
-                    for b in 0..nb {
-                        let m = model.bodies[b].mass;
-                        for i in 0..3 {
-                            self.w.q1[b][i] = self.s.q[b][i] + h * self.s.p[b][i] / m;
-                        }
-                    }
-                }
-                self.element_forces(h);
-                if nsp > 0 {
-                    self.spring_rows_force(h, iterations == 0);
-                }
-            }
-            // centres at n+1, (23) and (27): the translational gradients are constant, so the
-            // gradients of the last evaluation (or of `new`) give the translational forces; a
-            // sliding joint's rows turn with body a, and take those of the last iterate (a lag
-            // the iteration removes: the step is judged on the residual with the current ones)
-            let stiff = self.stiff_elements();
-            // contacts between bodies and no joint rows: the centres' Newton step on all bodies
-            // at once (with joint rows the Schur complement below takes each body's centre
-            // update as the body-by-body one, and stays so)
-            let coupled = stiff && !self.w.couple.is_empty() && nrows == 0 && nsp == 0;
-            if coupled {
-                self.translate_coupled(model, h, iterations == 0); // (`coupled.rs`)
-            }
-            for b in 0..nb {
-                if coupled {
-                    let m = model.bodies[b].mass;
-                    for i in 0..3 {
-                        self.w.q1[b][i] =
-                            self.s.q[b][i] + h * 0.5 * (self.s.p[b][i] + self.w.p1[b][i]) / m;
-                    }
-                    continue;
-                }
-                let f0 = self.force_translational(b, model);
-                let m = model.bodies[b].mass;
-                if stiff && self.w.stiff[b].x != DMat3::ZERO {
-                    // Newton on the momentum, r(p1) = p1 - p_n + h f0(x1(p1)) with
-                    // x1 = x_n + h (p_n + p1) / 2M and the contacts' stiffness K:
-                    // p1 <- p1 - (I + h^2 K / 2M)^-1 r (the plain update below is its fixed
-                    // point, which a stiff contact makes diverge). In the momentum, not the
-                    // position: p1 from x1 would carry x1's round-off times 2M/h (1e-12 N s at
-                    // h = 2e-4, and Newton stalled there)
-                    let pn = DVec3::new(self.s.p[b][0], self.s.p[b][1], self.s.p[b][2]);
-                    let p1 = if iterations == 0 {
-                        pn // the drift's prediction above
-                    } else {
-                        DVec3::new(self.w.p1[b][0], self.w.p1[b][1], self.w.p1[b][2])
-                    };
-                    let r = p1 - pn + DVec3::from_array(f0) * h;
-                    let a = DMat3::IDENTITY + self.w.stiff[b].x * (0.5 * h * h / m);
-                    let p1 = p1 - a.inverse() * r;
-                    self.w.p1[b][0..3].copy_from_slice(&p1.to_array());
-                } else {
-                    for i in 0..3 {
-                        self.w.p1[b][i] = self.s.p[b][i] - h * f0[i];
-                    }
-                }
-                for i in 0..3 {
-                    self.w.q1[b][i] =
-                        self.s.q[b][i] + h * 0.5 * (self.s.p[b][i] + self.w.p1[b][i]) / m;
-                }
-            }
-            // joints at q_n+1: (25) summed over the steps, Phi(q_n+1) = Phi(q_0), so that the
-            // residuals the tolerance accepts do not add up from step to step; gradients at
-            // q_n+1 (Newton rows) and at the mean (forces, (42))
-            residual = 0.0f64;
-            for (
-                k,
-                &Row {
-                    joint: j, row: r, ..
-                },
-            ) in c.rows.iter().enumerate()
-            {
-                let phi = joint_row_into(
-                    c,
-                    &self.w.q1,
-                    j,
-                    r,
-                    &mut self.w.gnew[k],
-                    self.s.forces.t + h,
-                );
-                self.w.rj[k] = phi - self.s.phi0[k];
-                residual = residual.max(self.w.rj[k].abs());
-            }
-            if nsp > 0 {
-                residual = residual.max(self.spring_rows_residual(h));
-            }
-            // gmean: the spherical rows' gradients are constant (set by `Workspace::new`), the
-            // revolute rows' are those at the mean
-            self.mean_gradients(model, h);
-            // rotational momenta at n+1, (27)-(28), and the residual of the condensed
-            // equations: the joint rows and Res = 2 J Omega - pi_n - pi_n+1
-            for b in 0..nb {
-                let f = self.force_rotational(b);
-                self.w.frot[b] = DMat3::from_cols_array(&f);
-                let p1 = self.rot_momenta(b, h, &f);
-                p1.write_cols_to_slice(&mut self.w.p1[b][3..12]);
-                let pi1 = 2.0 * skew_vec(&(mat(&self.w.q1[b]).transpose() * p1));
-                self.w.resw[b] =
-                    2.0 * model.bodies[b].inertia * self.w.om1[b] - self.w.pin[b] - pi1;
-                // in the units of (23): Res / 2J is the error in Omega, times h in the directors
-                let kin = self.w.resw[b] * c.inv_inertia[b] * (0.5 * h);
-                residual = kin.abs().max_element().max(residual);
-            }
-            // once those are below the tolerance (or not finite), the step is judged on the
-            // residual of (23)-(28) as written, so that a converged step is the paper's step
-            if !(residual > settings.tol) {
-                // the elements at the final iterate: a step is only accepted with them
-                self.element_forces(h);
-                for b in 0..nb {
-                    let f0 = self.force_translational(b, model);
-                    // the rotational forces of this final iterate: the elements' changed with
-                    // the evaluation just made (a stale one let a contact step through with a
-                    // 3e-7 J error); without elements they are those of the loop
-                    let f = if model.has_elements() {
-                        self.force_rotational(b)
-                    } else {
-                        self.w.frot[b].to_cols_array()
-                    };
-                    let r = self.body_residual(b, model, h, &f0, &f);
-                    residual = r.iter().fold(residual, |m, x| m.max(x.abs()));
-                }
-            }
-            if newton_converged(residual, iterations, settings.tol, settings)? {
-                break;
-            }
-            // the tangent (K^-1, the row factors, the factored Schur complement) of the last
-            // iteration is used again while Newton converges fast: see `REUSE`
-            let fresh = iterations == 0 || !last_fresh || residual > REUSE * settings.tol;
-            last_fresh = fresh;
-            // per body: K = dRes/dOmega, inverted
-            for b in 0..nb {
-                if fresh {
-                    let mut k = self.omega_tangent(b, model, h);
-                    if stiff {
-                        // the contacts' torques stiffen the rotation: dRes/dOmega gains
-                        // h^2 Q^T K_r Q (a turn h dOmega moves an arm a by h dOmega x a)
-                        let q = mat(&self.w.q1[b]);
-                        k += q.transpose() * self.w.stiff[b].r * q * (h * h);
-                    }
-                    let det = k.determinant();
-                    if !(det.is_finite() && det.abs() > 1e-300) {
-                        return Err(StepError::BodySingular {
-                            body: b,
-                            turn: crate::math::length(self.w.om1[b] * h),
-                        });
-                    }
-                    self.w.kinv[b] = k.inverse();
-                    self.w.qna[b] = mat(&self.s.q[b]) * self.w.amat[b];
-                }
-                self.w.kres[b] = self.w.kinv[b] * self.w.resw[b];
-            }
-            if nrows > 0 && fresh {
-                // per row and side: y = K^-1 dRes/dlambda, d = dPhi/dOmega. Every joint
-                // gradient's rotational part is a rank-one matrix G = u w^T (world u, body w),
-                // and 2 vec(skew(a b^T)) = b x a, so
-                // dRes/dlambda = 2h vec(skew(Q_n+1^T G A)) = h (A^T w) x (Q_n+1^T u) with G
-                // at the mean, and d = 2h vec(skew(Qbar^T G A^T)) = h (A w) x (Qbar^T u) with
-                // G at q_n+1
-                for k in 0..nrows {
-                    let Row { a, b: bb, .. } = c.rows[k];
-                    let general = c.frames[c.rows[k].joint].spec[c.rows[k].row].is_general();
-                    for (side, b) in sides(a, bb) {
-                        let amat = self.w.amat[b];
-                        if general {
-                            // a sliding joint's row: its rotational gradient on side a is of
-                            // rank two, so the general forms (the debug check below)
-                            let (gm, gn) = (self.w.gmean[k][side], self.w.gnew[k][side]);
-                            (self.w.cy[k][side], self.w.dk[k][side]) =
-                                self.general_factors(b, &gm, &gn, h);
-                            continue;
-                        }
-                        let ((un, wn), (um, wm)) = self.row_factors(model, k, side, h);
-                        let c =
-                            h * (amat.transpose() * wm).cross(mat(&self.w.q1[b]).transpose() * um);
-                        let qbar = self.w.qna[b]; // Q_n A
-                        let d = h * (amat * wn).cross(qbar.transpose() * un);
-                        debug_assert!({
-                            let g = mat(&self.w.gmean[k][side]);
-                            let e = mat(&self.w.gnew[k][side]);
-                            let c2 =
-                                2.0 * h * skew_vec(&(mat(&self.w.q1[b]).transpose() * g * amat));
-                            let d2 = 2.0 * h * skew_vec(&(qbar.transpose() * e * amat.transpose()));
-                            (c - c2).length() <= 1e-12 * (1.0 + c2.length())
-                                && (d - d2).length() <= 1e-12 * (1.0 + d2.length())
-                        });
-                        self.w.cy[k][side] = self.w.kinv[b] * c;
-                        self.w.dk[k][side] = d;
-                    }
-                }
-                // every block gets one contribution per body its two joints share: one, or two
-                // for a diagonal block of a joint between two bodies (side a first); the first
-                // is stored as 0 + value, the same bits as adding it to a cleared matrix
-                for (jk, jt) in c.frames.iter().enumerate() {
-                    let ok = c.pattern.offset(jk);
-                    for (side, b) in sides(jt.a, jt.b) {
-                        let t = -h * h * 0.5 / model.bodies[b].mass;
-                        let kslot = c.slot[jk][side];
-                        for (li, inc) in c.at_body[b].iter().enumerate() {
-                            let jl = inc.joint;
-                            let ol = c.pattern.offset(jl);
-                            let lside = usize::from(inc.is_b);
-                            let mut blk = [0.0; B * B];
-                            let cy = &self.w.cy[ol..ol + c.frames[jl].rows];
-                            for (row, d) in
-                                blk.chunks_exact_mut(B).zip(&self.w.dk[ok..ok + jt.rows])
-                            {
-                                for (x, y) in row.iter_mut().zip(cy) {
-                                    *x = -d[side].dot(y[lside]);
-                                }
-                            }
-                            // t e0_k . g0_l: the translational gradients are +-e_r on the three
-                            // position rows (35) and zero on the dot rows, so only the diagonal
-                            // of the position rows is not zero; a sliding joint's rows have
-                            // others, and take the general products
-                            if jt.general || c.frames[jl].general {
-                                for rk in 0..jt.rows {
-                                    let e0 = &self.w.gnew[ok + rk][side];
-                                    for rl in 0..c.frames[jl].rows {
-                                        let g0 = &self.w.gmean[ol + rl][lside];
-                                        blk[rk * B + rl] +=
-                                            t * (e0[0] * g0[0] + e0[1] * g0[1] + e0[2] * g0[2]);
-                                    }
-                                }
-                            } else {
-                                for r in 0..3 {
-                                    let (e0, g0) =
-                                        (&self.w.gnew[ok + r][side], &self.w.gmean[ol + r][lside]);
-                                    debug_assert!((0..c.frames[jl].rows).all(|rl| {
-                                        let g = &self.w.gmean[ol + rl][lside];
-                                        let dot = e0[0] * g[0] + e0[1] * g[1] + e0[2] * g[2];
-                                        dot == if rl == r { e0[r] * g0[r] } else { 0.0 }
-                                    }));
-                                    blk[r * B + r] += t * e0[r] * g0[r];
-                                }
-                            }
-                            // the first of the contributions to block (jk, jl) is body a's
-                            // when joint jl acts on a too: a diagonal block of a joint between
-                            // two bodies, or two joints between the same two bodies (a loop;
-                            // `jl != jk` alone let body b's overwrite body a's there, and every
-                            // step of such a system fell back to `step_full`)
-                            let first = side == 0
-                                || jt
-                                    .a
-                                    .is_none_or(|a| c.at_body[a].iter().all(|i| i.joint != jl));
-                            self.w.js.add_block(c.block(b, kslot, li), &blk, first);
-                        }
-                    }
-                }
-                if !self.w.js.factor(&c.pattern) {
-                    return Err(StepError::Singular);
-                }
-            }
-            if nsp > 0 && fresh && !self.spring_rows_tangent(model, h) {
-                return Err(StepError::Singular);
-            }
-            if nrows > 0 || nsp > 0 {
-                // S dlambda = -rho + sum_b d . K^-1 Res,
-                // S_kl = -sum_b (h^2 / 2M) e0_k . g0_l - d_k . y_l  (bodies shared by k and l)
-                for k in 0..nrows {
-                    let Row { a, b: bb, .. } = c.rows[k];
-                    let mut rhs = -self.w.rj[k];
-                    for (side, b) in sides(a, bb) {
-                        rhs += self.w.dk[k][side].dot(self.w.kres[b]);
-                    }
-                    self.w.rj[k] = rhs;
-                }
-                if nsp > 0 {
-                    // the spring rows as a border of the joint rows (`springs.rs`)
-                    self.spring_rows_solve();
-                } else {
-                    self.w.js.solve(&c.pattern, &mut self.w.rj); // now delta lambda
-                }
-                for k in 0..nrows {
-                    self.w.lambda1[k] += self.w.rj[k];
-                    let Row { a, b: bb, .. } = c.rows[k];
-                    for (side, b) in sides(a, bb) {
-                        self.w.kres[b] += self.w.cy[k][side] * self.w.rj[k];
-                    }
-                }
-            }
-            for b in 0..nb {
-                self.w.om1[b] -= self.w.kres[b]; // dOmega = -K^-1 (Res + dRes/dlambda dlambda)
-            }
-            iterations += 1;
+    }
+
+    /// The directors at n+1 from Omega: the Cayley transform, (23) exactly,
+    /// Q_n+1 = Q_n (2A - I), A = (I - h/2 Omega^)^-1; keeps A per body.
+    fn cayley_directors(&mut self, h: f64) {
+        for b in 0..self.s.q.len() {
+            let a = self.w.om1[b] * (0.5 * h);
+            let amat = (DMat3::IDENTITY + skew(a) + outer(a, a)) * (1.0 / (1.0 + a.dot(a)));
+            let q1 = mat(&self.s.q[b]) * (amat * 2.0 - DMat3::IDENTITY);
+            q1.write_cols_to_slice(&mut self.w.q1[b][3..12]);
+            self.w.amat[b] = amat;
         }
-        self.accept(h, iterations > 3)?;
-        core::mem::swap(&mut self.s.om, &mut self.w.om1);
-        Ok(StepInfo {
-            iterations,
-            residual,
-        })
+    }
+
+    /// The force elements at the iterate (a fixed point within Newton, `forces.rs`), and the
+    /// spring rows' forces; on the `first` iteration the centres are predicted by a drift,
+    /// x_n + h p0_n / M.
+    fn iterate_elements(&mut self, model: &Model, h: f64, first: bool, nsp: usize) {
+        if first {
+            for b in 0..self.s.q.len() {
+                let m = model.bodies[b].mass;
+                for i in 0..3 {
+                    self.w.q1[b][i] = self.s.q[b][i] + h * self.s.p[b][i] / m;
+                }
+            }
+        }
+        self.element_forces(h);
+        if nsp > 0 {
+            self.spring_rows_force(h, first);
+        }
+    }
+
+    /// The centres at n+1, (23) and (27): the translational gradients are constant, so the
+    /// gradients of the last evaluation (or of `new`) give the translational forces; a
+    /// sliding joint's rows turn with body a, and take those of the last iterate (a lag
+    /// the iteration removes: the step is judged on the residual with the current ones).
+    /// With contacts between bodies and no joint rows (nor spring rows), the centres' Newton
+    /// step on all bodies at once (`coupled.rs`); with joint rows the Schur complement takes
+    /// each body's centre update as the body-by-body one, and stays so.
+    fn centres(&mut self, model: &Model, h: f64, first: bool, stiff: bool, nsp: usize) {
+        let coupled = stiff && !self.w.couple.is_empty() && self.c.rows.is_empty() && nsp == 0;
+        if coupled {
+            self.translate_coupled(model, h, first);
+        }
+        for b in 0..self.s.q.len() {
+            let m = model.bodies[b].mass;
+            if !coupled {
+                self.centre_momentum(model, b, h, first, stiff);
+            }
+            for i in 0..3 {
+                self.w.q1[b][i] = self.s.q[b][i] + h * 0.5 * (self.s.p[b][i] + self.w.p1[b][i]) / m;
+            }
+        }
+    }
+
+    /// Body `b`'s momentum p0_n+1 from (27): p0_n - h f0, or with the contacts' stiffness K
+    /// Newton on the momentum, r(p1) = p1 - p_n + h f0(x1(p1)) with x1 = x_n + h (p_n + p1) / 2M:
+    /// p1 <- p1 - (I + h^2 K / 2M)^-1 r (the plain update is its fixed point, which a stiff
+    /// contact makes diverge). In the momentum, not the position: p1 from x1 would carry x1's
+    /// round-off times 2M/h (1e-12 N s at h = 2e-4, and Newton stalled there).
+    fn centre_momentum(&mut self, model: &Model, b: usize, h: f64, first: bool, stiff: bool) {
+        let f0 = self.force_translational(b, model);
+        let m = model.bodies[b].mass;
+        if stiff && self.w.stiff[b].x != DMat3::ZERO {
+            let pn = DVec3::new(self.s.p[b][0], self.s.p[b][1], self.s.p[b][2]);
+            let p1 = if first {
+                pn // the drift's prediction of `iterate_elements`
+            } else {
+                DVec3::new(self.w.p1[b][0], self.w.p1[b][1], self.w.p1[b][2])
+            };
+            let r = p1 - pn + DVec3::from_array(f0) * h;
+            let a = DMat3::IDENTITY + self.w.stiff[b].x * (0.5 * h * h / m);
+            let p1 = p1 - a.inverse() * r;
+            self.w.p1[b][0..3].copy_from_slice(&p1.to_array());
+        } else {
+            for i in 0..3 {
+                self.w.p1[b][i] = self.s.p[b][i] - h * f0[i];
+            }
+        }
+    }
+
+    /// The joint rows at q_n+1: (25) summed over the steps, Phi(q_n+1) - Phi(q_0) into `rj`,
+    /// so that the residuals the tolerance accepts do not add up from step to step; their
+    /// gradients at q_n+1 (Newton rows) into `gnew`. Returns the largest |row|, the spring
+    /// rows' residual included.
+    fn joint_residuals(&mut self, h: f64, nsp: usize) -> f64 {
+        let c = self.c;
+        let mut residual = 0.0f64;
+        for (k, row) in c.rows.iter().enumerate() {
+            let t = self.s.forces.t + h;
+            let phi = joint_row_into(c, &self.w.q1, row.joint, row.row, &mut self.w.gnew[k], t);
+            self.w.rj[k] = phi - self.s.phi0[k];
+            residual = residual.max(self.w.rj[k].abs());
+        }
+        if nsp > 0 {
+            residual = residual.max(self.spring_rows_residual(h));
+        }
+        residual
+    }
+
+    /// The rotational momenta at n+1, (27)-(28) (`rot_momenta`), and the residual of the
+    /// condensed equations Res = 2 J Omega - pi_n - pi_n+1 per body, in the units of (23):
+    /// Res / 2J is the error in Omega, times h in the directors. Returns the largest of those
+    /// and `residual`.
+    fn rotational_residual(&mut self, model: &Model, h: f64, mut residual: f64) -> f64 {
+        let c = self.c;
+        for b in 0..self.s.q.len() {
+            let f = self.force_rotational(b);
+            self.w.frot[b] = DMat3::from_cols_array(&f);
+            let p1 = self.rot_momenta(b, h, &f);
+            p1.write_cols_to_slice(&mut self.w.p1[b][3..12]);
+            let pi1 = 2.0 * skew_vec(&(mat(&self.w.q1[b]).transpose() * p1));
+            self.w.resw[b] = 2.0 * model.bodies[b].inertia * self.w.om1[b] - self.w.pin[b] - pi1;
+            let kin = self.w.resw[b] * c.inv_inertia[b] * (0.5 * h);
+            residual = kin.abs().max_element().max(residual);
+        }
+        residual
+    }
+
+    /// The residual of (23)-(28) as written (`full.rs`, `body_residual`) with the elements at
+    /// the final iterate (a step is only accepted with them); returns its largest entry and
+    /// `residual`.
+    fn final_residual(&mut self, model: &Model, h: f64, mut residual: f64) -> f64 {
+        self.element_forces(h);
+        for b in 0..self.s.q.len() {
+            let f0 = self.force_translational(b, model);
+            // the rotational forces of this final iterate: the elements' changed with
+            // the evaluation just made (a stale one let a contact step through with a
+            // 3e-7 J error); without elements they are those of the loop
+            let f = if model.has_elements() {
+                self.force_rotational(b)
+            } else {
+                self.w.frot[b].to_cols_array()
+            };
+            let r = self.body_residual(b, model, h, &f0, &f);
+            residual = r.iter().fold(residual, |m, x| m.max(x.abs()));
+        }
+        residual
     }
 
     /// The contacts' share of the tolerance floor, as `spring_rows_floor`'s for stiff springs:
@@ -430,64 +328,6 @@ impl Ctx<'_> {
             floor = floor.max(4.0 * f64::EPSILON * h * k.element_sum() * x);
         }
         floor
-    }
-
-    /// Joint row `k`'s rotational gradient on `side` (0: body a, 1: body b) as u w^T, at q_n+1
-    /// and at the mean: the factors of `gnew` and `gmean` (see `joint_row`, `mean_gradients`).
-    pub(super) fn row_factors(
-        &self,
-        model: &Model,
-        k: usize,
-        side: usize,
-        h: f64,
-    ) -> ((DVec3, DVec3), (DVec3, DVec3)) {
-        let c = self.c;
-        let Row {
-            joint: j, row: r, ..
-        } = c.rows[k];
-        let jt = &model.joints[j];
-        let f = &c.frames[j];
-        let (na, e) = match f.spec[r] {
-            RowSpec::Pos(r) => {
-                // spherical rows: +-e_r s^T, the same at q_n+1 and at the mean
-                let f = if side == 1 {
-                    (DVec3::AXES[r], jt.point_b)
-                } else {
-                    (-DVec3::AXES[r], jt.point_a)
-                };
-                return (f, f);
-            }
-            RowSpec::Dot(na, e) => (na, e),
-            RowSpec::Angle(rr, m, e, tf) => {
-                // the dot row of v(t): v(t_n+1) at q_n+1, the mean of v at the mean
-                let t = self.s.forces.t;
-                let v1 = RowSpec::angle_vector(rr, m, &tf, t + h);
-                let vbar = (RowSpec::angle_vector(rr, m, &tf, t) + v1) * 0.5;
-                let mean = |b: usize| self.mean_rot(b);
-                return if side == 1 {
-                    match jt.a {
-                        Some(a) => ((mat(&self.w.q1[a]) * v1, e), (mean(a) * vbar, e)),
-                        None => ((v1, e), (vbar, e)),
-                    }
-                } else {
-                    ((mat(&self.w.q1[jt.b]) * e, v1), (mean(jt.b) * e, vbar))
-                };
-            }
-            RowSpec::Perp(_) | RowSpec::Slide(..) | RowSpec::Dist(..) => {
-                unreachable!("sliding and distance rows take the general forms")
-            }
-        };
-        let mean = |b: usize| self.mean_rot(b);
-        if side == 1 {
-            // n e^T with n = Q_a n_a (or the fixed axis)
-            match jt.a {
-                Some(a) => ((mat(&self.w.q1[a]) * na, e), (mean(a) * na, e)),
-                None => ((na, e), (na, e)),
-            }
-        } else {
-            // (Q_b e) n_a^T
-            ((mat(&self.w.q1[jt.b]) * e, na), (mean(jt.b) * e, na))
-        }
     }
 
     /// Rotational momenta at n+1 for the directors in `self.w.q1[b]`: (27) with gamma_0 (28),
@@ -535,29 +375,5 @@ impl Ctx<'_> {
         // (C(q) p grows linearly). One more correction on the residual makes it second order.
         let p1 = free + correction(&free);
         p1 + correction(&p1)
-    }
-
-    /// K = dRes/dOmega for body `b`, Res = 2 J Omega - pi_n - pi_n+1, pi = 2 vec(skew(Q^T P)),
-    /// at the current iterate (its rotational force `frot` from the residual evaluation). With
-    /// orthonormal Q_n (to round-off) Y drops out of pi_n+1:
-    /// pi_n+1 = R^T pi_n - 2h vec(skew(R^T Phi A)), Phi = Q_n^T F; with dA = h/2 A e^ A and
-    /// dR^T = -h A^T e^ A^T its derivative along Omega_i gives column i below.
-    pub(super) fn omega_tangent(&self, b: usize, model: &Model, h: f64) -> DMat3 {
-        let (qn, q1) = (mat(&self.s.q[b]), mat(&self.w.q1[b]));
-        let amat = self.w.amat[b];
-        let at = amat.transpose();
-        let fm = self.w.frot[b];
-        let v = at * self.w.pin[b];
-        let x = at * qn.transpose() * fm * amat;
-        let z = q1.transpose() * fm * amat;
-        let mut cols = [DVec3::ZERO; 3];
-        for (i, col) in cols.iter_mut().enumerate() {
-            let e = skew(DVec3::AXES[i]);
-            let dpi = h * (at * v.cross(DVec3::AXES[i])) + 2.0 * h * h * skew_vec(&(at * e * x))
-                - h * h * skew_vec(&(z * e * amat));
-            *col = -dpi;
-        }
-        DMat3::from_cols(cols[0], cols[1], cols[2])
-            + DMat3::from_diagonal(2.0 * model.bodies[b].inertia)
     }
 }

@@ -28,7 +28,7 @@
 //! Newton-Raphson. [`step_full`] is Table 1 as written: u = (q_n+1, p_n+1) per body
 //! and lambda, from u = u_n; each body's 24 x 24 tangent block is exact (forward-mode dual
 //! numbers over the rotational residual), eliminated body by body, and the joint-space Schur
-//! complement is solved by the linear-time tree solver of `sparse.rs`. [`step`]
+//! complement is solved by the linear-time tree solver of `sparse/`. [`step`]
 //! solves the same equations with Newton on fewer unknowns (3 per body, the mean body angular
 //! velocity, and lambda): for given values of those, (23), the translational (27) and the
 //! rotational (27)-(28) are linear in q_n+1, p_n+1 and are solved exactly; convergence is
@@ -38,18 +38,21 @@
 //! (a term of size h lambda); such chains converge fast but linearly. The joint rows
 //! dPhi(q_n+1)/dq are exact.
 //!
-//! The files: this one has the state, the workspace, the joint rows (34)-(38), (41)-(42) and
-//! the forces; `algebra.rs` the director algebra of eqs. (5), (8), (23), (27)-(28) with the
-//! dual numbers of the exact tangent; `condensed.rs` the condensed Newton solve ([`step`]);
-//! `full.rs` Table 1 as written ([`step_full`]).
+//! The files: this one has the state, the workspace and the forces; `rows.rs` the joint rows
+//! (34)-(38) and `means.rs` their gradients at the mean configuration (41)-(42); `algebra.rs`
+//! the director algebra of eqs. (5), (8), (23), (27)-(28) with the dual numbers of the exact
+//! tangent; `condensed.rs` the condensed Newton solve ([`step`]) as its stages and `tangent.rs`
+//! its tangent and Newton update; `full.rs` Table 1 as written ([`step_full`]).
 mod algebra;
 mod condensed;
 mod coupled;
 mod elements;
 pub mod forces;
 mod full;
+mod means;
 mod rows;
 mod springs;
+mod tangent;
 
 use crate::compiled::{Compiled, Incident};
 use crate::math::max_abs_cols;
@@ -60,14 +63,11 @@ use alloc::string::String;
 use alloc::vec;
 use alloc::vec::Vec;
 use glam::{DMat3, DVec3};
-use rows::{joint_row, joint_row_into};
+use rows::{joint_row, Grad};
 
 pub use algebra::{Dual, Scalar};
 
 const N: usize = 24; // unknowns per body: q (12), p (12)
-
-/// How one joint row acts on one body: the gradient dPhi/dq of that body (12 numbers).
-type Grad = [f64; 12];
 
 /// The director state: q, p per body, the multipliers, and what the predictor of the
 /// condensed solve remembers of the last steps.

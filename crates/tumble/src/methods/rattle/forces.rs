@@ -1,6 +1,6 @@
 //! RATTLE's external forces at a state: the force elements' and the contacts' continuous forms
 //! (`forces/world.rs`, `contact/world.rs`), gathered per body for the kicks.
-use super::Workspace;
+use super::state::Workspace;
 use crate::compiled::Compiled;
 use crate::model::BodyState;
 use glam::DVec3;
