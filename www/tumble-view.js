@@ -29,6 +29,7 @@ import * as wasm from './pkg/tumble_wasm.js';
 import { loadSolver } from './sim/engine.js';
 import { Player } from './view/player.js';
 import { LABEL, MUJOCO } from './shared/names.js';
+import { INV } from './shared/invariants.js';
 import { parseQuery, buildQuery, systemScenario } from './shared/url.js';
 import { renderExplanation } from './view/explain.js';
 import { endSentence, sentences } from './shared/text.js';
@@ -232,17 +233,17 @@ export class TumbleView extends HTMLElement {
 
   onFrame(now) {
     const p = this.player, { inv } = p.shown();
-    const text = `t = ${inv[0].toFixed(2)} s`;
+    const text = `t = ${inv[INV.t].toFixed(2)} s`;
     if (this.ui.time.textContent !== text) this.ui.time.textContent = text;
     if (p.playing && now - this.eventAt > EVENT_EVERY_MS) {
       this.eventAt = now;
       this.dispatchEvent(new CustomEvent('invariants', {
         detail: {
-          t: p.run.inv[0],
+          t: p.run.inv[INV.t],
           runs: p.runs.map((x) => ({
-            integrator: x.name, energy: x.inv[1], energyError: Math.abs(x.inv[1] - x.energy0) / Math.max(Math.abs(x.energy0), 1e-300),
-            momentum: [x.inv[4], x.inv[5], x.inv[6]], jointViolation: x.inv[8], error: x.error,
-            work: x.inv[11], dissipated: x.inv[12], balance: x.inv[13],
+            integrator: x.name, energy: x.inv[INV.energy], energyError: Math.abs(x.inv[INV.energy] - x.energy0) / Math.max(Math.abs(x.energy0), 1e-300),
+            momentum: [x.inv[INV.l1], x.inv[INV.l2], x.inv[INV.l3]], jointViolation: x.inv[INV.joint_violation], error: x.error,
+            work: x.inv[INV.work], dissipated: x.inv[INV.dissipated], balance: x.inv[INV.balance],
           })),
         },
       }));
@@ -252,7 +253,7 @@ export class TumbleView extends HTMLElement {
   play() { this.autoPaused = false; this.player?.setPlaying(true); }
   pause() { this.autoPaused = false; this.player?.setPlaying(false); }
   reset() { if (this.settings && this.player) { this.player.load(this.settings).catch((e) => this.say(e.message)); this.ui.msg.hidden = true; } }
-  get time() { return this.player?.run?.inv[0] ?? NaN; }
+  get time() { return this.player?.run?.inv[INV.t] ?? NaN; }
   get playing() { return this.player?.playing ?? false; }
   get error() { return this.ui.msg.hidden ? null : this.ui.msg.textContent; }
   get stateHash() { return this.player?.run?.hash ?? null; }

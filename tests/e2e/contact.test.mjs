@@ -10,6 +10,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { readFileSync } from 'node:fs';
 import { useBrowser, skip, open, axe, out, settle, playUntil, inked, loaded, pause, pressAndDrag, PHONE, IFRAME } from './harness.mjs';
+import { INV } from '../../www/shared/invariants.js';
 import { encodeSystem } from '../../www/shared/url.js';
 import { initSync, scenario_json } from '../../www/pkg/tumble_wasm.js';
 
@@ -32,8 +33,8 @@ test('bouncing ball: a sphere on the ground, bouncing, the balance at the tolera
   await settle(page);
   const inv = await page.evaluate(() => window.tumble.invariants());
   // [.., dissipated D (J) at 12, balance at 13]: the first bounce took a third of 10.8 J
-  assert.ok(inv[12] > 2, `D = ${inv[12]} J`);
-  assert.ok(Math.abs(inv[13]) < 1e-9, `director balance ${inv[13]} J`);
+  assert.ok(inv[INV.dissipated] > 2, `D = ${inv[INV.dissipated]} J`);
+  assert.ok(Math.abs(inv[INV.balance]) < 1e-9, `director balance ${inv[INV.balance]} J`);
   assert.ok(await inView(page), 'the ball is in view');
   assert.ok(await inked(page) > 0.05, 'the view is drawn');
   await page.screenshot({ path: join(out, 'contact-laptop.png') });
@@ -74,8 +75,8 @@ test('stop-pendulum: the stop drawn at the hinge, the rod rebounds from it, the 
   await playUntil(page, (goal) => window.tumble.time() > goal, 1);
   await settle(page);
   const inv = await page.evaluate(() => window.tumble.invariants());
-  assert.ok(inv[12] > 0.5, `the stop took D = ${inv[12]} J`);
-  assert.ok(Math.abs(inv[13]) < 1e-9, `director balance ${inv[13]} J`);
+  assert.ok(inv[INV.dissipated] > 0.5, `the stop took D = ${inv[INV.dissipated]} J`);
+  assert.ok(Math.abs(inv[INV.balance]) < 1e-9, `director balance ${inv[INV.balance]} J`);
   await page.screenshot({ path: join(out, 'contact-stop.png') });
   assert.deepEqual(problems, []);
 });
@@ -94,8 +95,8 @@ test('dominoes: twelve blocks drawn as boxes, the wave runs to the end, the bala
     assert.ok(z < 0.045, `block ${b} at ${z} m`);
   }
   const inv = await page.evaluate(() => window.tumble.invariants());
-  assert.ok(inv[12] > 2, `D = ${inv[12]} J`);
-  assert.ok(Math.abs(inv[13]) < 1e-8, `director balance ${inv[13]} J`);
+  assert.ok(inv[INV.dissipated] > 2, `D = ${inv[INV.dissipated]} J`);
+  assert.ok(Math.abs(inv[INV.balance]) < 1e-8, `director balance ${inv[INV.balance]} J`);
   assert.ok(await inView(page), 'the row is in view');
   await page.screenshot({ path: join(out, 'contact-dominoes.png') });
   assert.deepEqual(problems, []);
@@ -139,7 +140,7 @@ test('contact forces as arrows, the contact energy as a line of the budget', { s
   const a = await page.evaluate(() => window.tumble.arrows());
   const inv = await page.evaluate(() => window.tumble.invariants());
   assert.ok(a.on && a.count >= 1, JSON.stringify(a));
-  assert.ok(inv[14] > 0 && inv[14] < inv[3] + 1e-9, `contact energy ${inv[14]} J of V ${inv[3]} J`);
+  assert.ok(inv[INV.contact] > 0 && inv[INV.contact] < inv[INV.potential] + 1e-9, `contact energy ${inv[INV.contact]} J of V ${inv[INV.potential]} J`);
   const labels = await page.evaluate(() => document.getElementById('charts').tumbleCharts.specs.find((s) => s.key === 'budget').shown.map((s) => s.label));
   assert.ok(labels.includes('contact C (in V) (J)'), labels.join(', '));
   await page.screenshot({ path: join(out, 'contact-arrows.png') });
@@ -168,8 +169,8 @@ test('a drop from 5 m at a step of 0.01 s: the impact taken in sub-steps, the ba
   const [z] = await page.evaluate(() => window.tumble.heights(0));
   // rebounded at 0.8 x 9.9 m/s: at 1.3 s well above the ground and going up or near its top
   assert.ok(z > 1, `the ball at ${z} m`);
-  assert.ok(inv[12] > 5, `D = ${inv[12]} J`);
-  assert.ok(Math.abs(inv[13]) < 1e-9, `director balance ${inv[13]} J`);
+  assert.ok(inv[INV.dissipated] > 5, `D = ${inv[INV.dissipated]} J`);
+  assert.ok(Math.abs(inv[INV.balance]) < 1e-9, `director balance ${inv[INV.balance]} J`);
   assert.deepEqual(problems, []);
 });
 
@@ -184,8 +185,8 @@ test('a stop on the joint between two bodies is drawn and turns with body a', { 
   await playUntil(page, (goal) => window.tumble.time() > goal, 1.5);
   await settle(page);
   const inv = await page.evaluate(() => window.tumble.invariants());
-  assert.ok(inv[12] > 0, `the stops took D = ${inv[12]} J`);
-  assert.ok(Math.abs(inv[13]) < 1e-9, `director balance ${inv[13]} J`);
+  assert.ok(inv[INV.dissipated] > 0, `the stops took D = ${inv[INV.dissipated]} J`);
+  assert.ok(Math.abs(inv[INV.balance]) < 1e-9, `director balance ${inv[INV.balance]} J`);
   await page.screenshot({ path: join(out, 'contact-elbow-stop.png') });
   assert.deepEqual(problems, []);
 });
@@ -195,7 +196,7 @@ test('grab and pull with contact: a ball of the ball pit dragged into the others
   await play(page);
   // let the balls settle into the box, then press on one and drag it across the others
   await playUntil(page, (goal) => window.tumble.time() > goal, 1.2);
-  const d0 = (await page.evaluate(() => window.tumble.invariants()))[12];
+  const d0 = (await page.evaluate(() => window.tumble.invariants()))[INV.dissipated];
   const [x, y] = await page.evaluate(() => window.tumble.bodyOnScreen(7));
   await pressAndDrag(page, x, y);
   await page.waitForFunction(() => window.tumble.time() > 2.2, null, { timeout: 60000 });
@@ -203,9 +204,9 @@ test('grab and pull with contact: a ball of the ball pit dragged into the others
   await page.mouse.up();
   assert.ok(during.pulled, 'the run is marked as pulled');
   assert.equal(during.runs[0][3], null, `the run stopped: ${during.runs[0][3]}`);
-  assert.ok(Math.abs(during.inv[11]) > 1e-4, `W = ${during.inv[11]} J: the pull did work`);
-  assert.ok(during.inv[12] > d0, `D ${during.inv[12]} J after ${d0} J: the dragged ball hit others`);
+  assert.ok(Math.abs(during.inv[INV.work]) > 1e-4, `W = ${during.inv[INV.work]} J: the pull did work`);
+  assert.ok(during.inv[INV.dissipated] > d0, `D ${during.inv[INV.dissipated]} J after ${d0} J: the dragged ball hit others`);
   // the pull's work is in W, the contacts' losses in D: the director's balance holds
-  assert.ok(Math.abs(during.inv[13]) < 1e-9, `director balance ${during.inv[13]} J`);
+  assert.ok(Math.abs(during.inv[INV.balance]) < 1e-9, `director balance ${during.inv[INV.balance]} J`);
   assert.deepEqual(problems, []);
 });

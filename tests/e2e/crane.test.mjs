@@ -9,6 +9,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { useBrowser, skip, open, axe, out, settle, pause, playUntil, PHONE, IFRAME } from './harness.mjs';
+import { INV } from '../../www/shared/invariants.js';
 
 useBrowser();
 
@@ -40,8 +41,8 @@ test('crane: the cylinder extends as driven, the rope holds, both drawn as rods'
   for (const [name, , , error] of runs) assert.ok(!error, `${name} failed: ${error}`);
   const inv = await page.evaluate(() => window.tumble.invariants());
   // [.., work W (J) at 11, .., balance at 13]: the boom and the load lifted (hundreds of J)
-  assert.ok(inv[11] > 400, `W = ${inv[11]} J`);
-  assert.ok(Math.abs(inv[13]) < 1e-9, `director balance ${inv[13]} J`);
+  assert.ok(inv[INV.work] > 400, `W = ${inv[INV.work]} J`);
+  assert.ok(Math.abs(inv[INV.balance]) < 1e-9, `director balance ${inv[INV.balance]} J`);
   // the risen boom and the swinging load stay in the view the start framed
   const { view: [l, t, r, b], shown: [x0, y0, x1, y1] } = await page.evaluate(() => window.tumble.framing());
   assert.ok(x0 > l && y0 > t && x1 < r && y1 < b, `drawn ${[x0, y0, x1, y1]} in the view ${[l, t, r, b]}`);

@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { useBrowser, skip, open, loaded, axe, out, settle, playUntil } from './harness.mjs';
+import { INV, NINV } from '../../www/shared/invariants.js';
 
 useBrowser();
 
@@ -136,10 +137,10 @@ test('the energy chart reads the balance |E - E0 - W + D| for a forced system, t
   });
   assert.equal(forced.title, 'Energy balance error |E \u2212 E\u2080 \u2212 W + D| / max(|E\u2080|, 1 J), E\u2080 = -4.905 J (W: work in, D: dissipated)');
   assert.equal(forced.label, 'balance');
-  assert.equal(forced.inv.length, 15);
+  assert.equal(forced.inv.length, NINV);
   // the value drawn: |balance| over the stated scale max(|E0|, 1 J) = 4.905 J, the director's at round-off
-  assert.ok(Math.abs(forced.last - Math.max(Math.abs(forced.inv[13]) / 4.905, 1e-16)) <= 1e-12 * Math.abs(forced.last), `${forced.last} vs ${forced.inv[13]} J / 4.905 J`);
-  assert.ok(Math.abs(forced.inv[13]) < 1e-9, `director balance ${forced.inv[13]} J`);
+  assert.ok(Math.abs(forced.last - Math.max(Math.abs(forced.inv[INV.balance]) / 4.905, 1e-16)) <= 1e-12 * Math.abs(forced.last), `${forced.last} vs ${forced.inv[INV.balance]} J / 4.905 J`);
+  assert.ok(Math.abs(forced.inv[INV.balance]) < 1e-9, `director balance ${forced.inv[INV.balance]} J`);
   assert.match(forced.note, /balance error is relative to \|E\u2080\| when \|E\u2080\| > 1 J, in J below/);
   await page.selectOption('#scenario', 'nk-revolute');
   await loaded(page);

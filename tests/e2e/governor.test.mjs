@@ -7,6 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { useBrowser, skip, open, loaded, axe, out, settle, pause, playUntil, PHONE } from './harness.mjs';
+import { INV } from '../../www/shared/invariants.js';
 
 useBrowser();
 
@@ -42,7 +43,7 @@ test('governor: three integrators at the step that suits all three, two springs,
   // the director's balance |E - E0 - W + D| (J), the last of the 14 invariants: each step's
   // Newton residual is held above the stiff springs' round-off (4 eps c |x|, about 3.5e-11), so
   // over the 16 000 steps of 0.4 s at 2.5e-5 s it adds up to a few 1e-9 J of the 49 J of E
-  const balance = (await page.evaluate(() => window.tumble.invariants()))[13];
+  const balance = (await page.evaluate(() => window.tumble.invariants()))[INV.balance];
   assert.ok(Math.abs(balance) < 1e-8, `director balance ${balance} J`);
   await page.screenshot({ path: join(out, 'governor-laptop.png') });
   const violations = await axe(page);

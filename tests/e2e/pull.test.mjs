@@ -8,6 +8,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { useBrowser, skip, open, axe, out, settle, pause, pressAndDrag } from './harness.mjs';
+import { INV } from '../../www/shared/invariants.js';
 
 useBrowser();
 
@@ -19,7 +20,7 @@ test('pressing on a body and dragging pulls it; W grows; the run is marked pulle
   assert.equal(await page.locator('#pulled').isHidden(), true);
   // the rod hangs from the origin: press on its centre and drag sideways on the screen
   const [x, y] = await page.evaluate(() => window.tumble.bodyOnScreen(0));
-  const y0 = await page.evaluate(() => window.tumble.invariants()[0]);
+  const y0 = (await page.evaluate(() => window.tumble.invariants()))[INV.t];
   await pressAndDrag(page, x, y);
   // hold while the simulation runs (the press started playing)
   await page.waitForFunction(() => window.tumble.time() > 1, null, { timeout: 20000 });
@@ -28,7 +29,7 @@ test('pressing on a body and dragging pulls it; W grows; the run is marked pulle
   await page.mouse.up();
   assert.ok(during.pulled, 'the run is marked as pulled');
   assert.equal(await page.locator('#pulled').isVisible(), true, 'the pulled mark is shown');
-  assert.ok(during.inv[11] > 1e-3, `W = ${during.inv[11]} J: the pull put energy in`);
+  assert.ok(during.inv[INV.work] > 1e-3, `W = ${during.inv[INV.work]} J: the pull put energy in`);
   // the rod swung towards the pointer: its centre left the vertical (x2 = 0 m at rest)
   const moved = await page.evaluate(() => window.tumble.bodyOnScreen(0));
   assert.ok(Math.abs(moved[0] - x) > 5, `the rod's centre stayed at ${moved[0]} px (was ${x} px)`);

@@ -7,6 +7,7 @@ import * as wasm from '../pkg/tumble_wasm.js';
 import { loadSolver } from '../sim/engine.js';
 import { Player } from '../view/player.js';
 import { LABEL } from '../shared/names.js';
+import { INV } from '../shared/invariants.js';
 import { parseQuery, buildQuery, locationQuery, DEFAULTS, systemScenario, STUDY_DEFAULTS } from '../shared/url.js';
 import { attachRecorder } from './record.js';
 import { $, app, showError, stoppedText, clearError, download, copyText, exportName, splitScenario, isCustom, restart } from './page.js';
@@ -47,28 +48,28 @@ const fmtE = (v) => (Math.abs(v) >= 1e5 || (Math.abs(v) < 1e-3 && v !== 0) ? v.t
 // fastest speed, and showed a pause late)
 function onFrame(now) {
   const p = app.player, r = p.run, s = p.stats;
-  if (p.target !== null) $('run-progress').value = Math.min(1, r.inv[0] / p.target);
+  if (p.target !== null) $('run-progress').value = Math.min(1, r.inv[INV.t] / p.target);
   else if (!$('run-progress').hidden) $('run-progress').hidden = true;
   const { inv, hash, live } = p.shown();
-  const state = !live ? `history (sample of t = ${inv[0].toFixed(3)} s; Play returns to the live run)`
+  const state = !live ? `history (sample of t = ${inv[INV.t].toFixed(3)} s; Play returns to the live run)`
     : p.target !== null ? `running to t = ${p.target} s as fast as possible (${s.rt.toFixed(1)} x real time)`
       : p.playing ? `${s.rate.toFixed(0)} steps/s, ${s.rt.toFixed(2)} x real time`
         : r.error ? 'stopped (see the message above)' : 'paused: press Play or space to run';
   const text =
-    `t = ${inv[0].toFixed(3)} s   h = ${r.dt} s${r.substeps > 1 && live ? ` (the last step in ${r.substeps} sub-steps, for a contact)` : ''}   ${LABEL[r.name]}\n` +
+    `t = ${inv[INV.t].toFixed(3)} s   h = ${r.dt} s${r.substeps > 1 && live ? ` (the last step in ${r.substeps} sub-steps, for a contact)` : ''}   ${LABEL[r.name]}\n` +
     `${app.mechanism}\n` +
-    `E = T + V = ${fmtE(inv[1])} J   (T = ${fmtE(inv[2])} J, V = ${fmtE(inv[3])} J)\n` +
-    (r.contact || r.stops ? `C = ${fmtE(inv[14])} J of V stored in ${r.contact ? 'contacts' : 'stops'}${r.contact && r.stops ? ' and stops' : ''}\n` : '') +
-    (r.forced || r.pulled ? `W = ${fmtE(inv[11])} J in${r.pulled ? ' (by your pull too)' : ''}, D = ${fmtE(inv[12])} J dissipated, E \u2212 E\u2080 \u2212 W + D = ${inv[13].toExponential(1)} J\n` : '') +
-    `Newton: ${inv[9]} iterations, residual ${inv[10].toExponential(1)}\n` + driveLine(p.runs) + state;
+    `E = T + V = ${fmtE(inv[INV.energy])} J   (T = ${fmtE(inv[INV.kinetic])} J, V = ${fmtE(inv[INV.potential])} J)\n` +
+    (r.contact || r.stops ? `C = ${fmtE(inv[INV.contact])} J of V stored in ${r.contact ? 'contacts' : 'stops'}${r.contact && r.stops ? ' and stops' : ''}\n` : '') +
+    (r.forced || r.pulled ? `W = ${fmtE(inv[INV.work])} J in${r.pulled ? ' (by your pull too)' : ''}, D = ${fmtE(inv[INV.dissipated])} J dissipated, E \u2212 E\u2080 \u2212 W + D = ${inv[INV.balance].toExponential(1)} J\n` : '') +
+    `Newton: ${inv[INV.iterations]} iterations, residual ${inv[INV.residual].toExponential(1)}\n` + driveLine(p.runs) + state;
   if ($('readout').textContent !== text) $('readout').textContent = text;
   const h = hash ?? r.hash; // the hash of the state shown
   if ($('hash').textContent !== h) $('hash').textContent = h;
   if ($('pulled').hidden === !!r.pulled) $('pulled').hidden = !r.pulled;
-  updateScrubber(inv[0]);
+  updateScrubber(inv[INV.t]);
   if (now - app.summaryAt > (p.playing ? SUMMARY_EVERY_MS : 1e12) || app.summaryAt === 0) {
     app.summaryAt = now;
-    const text = `t = ${inv[0].toFixed(1)} s, ${p.playing ? 'playing' : live ? 'paused' : 'showing the history'}. ` + (p.charts.summary?.() ?? '');
+    const text = `t = ${inv[INV.t].toFixed(1)} s, ${p.playing ? 'playing' : live ? 'paused' : 'showing the history'}. ` + (p.charts.summary?.() ?? '');
     if ($('sr-summary').textContent !== text) $('sr-summary').textContent = text;
   }
 }
@@ -147,7 +148,7 @@ function wire() {
   $('run-to').addEventListener('submit', (e) => {
     e.preventDefault();
     const goal = Number($('run-to-t').value);
-    const t = p.run.inv[0];
+    const t = p.run.inv[INV.t];
     if (p.run.error) { showError(`The run has stopped (${p.run.error}); reset it first.`, 'reset'); return; }
     if (!(goal > t && goal <= 1e6)) { showError(`"Run to" needs a time after the current t = ${t.toFixed(3)} s (at most 1e6 s).`); return; }
     p.runTo(goal);

@@ -2,16 +2,17 @@
 // (tests/e2e/): what the player, the renderer and the controls show, without reaching into the
 // modules. The Study view adds its own (window.tumble.study, study.js) once it is shown.
 import { buildQuery } from '../shared/url.js';
+import { INV, NINV } from '../shared/invariants.js';
 import { $, app } from './page.js';
 
 /** The full page's hook, over player `p`. */
 export function installPageHook(p) {
   window.tumble = {
     chartPoints: () => p.charts.points(),
-    time: () => p.run.inv[0],
+    time: () => p.run.inv[INV.t],
     steps: () => p.run.steps, // the steps of the newest state the page holds (the view draws it at the next frame)
     chunk: () => p.chunkMax, // the most steps one reply of the worker brought since the load
-    energy: () => p.run.inv[1],
+    energy: () => p.run.inv[INV.energy],
     hash: () => p.run.hash,
     settled: () => p.settled(),
     loading: () => p.loads > 0, // a reset or a new scenario is being loaded in the worker
@@ -20,11 +21,11 @@ export function installPageHook(p) {
     error: () => ($('error').hidden ? null : $('error-text').textContent),
     notice: () => ($('notice').hidden ? null : $('notice-text').textContent),
     playing: () => p.playing,
-    runs: () => p.runs.map((x) => [x.name, x.inv[0], x.inv[1], x.error]),
+    runs: () => p.runs.map((x) => [x.name, x.inv[INV.t], x.inv[INV.energy], x.error]),
     arrows: () => ({ on: p.renderer.arrows.on, count: p.renderer.arrows.count, shown: !$('arrows-label').hidden }),
     heights: (b) => p.runs.map((x) => x.poses[12 * b + 2]), // body b's centre's x3 (m) in each run
-    // the invariants of the state shown (all 15 numbers of invariant_fields())
-    invariants: () => Array.from(p.shown().inv).slice(0, 15),
+    // the invariants of the state shown (the NINV numbers, read by INV: shared/invariants.js)
+    invariants: () => Array.from(p.shown().inv).slice(0, NINV),
     // each point-to-point spring of the state shown: its length (m), and the coil vertices drawn
     springs: () => {
       const s = p.shown().springs, out = [];

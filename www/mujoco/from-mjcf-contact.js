@@ -1,5 +1,5 @@
 // from-mjcf-contact.js: what from-mjcf.js makes of a MuJoCo model's joint ranges and collision
-// geoms (issue 28). No DOM.
+// geoms. No DOM.
 //
 // Joint ranges -> Tumble's stops (`joint_limit` on a hinge that became a revolute or cylindrical
 // joint, `slider_limit` on a slide that became a prismatic or cylindrical one):
@@ -55,35 +55,9 @@
 //     is Tumble's rule for joined bodies; <exclude> between the world and a body keeps that
 //     body's shapes off the planes; between two bodies Tumble has no per-pair exclusion: a note
 //     where two spheres are then let touch.
-import { sub, tmulv, mulm, transpose, mulv, add } from './mjcf-math.js';
-import { restitutionOfDampratio } from './mjcf-math.js';
+import { sub, tmulv, mulm, transpose, mulv, add, restitutionOfDampratio } from './mjcf-math.js';
+import { names, flag, rows3, v3 } from './from-mjcf-read.js';
 
-/** The names of a compiled model's elements of one kind (`adr`: e.g. model.name_bodyadr). */
-export function names(model, adr, count) {
-  const bytes = model.names;
-  const out = [];
-  for (let i = 0; i < count; i++) {
-    let e = adr[i];
-    let s = '';
-    while (e < bytes.length && bytes[e] !== 0) s += String.fromCharCode(bytes[e++]);
-    out.push(s);
-  }
-  return out;
-}
-
-/** A boolean of one element through MuJoCo's named accessors (`model.jnt(k).limited`): the
- * bindings cannot hand out the boolean arrays (jnt_limited, eq_active0, ...) themselves. */
-export function flag(model, kind, i, field) {
-  const acc = model[kind](i);
-  try {
-    return Boolean(acc[field] ?? acc[`_${field}`]); // (the tendon accessor's fields begin with _)
-  } finally {
-    acc.delete?.();
-  }
-}
-
-const rows3 = (a, o) => [[a[o], a[o + 1], a[o + 2]], [a[o + 3], a[o + 4], a[o + 5]], [a[o + 6], a[o + 7], a[o + 8]]];
-const v3 = (a, o) => [a[o], a[o + 1], a[o + 2]];
 const fmt = (x) => Number(x.toPrecision(4));
 /** Tumble's range of restitution. */
 const E_MIN = 0.01;
@@ -158,11 +132,11 @@ export function jointLimits(ctx) {
 /** The collision shapes and planes. `ctx`: { mujoco, model, data, notes, owner (MuJoCo body ->
  * the body it moves as, 0: world), index (MuJoCo body -> Tumble body), rot, pos (inertial frames,
  * world), label, tumbleJoined(a, b) (Tumble bodies joined by a joint) }. Returns { shapes
- * (per Tumble body, a list or undefined), contact (the section, or null) }. */
+ * (per Tumble body, a list or undefined), contact (the section, or null) }. In stages: the geoms
+ * that collide, their shapes and planes, the shapes' materials and filter bits, the pairs
+ * MuJoCo collides that Tumble will not, the notes. */
 export function collision(ctx) {
-  const { mujoco, model, data, notes, owner, index, rot, pos, label } = ctx;
-  const G = {};
-  for (const k of ['PLANE', 'HFIELD', 'SPHERE', 'CAPSULE', 'ELLIPSOID', 'CYLINDER', 'BOX', 'MESH', 'SDF']) G[k] = mujoco.mjtGeom[`mjGEOM_${k}`]?.value ?? -1;
+  const { mujoco, model } = ctx;
   const shapes = [];
   const collides = [];
   for (let g = 0; g < model.ngeom; g++) if (model.geom_contype[g] || model.geom_conaffinity[g]) collides.push(g);
@@ -170,26 +144,38 @@ export function collision(ctx) {
   if ((model.opt.disableflags & (mujoco.mjtDisableBit.mjDSBL_CONTACT.value | mujoco.mjtDisableBit.mjDSBL_CONSTRAINT.value)) !== 0) {
     return { shapes, contact: null }; // (nothing collides in MuJoCo either: nothing to say)
   }
+  const cx = { ...ctx, ...geomRules(ctx) };
+  const read = readGeoms(cx, collides);
+  if (!read.body.length) {
+    if (read.dropped.length) cx.notes.push(`collision geoms left out: ${read.dropped.join(', ')}`);
+    return { shapes, contact: null };
+  }
+  const fit = fitMaterials(cx, read);
+  const lost = lostPairs(cx, read.body);
+  // a shape that can touch nothing (a capsule or box that touches no plane) is left out: its
+  // lost pairs, if MuJoCo had any, are in the notes
+  const live = read.body.filter((s) => s.shape.group || s.shape.mask);
+  for (const s of live) (shapes[cx.index[s.b]] ??= []).push(s.shape);
+  contactNotes(cx, collides, read, fit, lost, live);
+  if (!live.length) return { shapes, contact: null };
+  const contact = { planes: read.planes };
+  if (!lost.filterParent) { contact.collide_joined = true; cx.notes.push('filterparent is disabled in the model: joined bodies\' spheres touch (collide_joined)'); }
+  return { shapes, contact };
+}
+
+/** What the collision stages share: { G (MuJoCo's geom types by name), glabel (geom -> its name
+ * in a message), typeName (geom type -> its name), pair (MuJoCo's parameters of a pair of geoms),
+ * e, mu (a pair's restitution and friction), clamp10, isExcluded (two shapes by <exclude>),
+ * filter (two geoms by MuJoCo's contype and conaffinity) }. */
+function geomRules(ctx) {
+  const { mujoco, model } = ctx;
+  const G = {};
+  for (const k of ['PLANE', 'HFIELD', 'SPHERE', 'CAPSULE', 'ELLIPSOID', 'CYLINDER', 'BOX', 'MESH', 'SDF']) G[k] = mujoco.mjtGeom[`mjGEOM_${k}`]?.value ?? -1;
   const geomNames = names(model, model.name_geomadr, model.ngeom);
   const glabel = (g) => (geomNames[g] ? `geom '${geomNames[g]}'` : `geom ${g}`);
   const typeName = (t) => (Object.entries(G).find(([, v]) => v === t)?.[0] ?? String(t)).toLowerCase();
   const refsafe = (model.opt.disableflags & mujoco.mjtDisableBit.mjDSBL_REFSAFE.value) === 0;
-  // MuJoCo's parameters of the pair of geoms g1, g2 (mj_contactParam; g2 < 0: g1's own)
-  const pair = (g1, g2) => {
-    const ref = (g) => [model.geom_solref[2 * g], model.geom_solref[2 * g + 1]];
-    if (g2 < 0) return { mu: model.geom_friction[3 * g1], solref: ref(g1), condim: model.geom_condim[g1] };
-    const condim = Math.max(model.geom_condim[g1], model.geom_condim[g2]);
-    const p1 = model.geom_priority[g1], p2 = model.geom_priority[g2];
-    if (p1 !== p2) {
-      const g = p1 > p2 ? g1 : g2;
-      return { mu: model.geom_friction[3 * g], solref: ref(g), condim: p1 > p2 ? model.geom_condim[g1] : model.geom_condim[g2] };
-    }
-    const m1 = model.geom_solmix[g1], m2 = model.geom_solmix[g2];
-    const mix = m1 < 1e-15 && m2 < 1e-15 ? 0.5 : m1 < 1e-15 ? 0 : m2 < 1e-15 ? 1 : m1 / (m1 + m2);
-    const r1 = ref(g1), r2 = ref(g2);
-    const solref = r1[0] > 0 && r2[0] > 0 ? [0, 1].map((i) => mix * r1[i] + (1 - mix) * r2[i]) : [0, 1].map((i) => Math.min(r1[i], r2[i]));
-    return { mu: Math.max(model.geom_friction[3 * g1], model.geom_friction[3 * g2]), solref, condim };
-  };
+  const pair = (g1, g2) => pairParams(model, g1, g2);
   const e = (p) => restitution(soft(p.solref[0], p.solref[1], model.opt.timestep, refsafe).z);
   const mu = (p) => (p.condim === 1 ? 0 : Math.max(0, p.mu));
   const clamp10 = (x) => Math.min(10, x);
@@ -202,6 +188,33 @@ export function collision(ctx) {
   // (by the geoms' own bodies, and by the bodies they move with when a frame was merged)
   const isExcluded = (s1, s2) => has(s1.mb, s2.mb) || has(s1.b, s2.b);
   const filter = (g1, g2) => (model.geom_contype[g1] & model.geom_conaffinity[g2]) !== 0 || (model.geom_contype[g2] & model.geom_conaffinity[g1]) !== 0;
+  return { G, glabel, typeName, pair, e, mu, clamp10, isExcluded, filter };
+}
+
+/** MuJoCo's parameters of the pair of geoms g1, g2 (mj_contactParam; g2 < 0: g1's own):
+ * { mu, solref, condim }. */
+function pairParams(model, g1, g2) {
+  const ref = (g) => [model.geom_solref[2 * g], model.geom_solref[2 * g + 1]];
+  if (g2 < 0) return { mu: model.geom_friction[3 * g1], solref: ref(g1), condim: model.geom_condim[g1] };
+  const condim = Math.max(model.geom_condim[g1], model.geom_condim[g2]);
+  const p1 = model.geom_priority[g1], p2 = model.geom_priority[g2];
+  if (p1 !== p2) {
+    const g = p1 > p2 ? g1 : g2;
+    return { mu: model.geom_friction[3 * g], solref: ref(g), condim: p1 > p2 ? model.geom_condim[g1] : model.geom_condim[g2] };
+  }
+  const m1 = model.geom_solmix[g1], m2 = model.geom_solmix[g2];
+  const mix = m1 < 1e-15 && m2 < 1e-15 ? 0.5 : m1 < 1e-15 ? 0 : m2 < 1e-15 ? 1 : m1 / (m1 + m2);
+  const r1 = ref(g1), r2 = ref(g2);
+  const solref = r1[0] > 0 && r2[0] > 0 ? [0, 1].map((i) => mix * r1[i] + (1 - mix) * r2[i]) : [0, 1].map((i) => Math.min(r1[i], r2[i]));
+  return { mu: Math.max(model.geom_friction[3 * g1], model.geom_friction[3 * g2]), solref, condim };
+}
+
+/** The colliding geoms `collides` as planes and shapes: { planes (Tumble's), planeGeoms (their
+ * geoms), body (per shape: { g, b (the MuJoCo body it moves with), mb (its own), shape }),
+ * approx ([geom, note] of the boxes around other geoms), dropped (notes of the geoms left out),
+ * wide (geoms using filter bit 31) }. */
+function readGeoms(cx, collides) {
+  const { model, data, owner, rot, pos, label, G, glabel, typeName, clamp10 } = cx;
   const planes = [], planeGeoms = [];
   const approx = [], dropped = [];
   const body = []; // per shape: { g, b (the MuJoCo body it moves with), mb (its own), shape }
@@ -241,11 +254,15 @@ export function collision(ctx) {
     if ((model.geom_contype[g] | model.geom_conaffinity[g]) >>> 31) wide++;
     body.push({ g, b, mb: model.geom_bodyid[g], shape });
   }
-  if (!body.length) {
-    if (dropped.length) notes.push(`collision geoms left out: ${dropped.join(', ')}`);
-    return { shapes, contact: null };
-  }
-  // the filter bits (see the header)
+  return { planes, planeGeoms, approx, dropped, body, wide };
+}
+
+/** Each shape's material and filter bits (see the header), set on the shapes of `read.body`:
+ * { mixed (shapes that touch some planes and not others), frictionless (shapes whose pair with
+ * a frictionless plane has friction) }. */
+function fitMaterials(cx, read) {
+  const { model, pair, e, mu, clamp10, isExcluded, filter } = cx;
+  const { planes, planeGeoms, body } = read;
   let mixed = 0, frictionless = 0;
   for (const s of body) {
     const touching = planeGeoms.filter((p) => filter(s.g, p) && !isExcluded(s, { mb: 0, b: 0 }));
@@ -265,7 +282,15 @@ export function collision(ctx) {
       s.shape.mask = 0;
     }
   }
-  // the pairs MuJoCo collides that Tumble will not (different bodies, not parent and child)
+  return { mixed, frictionless };
+}
+
+/** The pairs of shapes `body` MuJoCo collides that Tumble will not (different bodies, not parent
+ * and child): { lost (pairs other than two spheres), example (the first, in words), unexcluded
+ * (sphere pairs <exclude> keeps apart in MuJoCo and not in Tumble), filterParent (MuJoCo's
+ * filterparent is on) }. */
+function lostPairs(cx, body) {
+  const { mujoco, model, owner, index, glabel, typeName, isExcluded, filter } = cx;
   const parentOf = (b) => owner[model.body_parentid[b]];
   const filterParent = (model.opt.disableflags & mujoco.mjtDisableBit.mjDSBL_FILTERPARENT.value) === 0;
   let lost = 0, example = '', unexcluded = 0;
@@ -276,7 +301,7 @@ export function collision(ctx) {
       if (filterParent && (parentOf(s1.b) === s2.b || parentOf(s2.b) === s1.b)) continue;
       const spheres = s1.shape.type === 'sphere' && s2.shape.type === 'sphere';
       if (isExcluded(s1, s2)) {
-        if (spheres && !ctx.tumbleJoined(index[s1.b], index[s2.b])) unexcluded++;
+        if (spheres && !cx.tumbleJoined(index[s1.b], index[s2.b])) unexcluded++;
         continue;
       }
       if (!spheres) {
@@ -285,10 +310,15 @@ export function collision(ctx) {
       }
     }
   }
-  // a shape that can touch nothing (a capsule or box that touches no plane) is left out: its
-  // lost pairs, if MuJoCo had any, are in the note below
-  const live = body.filter((s) => s.shape.group || s.shape.mask);
-  for (const s of live) (shapes[index[s.b]] ??= []).push(s.shape);
+  return { lost, example, unexcluded, filterParent };
+}
+
+/** The notes on the contact: what became shapes and planes, boxed, left out, lost, mixed. */
+function contactNotes(cx, collides, read, fit, lostInfo, live) {
+  const { model, notes, glabel } = cx;
+  const { planes, planeGeoms, approx, dropped, wide } = read;
+  const { mixed, frictionless } = fit;
+  const { lost, example, unexcluded } = lostInfo;
   if (live.length) notes.push(`contact: ${live.length} collision geom${live.length > 1 ? 's' : ''} as shapes and ${planes.length} plane${planes.length === 1 ? '' : 's'}; ${planes.length ? 'each shape meets the planes with MuJoCo\'s pair friction and' : 'each shape has its geom\'s friction and'} a restitution, the rebound of MuJoCo's law at the pair's solref dampratio z (a linear spring-damper kept from pulling: 0.135 at MuJoCo's default z = 1); Young's modulus is Tumble's default (MuJoCo's solref time constant and solimp have no counterpart)`);
   const boxed = approx.filter(([g]) => live.some((x) => x.g === g)).map(([, text]) => text);
   if (boxed.length) notes.push(`collision geoms Tumble has no shape for, as boxes around them: ${boxed.join(', ')}`);
@@ -301,8 +331,4 @@ export function collision(ctx) {
   if (planes.length > 1 && new Set(planeGeoms.map((g) => [model.geom_friction[3 * g], model.geom_solref[2 * g], model.geom_solref[2 * g + 1], model.geom_priority[g], model.geom_solmix[g]].join())).size > 1) notes.push('the planes differ in friction, solref, priority or solmix: each shape meets every plane with its pair values of the first plane it touches');
   if (live.filter((s) => s.shape.type === 'sphere').length > 1) notes.push('sphere pairs: frictionless in Tumble, with the smaller of the two spheres\' restitutions (each set for its pair with the planes)');
   for (const g of collides) if (model.geom_margin[g] !== 0 || model.geom_gap[g] !== 0) { notes.push(`${glabel(g)}: its margin and gap are ignored`); }
-  if (!live.length) return { shapes, contact: null };
-  const contact = { planes };
-  if (!filterParent) { contact.collide_joined = true; notes.push('filterparent is disabled in the model: joined bodies\' spheres touch (collide_joined)'); }
-  return { shapes, contact };
 }

@@ -1,4 +1,4 @@
-// from-mjcf-files.js: MJCF models as they are distributed, several files in a folder (issue 28):
+// from-mjcf-files.js: MJCF models as they are distributed, several files in a folder:
 // a main file, the files it <include>s, and the meshes, textures and height fields its assets
 // name (through <compiler meshdir texturedir assetdir>). No DOM, no file system of its own: the
 // caller's read(path) hands out a file's bytes by its path relative to the model's folder (the

@@ -3,8 +3,8 @@
 //
 //   toMjcf(system, { integrator, timestep }) -> { xml, notes, drives }    (to-mjcf.js)
 //     a Tumble system (the JSON of docs/scenarios.md, parsed) as an MJCF document
-//   compileMjcf(mujoco, xml) -> the model compiled by MuJoCo's own compiler (from-mjcf.js)
-//   fromMjModel(mujoco, model) -> { system, notes }                        (from-mjcf.js)
+//   compileMjcf(mujoco, xml) -> the model compiled by MuJoCo's own compiler (from-mjcf-compile.js)
+//   fromMjModel(mujoco, model) -> { system, notes, keyframes }             (from-mjcf.js)
 //     a compiled model as a Tumble system; throws an Error naming the element when the model
 //     cannot be represented
 //   loadMujoco(url) -> the MuJoCo module (@mujoco/mujoco's single-threaded build)
@@ -14,6 +14,7 @@
 //
 // Each file's header says how the elements map; mjcf-math.js holds the algebra both share.
 export { toMjcf } from './to-mjcf.js';
-export { MAX_XML_BYTES, MAX_BODIES, MAX_WASM_DEPTH, bodyDepth, loadMujoco, compileMjcf, fromMjModel } from './from-mjcf.js';
+export { MAX_XML_BYTES, MAX_BODIES, MAX_WASM_DEPTH, bodyDepth, loadMujoco, compileMjcf } from './from-mjcf-compile.js';
+export { fromMjModel } from './from-mjcf.js';
 export { gatherMjcf, compileMjcfFiles, checkFinite, inside, mainOf, pickedReader, MAX_MODEL_BYTES } from './from-mjcf-files.js';
 export { quatOf, restitutionOfDampratio, dampratioOfRestitution } from './mjcf-math.js';

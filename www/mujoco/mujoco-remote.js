@@ -5,7 +5,7 @@
 // steps (`catchUp`) and records its samples at the same steps: the runs stay in lockstep, one
 // message each way a frame.
 import { startWorker, WorkerEngine } from '../sim/workers.js';
-import { NINV } from '../shared/names.js';
+import { INV, NINV } from '../shared/invariants.js';
 
 /** MuJoCo's worker, started: Tumble's compiled wasm `module`, MuJoCo's glue at `url` and its wasm
  * `bytes`. Resolves to the engine, or rejects with why it did not start. */
@@ -39,7 +39,7 @@ export class RemoteRun {
     this.id = id; // (the worker's run: a newer load replaces it there, and this one's free does nothing)
     this.remote = true;
     Object.assign(this, { name: info.name, n: info.n, nj: info.nj, ns: info.ns, forced: info.forced, sizes: info.sizes, conserved: info.conserved, inv0: info.inv0, notes: info.notes, driveUnits: info.driveUnits ?? [] });
-    this.energy0 = info.inv0[1];
+    this.energy0 = info.inv0[INV.energy];
     this.h = info.dt;
     this.joint = 0;
     this.poses = new Float64Array(12 * this.n);

@@ -21,7 +21,8 @@
 // `driveUnits` rad or m), shown on the page.
 import { toMjcf, compileMjcf } from './mjcf.js';
 import { MujocoDrives } from './to-mjcf-drives.js';
-import { MUJOCO, NINV } from '../shared/names.js';
+import { MUJOCO } from '../shared/names.js';
+import { INV, NINV } from '../shared/invariants.js';
 
 export class MujocoRun {
   /** `mujoco`: the loaded module; `settings`: { scenario, mujoco (its integrator), dt }. */
@@ -87,7 +88,7 @@ export class MujocoRun {
     };
     this.refresh();
     this.inv0 = Float64Array.from(this.inv);
-    this.energy0 = this.inv[1];
+    this.energy0 = this.inv[INV.energy];
   }
 
   /** Poses, joints, springs and invariants of MuJoCo's current state. */

@@ -25,7 +25,7 @@ import { initSync } from '../pkg/tumble_wasm.js';
 import * as wasm from '../pkg/tumble_wasm.js';
 import { MujocoRun, startMujoco } from './mujoco-run.js';
 import { compileMjcf, fromMjModel } from './mjcf.js';
-import { NINV } from '../shared/names.js';
+import { NINV } from '../shared/invariants.js';
 
 let mujoco = null;
 let run = null;

@@ -100,219 +100,263 @@ function normalise(system) {
   return { gravity: system.gravity ?? [0, 0, -9.81], dt: system.dt ?? 0.01, duration: system.duration ?? 10, bodies, joints, forces: system.forces ?? [], drives: system.drives ?? [] };
 }
 
-/** The MJCF document of Tumble system `system` (parsed JSON): { xml, notes }. */
+/** The MJCF document of Tumble system `system` (parsed JSON): { xml, notes, drives }. In
+ * stages: the spanning tree, its joints with the start's qpos and qvel, the drives' equalities,
+ * the loop-closing joints' equalities, the force elements, the contact's geoms, then the nested
+ * bodies and the document. */
 export function toMjcf(system, { integrator = 'RK4', timestep = null } = {}) {
   const s = normalise(system);
-  const notes = [];
-  const parent = spanningTree(s);
   const n = s.bodies.length;
-  const children = Array.from({ length: n + 1 }, () => []); // index n: the world
+  const h = timestep ?? s.dt;
+  // the system, its tree and the parts of the document, filled stage by stage
+  const doc = {
+    s, tree: kinematicTree(s), contact: null, lines: [], // the nested bodies' lines
+    notes: [], qpos: [], qvel: [], ctrl: [],
+    sites: Array.from({ length: n + 1 }, () => []), // per body, index n: the world
+    jointDefs: Array.from({ length: n }, () => []), // MJCF <joint> lines per body
+    jointName: new Map(), // Tumble joint -> { names (its MuJoCo joints), reversed }
+    actuators: [], tendons: [], equalities: [],
+    jointSprings: new Map(), // MuJoCo joint name -> { stiffness, ref, damping }
+    jointRanges: new Map(), // MuJoCo joint name -> its range attributes (joint limits)
+  };
+  // 1. the tree's joints, with the start's qpos and qvel
+  for (let b = 0; b < n; b++) treeJoint(doc, b);
+  // 2. the drives: equalities whose constant term the run moves (to-mjcf-drives.js)
+  const driveInfo = driveParts(s.drives, s.joints, doc.jointName, h, integrator);
+  doc.equalities.push(...driveInfo.equalities);
+  doc.notes.push(...driveInfo.notes);
+  // 3. the joints that close loops, as equalities
+  s.joints.forEach((j, k) => { if (!doc.tree.isTree(j, k)) loopJoint(doc, j, k, driveInfo.rodDrives); });
+  // 4. the force elements
+  s.forces.forEach((f, i) => forceElement(doc, f, i));
+  // 5. contact, from the system as given (normalise keeps what MuJoCo gets; to-mjcf-contact.js)
+  const loops = s.joints.filter((j, k) => !doc.tree.isTree(j, k));
+  doc.contact = contactParts(system, n, h, loops);
+  doc.notes.push(...doc.contact.notes);
+  // 6. the bodies, nested, and the document
+  for (const c of doc.tree.children[n]) bodyLines(doc, c, 2);
+  return { xml: documentText(system, doc, h, integrator), notes: doc.notes, drives: driveInfo.drives };
+}
+
+/** The kinematic tree of `s` (normalised): { parent (per body its tree joint or -1), parentBody
+ * (body -> its parent body, -1: the world), children (per body, index n: the world's), isTree
+ * (joint j, index k -> it is a tree joint, not one closing a loop) }. */
+function kinematicTree(s) {
+  const n = s.bodies.length;
+  const parent = spanningTree(s);
   const parentBody = (b) => {
     const k = parent[b];
     if (k < 0) return -1;
     const j = s.joints[k];
     return j.a == null ? -1 : j.a === b ? j.b : j.a;
   };
+  const children = Array.from({ length: n + 1 }, () => []); // index n: the world
   for (let b = 0; b < n; b++) children[parentBody(b) < 0 ? n : parentBody(b)].push(b);
-  const pose = (b) => (b < 0 ? { x: [0, 0, 0], r: IDENTITY } : { x: s.bodies[b].position, r: s.bodies[b].rotation });
-  const worldOmega = (b) => (b < 0 ? [0, 0, 0] : mulv(s.bodies[b].rotation, s.bodies[b].angular_velocity));
-  const pointVel = (b, p) => (b < 0 ? [0, 0, 0] : add(s.bodies[b].velocity, cross(worldOmega(b), sub(p, s.bodies[b].position))));
-  const qpos = [], qvel = [], ctrl = [];
-  const sites = Array.from({ length: n + 1 }, () => []);
-  const jointDefs = Array.from({ length: n }, () => []); // MJCF <joint> lines per body
-  const jointName = new Map(); // Tumble joint -> MuJoCo joint names (for springs and motors)
-  const actuators = [], tendons = [], equalities = [];
-  const jointSprings = new Map(); // MuJoCo joint name -> { stiffness, ref, damping }
-  const jointRanges = new Map(); // MuJoCo joint name -> its range attributes (joint limits)
-  const h = timestep ?? s.dt;
-  // the tree joints
-  for (let b = 0; b < n; b++) {
-    const k = parent[b];
-    const bp = parentBody(b);
-    const { x: xp, r: rp } = pose(bp);
-    const B = s.bodies[b];
-    if (k < 0) {
-      jointDefs[b].push(`<freejoint name="free${b}"/>`);
-      qpos.push(...B.position, ...quatOf(B.rotation));
-      qvel.push(...B.velocity, ...B.angular_velocity);
-      continue;
-    }
-    const j = s.joints[k];
-    const reversed = j.a === b; // the tree runs from Tumble's b to a: MuJoCo's child is a
-    const name = `j${k}${reversed ? 'r' : ''}`;
-    const point = reversed ? j.point_a : j.point_b; // in the child's (body) frame
-    const axisC = unit(reversed ? j.axis_a : j.axis_b);
-    const world = add(B.position, mulv(B.rotation, point));
-    const axisW = mulv(B.rotation, axisC);
-    const wRel = sub(worldOmega(b), worldOmega(bp));
-    const vRel = sub(pointVel(b, world), pointVel(bp, world));
-    const names = [];
-    const hinge = (nm, ax) => { jointDefs[b].push(`<joint name="${nm}" type="hinge" pos="${vec(point)}" axis="${vec(ax)}"/>`); names.push(nm); };
-    switch (j.type) {
-      case 'revolute':
-        hinge(name, axisC); qpos.push(0); qvel.push(dot(wRel, axisW)); break;
-      case 'spherical':
-        jointDefs[b].push(`<joint name="${name}" type="ball" pos="${vec(point)}"/>`); names.push(name);
-        qpos.push(1, 0, 0, 0); qvel.push(...tmulv(B.rotation, wRel)); break;
-      case 'prismatic':
-        jointDefs[b].push(`<joint name="${name}" type="slide" pos="${vec(point)}" axis="${vec(axisC)}"/>`); names.push(name);
-        qpos.push(0); qvel.push(dot(vRel, axisW)); break;
-      case 'cylindrical':
-        jointDefs[b].push(`<joint name="${name}:slide" type="slide" pos="${vec(point)}" axis="${vec(axisC)}"/>`); names.push(`${name}:slide`);
-        hinge(`${name}:hinge`, axisC);
-        qpos.push(0, 0); qvel.push(dot(vRel, axisW), dot(wRel, axisW)); break;
-      case 'universal': {
-        // the parent's cross axis first (it turns with the parent), then the child's
-        const ap = unit(reversed ? j.axis_b : j.axis_a);
-        const apW = bp < 0 ? ap : mulv(s.bodies[bp].rotation, ap);
-        hinge(`${name}:a`, tmulv(B.rotation, apW));
-        hinge(`${name}:b`, axisC);
-        qpos.push(0, 0); qvel.push(dot(wRel, apW), dot(wRel, axisW)); break;
-      }
-      case 'fixed': break;
-      default: throw new Error(`joints[${k}]: type '${j.type}' has no MuJoCo counterpart`);
-    }
-    jointName.set(k, { names, reversed });
+  const isTree = (j, k) => parent[j.b] === k || (j.a != null && parent[j.a] === k);
+  return { parent, parentBody, children, isTree };
+}
+
+/** Body b's tree joint as MJCF <joint> lines (none for a fixed joint, a free joint for a body
+ * without one) with its start in qpos and qvel: every hinge and slide starts at 0, the rates
+ * are the relative velocities along the axes (see the header). */
+function treeJoint(doc, b) {
+  const { s, tree, jointDefs, qpos, qvel } = doc;
+  const k = tree.parent[b];
+  const bp = tree.parentBody(b);
+  const B = s.bodies[b];
+  if (k < 0) {
+    jointDefs[b].push(`<freejoint name="free${b}"/>`);
+    qpos.push(...B.position, ...quatOf(B.rotation));
+    qvel.push(...B.velocity, ...B.angular_velocity);
+    return;
   }
-  // the drives: equalities whose constant term the run moves (to-mjcf-drives.js)
-  const driveInfo = driveParts(s.drives, s.joints, jointName, h, integrator);
-  equalities.push(...driveInfo.equalities);
-  notes.push(...driveInfo.notes);
-  // the joints that close loops
-  s.joints.forEach((j, k) => {
-    if (parent[j.b] === k || (j.a != null && parent[j.a] === k)) return;
-    const b1 = `b${j.b}`, b2 = j.a == null ? 'world' : `b${j.a}`;
-    switch (j.type) {
-      case 'spherical':
-        equalities.push(`<connect name="j${k}" body1="${b1}" body2="${b2}" anchor="${vec(j.point_b)}"/>`); break;
-      case 'revolute': {
-        const u = scale(unit(j.axis_b), 0.5);
-        equalities.push(`<connect name="j${k}" body1="${b1}" body2="${b2}" anchor="${vec(add(j.point_b, u))}"/>`);
-        equalities.push(`<connect name="j${k}:2" body1="${b1}" body2="${b2}" anchor="${vec(sub(j.point_b, u))}"/>`);
-        break;
-      }
-      case 'fixed': {
-        // relpose: body2's frame in body1's (MuJoCo's weld: the start's relative pose)
-        const ra = j.a == null ? IDENTITY : s.bodies[j.a].rotation, rb = s.bodies[j.b].rotation;
-        const xa = j.a == null ? [0, 0, 0] : s.bodies[j.a].position;
-        const rel = mulm(transpose(rb), ra);
-        equalities.push(`<weld name="j${k}" body1="${b1}" body2="${b2}" relpose="${vec(tmulv(rb, sub(xa, s.bodies[j.b].position)))} ${vec(quatOf(rel))}"/>`);
-        break;
-      }
-      case 'distance': {
-        // a massless rod: a spatial tendon between its two points held at its start length by a
-        // tendon equality (y - y0 = 0, y0 its length at qpos0: the start)
-        const sa = `j${k}a`, sb = `j${k}b`;
-        sites[j.a == null ? n : j.a].push(`<site name="${sa}" pos="${vec(j.point_a)}" size="0.01"/>`);
-        sites[j.b].push(`<site name="${sb}" pos="${vec(j.point_b)}" size="0.01"/>`);
-        tendons.push(`<spatial name="j${k}" width="0.005"><site site="${sa}"/><site site="${sb}"/></spatial>`);
-        // (a driven rod: the drive's equality holds it, driveParts)
-        if (!driveInfo.rodDrives.has(k)) equalities.push(`<tendon name="j${k}" tendon1="j${k}" polycoef="0 0 0 0 0"/>`);
-        break;
-      }
-      default: throw new Error(`joints[${k}]: a ${j.type} joint that closes a loop has no MuJoCo equality constraint`);
+  const worldOmega = (c) => (c < 0 ? [0, 0, 0] : mulv(s.bodies[c].rotation, s.bodies[c].angular_velocity));
+  const pointVel = (c, p) => (c < 0 ? [0, 0, 0] : add(s.bodies[c].velocity, cross(worldOmega(c), sub(p, s.bodies[c].position))));
+  const j = s.joints[k];
+  const reversed = j.a === b; // the tree runs from Tumble's b to a: MuJoCo's child is a
+  const name = `j${k}${reversed ? 'r' : ''}`;
+  const point = reversed ? j.point_a : j.point_b; // in the child's (body) frame
+  const axisC = unit(reversed ? j.axis_a : j.axis_b);
+  const world = add(B.position, mulv(B.rotation, point));
+  const axisW = mulv(B.rotation, axisC);
+  const wRel = sub(worldOmega(b), worldOmega(bp));
+  const vRel = sub(pointVel(b, world), pointVel(bp, world));
+  const names = [];
+  const hinge = (nm, ax) => { jointDefs[b].push(`<joint name="${nm}" type="hinge" pos="${vec(point)}" axis="${vec(ax)}"/>`); names.push(nm); };
+  switch (j.type) {
+    case 'revolute':
+      hinge(name, axisC); qpos.push(0); qvel.push(dot(wRel, axisW)); break;
+    case 'spherical':
+      jointDefs[b].push(`<joint name="${name}" type="ball" pos="${vec(point)}"/>`); names.push(name);
+      qpos.push(1, 0, 0, 0); qvel.push(...tmulv(B.rotation, wRel)); break;
+    case 'prismatic':
+      jointDefs[b].push(`<joint name="${name}" type="slide" pos="${vec(point)}" axis="${vec(axisC)}"/>`); names.push(name);
+      qpos.push(0); qvel.push(dot(vRel, axisW)); break;
+    case 'cylindrical':
+      jointDefs[b].push(`<joint name="${name}:slide" type="slide" pos="${vec(point)}" axis="${vec(axisC)}"/>`); names.push(`${name}:slide`);
+      hinge(`${name}:hinge`, axisC);
+      qpos.push(0, 0); qvel.push(dot(vRel, axisW), dot(wRel, axisW)); break;
+    case 'universal': {
+      // the parent's cross axis first (it turns with the parent), then the child's
+      const ap = unit(reversed ? j.axis_b : j.axis_a);
+      const apW = bp < 0 ? ap : mulv(s.bodies[bp].rotation, ap);
+      hinge(`${name}:a`, tmulv(B.rotation, apW));
+      hinge(`${name}:b`, axisC);
+      qpos.push(0, 0); qvel.push(dot(wRel, apW), dot(wRel, axisW)); break;
     }
-  });
-  // force elements
-  s.forces.forEach((f, i) => {
-    const constant = !f.time || (f.time.kind === 'constant');
-    const factor = f.time?.kind === 'constant' ? (f.time.value ?? 1) : 1;
-    switch (f.type) {
-      case 'spring': {
-        const sa = `f${i}a`, sb = `f${i}b`;
-        sites[f.a == null ? n : f.a].push(`<site name="${sa}" pos="${vec(f.point_a)}" size="0.01"/>`);
-        sites[f.b].push(`<site name="${sb}" pos="${vec(f.point_b)}" size="0.01"/>`);
-        tendons.push(`<spatial name="f${i}" stiffness="${num(f.stiffness ?? 0)}" springlength="${num(f.rest_length ?? 0)}" damping="${num(f.damping ?? 0)}" width="0.005"><site site="${sa}"/><site site="${sb}"/></spatial>`);
-        break;
-      }
-      case 'joint_spring':
-      case 'slider_spring': {
-        const info = jointName.get(f.joint);
-        const want = f.type === 'joint_spring' ? /(^j\d+r?$|:hinge$)/ : /(^j\d+r?$|:slide$)/;
-        const target = info?.names.find((nm) => want.test(nm));
-        if (!target) { notes.push(`forces[${i}] (${f.type} on joint ${f.joint}): that joint closes a loop (an equality constraint in MuJoCo), which has no spring: left out`); break; }
-        const sign = info.reversed ? -1 : 1;
-        const rest = f.type === 'joint_spring' ? f.rest_angle ?? 0 : f.rest_slide ?? 0;
-        jointSprings.set(target, { stiffness: f.stiffness ?? 0, ref: sign * rest, damping: f.damping ?? 0 });
-        break;
-      }
-      case 'motor': {
-        const info = jointName.get(f.joint);
-        const target = info?.names.find((nm) => /(^j\d+r?$|:hinge$)/.test(nm));
-        if (!target) { notes.push(`forces[${i}] (motor on joint ${f.joint}): that joint closes a loop in MuJoCo: left out`); break; }
-        if (!constant) notes.push(`forces[${i}] (motor): its ${f.time.kind} function of time has no MuJoCo counterpart: the motor's control is the constant ${num(f.torque)} N m; set data.ctrl from your code for the rest`);
-        actuators.push(`<motor name="f${i}" joint="${target}" gear="1" ctrllimited="false"/>`);
-        ctrl.push((info.reversed ? -1 : 1) * (f.torque ?? 0) * factor);
-        break;
-      }
-      case 'joint_limit':
-      case 'slider_limit': {
-        const info = jointName.get(f.joint);
-        const want = f.type === 'joint_limit' ? /(^j\d+r?$|:hinge$)/ : /(^j\d+r?$|:slide$)/;
-        const target = info?.names.find((nm) => want.test(nm));
-        if (!target) { notes.push(`forces[${i}] (${f.type} on joint ${f.joint}): that joint closes a loop (an equality constraint in MuJoCo), which has no range: left out`); break; }
-        jointRanges.set(target, limitAttrs(s, f, info.reversed ? -1 : 1));
-        break;
-      }
-      default:
-        notes.push(`forces[${i}] (${f.type}): a load on a body has no MJCF element (MuJoCo applies such loads at run time through data.xfrc_applied): left out`);
-    }
-  });
-  // contact, from the system as given (normalise keeps what MuJoCo gets)
-  const loops = s.joints.filter((j, k) => !(parent[j.b] === k || (j.a != null && parent[j.a] === k)));
-  const contact = contactParts(system, n, h, loops);
-  notes.push(...contact.notes);
-  // the bodies, nested
-  const lines = [];
-  const body = (b, depth) => {
-    const pad = '  '.repeat(depth);
-    const bp = parentBody(b);
-    const { x: xp, r: rp } = pose(bp);
-    const B = s.bodies[b];
-    const pos = tmulv(rp, sub(B.position, xp));
-    const rel = mulm(transpose(rp), B.rotation);
-    lines.push(`${pad}<body name="b${b}" pos="${vec(pos)}" quat="${vec(quatOf(rel))}">`);
-    lines.push(`${pad}  <inertial pos="0 0 0" mass="${num(B.mass)}" diaginertia="${vec(B.inertia)}"/>`);
-    for (const jd of jointDefs[b]) lines.push(`${pad}  ${withSpring(jd)}`);
-    if (B.size) lines.push(`${pad}  <geom type="box" size="${vec(B.size.map((x) => x / 2))}" contype="0" conaffinity="0" rgba="0.6 0.7 0.9 1"/>`);
-    for (const g of contact.geoms[b]) lines.push(`${pad}  ${g}`);
-    for (const st of sites[b]) lines.push(`${pad}  ${st}`);
-    for (const c of children[b]) body(c, depth + 1);
-    lines.push(`${pad}</body>`);
-  };
-  const withSpring = (jd) => {
-    const m = /name="([^"]+)"/.exec(jd);
-    const sp = m && jointSprings.get(m[1]);
-    const range = m && jointRanges.get(m[1]);
-    let out = sp ? jd.replace('/>', ` stiffness="${num(sp.stiffness)}" springref="${num(sp.ref)}" damping="${num(sp.damping)}"/>`) : jd;
-    if (range) out = out.replace('/>', ` ${range}/>`);
-    return out;
-  };
-  for (const c of children[n]) body(c, 2);
-  {
-    const out = [
-      '<mujoco model="tumble">',
-      '  <!-- written by Tumble (www/mujoco/to-mjcf.js): bodies b0.. at their centres of mass along their principal axes, joints j0.. as in the Tumble system -->',
-      '  <compiler angle="radian" inertiafromgeom="false" autolimits="true"/>',
-      `  <option timestep="${num(h)}" gravity="${vec(s.gravity)}" integrator="${esc(integrator)}">`,
-      `    <flag contact="${contact.contact ? 'enable' : 'disable'}" energy="enable"${contact.flags}/>`,
-      '  </option>',
-      '  <worldbody>',
-      ...contact.geoms[n].map((g) => `    ${g}`),
-      ...sites[n].map((st) => `    ${st}`),
-      ...lines,
-      '  </worldbody>',
-      ...(contact.excludes.length ? ['  <contact>', ...contact.excludes.map((e) => `    ${e}`), '  </contact>'] : []),
-      ...(equalities.length ? ['  <equality>', ...equalities.map((e) => `    ${e}`), '  </equality>'] : []),
-      ...(tendons.length ? ['  <tendon>', ...tendons.map((e) => `    ${e}`), '  </tendon>'] : []),
-      ...(actuators.length ? ['  <actuator>', ...actuators.map((e) => `    ${e}`), '  </actuator>'] : []),
-      ...namesCustom(system, esc), // the bodies' and joints' Tumble names (mjcf-names.js)
-      '  <keyframe>',
-      `    <key name="start" qpos="${vec(qpos)}" qvel="${vec(qvel)}"${ctrl.length ? ` ctrl="${vec(ctrl)}"` : ''}/>`,
-      '  </keyframe>',
-      '</mujoco>',
-      '',
-    ];
-    return { xml: out.join('\n'), notes, drives: driveInfo.drives };
+    case 'fixed': break;
+    default: throw new Error(`joints[${k}]: type '${j.type}' has no MuJoCo counterpart`);
   }
+  doc.jointName.set(k, { names, reversed });
+}
+
+/** Joint j (index k) that closes a loop as MuJoCo equalities: spherical -> connect, revolute ->
+ * two connects on its axis, fixed -> weld, distance -> a tendon held at its start length (by
+ * the drive's equality instead for a driven rod, `rodDrives`). */
+function loopJoint(doc, j, k, rodDrives) {
+  const { s, equalities, sites, tendons } = doc;
+  const n = s.bodies.length;
+  const b1 = `b${j.b}`, b2 = j.a == null ? 'world' : `b${j.a}`;
+  switch (j.type) {
+    case 'spherical':
+      equalities.push(`<connect name="j${k}" body1="${b1}" body2="${b2}" anchor="${vec(j.point_b)}"/>`); break;
+    case 'revolute': {
+      const u = scale(unit(j.axis_b), 0.5);
+      equalities.push(`<connect name="j${k}" body1="${b1}" body2="${b2}" anchor="${vec(add(j.point_b, u))}"/>`);
+      equalities.push(`<connect name="j${k}:2" body1="${b1}" body2="${b2}" anchor="${vec(sub(j.point_b, u))}"/>`);
+      break;
+    }
+    case 'fixed': {
+      // relpose: body2's frame in body1's (MuJoCo's weld: the start's relative pose)
+      const ra = j.a == null ? IDENTITY : s.bodies[j.a].rotation, rb = s.bodies[j.b].rotation;
+      const xa = j.a == null ? [0, 0, 0] : s.bodies[j.a].position;
+      const rel = mulm(transpose(rb), ra);
+      equalities.push(`<weld name="j${k}" body1="${b1}" body2="${b2}" relpose="${vec(tmulv(rb, sub(xa, s.bodies[j.b].position)))} ${vec(quatOf(rel))}"/>`);
+      break;
+    }
+    case 'distance': {
+      // a massless rod: a spatial tendon between its two points held at its start length by a
+      // tendon equality (y - y0 = 0, y0 its length at qpos0: the start)
+      const sa = `j${k}a`, sb = `j${k}b`;
+      sites[j.a == null ? n : j.a].push(`<site name="${sa}" pos="${vec(j.point_a)}" size="0.01"/>`);
+      sites[j.b].push(`<site name="${sb}" pos="${vec(j.point_b)}" size="0.01"/>`);
+      tendons.push(`<spatial name="j${k}" width="0.005"><site site="${sa}"/><site site="${sb}"/></spatial>`);
+      // (a driven rod: the drive's equality holds it, driveParts)
+      if (!rodDrives.has(k)) equalities.push(`<tendon name="j${k}" tendon1="j${k}" polycoef="0 0 0 0 0"/>`);
+      break;
+    }
+    default: throw new Error(`joints[${k}]: a ${j.type} joint that closes a loop has no MuJoCo equality constraint`);
+  }
+}
+
+/** Force element f (index i) as MuJoCo has it: a spring -> a spatial tendon, joint and slider
+ * springs -> the tree joint's stiffness, a motor -> an actuator with its control, limits -> the
+ * joint's range; what MuJoCo has not is named in the notes and left out. */
+function forceElement(doc, f, i) {
+  const { s, notes, sites, tendons, jointName, actuators, ctrl } = doc;
+  const n = s.bodies.length;
+  const constant = !f.time || (f.time.kind === 'constant');
+  const factor = f.time?.kind === 'constant' ? (f.time.value ?? 1) : 1;
+  switch (f.type) {
+    case 'spring': {
+      const sa = `f${i}a`, sb = `f${i}b`;
+      sites[f.a == null ? n : f.a].push(`<site name="${sa}" pos="${vec(f.point_a)}" size="0.01"/>`);
+      sites[f.b].push(`<site name="${sb}" pos="${vec(f.point_b)}" size="0.01"/>`);
+      tendons.push(`<spatial name="f${i}" stiffness="${num(f.stiffness ?? 0)}" springlength="${num(f.rest_length ?? 0)}" damping="${num(f.damping ?? 0)}" width="0.005"><site site="${sa}"/><site site="${sb}"/></spatial>`);
+      break;
+    }
+    case 'joint_spring':
+    case 'slider_spring': {
+      const info = jointName.get(f.joint);
+      const want = f.type === 'joint_spring' ? /(^j\d+r?$|:hinge$)/ : /(^j\d+r?$|:slide$)/;
+      const target = info?.names.find((nm) => want.test(nm));
+      if (!target) { notes.push(`forces[${i}] (${f.type} on joint ${f.joint}): that joint closes a loop (an equality constraint in MuJoCo), which has no spring: left out`); break; }
+      const sign = info.reversed ? -1 : 1;
+      const rest = f.type === 'joint_spring' ? f.rest_angle ?? 0 : f.rest_slide ?? 0;
+      doc.jointSprings.set(target, { stiffness: f.stiffness ?? 0, ref: sign * rest, damping: f.damping ?? 0 });
+      break;
+    }
+    case 'motor': {
+      const info = jointName.get(f.joint);
+      const target = info?.names.find((nm) => /(^j\d+r?$|:hinge$)/.test(nm));
+      if (!target) { notes.push(`forces[${i}] (motor on joint ${f.joint}): that joint closes a loop in MuJoCo: left out`); break; }
+      if (!constant) notes.push(`forces[${i}] (motor): its ${f.time.kind} function of time has no MuJoCo counterpart: the motor's control is the constant ${num(f.torque)} N m; set data.ctrl from your code for the rest`);
+      actuators.push(`<motor name="f${i}" joint="${target}" gear="1" ctrllimited="false"/>`);
+      ctrl.push((info.reversed ? -1 : 1) * (f.torque ?? 0) * factor);
+      break;
+    }
+    case 'joint_limit':
+    case 'slider_limit': {
+      const info = jointName.get(f.joint);
+      const want = f.type === 'joint_limit' ? /(^j\d+r?$|:hinge$)/ : /(^j\d+r?$|:slide$)/;
+      const target = info?.names.find((nm) => want.test(nm));
+      if (!target) { notes.push(`forces[${i}] (${f.type} on joint ${f.joint}): that joint closes a loop (an equality constraint in MuJoCo), which has no range: left out`); break; }
+      doc.jointRanges.set(target, limitAttrs(s, f, info.reversed ? -1 : 1));
+      break;
+    }
+    default:
+      notes.push(`forces[${i}] (${f.type}): a load on a body has no MJCF element (MuJoCo applies such loads at run time through data.xfrc_applied): left out`);
+  }
+}
+
+/** Body b and its subtree as nested <body> lines into doc.lines, at nesting `depth`: placed
+ * relative to its parent, its inertial, joints (with their springs and ranges), drawn box,
+ * contact geoms and sites. */
+function bodyLines(doc, b, depth) {
+  const { s, tree, contact, lines } = doc;
+  const pad = '  '.repeat(depth);
+  const bp = tree.parentBody(b);
+  const { x: xp, r: rp } = bp < 0 ? { x: [0, 0, 0], r: IDENTITY } : { x: s.bodies[bp].position, r: s.bodies[bp].rotation };
+  const B = s.bodies[b];
+  const pos = tmulv(rp, sub(B.position, xp));
+  const rel = mulm(transpose(rp), B.rotation);
+  lines.push(`${pad}<body name="b${b}" pos="${vec(pos)}" quat="${vec(quatOf(rel))}">`);
+  lines.push(`${pad}  <inertial pos="0 0 0" mass="${num(B.mass)}" diaginertia="${vec(B.inertia)}"/>`);
+  for (const jd of doc.jointDefs[b]) lines.push(`${pad}  ${withSpring(doc, jd)}`);
+  if (B.size) lines.push(`${pad}  <geom type="box" size="${vec(B.size.map((x) => x / 2))}" contype="0" conaffinity="0" rgba="0.6 0.7 0.9 1"/>`);
+  for (const g of contact.geoms[b]) lines.push(`${pad}  ${g}`);
+  for (const st of doc.sites[b]) lines.push(`${pad}  ${st}`);
+  for (const c of tree.children[b]) bodyLines(doc, c, depth + 1);
+  lines.push(`${pad}</body>`);
+}
+
+/** A <joint> line with its spring's and range's attributes, where it has them. */
+function withSpring(doc, jd) {
+  const m = /name="([^"]+)"/.exec(jd);
+  const sp = m && doc.jointSprings.get(m[1]);
+  const range = m && doc.jointRanges.get(m[1]);
+  let out = sp ? jd.replace('/>', ` stiffness="${num(sp.stiffness)}" springref="${num(sp.ref)}" damping="${num(sp.damping)}"/>`) : jd;
+  if (range) out = out.replace('/>', ` ${range}/>`);
+  return out;
+}
+
+/** The MJCF text: options, the world's geoms and sites, the bodies' lines, then the contact
+ * exclusions, equalities, tendons, actuators, the Tumble names and the start's keyframe. */
+function documentText(system, doc, h, integrator) {
+  const { s, contact, lines, equalities, tendons, actuators, qpos, qvel, ctrl } = doc;
+  const n = s.bodies.length;
+  const out = [
+    '<mujoco model="tumble">',
+    '  <!-- written by Tumble (www/mujoco/to-mjcf.js): bodies b0.. at their centres of mass along their principal axes, joints j0.. as in the Tumble system -->',
+    '  <compiler angle="radian" inertiafromgeom="false" autolimits="true"/>',
+    `  <option timestep="${num(h)}" gravity="${vec(s.gravity)}" integrator="${esc(integrator)}">`,
+    `    <flag contact="${contact.contact ? 'enable' : 'disable'}" energy="enable"${contact.flags}/>`,
+    '  </option>',
+    '  <worldbody>',
+    ...contact.geoms[n].map((g) => `    ${g}`),
+    ...doc.sites[n].map((st) => `    ${st}`),
+    ...lines,
+    '  </worldbody>',
+    ...(contact.excludes.length ? ['  <contact>', ...contact.excludes.map((e) => `    ${e}`), '  </contact>'] : []),
+    ...(equalities.length ? ['  <equality>', ...equalities.map((e) => `    ${e}`), '  </equality>'] : []),
+    ...(tendons.length ? ['  <tendon>', ...tendons.map((e) => `    ${e}`), '  </tendon>'] : []),
+    ...(actuators.length ? ['  <actuator>', ...actuators.map((e) => `    ${e}`), '  </actuator>'] : []),
+    ...namesCustom(system, esc), // the bodies' and joints' Tumble names (mjcf-names.js)
+    '  <keyframe>',
+    `    <key name="start" qpos="${vec(qpos)}" qvel="${vec(qvel)}"${ctrl.length ? ` ctrl="${vec(ctrl)}"` : ''}/>`,
+    '  </keyframe>',
+    '</mujoco>',
+    '',
+  ];
+  return out.join('\n');
 }

@@ -1,7 +1,7 @@
 // names.js: what the page, the <tumble-view> element, the simulation side and the Study view all
 // name the same way, defined once: the integrators (Tumble's and MuJoCo's), their colours and
-// labels, the shape of an invariant sample, and the interface every run has. No DOM, no imports:
-// Node tests, scripts and workers import it too.
+// labels, and the interface every run has (an invariant sample's fields are in invariants.js).
+// No DOM, no imports: Node tests, scripts and workers import it too.
 
 /** Tumble's integrators, by the names links, attributes and the wasm module use. */
 export const INTEGRATORS = ['director', 'rattle', 'baumgarte'];
@@ -17,10 +17,6 @@ export const INTEGRATOR_COLORS = { director: '#0072b2', rattle: '#009e73', baumg
 /** How each integrator is named on the page (charts, legends, messages, readout). */
 export const LABEL = { director: 'director', rattle: 'RATTLE', baumgarte: 'Baumgarte', [MUJOCO]: 'MuJoCo' };
 
-/** Numbers per invariant sample (`invariant_fields()`: t, energy, kinetic, potential, l1..l3,
-  * internal, joint, iterations, residual, work, dissipated, balance, contact: the elastic energy
- * of contacts and stops, a part of V). */
-export const NINV = 15;
 /** Most contact forces a reply of the simulation's worker carries for drawing (the first run's). */
 export const CONTACT_CAP = 4096;
 /** Most chart samples one reply of the simulation's worker carries, a ring of the newest (the
@@ -41,7 +37,7 @@ export const SAMPLE_CAP = 4096;
  * @property {Float64Array} sizes   3 per body: the box drawn
  * @property {Float64Array} joints  3 per joint: its world point
  * @property {Float64Array} springs 6 per spring: its world ends, a then b
- * @property {Float64Array} inv     the current invariants (NINV numbers)
+ * @property {Float64Array} inv     the current invariants (NINV numbers, read by INV: invariants.js)
  * @property {boolean} forced       force elements or loads: E alone is not conserved
  * @property {boolean[]} conserved  which momentum components the system conserves
  * @property {number} joint         the joint whose reaction is charted (-1: none)

@@ -12,7 +12,7 @@
 // poses (12 per body), its joints' world positions (3 per joint), its springs' end points (6 per
 // point-to-point spring) and its state hash; a run that stopped (failed step) records nothing
 // after its last good step.
-import { NINV } from '../shared/names.js';
+import { INV, NINV } from '../shared/invariants.js';
 
 export const MAX_SAMPLES = 20000;
 export const MEMORY_BUDGET = 96 * 1024 * 1024;
@@ -77,7 +77,7 @@ export class History {
 
   /** Simulated time of sample k (s), as the runs' own clock reported it. */
   time(k) {
-    for (let r = 0; r < this.runs; r++) if (k <= this.last[r]) return this.inv[r][k * NINV];
+    for (let r = 0; r < this.runs; r++) if (k <= this.last[r]) return this.inv[r][k * NINV + INV.t];
     return NaN;
   }
 

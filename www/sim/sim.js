@@ -2,7 +2,7 @@
 // joints, invariants), allocated once; the run interface (RunInterface, shared/names.js). Few calls
 // cross the wasm boundary.
 
-import { NINV } from '../shared/names.js';
+import { INV, NINV } from '../shared/invariants.js';
 
 export class Run {
   constructor(wasm, { scenario, integrator, dt, tol, alpha, beta }) {
@@ -29,7 +29,7 @@ export class Run {
     this.error = null; // why this run stopped, or null while it runs
     this.refresh();
     this.inv0 = Float64Array.from(this.inv);
-    this.energy0 = this.inv[1];
+    this.energy0 = this.inv[INV.energy];
   }
 
   /** Pull: `p` = { body, point (body frame, m), target (world, m) } attaches a zero-length spring

@@ -40,7 +40,8 @@
 // allocated per frame once both sides hold a set.
 import { Run } from './sim.js';
 import { History } from './history.js';
-import { NINV, SAMPLE_CAP, CONTACT_CAP } from '../shared/names.js';
+import { SAMPLE_CAP, CONTACT_CAP } from '../shared/names.js';
+import { INV, NINV } from '../shared/invariants.js';
 import { RemoteRun, startMujocoWorker, ask } from '../mujoco/mujoco-remote.js';
 
 export class Stepper {
@@ -283,7 +284,7 @@ export class Stepper {
   export({ format, fields, settings }) {
     const names = this.runs.map((x) => x.name);
     if (format === 'csv') return this.history.csv(fields, names);
-    const finals = this.runs.map((x) => ({ t: x.inv[0], steps: x.steps, state_hash: x.sim.state_hash(), error: x.error }));
+    const finals = this.runs.map((x) => ({ t: x.inv[INV.t], steps: x.steps, state_hash: x.sim.state_hash(), error: x.error }));
     return this.history.json(fields, names, settings, finals);
   }
 }

@@ -18,7 +18,8 @@
 // Samples live in preallocated Float64Array rings of WINDOW points (each sample is written twice,
 // at k % W and k % W + W, so the newest W samples are always one contiguous subarray).
 import uPlot from '../vendor/uPlot.esm.js';
-import { INTEGRATOR_COLORS, LABEL, NINV } from '../shared/names.js';
+import { INTEGRATOR_COLORS, LABEL } from '../shared/names.js';
+import { INV, NINV } from '../shared/invariants.js';
 
 const WINDOW = 4000;      // samples kept per series
 const LOG_FLOOR = 1e-16;  // log charts: smaller values (round-off, exact zeros) are drawn at this floor
@@ -35,9 +36,9 @@ export const E_FLOOR = 1;
  * chart; dashes tell them apart too (BUDGET_DASH). */
 export const BUDGET_COLORS = { T: '#8c510a', V: '#5e3c99', W: '#c51b7d', D: '#4d4d4d', C: '#1b7837' };
 const BUDGET_DASH = { T: [], V: [9, 4], W: [14, 4, 3, 4], D: [3, 3], C: [6, 2, 2, 2] };
-// [key, label, invariant index, group]: C (a group of its own) shows once a contact or a stop
+// [key, label, invariant index (INV), group]: C (a group of its own) shows once a contact or a stop
 // has stored energy, so systems without them keep the four lines
-const BUDGET = [['T', 'kinetic T', 2], ['V', 'potential V', 3], ['W', 'work in W', 11], ['D', 'dissipated D', 12], ['C', 'contact C (in V)', NINV - 1, 'contact']];
+const BUDGET = [['T', 'kinetic T', INV.kinetic], ['V', 'potential V', INV.potential], ['W', 'work in W', INV.work], ['D', 'dissipated D', INV.dissipated], ['C', 'contact C (in V)', INV.contact, 'contact']];
 const COMPONENT_DASH = [[], [9, 4], [2, 3]];   // l1 solid, l2 dashed, l3 dotted
 const INTERNAL_DASH = [7, 4];                 // the internal violation, against the joints' solid line
 const RUN_WIDTH = [4, 2.5, 1.25];             // compare mode: widest first (drawn first, underneath)
@@ -121,7 +122,7 @@ function chartSpecs(names, v0s, conserved, forced, joint = null) {
   const who = (n, what) => (one ? what : what ? `${LABEL[n] ?? n} ${what}` : LABEL[n] ?? n);
   const runs = names.map((n, i) => ({ n, i, color: col(n), width: width(i) }));
   const kept = [0, 1, 2].filter((c) => conserved?.[c]);
-  const lnorm = (v0) => Math.max(Math.hypot(v0[4], v0[5], v0[6]), L_FLOOR);
+  const lnorm = (v0) => Math.max(Math.hypot(v0[INV.l1], v0[INV.l2], v0[INV.l3]), L_FLOOR);
   const momentum = kept.length
     ? {
       key: 'momentum', log: true, short: `momentum drift (${kept.map((c) => 'l' + SUB[c]).join(', ')}), relative`,
@@ -129,7 +130,7 @@ function chartSpecs(names, v0s, conserved, forced, joint = null) {
       name: 'angular momentum drift (relative to |l(0)|)',
       series: runs.flatMap((r) => kept.map((c) => ({
         ...r, label: who(r.n, `l${SUB[c]}`), dash: COMPONENT_DASH[c], comp: c,
-        get: (v, v0) => Math.abs(v[4 + c] - v0[4 + c]) / lnorm(v0),
+        get: (v, v0) => Math.abs(v[INV.l1 + c] - v0[INV.l1 + c]) / lnorm(v0),
       }))),
     }
     : {
@@ -137,22 +138,22 @@ function chartSpecs(names, v0s, conserved, forced, joint = null) {
       title: 'Angular momentum l in kg m\u00b2/s (not conserved here; components that stay zero are hidden)',
       name: 'angular momentum in kg m\u00b2/s',
       series: runs.flatMap((r) => [0, 1, 2].map((c) => ({
-        ...r, label: who(r.n, `l${SUB[c]}`), dash: COMPONENT_DASH[c], comp: c, group: `l${c}`, get: (v) => v[4 + c],
+        ...r, label: who(r.n, `l${SUB[c]}`), dash: COMPONENT_DASH[c], comp: c, group: `l${c}`, get: (v) => v[INV.l1 + c],
       }))),
     };
-  const escale = (v0) => Math.max(Math.abs(v0[1]), E_FLOOR);
+  const escale = (v0) => Math.max(Math.abs(v0[INV.energy]), E_FLOOR);
   const balance = `|E \u2212 E\u2080 \u2212 W + D| / max(|E\u2080|, ${E_FLOOR} J)`;
   const energy = forced
     ? {
       // (embeds show the short title on one line: the formula alone fits 200 px; the legend says "balance")
       key: 'energy', log: true, short: '|E\u2212E\u2080\u2212W+D| / max(|E\u2080|, 1 J)',
-      title: `Energy balance error ${balance}, E\u2080 = ${compact(v0s[0][1], 4)} J (W: work in, D: dissipated)`,
+      title: `Energy balance error ${balance}, E\u2080 = ${compact(v0s[0][INV.energy], 4)} J (W: work in, D: dissipated)`,
       name: 'energy balance error (relative)',
-      series: runs.map((r) => ({ ...r, label: who(r.n, one ? 'balance' : ''), dash: [], get: (v, v0) => Math.abs(v[13]) / escale(v0) })),
+      series: runs.map((r) => ({ ...r, label: who(r.n, one ? 'balance' : ''), dash: [], get: (v, v0) => Math.abs(v[INV.balance]) / escale(v0) })),
     }
     : {
       key: 'energy', log: true, short: 'energy error |E \u2212 E\u2080| / |E\u2080|', title: 'Energy: relative error |E \u2212 E\u2080| / |E\u2080|', name: 'relative energy error',
-      series: runs.map((r) => ({ ...r, label: who(r.n, one ? 'energy' : ''), dash: [], get: (v, v0) => Math.abs(v[1] - v0[1]) / Math.max(Math.abs(v0[1]), 1e-300) })),
+      series: runs.map((r) => ({ ...r, label: who(r.n, one ? 'energy' : ''), dash: [], get: (v, v0) => Math.abs(v[INV.energy] - v0[INV.energy]) / Math.max(Math.abs(v0[INV.energy]), 1e-300) })),
     };
   // the budget of the first run only: with one line per quantity and run, three runs would draw
   // twelve lines (the balance chart above compares the runs)
@@ -172,14 +173,14 @@ function chartSpecs(names, v0s, conserved, forced, joint = null) {
       // before any joint has drifted (and always for free bodies, which have none)
       titleWithout: 'Constraint drift: internal (dimensionless); no joint drift so far',
       series: runs.flatMap((r) => [
-        { ...r, label: who(r.n, 'joints'), dash: [], comp: 'joints', group: 'joints', get: (v) => v[8] },
-        { ...r, label: who(r.n, 'internal'), dash: INTERNAL_DASH, comp: 'internal', get: (v) => v[7] },
+        { ...r, label: who(r.n, 'joints'), dash: [], comp: 'joints', group: 'joints', get: (v) => v[INV.joint_violation] },
+        { ...r, label: who(r.n, 'internal'), dash: INTERNAL_DASH, comp: 'internal', get: (v) => v[INV.internal_violation] },
       ]),
     },
     {
       key: 'iterations', log: false, height: 130, short: 'Newton iterations', incrs: [1, 2, 5, 10, 20, 50, 100], title: 'Newton iterations of the last step', name: 'Newton iterations',
       range: (u, min, max) => [-0.3, Math.max(4, Math.ceil(max) + 1)], // a line at 0 stays off the frame
-      series: runs.map((r) => ({ ...r, label: who(r.n, one ? 'iterations' : ''), dash: [], get: (v) => v[9] })),
+      series: runs.map((r) => ({ ...r, label: who(r.n, one ? 'iterations' : ''), dash: [], get: (v) => v[INV.iterations] })),
     },
     ...(joint ? [reactionSpec(runs, who, joint)] : []),
   ];
@@ -400,7 +401,7 @@ export class Charts {
   push(invs) {
     if (!this.specs.length) return true;
     let t = NaN;
-    for (let i = 0; i < invs.length; i++) if (invs[i]) { t = invs[i][0]; break; }
+    for (let i = 0; i < invs.length; i++) if (invs[i]) { t = invs[i][INV.t]; break; }
     if (Number.isNaN(t)) {
       invs.forEach((v, i) => { if (!v && this.stoppedAt[i] == null) this.stoppedAt[i] = this.lastT ?? 0; });
       this.dirty = true;

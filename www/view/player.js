@@ -9,7 +9,8 @@ import * as wasm from '../pkg/tumble_wasm.js';
 import { Renderer } from './render.js';
 import { Charts } from './charts.js';
 import { createEngine } from '../sim/engine.js';
-import { INTEGRATORS, INTEGRATOR_COLORS, MUJOCO, NINV, SAMPLE_CAP, CONTACT_CAP } from '../shared/names.js';
+import { INTEGRATORS, INTEGRATOR_COLORS, MUJOCO, SAMPLE_CAP, CONTACT_CAP } from '../shared/names.js';
+import { INV, NINV } from '../shared/invariants.js';
 
 // The worker steps about this long per request (a chunk; stepper.js sizes its steps by their
 // measured pace), then answers, and the page asks again at once: a pause (the page asks for no
@@ -109,7 +110,7 @@ export class Player {
     if (gen !== this.gen) throw new Error('superseded by a newer load');
     this.settings = { ...settings };
     this.runs = reply.info.map((info) => ({
-      ...info, energy0: info.inv0[1], poses: new Float64Array(12 * info.n), joints: new Float64Array(3 * info.nj), springs: new Float64Array(6 * info.ns),
+      ...info, energy0: info.inv0[INV.energy], poses: new Float64Array(12 * info.n), joints: new Float64Array(3 * info.nj), springs: new Float64Array(6 * info.ns),
       // a chart row: the invariants and the chosen joint's reaction |F| (N), |M| (N m)
       inv: new Float64Array(NINV + 2).fill(NaN), row: new Float64Array(NINV + 2), steps: 0, error: null, hash: '',
     }));
@@ -169,7 +170,7 @@ export class Player {
       const at = ((reply.sampleStart + j) % SAMPLE_CAP) * width;
       for (let i = 0; i < runs.length; i++) {
         const o = at + i * NINV;
-        if (Number.isNaN(b.samples[o])) { this.invs[i] = null; continue; }
+        if (Number.isNaN(b.samples[o + INV.t])) { this.invs[i] = null; continue; }
         for (let m = 0; m < NINV; m++) runs[i].row[m] = b.samples[o + m];
         const ra = ((reply.sampleStart + j) % SAMPLE_CAP) * runs.length * 2 + 2 * i;
         runs[i].row[NINV] = stale ? NaN : b.react[ra];
@@ -254,7 +255,7 @@ export class Player {
     const engine = await this.engine, gen = this.gen;
     const reply = await engine.request({ type: 'sample', t });
     if (gen !== this.gen || reply.type !== 'sample' || this.playing) return;
-    this.scrub = { t: reply.runs[0].inv[0], runs: reply.runs };
+    this.scrub = { t: reply.runs[0].inv[INV.t], runs: reply.runs };
     this.scrubGhosts.forEach((g, i) => { g.poses = reply.runs[i + 1]?.poses ?? this.runs[i + 1].poses; });
   }
 
@@ -293,7 +294,7 @@ export class Player {
     }
     if (this.playing && !n) {
       n = Math.floor(this.acc / h + 1e-9);
-      if (this.target !== null) n = Math.min(n, Math.max(0, Math.round((this.target - r.inv[0]) / h)));
+      if (this.target !== null) n = Math.min(n, Math.max(0, Math.round((this.target - r.inv[INV.t]) / h)));
     }
     if (n <= 0) { for (const f of this.idle.splice(0)) f(); return; }
     const single = this.pending > 0;
@@ -319,7 +320,7 @@ export class Player {
     // (a chunk short of what was due leaves the rest due: the worker always has the next chunk)
     if (!single) this.acc = Math.max(0, this.acc - reply.taken * h);
     this.apply(reply);
-    if (this.target !== null && (r.inv[0] >= this.target - 0.5 * h || r.error)) this.setPlaying(false);
+    if (this.target !== null && (r.inv[INV.t] >= this.target - 0.5 * h || r.error)) this.setPlaying(false);
     if (!this.pending && !this.playing) for (const f of this.idle.splice(0)) f();
     // ask again at once: the worker keeps stepping while this thread draws (a frame may take
     // longer than a request); stepping on this thread (no worker) waits for the next frame instead
