@@ -538,7 +538,7 @@ fn try_step(
             ws,
         );
         if !c.contacts.list.is_empty() {
-            st.forces.dissipated += crate::contact::world::advance(
+            st.forces.dissipated += crate::contact::continuous::advance(
                 &c.contacts,
                 &st.forces.broad,
                 &scratch,
@@ -546,7 +546,7 @@ fn try_step(
             );
         }
         st.forces.dissipated +=
-            crate::contact::pair_friction::advance(&mut st.forces.broad, &scratch);
+            crate::contact::continuous::advance_pairs(&mut st.forces.broad, &scratch);
         ws.scratch = scratch;
         st.forces.work += 0.5 * h * (power0.input + power1.input);
         st.forces.dissipated += 0.5 * h * (power0.dissipation + power1.dissipation);
