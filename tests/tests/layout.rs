@@ -40,7 +40,11 @@ fn solver_files() -> Vec<(String, String)> {
     files
         .iter()
         .map(|f| {
-            let rel = f.strip_prefix(&src).unwrap().to_string_lossy().replace('\\', "/");
+            let rel = f
+                .strip_prefix(&src)
+                .unwrap()
+                .to_string_lossy()
+                .replace('\\', "/");
             (rel, std::fs::read_to_string(f).unwrap())
         })
         .collect()
@@ -204,8 +208,18 @@ fn definitions(code: &str) -> BTreeSet<String> {
         .filter(|w| !w.is_empty())
         .collect();
     for w in words.windows(2) {
-        if ["fn", "struct", "enum", "const", "static", "type", "trait", "union", "macro_rules!"]
-            .contains(&w[0])
+        if [
+            "fn",
+            "struct",
+            "enum",
+            "const",
+            "static",
+            "type",
+            "trait",
+            "union",
+            "macro_rules!",
+        ]
+        .contains(&w[0])
         {
             out.insert(w[1].to_string());
         }
@@ -228,7 +242,11 @@ impl Files {
         let mods: Vec<Vec<String>> = files
             .iter()
             .map(|(rel, _)| {
-                let mut m: Vec<String> = rel.trim_end_matches(".rs").split('/').map(Into::into).collect();
+                let mut m: Vec<String> = rel
+                    .trim_end_matches(".rs")
+                    .split('/')
+                    .map(Into::into)
+                    .collect();
                 if matches!(m.last().map(String::as_str), Some("mod" | "lib")) {
                     m.pop();
                 }
@@ -237,7 +255,12 @@ impl Files {
             .collect();
         let code: Vec<String> = files.iter().map(|(_, t)| code_of(t)).collect();
         Files {
-            module: mods.iter().cloned().enumerate().map(|(i, m)| (m, i)).collect(),
+            module: mods
+                .iter()
+                .cloned()
+                .enumerate()
+                .map(|(i, m)| (m, i))
+                .collect(),
             names: files.iter().map(|(r, _)| r.clone()).collect(),
             defs: code.iter().map(|c| definitions(c)).collect(),
             mods,
@@ -359,7 +382,13 @@ fn find_cycle(graph: &BTreeMap<String, BTreeSet<String>>) -> Option<Vec<String>>
 
 /// The file graph folded onto top-level modules (`contact/broad.rs` -> `contact`).
 fn top_level(files: &BTreeMap<String, BTreeSet<String>>) -> BTreeMap<String, BTreeSet<String>> {
-    let top = |f: &str| f.split('/').next().unwrap().trim_end_matches(".rs").to_string();
+    let top = |f: &str| {
+        f.split('/')
+            .next()
+            .unwrap()
+            .trim_end_matches(".rs")
+            .to_string()
+    };
     let mut g: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
     for (f, deps) in files {
         if f == "lib.rs" {
@@ -367,7 +396,11 @@ fn top_level(files: &BTreeMap<String, BTreeSet<String>>) -> BTreeMap<String, BTr
         }
         let m = top(f);
         let entry = g.entry(m.clone()).or_default();
-        entry.extend(deps.iter().map(|d| top(d)).filter(|d| *d != m && d != "lib"));
+        entry.extend(
+            deps.iter()
+                .map(|d| top(d))
+                .filter(|d| *d != m && d != "lib"),
+        );
     }
     g
 }
@@ -376,7 +409,11 @@ fn top_level(files: &BTreeMap<String, BTreeSet<String>>) -> BTreeMap<String, BTr
 fn no_import_circle_among_the_solver_files_or_modules() {
     let files = Files::new(&solver_files());
     let graph = files.graph();
-    assert_eq!(find_cycle(&graph), None, "an import circle among the solver's files");
+    assert_eq!(
+        find_cycle(&graph),
+        None,
+        "an import circle among the solver's files"
+    );
     let top = top_level(&graph);
     assert!(top["methods"].contains("step") && top["simulation"].contains("methods"));
     let order = ["model", "compiled", "methods", "simulation"];
@@ -388,7 +425,11 @@ fn no_import_circle_among_the_solver_files_or_modules() {
             );
         }
     }
-    assert_eq!(find_cycle(&top), None, "an import circle among the solver's modules");
+    assert_eq!(
+        find_cycle(&top),
+        None,
+        "an import circle among the solver's modules"
+    );
 }
 
 /// The reading finds the circles it is meant to: through `super::`, through a mod.rs's path
@@ -398,15 +439,27 @@ fn the_circle_check_sees_super_children_and_reexports() {
     let f = |p: &str, t: &str| (p.to_string(), t.to_string());
     let clean = vec![
         f("lib.rs", "pub mod a; pub mod z;"),
-        f("a/mod.rs", "mod b; mod c; pub use c::X; pub fn run() { b::go() }"),
+        f(
+            "a/mod.rs",
+            "mod b; mod c; pub use c::X; pub fn run() { b::go() }",
+        ),
         f("a/b.rs", "use super::c::X; pub fn go() { let _ = X; }"),
-        f("a/c.rs", "pub struct X; // super::b::go would close a circle"),
+        f(
+            "a/c.rs",
+            "pub struct X; // super::b::go would close a circle",
+        ),
         f("z.rs", "use crate::a::{self, X}; fn f() { a::run(); }"),
     ];
     let g = Files::new(&clean).graph();
     assert_eq!(find_cycle(&g), None, "{g:?}");
-    assert!(g["z.rs"].contains("a/c.rs"), "a re-exported name leads to its file: {g:?}");
-    assert!(g["a/mod.rs"].contains("a/b.rs"), "a mod.rs's path into its child: {g:?}");
+    assert!(
+        g["z.rs"].contains("a/c.rs"),
+        "a re-exported name leads to its file: {g:?}"
+    );
+    assert!(
+        g["a/mod.rs"].contains("a/b.rs"),
+        "a mod.rs's path into its child: {g:?}"
+    );
 
     let circles = [
         // the child reaches back into its parent, which calls it
@@ -421,7 +474,10 @@ fn the_circle_check_sees_super_children_and_reexports() {
         }
         files.iter_mut().find(|(p, _)| p == path).unwrap().1 = text.to_string();
         let g = Files::new(&files).graph();
-        assert!(find_cycle(&g).is_some(), "missed the circle of {text:?}: {g:?}");
+        assert!(
+            find_cycle(&g).is_some(),
+            "missed the circle of {text:?}: {g:?}"
+        );
     }
     let mut top = top_level(&g);
     top.get_mut("a").unwrap().insert("z".into());
@@ -435,7 +491,11 @@ fn repo_sources() -> Vec<PathBuf> {
     sources(&root.join("tests"), &["rs", "mjs", "js"], &mut files);
     sources(&root.join("www"), &["js", "mjs"], &mut files);
     sources(&root.join("scripts"), &["sh", "mjs", "js"], &mut files);
-    sources(&root.join("benches"), &["rs", "mjs", "js", "py", "sh"], &mut files);
+    sources(
+        &root.join("benches"),
+        &["rs", "mjs", "js", "py", "sh"],
+        &mut files,
+    );
     files.sort();
     files
 }
@@ -461,7 +521,9 @@ fn names_an_issue(line: &str) -> bool {
     l.match_indices("issue").any(|(k, _)| {
         let rest = l[k + 5..].trim_start_matches(['s', ' ']);
         after_digits(rest.trim_start_matches('#'))
-    }) || l.match_indices("(#").any(|(k, _)| after_digits(&l[k + 2..]))
+    }) || l
+        .match_indices("(#")
+        .any(|(k, _)| after_digits(&l[k + 2..]))
 }
 
 #[test]
@@ -484,5 +546,8 @@ fn no_comment_names_an_issue() {
                 .collect::<Vec<_>>()
         })
         .collect();
-    assert!(found.is_empty(), "name the reason, not the issue: {found:?}");
+    assert!(
+        found.is_empty(),
+        "name the reason, not the issue: {found:?}"
+    );
 }

@@ -26,7 +26,7 @@
 //! that goes from a face to an edge is the same contact, its key kept (`broad.rs` `released`).
 use super::broad::{Ball, Balls};
 use super::faces::BoxProbe;
-use super::Probe;
+use super::probe::Probe;
 use crate::model::BodyState;
 use glam::DVec3;
 

@@ -30,8 +30,9 @@
 //! balance needs that); a pair that is not found has both ends of the step out of contact, as
 //! the margin bounds the motion.
 use super::faces::BoxProbe;
-use super::pair_friction::PairSlot;
-use super::{Geometry, Kind, Law, Probe};
+use super::friction::PairFriction;
+use super::law::{Kind, Law};
+use super::probe::{Geometry, Probe};
 use crate::model::BodyState;
 use crate::shapes::{Shape, ShapeKind};
 use alloc::vec::Vec;
@@ -107,13 +108,13 @@ pub struct Broad {
     /// the step's pairs, as probes
     pub pairs: Vec<Probe>,
     /// per pair: its friction at the step's start (`pair_friction.rs`)
-    pub slots: Vec<PairSlot>,
+    pub slots: Vec<PairFriction>,
     /// per pair: at the end of the director's current iterate
-    pub pending: Vec<PairSlot>,
+    pub pending: Vec<PairFriction>,
     /// per pair: at the end of the last step taken (its V_t is the pair's friction energy)
-    pub next: Vec<PairSlot>,
+    pub next: Vec<PairFriction>,
     /// scratch: the last step's springs that hold something, by key, with their k_t
-    pub(super) carried: Vec<(([usize; 2], u32), PairSlot, f64)>,
+    pub(super) carried: Vec<(([usize; 2], u32), PairFriction, f64)>,
     /// the energy of the springs of last step's pairs not found again, released to D (J)
     pub released: f64,
     /// whether no step has ended since the last sweep (a sweep again from the same start, as
@@ -439,7 +440,7 @@ impl Balls {
                     // that of its own box's face (E* of both)
                     for (side, (pt, bx)) in [(a, b), (b, a)].into_iter().enumerate() {
                         let es = 1.0 / (a.compliance + b.compliance);
-                        let k = super::corner_stiffness(es, pt.half);
+                        let k = super::material::corner_stiffness(es, pt.half);
                         let law = self.law_of(Kind::Linear, k, 0.25, a, b);
                         let overlap = Self::least_overlap(pt, bx, s);
                         for corner in 0..8u32 {
@@ -500,7 +501,7 @@ fn released(prev: &[Probe], next: &[Probe], s: &[BodyState]) -> f64 {
                 }
         });
         if !kept {
-            e += p.law.potential(-super::gap(p, s));
+            e += p.law.potential(-super::probe::gap(p, s));
         }
     }
     e

@@ -33,7 +33,8 @@
 //! its key (the two axes) from step to step, so it is the same contact, not one released and
 //! another begun (`broad.rs` `released`).
 use super::broad::{Ball, Balls};
-use super::{Kind, Probe};
+use super::law::Kind;
+use super::probe::Probe;
 use crate::model::BodyState;
 use glam::DVec3;
 
@@ -124,7 +125,7 @@ impl Balls {
         let es = 1.0 / (a.compliance + b.compliance);
         // one point of contact: the corners' stiffness (of the thinner box's face), damped on
         // the whole reduced mass
-        let k = super::corner_stiffness(
+        let k = super::material::corner_stiffness(
             es,
             if a.half.min_element() < b.half.min_element() {
                 a.half

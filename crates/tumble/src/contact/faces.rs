@@ -5,7 +5,8 @@
 //! these for the pairs it finds, each point as a [`BoxProbe`]; beyond the faces, edges and
 //! corners take over (`edges.rs`, `box_features.rs`).
 use super::broad::{Ball, Balls};
-use super::{Geometry, Law, Probe};
+use super::law::Law;
+use super::probe::{Geometry, Probe};
 use crate::model::BodyState;
 use glam::DVec3;
 

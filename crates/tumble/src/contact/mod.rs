@@ -38,138 +38,32 @@
 //! materials' combined mu (zero: frictionless, as the cradle's balls).
 pub mod box_features;
 pub mod broad;
-pub mod discrete;
+pub mod continuous;
 pub mod edges;
 pub mod faces;
+pub mod friction;
 pub mod law;
+pub mod material;
 pub mod near;
 pub mod pair_friction;
+pub mod probe;
 pub mod segments;
-pub mod world;
 
 use crate::model::{BodyState, Model};
-use crate::shapes::{Material, ShapeKind};
+use crate::shapes::ShapeKind;
 use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
+pub use friction::{rebase, return_map, PairFriction, PlaneFriction};
 use glam::DVec3;
 pub use law::{Kind, Law};
+use material::{combine, mindlin};
+pub use material::{corner_stiffness, e_star};
+pub use probe::{gap, Geometry, Probe};
 
 /// Most probes accepted (point-plane probes and sphere pairs).
 pub const MAX_PROBES: usize = 100_000;
 
-/// What a probe measures.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Geometry {
-    /// a body point of radius `r` against a plane (point `p0`, unit normal `n`)
-    PointPlane {
-        /// the body
-        body: usize,
-        /// the point in the body's frame
-        s: DVec3,
-        /// its radius (m)
-        r: f64,
-        /// a point of the plane
-        p0: DVec3,
-        /// the plane's outward normal
-        n: DVec3,
-    },
-    /// a point of body a (radius r: a sphere's centre, or a box's corner with r = 0) against a
-    /// face of a box on body b: the face's outward normal is R_b m, its plane at m . x = off in
-    /// b's frame; the gap n . (p_a - x_b) - off - r is bilinear in the two bodies' coordinates
-    PointFace {
-        /// body a
-        a: usize,
-        /// the point in a's frame
-        sa: DVec3,
-        /// its radius (m)
-        r: f64,
-        /// body b (the box's)
-        b: usize,
-        /// the face's outward unit normal in b's frame
-        m: DVec3,
-        /// the face's offset along it from b's centre (m)
-        off: f64,
-    },
-    /// two spheres on two bodies
-    SpherePair {
-        /// body a, its centre in a's frame, its radius
-        a: usize,
-        /// centre in a's frame
-        sa: DVec3,
-        /// a's radius
-        ra: f64,
-        /// body b
-        b: usize,
-        /// centre in b's frame
-        sb: DVec3,
-        /// b's radius
-        rb: f64,
-    },
-}
-
-/// A compiled contact: geometry, normal law, friction.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Probe {
-    /// where
-    pub geometry: Geometry,
-    /// the normal law
-    pub law: Law,
-    /// kinetic and static friction coefficients (a pair's set by `pair_friction.rs`)
-    pub mu_k: f64,
-    /// static
-    pub mu_s: f64,
-    /// the tangential stiffness k_t (N/m)
-    pub kt: f64,
-    /// what it comes from: a plane contact's shape (`model.contact.shapes`), a pair's two
-    /// balls (`broad.rs`)
-    pub shapes: [usize; 2],
-    /// which of the pair's probes (a box's corner, an edge crossing: `edges.rs`), 0 for the
-    /// only one
-    pub part: u32,
-}
-
-/// What a probe remembers between steps (friction's state), in `forces::State`.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct Slot {
-    /// the elastic tangential displacement u (world, perpendicular to the normal) (m)
-    pub u: DVec3,
-    /// the contact point in the body's frame for the next step, s + R^T (-r n)
-    pub sc: DVec3,
-    /// where that point is at the start of the next step (world)
-    pub pc: DVec3,
-    /// whether the contact slid in the last step (then mu_k holds, else mu_s)
-    pub sliding: bool,
-}
-
-impl Probe {
-    /// A pair's probe of the body point `sa` (radius `r`) of body `a` against the plane
-    /// m . x = off of body `b`'s frame (`Geometry::PointFace`), with `law`, keyed `key` (its
-    /// two balls and part); its friction is set by `pair_friction.rs`.
-    pub fn point_face(
-        (a, sa, r): (usize, DVec3, f64),
-        (b, m, off): (usize, DVec3, f64),
-        law: Law,
-        key: ([usize; 2], u32),
-    ) -> Probe {
-        Probe {
-            geometry: Geometry::PointFace {
-                a,
-                sa,
-                r,
-                b,
-                m,
-                off,
-            },
-            law,
-            mu_k: 0.0,
-            mu_s: 0.0,
-            kt: 0.0,
-            shapes: key.0,
-            part: key.1,
-        }
-    }
-}
 /// The probes of a model, compiled once: the plane contacts, and the balls whose pairs the
 /// broad phase finds each step (`broad.rs`).
 #[derive(Clone, Debug, Default)]
@@ -178,35 +72,6 @@ pub struct Probes {
     pub list: Vec<Probe>,
     /// the spheres that may touch other spheres
     pub balls: broad::Balls,
-}
-
-/// E* of two materials: 1 / E* = (1 - nu_a^2) / E_a + (1 - nu_b^2) / E_b.
-pub fn e_star(a: &Material, b: &Material) -> f64 {
-    1.0 / ((1.0 - a.poisson * a.poisson) / a.young + (1.0 - b.poisson * b.poisson) / b.young)
-}
-
-/// The stiffness of a box's corner against a plane (N/m): a flat face on a plane is a rigid
-/// flat punch of the face's area A, of stiffness 2 E* sqrt(A / pi) (Johnson, Contact
-/// Mechanics, 3.2), shared by the four corners that carry it; the largest face's area is taken.
-pub fn corner_stiffness(es: f64, half: DVec3) -> f64 {
-    let a = 4.0 * (half.x * half.y).max(half.y * half.z).max(half.z * half.x);
-    2.0 * es * crate::math::sqrt(a / core::f64::consts::PI) / 4.0
-}
-
-/// Mindlin's k_t / k_n = 2 (1 - nu) / (2 - nu), with the mean of the two ratios.
-fn mindlin(a: &Material, b: &Material) -> f64 {
-    let nu = 0.5 * (a.poisson + b.poisson);
-    2.0 * (1.0 - nu) / (2.0 - nu)
-}
-
-/// The pair's restitution and friction: the smaller restitution (the more lossy material
-/// decides, as a soft ball on a hard floor), the geometric mean of the friction coefficients.
-fn combine(a: &Material, b: &Material) -> (f64, f64, f64) {
-    (
-        a.restitution.min(b.restitution),
-        crate::math::sqrt(a.friction * b.friction),
-        crate::math::sqrt(a.static_friction * b.static_friction),
-    )
 }
 
 /// Whether shapes with filters (group, mask) and (group2, mask2) may touch.
@@ -374,11 +239,11 @@ impl Probes {
 
     /// The slots at the initial states: no tangential displacement, sticking, the contact
     /// points under the plane contacts.
-    pub fn slots(&self, init: &[BodyState]) -> Vec<Slot> {
+    pub fn slots(&self, init: &[BodyState]) -> Vec<PlaneFriction> {
         self.list
             .iter()
             .map(|p| {
-                let mut slot = Slot::default();
+                let mut slot = PlaneFriction::default();
                 rebase(p, init, &mut slot);
                 slot
             })
@@ -386,34 +251,14 @@ impl Probes {
     }
 }
 
-/// Set a point-plane probe's contact point for the next step from the states `s`: the body
-/// point under the contact, s + R^T (-r n), and where it is (nothing for a pair).
-pub fn rebase(p: &Probe, s: &[BodyState], slot: &mut Slot) {
-    if let Geometry::PointPlane {
-        body, s: sp, r, n, ..
-    } = p.geometry
-    {
-        slot.sc = sp + s[body].r.transpose() * (n * -r);
-        slot.pc = s[body].x + s[body].r * slot.sc;
-    }
-}
-
-/// The return map of the stick spring: from `un` and the contact point's tangential move
-/// `dpt`, with the bound `cap` on k_t |u| (N): (u_n+1, the anchor's move Delta a).
-pub fn return_map(un: DVec3, dpt: DVec3, cap: f64, kt: f64) -> (DVec3, DVec3) {
-    let trial = un + dpt;
-    let lim = cap / kt;
-    let l = crate::math::length(trial);
-    if !(kt > 0.0) || l <= lim {
-        return (trial, DVec3::ZERO);
-    }
-    let u1 = trial * (lim / l);
-    (u1, trial - u1)
-}
-
 /// The contacts' potential energy at `s` with friction state `slots` and the pairs of `broad`
 /// (with theirs at the end of the last step) (J): sum of V(d) and k_t |u|^2 / 2.
-pub fn potential(probes: &Probes, broad: &broad::Broad, s: &[BodyState], slots: &[Slot]) -> f64 {
+pub fn potential(
+    probes: &Probes,
+    broad: &broad::Broad,
+    s: &[BodyState],
+    slots: &[PlaneFriction],
+) -> f64 {
     let mut v = 0.0;
     // (the plane probes out of reach, `Probes::sweep`, add exact zeros: no dent, no spring)
     for i in broad.planes(probes.list.len().min(slots.len())) {
@@ -486,35 +331,6 @@ pub fn resolved(
         }
     }
     true
-}
-
-/// The probe's gap at `s` (m): negative in contact.
-pub fn gap(p: &Probe, s: &[BodyState]) -> f64 {
-    match p.geometry {
-        Geometry::PointPlane {
-            body,
-            s: sp,
-            r,
-            p0,
-            n,
-        } => n.dot(s[body].x + s[body].r * sp - p0) - r,
-        Geometry::SpherePair {
-            a,
-            sa,
-            ra,
-            b,
-            sb,
-            rb,
-        } => crate::math::length(s[b].x + s[b].r * sb - s[a].x - s[a].r * sa) - ra - rb,
-        Geometry::PointFace {
-            a,
-            sa,
-            r,
-            b,
-            m,
-            off,
-        } => (s[b].r * m).dot(s[a].x + s[a].r * sa - s[b].x) - off - r,
-    }
 }
 
 /// Refuse a start where a shape lies deep inside a plane or another sphere: deeper than a

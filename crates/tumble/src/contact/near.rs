@@ -1,6 +1,8 @@
 //! The broad phase of a step: the pairs of balls that may touch (`broad.rs`) and the plane
 //! probes within reach, the only ones a step evaluates.
-use super::{broad, gap, Geometry, Probes, Slot};
+use super::friction::PlaneFriction;
+use super::probe::{gap, Geometry};
+use super::{broad, Probes};
 use crate::model::BodyState;
 use glam::DVec3;
 
@@ -16,7 +18,13 @@ impl Probes {
     /// lets go of its spring in the next, `discrete.rs`). The others are out of contact at
     /// both ends of the step: their force, power and friction are exact zeros, so leaving them
     /// out changes no bit of the step (ball pit, 400 balls: 2000 plane probes, some 200 near).
-    pub fn sweep(&self, s: &[BodyState], h: f64, slots: &[Slot], out: &mut broad::Broad) -> f64 {
+    pub fn sweep(
+        &self,
+        s: &[BodyState],
+        h: f64,
+        slots: &[PlaneFriction],
+        out: &mut broad::Broad,
+    ) -> f64 {
         self.near(s, h, slots, out);
         if self.balls.list.is_empty() {
             return 0.0;
@@ -25,7 +33,7 @@ impl Probes {
     }
 
     /// The plane probes within reach of a step of `h` from `s` into `out.near` ([`Self::sweep`]).
-    pub fn near(&self, s: &[BodyState], h: f64, slots: &[Slot], out: &mut broad::Broad) {
+    pub fn near(&self, s: &[BodyState], h: f64, slots: &[PlaneFriction], out: &mut broad::Broad) {
         out.near.clear();
         // room for every plane probe once, so that no later step allocates
         out.near.reserve(self.list.len());

@@ -28,7 +28,7 @@
 //! per step in contact. A head-on impact, or one whose closest points do not move along the
 //! segments (a capsule dropped across another at their middles), has none.
 use super::broad::{Ball, Balls};
-use super::Probe;
+use super::probe::Probe;
 use crate::model::BodyState;
 use glam::DVec3;
 

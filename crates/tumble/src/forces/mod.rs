@@ -376,7 +376,7 @@ pub struct State {
     /// per element: the unwrapped angle of a joint spring (rad), zero for other elements
     pub angles: Vec<f64>,
     /// per plane contact: the friction state (`contact/`)
-    pub contact: Vec<crate::contact::Slot>,
+    pub contact: Vec<crate::contact::PlaneFriction>,
     /// the sphere pairs that may touch in the next step (`contact/broad.rs`)
     pub broad: crate::contact::broad::Broad,
 }
@@ -392,7 +392,7 @@ impl State {
 
     /// After the director's step is accepted: the contacts' friction state at its end
     /// (`slots1`, and the pairs' `pending`) becomes the state.
-    pub fn accept_contact(&mut self, slots1: &[crate::contact::Slot]) {
+    pub fn accept_contact(&mut self, slots1: &[crate::contact::PlaneFriction]) {
         self.contact.copy_from_slice(slots1);
         self.broad.next.copy_from_slice(&self.broad.pending);
         self.broad.fresh = false;

@@ -127,7 +127,10 @@ impl Workspace {
         states: &[BodyState],
         (angles, contact, t): (
             &[f64],
-            (&[crate::contact::Slot], &crate::contact::broad::Broad),
+            (
+                &[crate::contact::PlaneFriction],
+                &crate::contact::broad::Broad,
+            ),
             f64,
         ),
         out: &mut [f64],
@@ -172,7 +175,10 @@ impl Workspace {
         states: &[BodyState],
         (angles, (slots, pairs), t): (
             &[f64],
-            (&[crate::contact::Slot], &crate::contact::broad::Broad),
+            (
+                &[crate::contact::PlaneFriction],
+                &crate::contact::broad::Broad,
+            ),
             f64,
         ),
         acc: &mut [(DVec3, DVec3)],
@@ -207,7 +213,7 @@ impl Workspace {
             );
         }
         if !c.contacts.list.is_empty() || !pairs.pairs.is_empty() {
-            power.dissipation += crate::contact::world::add_world(
+            power.dissipation += crate::contact::continuous::add_world(
                 &c.contacts,
                 pairs,
                 states,
@@ -355,14 +361,14 @@ pub fn step(
                 );
             }
             if !c.contacts.list.is_empty() {
-                f.dissipated += crate::contact::world::advance(
+                f.dissipated += crate::contact::continuous::advance(
                     &c.contacts,
                     &f.broad,
                     &state.bodies,
                     &mut f.contact,
                 );
             }
-            f.dissipated += crate::contact::pair_friction::advance(&mut f.broad, &state.bodies);
+            f.dissipated += crate::contact::continuous::advance_pairs(&mut f.broad, &state.bodies);
             f.t += h;
             Ok(StepInfo {
                 iterations: 0,

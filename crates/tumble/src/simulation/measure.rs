@@ -66,7 +66,7 @@ impl Simulation {
         }
         self.body_states(states);
         let mut k = 0;
-        crate::contact::world::each_force(
+        crate::contact::continuous::each_force(
             &self.compiled.contacts,
             &f.broad,
             states,

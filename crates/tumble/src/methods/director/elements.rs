@@ -24,12 +24,12 @@ impl Ctx<'_> {
         );
         if self.stiff_elements() {
             for st in self.w.stiff.iter_mut() {
-                *st = crate::contact::discrete::Stiffness::default();
+                *st = super::stiffness::Stiffness::default();
             }
             self.w.couple.clear();
         }
         if !self.c.contacts.list.is_empty() || self.s.forces.broad.busy() {
-            self.w.budget.dissipated += crate::contact::discrete::evaluate(
+            self.w.budget.dissipated += super::contact::evaluate(
                 &self.c.contacts,
                 &mut self.s.forces.broad,
                 &self.s.q,

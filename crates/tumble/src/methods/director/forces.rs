@@ -47,8 +47,8 @@
 //! a body of mass M (h c / M for a damper): fast for the elements of the presets. A stiff
 //! spring-damper is instead a row of the condensed Newton solve, its force the unknown
 //! (`springs.rs`); `full.rs`, the fallback, keeps the fixed point.
+use super::stiffness::add_point;
 use crate::compiled::Compiled;
-use crate::contact::discrete::add_point;
 use crate::forces::{unwrap, ForceElement};
 use crate::model::LimitKind;
 use glam::{DMat3, DVec3};
@@ -122,7 +122,7 @@ pub fn limit_stiffness(
     q1: &[[f64; 12]],
     angles1: &[f64],
     h: f64,
-    stiff: &mut [crate::contact::discrete::Stiffness],
+    stiff: &mut [super::stiffness::Stiffness],
 ) {
     let mean_dirs = |b: usize| (dirs(&qn[b]) + dirs(&q1[b])) * 0.5;
     for (k, el) in c.model.forces.iter().enumerate() {

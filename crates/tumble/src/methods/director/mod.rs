@@ -45,6 +45,7 @@
 //! its tangent and Newton update; `full.rs` Table 1 as written ([`step_full`]).
 mod algebra;
 mod condensed;
+mod contact;
 mod coupled;
 mod elements;
 pub mod forces;
@@ -52,6 +53,7 @@ mod full;
 mod means;
 mod rows;
 mod springs;
+mod stiffness;
 mod tangent;
 
 use crate::compiled::{Compiled, Incident};
@@ -242,11 +244,11 @@ pub struct Workspace {
     fext: Vec<[f64; 12]>,
     angles1: Vec<f64>,
     // the contact probes' friction state at n+1 (`contact/discrete.rs`)
-    slots1: Vec<crate::contact::Slot>,
+    slots1: Vec<crate::contact::PlaneFriction>,
     // per body: the contacts' stiffness at the iterate, for Newton's tangent, and the pairs'
     // coupling of two bodies' centres (`coupled.rs`)
-    stiff: Vec<crate::contact::discrete::Stiffness>,
-    couple: Vec<crate::contact::discrete::Coupling>,
+    stiff: Vec<stiffness::Stiffness>,
+    couple: Vec<stiffness::Coupling>,
     // the coupled translational solve's vectors (conjugate gradients: x, r, z, p, q per body)
     // and the inverses of its diagonal blocks
     cg: [Vec<DVec3>; 5],
@@ -308,8 +310,8 @@ impl Workspace {
             fext: vec![[0.0; 12]; n],
             qm: vec![[0.0; 12]; n],
             angles1: vec![0.0; c.model.forces.len()],
-            slots1: vec![crate::contact::Slot::default(); c.contacts.list.len()],
-            stiff: vec![crate::contact::discrete::Stiffness::default(); n],
+            slots1: vec![crate::contact::PlaneFriction::default(); c.contacts.list.len()],
+            stiff: vec![stiffness::Stiffness::default(); n],
             // room for the broad phase's pairs (`broad.rs`: 6 a ball), each a normal force
             // and a stick spring
             couple: Vec::with_capacity({
@@ -480,11 +482,7 @@ impl Ctx<'_> {
         core::mem::swap(&mut self.s.p, &mut self.w.p1);
         core::mem::swap(&mut self.s.lambda, &mut self.w.lambda1);
         if !self.c.contacts.list.is_empty() {
-            crate::contact::discrete::rebase(
-                &self.c.contacts,
-                &self.s.q,
-                &mut self.s.forces.contact,
-            );
+            contact::rebase(&self.c.contacts, &self.s.q, &mut self.s.forces.contact);
         }
         Ok(())
     }

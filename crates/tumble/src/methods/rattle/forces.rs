@@ -12,7 +12,7 @@ pub(super) fn element_forces(
     s: &[BodyState],
     (angles, slots, broad): (
         &[f64],
-        &[crate::contact::Slot],
+        &[crate::contact::PlaneFriction],
         &crate::contact::broad::Broad,
     ),
     t: f64,
@@ -20,7 +20,7 @@ pub(super) fn element_forces(
 ) -> crate::forces::Power {
     let mut p = elements(c, s, angles, t, ws);
     if !c.contacts.list.is_empty() || !broad.pairs.is_empty() {
-        p.dissipation += crate::contact::world::add_world(
+        p.dissipation += crate::contact::continuous::add_world(
             &c.contacts,
             broad,
             s,
@@ -46,7 +46,7 @@ pub(super) fn element_power(
 ) -> crate::forces::Power {
     let mut p = elements(c, s, angles, t, ws);
     if !c.contacts.list.is_empty() || !broad.pairs.is_empty() {
-        p.dissipation += crate::contact::world::power(&c.contacts, broad, s);
+        p.dissipation += crate::contact::continuous::power(&c.contacts, broad, s);
     }
     p
 }

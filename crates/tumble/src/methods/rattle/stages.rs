@@ -380,14 +380,15 @@ fn budget(c: &Compiled, st: &mut State, ws: &mut Workspace, h: f64, power0: crat
         ws,
     );
     if !c.contacts.list.is_empty() {
-        st.forces.dissipated += crate::contact::world::advance(
+        st.forces.dissipated += crate::contact::continuous::advance(
             &c.contacts,
             &st.forces.broad,
             &scratch,
             &mut st.forces.contact,
         );
     }
-    st.forces.dissipated += crate::contact::pair_friction::advance(&mut st.forces.broad, &scratch);
+    st.forces.dissipated +=
+        crate::contact::continuous::advance_pairs(&mut st.forces.broad, &scratch);
     ws.scratch = scratch;
     st.forces.work += 0.5 * h * (power0.input + power1.input);
     st.forces.dissipated += 0.5 * h * (power0.dissipation + power1.dissipation);

@@ -23,73 +23,12 @@
 //! back); if u_n+1 then exceeds mu F / k_t it is brought down to it at the end of the step,
 //! the released k_t (|u|^2 - |u'|^2) / 2 going to D. Out of contact at both ends there is no
 //! friction force and u_n+1 = 0, k_t |u_n|^2 / 2 going to D.
-use super::broad::Broad;
-use super::{pair_friction, return_map, Geometry, Probes, Slot};
+use super::stiffness::{add_point, add_stiffness, point, pos, Coupling, Stiffness};
+use crate::contact::broad::Broad;
+use crate::contact::friction::{return_map, unload, PairFriction, PlaneFriction};
+use crate::contact::probe::{Geometry, Probe};
+use crate::contact::Probes;
 use glam::{DMat3, DVec3};
-
-fn pos(q: &[f64; 12]) -> DVec3 {
-    DVec3::new(q[0], q[1], q[2])
-}
-
-fn point(q: &[f64; 12], s: DVec3) -> DVec3 {
-    pos(q) + DMat3::from_cols_slice(&q[3..12]) * s
-}
-
-/// Add the gradient of f . p(q) for the body point s: f on q0, s_i f on q_i (also the
-/// director's force elements', `director/forces.rs`).
-pub fn add_point(g: &mut [f64; 12], s: DVec3, f: DVec3) {
-    let (f, s) = (f.to_array(), s.to_array());
-    for k in 0..3 {
-        g[k] += f[k];
-        for i in 0..3 {
-            g[3 + 3 * i + k] += s[i] * f[k];
-        }
-    }
-}
-
-/// Per body: the contacts' stiffness seen by Newton, d(force)/d(position) of the body's centre
-/// (`x`, world) and d(torque)/d(rotation) (`r`, world, sum of [a]^T K [a] over the arms a).
-#[derive(Clone, Copy, Debug)]
-pub struct Stiffness {
-    /// translational (N/m)
-    pub x: DMat3,
-    /// rotational (N m/rad)
-    pub r: DMat3,
-}
-
-impl Default for Stiffness {
-    /// None (glam's `DMat3::default()` is the identity, not zero).
-    fn default() -> Self {
-        Stiffness {
-            x: DMat3::ZERO,
-            r: DMat3::ZERO,
-        }
-    }
-}
-
-/// The stiffness two bodies' centres see from a contact between them (a sphere pair and its
-/// stick spring): d(force on a)/d(position of b) = -k, the same k (world, N/m, symmetric) that
-/// enters both bodies' [`Stiffness::x`]. Newton's tangent takes it so that a pile's centres
-/// converge as one system (`director/coupled.rs`), not body by body.
-/// Not a point against a box's face: its normal turns with the box, which a coupling of the
-/// centres does not see (with it the dominoes' balance over 3 s grew from 1.7e-9 to 2.0e-8 J,
-/// whatever the solve's accuracy), so those pairs stay in the bodies' own blocks only.
-#[derive(Clone, Copy, Debug)]
-pub struct Coupling {
-    /// one body
-    pub a: usize,
-    /// the other body
-    pub b: usize,
-    /// the stiffness of the pair (N/m)
-    pub k: DMat3,
-}
-
-/// Add the stiffness `k` (world, N/m) of a force at the arm `a` to `st`.
-fn add_stiffness(st: &mut Stiffness, k: DMat3, a: DVec3) {
-    let ax = crate::math::skew(a);
-    st.x += k;
-    st.r += ax.transpose() * k * ax;
-}
 
 /// The contacts' generalised forces of the step from `qn` to the iterate `q1` (added to `g`,
 /// one per body): the plane contacts of `probes` and the step's pairs of `broad` (their slots
@@ -106,8 +45,8 @@ pub fn evaluate(
     broad: &mut Broad,
     qn: &[[f64; 12]],
     q1: &[[f64; 12]],
-    slots: &[Slot],
-    slots1: &mut [Slot],
+    slots: &[PlaneFriction],
+    slots1: &mut [PlaneFriction],
     h: f64,
     g: &mut [[f64; 12]],
     stiff: &mut [Stiffness],
@@ -259,13 +198,13 @@ pub fn evaluate(
             }
         };
         // friction: the stick spring between the two bodies' points (`pair_friction.rs`)
-        dissipated += pair_friction::discrete(p, pslot, pout, normal, qn, q1, g, (stiff, couple));
+        dissipated += pair_friction(p, pslot, pout, normal, qn, q1, g, (stiff, couple));
     }
     dissipated
 }
 
 /// After an accepted step at `q` (the new state): the next step's contact points.
-pub fn rebase(probes: &Probes, q: &[[f64; 12]], slots: &mut [Slot]) {
+pub fn rebase(probes: &Probes, q: &[[f64; 12]], slots: &mut [PlaneFriction]) {
     for (p, slot) in probes.list.iter().zip(slots) {
         if let Geometry::PointPlane { body, s, r, n, .. } = p.geometry {
             let rt = DMat3::from_cols_slice(&q[body][3..12]).transpose();
@@ -273,4 +212,60 @@ pub fn rebase(probes: &Probes, q: &[[f64; 12]], slots: &mut [Slot]) {
             slot.pc = point(&q[body], slot.sc);
         }
     }
+}
+
+/// The director's friction of pair `p` over the step from `qn` to `q1`, its normal force of
+/// the step `f` and indentations `d0`, `d1` (`discrete.rs`): its generalised forces into `g`,
+/// its stiffness into `stiff` and `couple`, the slot at n+1 into `out`; returns what it
+/// dissipated (J).
+#[allow(clippy::too_many_arguments)]
+pub fn pair_friction(
+    p: &Probe,
+    slot: &PairFriction,
+    out: &mut PairFriction,
+    (f, d0, d1): (f64, f64, f64),
+    qn: &[[f64; 12]],
+    q1: &[[f64; 12]],
+    g: &mut [[f64; 12]],
+    (stiff, couple): (&mut [Stiffness], &mut alloc::vec::Vec<Coupling>),
+) -> f64 {
+    *out = *slot;
+    if p.kt == 0.0 || slot.n == DVec3::ZERO {
+        return 0.0;
+    }
+    if d0 <= 0.0 && d1 <= 0.0 {
+        // open at both ends: the spring lets go, its energy dissipated
+        out.u = DVec3::ZERO;
+        out.sliding = false;
+        return 0.5 * p.kt * slot.u.length_squared();
+    }
+    let (a, b) = p.bodies();
+    let n = slot.n;
+    let delta = (point(&q1[b], slot.sb) - point(&qn[b], slot.sb))
+        - (point(&q1[a], slot.sa) - point(&qn[a], slot.sa));
+    let mu = if slot.sliding { p.mu_k } else { p.mu_s };
+    let (un, mut dissipated) = unload(slot.u, mu * f, p.kt);
+    let (u1, da) = return_map(un, delta - n * n.dot(delta), mu * f, p.kt);
+    let ubar = (un + u1) * 0.5;
+    dissipated += p.kt * ubar.dot(da);
+    if ubar != DVec3::ZERO {
+        add_point(&mut g[b], slot.sb, ubar * p.kt);
+        add_point(&mut g[a], slot.sa, ubar * -p.kt);
+    }
+    if da == DVec3::ZERO {
+        let tangent =
+            (DMat3::IDENTITY - DMat3::from_cols(n * n.x, n * n.y, n * n.z)) * (0.5 * p.kt);
+        for (body, sp) in [(a, slot.sa), (b, slot.sb)] {
+            let arm = point(&q1[body], sp) - point(&q1[body], DVec3::ZERO);
+            let ax = crate::math::skew(arm);
+            stiff[body].x += tangent;
+            stiff[body].r += ax.transpose() * tangent * ax;
+        }
+        if let Geometry::SpherePair { .. } = p.geometry {
+            couple.push(Coupling { a, b, k: tangent }); // (not a point-face pair: `Coupling`)
+        }
+    }
+    out.u = u1;
+    out.sliding = da != DVec3::ZERO;
+    dissipated
 }

@@ -18,13 +18,15 @@
 //!              cap mu F_n+1; D += k_t ubar . Delta a (and what the cap releases)
 //! ```
 use super::broad::Broad;
-use super::{pair_friction, rebase, return_map, Geometry, Probes, Slot};
+use super::friction::{return_map, unload, PairFriction, PlaneFriction};
+use super::probe::{Geometry, Probe};
+use super::{rebase, Probes};
 use crate::model::BodyState;
 use glam::DVec3;
 
 /// The stick spring's return map at the state `st` from the step's start (`slot`), with the
 /// normal force `f` there: (u, the anchor's move).
-fn stick_map(p: &super::Probe, slot: &Slot, st: &BodyState, n: DVec3, f: f64) -> (DVec3, DVec3) {
+fn stick_map(p: &Probe, slot: &PlaneFriction, st: &BodyState, n: DVec3, f: f64) -> (DVec3, DVec3) {
     let dp = st.x + st.r * slot.sc - slot.pc;
     let mu = if slot.sliding { p.mu_k } else { p.mu_s };
     let cap = (mu * f).max(p.kt * crate::math::length(slot.u));
@@ -32,7 +34,7 @@ fn stick_map(p: &super::Probe, slot: &Slot, st: &BodyState, n: DVec3, f: f64) ->
 }
 
 /// The stick spring's displacement u at the state `st` (see [`stick_map`]).
-fn stick(p: &super::Probe, slot: &Slot, st: &BodyState, n: DVec3, f: f64) -> DVec3 {
+fn stick(p: &Probe, slot: &PlaneFriction, st: &BodyState, n: DVec3, f: f64) -> DVec3 {
     stick_map(p, slot, st, n, f).0
 }
 
@@ -53,7 +55,7 @@ pub fn add_world(
     probes: &Probes,
     broad: &Broad,
     s: &[BodyState],
-    slots: &[Slot],
+    slots: &[PlaneFriction],
     force: &mut [DVec3],
     torque: &mut [DVec3],
 ) -> f64 {
@@ -71,7 +73,7 @@ pub fn each_force(
     probes: &Probes,
     broad: &Broad,
     s: &[BodyState],
-    slots: &[Slot],
+    slots: &[PlaneFriction],
     mut visit: impl FnMut(usize, DVec3, DVec3, DVec3),
 ) -> f64 {
     let mut power = 0.0;
@@ -132,7 +134,7 @@ pub fn each_force(
                     let at = s[a].x + arm_a + e * (0.5 * (ra + l - rb));
                     visit(b, arm_b, e * f, at);
                     visit(a, arm_a, -e * f, at);
-                    pair_friction::at(p, pslot, s, (ra + rb - l, f), |k, arm, f| {
+                    pair_friction_at(p, pslot, s, (ra + rb - l, f), |k, arm, f| {
                         visit(k, arm, f, at)
                     });
                 }
@@ -157,7 +159,7 @@ pub fn each_force(
                     let at = s[a].x + arm_a - n * (r - 0.5 * d);
                     visit(a, arm_a, n * f, at);
                     visit(b, w, -n * f, at);
-                    pair_friction::at(p, pslot, s, (d, f), |k, arm, f| visit(k, arm, f, at));
+                    pair_friction_at(p, pslot, s, (d, f), |k, arm, f| visit(k, arm, f, at));
                 }
             }
         }
@@ -187,7 +189,7 @@ pub fn power(probes: &Probes, broad: &Broad, s: &[BodyState]) -> f64 {
     }
     for p in &broad.pairs {
         if let Geometry::SpherePair { .. } | Geometry::PointFace { .. } = p.geometry {
-            let (d, ddot) = pair_friction::normal(p, s);
+            let (d, ddot) = pair_normal(p, s);
             let (f, fe) = p.law.force(d, ddot);
             power += (f - fe) * ddot;
         }
@@ -198,7 +200,12 @@ pub fn power(probes: &Probes, broad: &Broad, s: &[BodyState]) -> f64 {
 /// At the end of a step to the states `s`: the friction state's return map and the next
 /// step's contact points; returns the energy the friction dissipated (J), >= 0. (A probe out
 /// of reach of the step, `Probes::sweep`, holds no spring: only its contact point is moved.)
-pub fn advance(probes: &Probes, broad: &Broad, s: &[BodyState], slots: &mut [Slot]) -> f64 {
+pub fn advance(
+    probes: &Probes,
+    broad: &Broad,
+    s: &[BodyState],
+    slots: &mut [PlaneFriction],
+) -> f64 {
     let mut dissipated = 0.0;
     let mut near = broad.planes(probes.list.len()).peekable();
     for (i, (p, slot)) in probes.list.iter().zip(slots.iter_mut()).enumerate() {
@@ -239,6 +246,108 @@ pub fn advance(probes: &Probes, broad: &Broad, s: &[BodyState], slots: &mut [Slo
             }
             rebase(p, s, slot);
         }
+    }
+    dissipated
+}
+
+/// The pair's indentation d and its rate at the states `s` .
+pub fn pair_normal(p: &Probe, s: &[BodyState]) -> (f64, f64) {
+    let vel = |b: usize, arm: DVec3| s[b].v + (s[b].r * s[b].w).cross(arm);
+    match p.geometry {
+        Geometry::SpherePair {
+            a,
+            sa,
+            ra,
+            b,
+            sb,
+            rb,
+        } => {
+            let (arm_a, arm_b) = (s[a].r * sa, s[b].r * sb);
+            let e = s[b].x + arm_b - s[a].x - arm_a;
+            let l = crate::math::length(e);
+            let ddot = if l > 0.0 {
+                -(e / l).dot(vel(b, arm_b) - vel(a, arm_a))
+            } else {
+                0.0
+            };
+            (ra + rb - l, ddot)
+        }
+        Geometry::PointFace {
+            a,
+            sa,
+            r,
+            b,
+            m,
+            off,
+        } => {
+            let n = s[b].r * m;
+            let arm_a = s[a].r * sa;
+            let w = s[a].x + arm_a - s[b].x;
+            (off + r - n.dot(w), -n.dot(vel(a, arm_a) - vel(b, w)))
+        }
+        Geometry::PointPlane { .. } => (0.0, 0.0),
+    }
+}
+
+/// The stick spring of pair `p` at the states `s` from the step's start `slot`, with the
+/// normal force `f` there: (u_n', the energy its unloading released, u, the anchor's move).
+fn pair_stick_map(
+    p: &Probe,
+    slot: &PairFriction,
+    s: &[BodyState],
+    f: f64,
+) -> (DVec3, f64, DVec3, DVec3) {
+    let (a, b) = p.bodies();
+    let delta = (s[b].x + s[b].r * slot.sb) - (s[a].x + s[a].r * slot.sa);
+    let mu = if slot.sliding { p.mu_k } else { p.mu_s };
+    let (un, released) = unload(slot.u, mu * f, p.kt);
+    let (u, da) = return_map(un, delta - slot.n * slot.n.dot(delta), mu * f, p.kt);
+    (un, released, u, da)
+}
+
+/// The friction of pair `p` at the states `s` (continuous form; `d` its indentation and `f`
+/// its normal force there): `visit(body, arm, force)` for each of its two forces.
+pub fn pair_friction_at(
+    p: &Probe,
+    slot: &PairFriction,
+    s: &[BodyState],
+    (d, f): (f64, f64),
+    mut visit: impl FnMut(usize, DVec3, DVec3),
+) {
+    if p.kt == 0.0 || slot.n == DVec3::ZERO || d <= 0.0 {
+        return;
+    }
+    let u = pair_stick_map(p, slot, s, f).2;
+    if u != DVec3::ZERO {
+        let (a, b) = p.bodies();
+        visit(b, s[b].r * slot.sb, u * -p.kt);
+        visit(a, s[a].r * slot.sa, u * p.kt);
+    }
+}
+
+/// At the end of a step to the states `s` (RATTLE, Baumgarte): the pairs' return maps into
+/// `broad.next`; returns the energy their friction dissipated (J), >= 0, with what the sweep
+/// released.
+pub fn advance_pairs(broad: &mut Broad, s: &[BodyState]) -> f64 {
+    broad.fresh = false;
+    let mut dissipated = broad.released;
+    for ((p, slot), out) in broad.pairs.iter().zip(&broad.slots).zip(&mut broad.next) {
+        *out = *slot;
+        if p.kt == 0.0 || slot.n == DVec3::ZERO {
+            continue;
+        }
+        let (d, ddot) = pair_normal(p, s);
+        if d <= 0.0 {
+            dissipated += 0.5 * p.kt * slot.u.length_squared();
+            out.u = DVec3::ZERO;
+            out.sliding = false;
+            continue;
+        }
+        let (f, _) = p.law.force(d, ddot);
+        let (un, released, u1, da) = pair_stick_map(p, slot, s, f);
+        dissipated += released + p.kt * ((un + u1) * 0.5).dot(da);
+        out.u = u1;
+        out.sliding = da != DVec3::ZERO;
     }
     dissipated
 }

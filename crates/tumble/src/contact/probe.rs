@@ -1,0 +1,143 @@
+//! A probe: one contact the step evaluates, what it measures (`Geometry`: a body point against
+//! a plane, two spheres, a point against a box's face), its normal law and its friction
+//! coefficients, and its gap. The pair functions (`pairs.rs`) make the pairs' probes, the
+//! compiler (`compile.rs`) the plane contacts'.
+use super::law::Law;
+use crate::model::BodyState;
+use glam::DVec3;
+
+/// What a probe measures.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Geometry {
+    /// a body point of radius `r` against a plane (point `p0`, unit normal `n`)
+    PointPlane {
+        /// the body
+        body: usize,
+        /// the point in the body's frame
+        s: DVec3,
+        /// its radius (m)
+        r: f64,
+        /// a point of the plane
+        p0: DVec3,
+        /// the plane's outward normal
+        n: DVec3,
+    },
+    /// a point of body a (radius r: a sphere's centre, or a box's corner with r = 0) against a
+    /// face of a box on body b: the face's outward normal is R_b m, its plane at m . x = off in
+    /// b's frame; the gap n . (p_a - x_b) - off - r is bilinear in the two bodies' coordinates
+    PointFace {
+        /// body a
+        a: usize,
+        /// the point in a's frame
+        sa: DVec3,
+        /// its radius (m)
+        r: f64,
+        /// body b (the box's)
+        b: usize,
+        /// the face's outward unit normal in b's frame
+        m: DVec3,
+        /// the face's offset along it from b's centre (m)
+        off: f64,
+    },
+    /// two spheres on two bodies
+    SpherePair {
+        /// body a, its centre in a's frame, its radius
+        a: usize,
+        /// centre in a's frame
+        sa: DVec3,
+        /// a's radius
+        ra: f64,
+        /// body b
+        b: usize,
+        /// centre in b's frame
+        sb: DVec3,
+        /// b's radius
+        rb: f64,
+    },
+}
+
+/// A compiled contact: geometry, normal law, friction.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Probe {
+    /// where
+    pub geometry: Geometry,
+    /// the normal law
+    pub law: Law,
+    /// kinetic and static friction coefficients (a pair's set by `pair_friction.rs`)
+    pub mu_k: f64,
+    /// static
+    pub mu_s: f64,
+    /// the tangential stiffness k_t (N/m)
+    pub kt: f64,
+    /// what it comes from: a plane contact's shape (`model.contact.shapes`), a pair's two
+    /// balls (`broad.rs`)
+    pub shapes: [usize; 2],
+    /// which of the pair's probes (a box's corner, an edge crossing: `edges.rs`), 0 for the
+    /// only one
+    pub part: u32,
+}
+
+impl Probe {
+    /// The two bodies of a pair (a plane contact's body twice).
+    pub fn bodies(&self) -> (usize, usize) {
+        match self.geometry {
+            Geometry::SpherePair { a, b, .. } | Geometry::PointFace { a, b, .. } => (a, b),
+            Geometry::PointPlane { body, .. } => (body, body),
+        }
+    }
+
+    /// A pair's probe of the body point `sa` (radius `r`) of body `a` against the plane
+    /// m . x = off of body `b`'s frame (`Geometry::PointFace`), with `law`, keyed `key` (its
+    /// two balls and part); its friction is set by `pair_friction.rs`.
+    pub fn point_face(
+        (a, sa, r): (usize, DVec3, f64),
+        (b, m, off): (usize, DVec3, f64),
+        law: Law,
+        key: ([usize; 2], u32),
+    ) -> Probe {
+        Probe {
+            geometry: Geometry::PointFace {
+                a,
+                sa,
+                r,
+                b,
+                m,
+                off,
+            },
+            law,
+            mu_k: 0.0,
+            mu_s: 0.0,
+            kt: 0.0,
+            shapes: key.0,
+            part: key.1,
+        }
+    }
+}
+/// The probe's gap at `s` (m): negative in contact.
+pub fn gap(p: &Probe, s: &[BodyState]) -> f64 {
+    match p.geometry {
+        Geometry::PointPlane {
+            body,
+            s: sp,
+            r,
+            p0,
+            n,
+        } => n.dot(s[body].x + s[body].r * sp - p0) - r,
+        Geometry::SpherePair {
+            a,
+            sa,
+            ra,
+            b,
+            sb,
+            rb,
+        } => crate::math::length(s[b].x + s[b].r * sb - s[a].x - s[a].r * sa) - ra - rb,
+        Geometry::PointFace {
+            a,
+            sa,
+            r,
+            b,
+            m,
+            off,
+        } => (s[b].r * m).dot(s[a].x + s[a].r * sa - s[b].x) - off - r,
+    }
+}
