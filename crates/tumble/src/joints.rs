@@ -7,6 +7,7 @@
 //!   dPhi/dt = v_b - r_b^ w_b - v_a + r_a^ w_a.
 //! - revolute (eq. 37): the spherical rows plus Phi_i = n.u_i (i = 1, 2);
 //!   dPhi_i/dt = w_a.(n x u_i) + w_b.(u_i x n).
+//!
 //! The bias term is the velocity-product part of d2Phi/dt2 (for the index-1 method):
 //! spherical w_b x (w_b x r_b) - w_a x (w_a x r_a); revolute
 //! (w_a x (w_a x n)).u + 2 (w_a x n).(w_b x u) + n.(w_b x (w_b x u)).
@@ -18,7 +19,7 @@
 //! A distance row (d . d - L(t)^2) / (2 L0), u = d / L0: Jacobian (u, r_b x u) on b and
 //! (-u, u x r_a) on a; bias (ddot . ddot + d . (w_b x (w_b x r_b) - w_a x (w_a x r_a))) / L0
 //! less (L'^2 + L L'') / L0, its Phi_t = -L L' / L0.
-//! The director method has its own forms, eqs. (35) and (38), in `director.rs`.
+//! The director method has its own forms, eqs. (35) and (38), in `methods/director/rows.rs`.
 use crate::compiled::{Compiled, JointFrame, RowSpec};
 use crate::math::skew;
 use crate::model::{BodyState, Model};
@@ -106,28 +107,73 @@ pub fn evaluate_frame(jt: &JointFrame, states: &[BodyState], t: f64) -> JointEva
 /// [`evaluate_frame`] into `e` in place (the integrators' form: every row of the joint is
 /// written, the rows beyond it are left as they are and never read).
 pub fn evaluate_into(jt: &JointFrame, states: &[BodyState], t: f64, e: &mut JointEval) {
-    let sb = &states[jt.b];
-    let rb = sb.r * jt.point_b;
-    let wb = sb.r * sb.w;
-    let (pa, ra, wa, rot_a) = match jt.a {
-        Some(a) => {
-            let sa = &states[a];
-            let ra = sa.r * jt.point_a;
-            (sa.x + ra, ra, sa.r * sa.w, sa.r)
-        }
-        None => (jt.point_a, DVec3::ZERO, DVec3::ZERO, DMat3::IDENTITY),
-    };
+    let p = Points::at(jt, states);
     e.rows = jt.rows;
     e.a = jt.a;
     e.b = jt.b;
-    let phi = sb.x + rb - pa;
-    let kb = skew(rb);
-    let ka = skew(ra);
-    let bias = wb.cross(wb.cross(rb)) - wa.cross(wa.cross(ra));
-    // a dot row (R_a v) . (R_b u): its value, Jacobian (a, b) and bias
-    let dot = |v: DVec3, u: DVec3| {
-        let n = rot_a * v;
-        let u = sb.r * u;
+    if jt.classic {
+        classic_rows(jt, &p, e);
+        return;
+    }
+    for (k, spec) in jt.spec[..jt.rows].iter().enumerate() {
+        e.phi_t[k] = 0.0;
+        spec_row(*spec, k, &p, t, e);
+    }
+}
+
+/// A joint's two points at a state, shared by its rows: body b's rotation, arm r_b = R_b s_b,
+/// velocity and world angular velocity; body a's (the ground's: the fixed point, no arm, at
+/// rest); d = x_b + r_b - p_a (the spherical rows' Phi) and the velocity-product part of its
+/// second derivative, w_b x (w_b x r_b) - w_a x (w_a x r_a).
+struct Points {
+    rot_b: DMat3,
+    rb: DVec3,
+    vb: DVec3,
+    wb: DVec3,
+    rot_a: DMat3,
+    ra: DVec3,
+    va: DVec3,
+    wa: DVec3,
+    phi: DVec3,
+    kb: DMat3,
+    ka: DMat3,
+    bias: DVec3,
+}
+
+impl Points {
+    fn at(jt: &JointFrame, states: &[BodyState]) -> Points {
+        let sb = &states[jt.b];
+        let rb = sb.r * jt.point_b;
+        let wb = sb.r * sb.w;
+        let (pa, ra, wa, rot_a) = match jt.a {
+            Some(a) => {
+                let sa = &states[a];
+                let ra = sa.r * jt.point_a;
+                (sa.x + ra, ra, sa.r * sa.w, sa.r)
+            }
+            None => (jt.point_a, DVec3::ZERO, DVec3::ZERO, DMat3::IDENTITY),
+        };
+        Points {
+            rot_b: sb.r,
+            rb,
+            vb: sb.v,
+            wb,
+            rot_a,
+            ra,
+            va: jt.a.map_or(DVec3::ZERO, |a| states[a].v),
+            wa,
+            phi: sb.x + rb - pa,
+            kb: skew(rb),
+            ka: skew(ra),
+            bias: wb.cross(wb.cross(rb)) - wa.cross(wa.cross(ra)),
+        }
+    }
+
+    /// A dot row (R_a v) . (R_b u): its value, Jacobian (a, b), bias and first derivative.
+    fn dot(&self, v: DVec3, u: DVec3) -> (f64, DVec3, DVec3, f64, f64) {
+        let (wa, wb) = (self.wa, self.wb);
+        let n = self.rot_a * v;
+        let u = self.rot_b * u;
         let nd = wa.cross(n);
         let ud = wb.cross(u);
         let bias = wa.cross(nd).dot(u) + 2.0 * nd.dot(ud) + n.dot(wb.cross(ud));
@@ -138,95 +184,100 @@ pub fn evaluate_into(jt: &JointFrame, states: &[BodyState], t: f64, e: &mut Join
             bias,
             nd.dot(u) + n.dot(ud),
         )
-    };
-    if jt.classic {
-        // spherical and revolute joints: the position rows and the two axis rows (eq. 34, 37)
-        for i in 0..3 {
-            e.phi[i] = phi[i];
-            e.bias[i] = bias[i];
-            e.phi_t[i] = 0.0;
-            e.cb[i] = row(DVec3::AXES[i], -mat_row(&kb, i));
-            e.ca[i] = row(-DVec3::AXES[i], mat_row(&ka, i));
-        }
-        if jt.rows == 5 {
-            let n = rot_a * jt.n_a;
-            for (i, ei) in jt.e.into_iter().enumerate() {
-                let u = sb.r * ei;
-                let k = 3 + i;
-                e.phi[k] = n.dot(u);
-                e.phi_t[k] = 0.0;
-                e.ca[k] = row(DVec3::ZERO, n.cross(u));
-                e.cb[k] = row(DVec3::ZERO, u.cross(n));
-                let nd = wa.cross(n);
-                let ud = wb.cross(u);
-                e.bias[k] = wa.cross(nd).dot(u) + 2.0 * nd.dot(ud) + n.dot(wb.cross(ud));
-            }
-        }
-        return;
     }
-    for (k, spec) in jt.spec[..jt.rows].iter().enumerate() {
-        e.phi_t[k] = 0.0;
-        match *spec {
-            RowSpec::Angle(r, m, u, f) => {
-                // sin(f) x - cos(f) y: the dot row of v(t); its time terms from x, y and their
-                // rates
-                let (th, th1, th2) = (f.at(t), f.rate(t), f.accel(t));
-                let (sn, cs) = (libm::sin(th), libm::cos(th));
-                let (phi, ja, jb, bias, _) = dot(r * sn - m * cs, u);
-                let (x, .., xdot) = dot(r, u);
-                let (y, .., ydot) = dot(m, u);
-                e.phi[k] = phi;
-                e.ca[k] = row(DVec3::ZERO, ja);
-                e.cb[k] = row(DVec3::ZERO, jb);
-                let along = cs * x + sn * y; // d(sin f x - cos f y)/df
-                e.phi_t[k] = th1 * along;
-                e.bias[k] =
-                    bias + 2.0 * th1 * (cs * xdot + sn * ydot) + th2 * along - th1 * th1 * phi;
-            }
-            RowSpec::Pos(i) => {
-                e.phi[k] = phi[i];
-                e.bias[k] = bias[i];
-                e.cb[k] = row(DVec3::AXES[i], -mat_row(&kb, i));
-                e.ca[k] = row(-DVec3::AXES[i], mat_row(&ka, i));
-            }
-            RowSpec::Dot(v, u) => {
-                let n = rot_a * v;
-                let u = sb.r * u;
-                e.phi[k] = n.dot(u);
-                e.ca[k] = row(DVec3::ZERO, n.cross(u));
-                e.cb[k] = row(DVec3::ZERO, u.cross(n));
-                let nd = wa.cross(n);
-                let ud = wb.cross(u);
-                e.bias[k] = wa.cross(nd).dot(u) + 2.0 * nd.dot(ud) + n.dot(wb.cross(ud));
-            }
-            RowSpec::Dist(l0, f) => {
-                // (d . d) / (2 L0) - S(t), u = d / L0: dPhi/dt = u . ddot - S'; the
-                // velocity-product part of d2Phi/dt2 is (ddot . ddot + d . bias) / L0
-                let va = jt.a.map_or(DVec3::ZERO, |a| states[a].v);
-                let ddot = sb.v + wb.cross(rb) - va - wa.cross(ra);
-                let u = phi / l0;
-                let (s, s1, s2) = RowSpec::distance_terms(l0, &f, t);
-                e.phi[k] = 0.5 * phi.dot(u) - s;
-                e.cb[k] = row(u, rb.cross(u));
-                e.ca[k] = row(-u, u.cross(ra));
-                e.bias[k] = (ddot.dot(ddot) + phi.dot(bias)) / l0 - s2;
-                e.phi_t[k] = -s1;
-            }
-            RowSpec::Perp(m) | RowSpec::Slide(m, ..) => {
-                // (R_a m) . d, d = p_b - p_a: d/dt = (w_a x mw) . d + mw . ddot
-                let mw = rot_a * m;
-                let va = jt.a.map_or(DVec3::ZERO, |a| states[a].v);
-                let ddot = sb.v + wb.cross(rb) - va - wa.cross(ra);
-                e.phi[k] = mw.dot(phi);
-                e.cb[k] = row(mw, rb.cross(mw));
-                e.ca[k] = row(-mw, mw.cross(phi + ra));
-                let md = wa.cross(mw);
-                e.bias[k] = wa.cross(md).dot(phi) + 2.0 * md.dot(ddot) + mw.dot(bias);
-                if let RowSpec::Slide(_, s0, f) = *spec {
-                    e.phi[k] -= s0 + f.at(t);
-                    e.phi_t[k] = -f.rate(t);
-                    e.bias[k] -= f.accel(t);
-                }
+
+    /// d/dt of d = p_b - p_a.
+    fn ddot(&self) -> DVec3 {
+        self.vb + self.wb.cross(self.rb) - self.va - self.wa.cross(self.ra)
+    }
+}
+
+/// Spherical and revolute joints: the position rows and the two axis rows (eq. 34, 37).
+fn classic_rows(jt: &JointFrame, p: &Points, e: &mut JointEval) {
+    let (wa, wb) = (p.wa, p.wb);
+    for i in 0..3 {
+        e.phi[i] = p.phi[i];
+        e.bias[i] = p.bias[i];
+        e.phi_t[i] = 0.0;
+        e.cb[i] = row(DVec3::AXES[i], -mat_row(&p.kb, i));
+        e.ca[i] = row(-DVec3::AXES[i], mat_row(&p.ka, i));
+    }
+    if jt.rows == 5 {
+        let n = p.rot_a * jt.n_a;
+        for (i, ei) in jt.e.into_iter().enumerate() {
+            let u = p.rot_b * ei;
+            let k = 3 + i;
+            e.phi[k] = n.dot(u);
+            e.phi_t[k] = 0.0;
+            e.ca[k] = row(DVec3::ZERO, n.cross(u));
+            e.cb[k] = row(DVec3::ZERO, u.cross(n));
+            let nd = wa.cross(n);
+            let ud = wb.cross(u);
+            e.bias[k] = wa.cross(nd).dot(u) + 2.0 * nd.dot(ud) + n.dot(wb.cross(ud));
+        }
+    }
+}
+
+/// Row `k` of a joint given by its `spec` (module notes), at time `t` for its drive.
+fn spec_row(spec: RowSpec, k: usize, p: &Points, t: f64, e: &mut JointEval) {
+    let (wa, wb, phi, bias) = (p.wa, p.wb, p.phi, p.bias);
+    match spec {
+        RowSpec::Angle(r, m, u, f) => {
+            // sin(f) x - cos(f) y: the dot row of v(t); its time terms from x, y and their
+            // rates
+            let (th, th1, th2) = (f.at(t), f.rate(t), f.accel(t));
+            let (sn, cs) = (libm::sin(th), libm::cos(th));
+            let (phi, ja, jb, bias, _) = p.dot(r * sn - m * cs, u);
+            let (x, .., xdot) = p.dot(r, u);
+            let (y, .., ydot) = p.dot(m, u);
+            e.phi[k] = phi;
+            e.ca[k] = row(DVec3::ZERO, ja);
+            e.cb[k] = row(DVec3::ZERO, jb);
+            let along = cs * x + sn * y; // d(sin f x - cos f y)/df
+            e.phi_t[k] = th1 * along;
+            e.bias[k] = bias + 2.0 * th1 * (cs * xdot + sn * ydot) + th2 * along - th1 * th1 * phi;
+        }
+        RowSpec::Pos(i) => {
+            e.phi[k] = phi[i];
+            e.bias[k] = bias[i];
+            e.cb[k] = row(DVec3::AXES[i], -mat_row(&p.kb, i));
+            e.ca[k] = row(-DVec3::AXES[i], mat_row(&p.ka, i));
+        }
+        RowSpec::Dot(v, u) => {
+            let n = p.rot_a * v;
+            let u = p.rot_b * u;
+            e.phi[k] = n.dot(u);
+            e.ca[k] = row(DVec3::ZERO, n.cross(u));
+            e.cb[k] = row(DVec3::ZERO, u.cross(n));
+            let nd = wa.cross(n);
+            let ud = wb.cross(u);
+            e.bias[k] = wa.cross(nd).dot(u) + 2.0 * nd.dot(ud) + n.dot(wb.cross(ud));
+        }
+        RowSpec::Dist(l0, f) => {
+            // (d . d) / (2 L0) - S(t), u = d / L0: dPhi/dt = u . ddot - S'; the
+            // velocity-product part of d2Phi/dt2 is (ddot . ddot + d . bias) / L0
+            let ddot = p.ddot();
+            let u = phi / l0;
+            let (s, s1, s2) = RowSpec::distance_terms(l0, &f, t);
+            e.phi[k] = 0.5 * phi.dot(u) - s;
+            e.cb[k] = row(u, p.rb.cross(u));
+            e.ca[k] = row(-u, u.cross(p.ra));
+            e.bias[k] = (ddot.dot(ddot) + phi.dot(bias)) / l0 - s2;
+            e.phi_t[k] = -s1;
+        }
+        RowSpec::Perp(m) | RowSpec::Slide(m, ..) => {
+            // (R_a m) . d, d = p_b - p_a: d/dt = (w_a x mw) . d + mw . ddot
+            let mw = p.rot_a * m;
+            let ddot = p.ddot();
+            e.phi[k] = mw.dot(phi);
+            e.cb[k] = row(mw, p.rb.cross(mw));
+            e.ca[k] = row(-mw, mw.cross(phi + p.ra));
+            let md = wa.cross(mw);
+            e.bias[k] = wa.cross(md).dot(phi) + 2.0 * md.dot(ddot) + mw.dot(bias);
+            if let RowSpec::Slide(_, s0, f) = spec {
+                e.phi[k] -= s0 + f.at(t);
+                e.phi_t[k] = -f.rate(t);
+                e.bias[k] -= f.accel(t);
             }
         }
     }

@@ -183,12 +183,38 @@ impl Workspace {
         ),
         acc: &mut [(DVec3, DVec3)],
     ) -> Result<(f64, crate::forces::Power), StepError> {
-        let model = &c.model;
-        let nj = model.joints.len();
         if !states.iter().all(BodyState::is_sane) {
             return Err(StepError::NonFinite);
         }
-        // external forces: gravity and the gyroscopic torque -w x I w
+        let mut power = self.external_forces(c, states, (angles, (slots, pairs), t));
+        let mut residual = 0.0;
+        if !c.model.joints.is_empty() {
+            residual = self.constraint_forces(c, settings, states, t, &mut power)?;
+        }
+        for (i, a) in acc.iter_mut().enumerate() {
+            *a = (
+                self.force[i] * self.inv_mass[i].inv_mass,
+                self.inv_mass[i].inv_inertia * self.torque[i],
+            );
+        }
+        Ok((residual, power))
+    }
+
+    /// The external forces and torques at `states` into `force`, `torque`: gravity, the
+    /// gyroscopic torque -w x I w, the force elements (their joint springs' angles unwrapped
+    /// against `angles`, time `t`) and the contacts; with every body's world angular velocity
+    /// into `omega` and its inverse mass into `inv_mass`. Returns the elements' powers.
+    fn external_forces(
+        &mut self,
+        c: &Compiled,
+        states: &[BodyState],
+        (angles, (slots, pairs), t): (
+            &[f64],
+            (&[crate::contact::Slot], &crate::contact::broad::Broad),
+            f64,
+        ),
+    ) -> crate::forces::Power {
+        let model = &c.model;
         for (i, b) in model.bodies.iter().enumerate() {
             let s = &states[i];
             let w = s.r * s.w;
@@ -222,65 +248,73 @@ impl Workspace {
                 &mut self.torque,
             );
         }
+        power
+    }
+
+    /// The joints' multipliers (eqs. 4937-4943): J M^-1 J^T lambda = b with
+    /// b = Q^ - J M^-1 f_ext, Q^ = -bias - 2 alpha J u - beta^2 Phi, solved in joint space;
+    /// their forces f_c = J^T lambda (4936) added to `force`, `torque`, the drives' power to
+    /// `power`. Returns the largest joint residual |Phi| at `states`.
+    fn constraint_forces(
+        &mut self,
+        c: &Compiled,
+        settings: &Settings,
+        states: &[BodyState],
+        t: f64,
+        power: &mut crate::forces::Power,
+    ) -> Result<f64, StepError> {
+        let model = &c.model;
+        let nj = model.joints.len();
         let mut residual = 0.0;
-        if nj > 0 {
-            for j in 0..nj {
-                joints::evaluate_into(&c.frames[j], states, t, &mut self.evals[j]);
+        for j in 0..nj {
+            joints::evaluate_into(&c.frames[j], states, t, &mut self.evals[j]);
+        }
+        joints::assemble_and_factor(&self.evals, &self.evals, &self.inv_mass, c, &mut self.js)?;
+        for ((a, w), tau) in self.alpha.iter_mut().zip(&self.inv_mass).zip(&self.torque) {
+            *a = w.inv_inertia * *tau;
+        }
+        // b = Q^ - J M^-1 f_ext, Q^ = -bias - 2 alpha J u - beta^2 Phi
+        for j in 0..nj {
+            let e = &self.evals[j];
+            let o = c.pattern.offset(j);
+            let at = |b: usize| (self.inv_mass[b].inv_mass, self.force[b], self.alpha[b]);
+            for r in 0..e.rows {
+                let mut jminvf = dot_row(&e.cb[r], at(e.b));
+                if let Some(a) = e.a {
+                    jminvf += dot_row(&e.ca[r], at(a));
+                }
+                // dPhi/dt = J u + Phi_t (Phi_t: drives, eq. 4942's Phi_t)
+                let ju = e.velocity_with(r, states, &self.omega) + e.phi_t[r];
+                self.lambda[o + r] = -e.bias[r]
+                    - 2.0 * settings.alpha * ju
+                    - settings.beta * settings.beta * e.phi[r]
+                    - jminvf;
+                residual = f64::max(residual, e.phi[r].abs());
             }
-            joints::assemble_and_factor(&self.evals, &self.evals, &self.inv_mass, c, &mut self.js)?;
-            for ((a, w), tau) in self.alpha.iter_mut().zip(&self.inv_mass).zip(&self.torque) {
-                *a = w.inv_inertia * *tau;
-            }
-            // b = Q^ - J M^-1 f_ext, Q^ = -bias - 2 alpha J u - beta^2 Phi
+        }
+        self.js.solve(&c.pattern, &mut self.lambda);
+        if !model.drives.is_empty() {
+            // the drives' power: their forces C^T lambda times the velocities
             for j in 0..nj {
-                let e = &self.evals[j];
+                let (f, e) = (&c.frames[j], &self.evals[j]);
                 let o = c.pattern.offset(j);
-                let at = |b: usize| (self.inv_mass[b].inv_mass, self.force[b], self.alpha[b]);
                 for r in 0..e.rows {
-                    let mut jminvf = dot_row(&e.cb[r], at(e.b));
-                    if let Some(a) = e.a {
-                        jminvf += dot_row(&e.ca[r], at(a));
-                    }
-                    // dPhi/dt = J u + Phi_t (Phi_t: drives, eq. 4942's Phi_t)
-                    let ju = e.velocity_with(r, states, &self.omega) + e.phi_t[r];
-                    self.lambda[o + r] = -e.bias[r]
-                        - 2.0 * settings.alpha * ju
-                        - settings.beta * settings.beta * e.phi[r]
-                        - jminvf;
-                    residual = f64::max(residual, e.phi[r].abs());
-                }
-            }
-            self.js.solve(&c.pattern, &mut self.lambda);
-            if !model.drives.is_empty() {
-                // the drives' power: their forces C^T lambda times the velocities
-                for j in 0..nj {
-                    let (f, e) = (&c.frames[j], &self.evals[j]);
-                    let o = c.pattern.offset(j);
-                    for r in 0..e.rows {
-                        if f.spec[r].is_driven() {
-                            power.input +=
-                                self.lambda[o + r] * e.velocity_with(r, states, &self.omega);
-                        }
+                    if f.spec[r].is_driven() {
+                        power.input += self.lambda[o + r] * e.velocity_with(r, states, &self.omega);
                     }
                 }
             }
-            // f_c = J^T lambda (4936); add_constraint_forces adds -scale C^T lambda
-            joints::add_constraint_forces(
-                &self.evals,
-                &self.lambda,
-                &c.pattern,
-                -1.0,
-                &mut self.force,
-                &mut self.torque,
-            );
         }
-        for (i, a) in acc.iter_mut().enumerate() {
-            *a = (
-                self.force[i] * self.inv_mass[i].inv_mass,
-                self.inv_mass[i].inv_inertia * self.torque[i],
-            );
-        }
-        Ok((residual, power))
+        // f_c = J^T lambda (4936); add_constraint_forces adds -scale C^T lambda
+        joints::add_constraint_forces(
+            &self.evals,
+            &self.lambda,
+            &c.pattern,
+            -1.0,
+            &mut self.force,
+            &mut self.torque,
+        );
+        Ok(residual)
     }
 }
 

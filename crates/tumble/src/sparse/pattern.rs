@@ -12,6 +12,10 @@ use alloc::vec::Vec;
 /// per factorisation, and the loop rows are solved densely).
 pub const MAX_LOOP_JOINTS: usize = 64;
 
+/// One update of the tree's block LU: (block (k, j), block (j, l), block (k, l), rows of k,
+/// rows of l), S_kl -= S_kj U_jl.
+pub(super) type Update = (usize, usize, usize, usize, usize);
+
 /// Structure of the block-sparse joint-space matrix.
 #[derive(Clone, Debug)]
 pub struct JointPattern {
@@ -33,7 +37,7 @@ pub struct JointPattern {
     pub(super) later: Vec<Vec<(usize, usize, usize)>>,
     /// for tree joint j: (block (k, j), block (j, l), block (k, l), rows of k, rows of l) for all
     /// later tree neighbours k, l
-    pub(super) updates: Vec<Vec<(usize, usize, usize, usize, usize)>>,
+    pub(super) updates: Vec<Vec<Update>>,
     /// total rows m
     pub(super) m: usize,
     /// the loop-closing joints and their border with the tree (`border.rs`)
@@ -246,10 +250,9 @@ fn spanning_forest(model: &Model, at_body: &[Vec<usize>]) -> (Vec<usize>, Vec<us
 /// included), and the number of blocks.
 fn adjacency(model: &Model, at_body: &[Vec<usize>]) -> (Vec<Vec<(usize, usize)>>, usize) {
     let nj = model.joints.len();
-    let mut nbr: Vec<Vec<(usize, usize)>> = vec![Vec::new(); nj];
+    let mut nbr: Vec<Vec<(usize, usize)>> = Vec::with_capacity(nj);
     let mut nblocks = 0;
-    for j in 0..nj {
-        let jt = &model.joints[j];
+    for jt in &model.joints {
         let mut add = |k: usize, list: &mut Vec<(usize, usize)>| {
             if !list.iter().any(|&(x, _)| x == k) {
                 list.push((k, nblocks));
@@ -265,7 +268,7 @@ fn adjacency(model: &Model, at_body: &[Vec<usize>]) -> (Vec<Vec<(usize, usize)>>
                 add(k, &mut list);
             }
         }
-        nbr[j] = list;
+        nbr.push(list);
     }
     (nbr, nblocks)
 }

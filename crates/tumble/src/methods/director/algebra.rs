@@ -160,8 +160,9 @@ pub(super) fn cct_solve<S: Scalar>(q: &V9<S>, r: [S; 6]) -> [S; 6] {
     for k in 0..6 {
         for i in k + 1..6 {
             let f = m[i][k] / m[k][k];
-            for j in k..6 {
-                m[i][j] = m[i][j] - f * m[k][j];
+            let mk = m[k];
+            for (x, v) in m[i][k..].iter_mut().zip(&mk[k..]) {
+                *x = *x - f * *v;
             }
             y[i] = y[i] - f * y[k];
         }

@@ -48,6 +48,8 @@ const REUSE: f64 = 1e2;
 impl Ctx<'_> {
     /// The condensed solve of [`super::step`] alone, without the tolerance floor and the
     /// fallback (for tests of its convergence).
+    // `!(residual > tol)` on purpose: a residual that is not finite is judged too
+    #[allow(clippy::neg_cmp_op_on_partial_ord)]
     pub(super) fn step_condensed(
         &mut self,
         model: &Model,
@@ -244,8 +246,8 @@ impl Ctx<'_> {
             let p1 = p1 - a.inverse() * r;
             self.w.p1[b][0..3].copy_from_slice(&p1.to_array());
         } else {
-            for i in 0..3 {
-                self.w.p1[b][i] = self.s.p[b][i] - h * f0[i];
+            for (i, f) in f0.iter().enumerate() {
+                self.w.p1[b][i] = self.s.p[b][i] - h * f;
             }
         }
     }

@@ -27,6 +27,8 @@ impl Ctx<'_> {
     /// at most [`CG_MAX`] iterations) and the step is judged on the residual all the same, so
     /// this changes how fast Newton converges, never what it converges to. On the first
     /// iteration p1 = p_n (the drift the forces were evaluated at).
+    // `!(rz > ...)`, `!(pq > 0)` on purpose: a value that is not finite stops the iteration
+    #[allow(clippy::neg_cmp_op_on_partial_ord)]
     pub(super) fn translate_coupled(&mut self, model: &Model, h: f64, first: bool) {
         let nb = self.s.q.len();
         let c2 = 0.5 * h * h;
@@ -83,10 +85,10 @@ impl Ctx<'_> {
                 p[b] = z[b] + p[b] * beta;
             }
         }
-        for b in 0..nb {
-            let dp = x[b] * model.bodies[b].mass;
-            for i in 0..3 {
-                self.w.p1[b][i] += dp[i];
+        for ((p1, x), body) in self.w.p1.iter_mut().zip(x.iter()).zip(&model.bodies) {
+            let dp = *x * body.mass;
+            for (p, d) in p1[..3].iter_mut().zip(dp.to_array()) {
+                *p += d;
             }
         }
     }

@@ -27,6 +27,11 @@ impl Ctx<'_> {
     /// [`super::step`], so that both solve the same equations. The reference that `step` is
     /// tested against, and its fallback; slower by a factor of about 10.
     /// On error nothing changes.
+    ///
+    /// The stages of an iteration: the residuals ([`Ctx::full_residual`]), the body blocks
+    /// factored ([`Ctx::factor_bodies`]), K^-1 r, the rows' columns K^-1 B
+    /// ([`Ctx::full_columns`]), the Schur complement ([`Ctx::full_schur`]), its solve for
+    /// dlambda and the update delta u = -K^-1 (r + B dlambda).
     pub(super) fn step_full(
         &mut self,
         model: &Model,
@@ -44,97 +49,18 @@ impl Ctx<'_> {
         let mut iterations = 0u32;
         let mut residual;
         loop {
-            // joint gradients: at the mean (forces, (42)) and at q_n+1 (Newton rows)
-            for (
-                k,
-                &Row {
-                    joint: j, row: r, ..
-                },
-            ) in c.rows.iter().enumerate()
-            {
-                let (phi1, ga1, gb1) = joint_row(c, &self.w.q1, j, r, self.s.forces.t + h);
-                self.w.gnew[k] = [ga1, gb1];
-                self.w.rj[k] = phi1 - self.s.phi0[k]; // (25) summed: Phi(q_n+1) - Phi(q_0)
-                self.w.gmean[k] = [ga1, gb1];
-            }
-            self.mean_gradients(model, h);
-            self.element_forces(h);
-            // body residuals with the current lambda
-            residual = self.w.rj.iter().fold(0.0f64, |m, x| m.max(x.abs()));
-            for b in 0..nb {
-                let (f0, f) = self.forces(b, model);
-                let r = self.body_residual(b, model, h, &f0, &f);
-                residual = r.iter().fold(residual, |m, x| m.max(x.abs()));
-                self.w.r[b] = r;
-            }
+            residual = self.full_residual(model, h);
             if newton_converged(residual, iterations, settings.tol, settings)? {
                 break;
             }
-            // tangent blocks, factored
-            for b in 0..nb {
-                self.tangent(b, model, h);
-                if !lu_factor(&mut self.w.k[b], N, &mut self.w.piv[b]) {
-                    return Err(StepError::BodySingular {
-                        body: b,
-                        turn: crate::math::length(self.s.om[b] * h),
-                    });
-                }
-            }
+            self.factor_bodies(model, h)?;
             let mut rhs_b = core::mem::take(&mut self.w.r);
             for (b, rb) in rhs_b.iter_mut().enumerate() {
                 lu_back(&self.w.k[b], N, &self.w.piv[b], rb); // K^-1 r
             }
             if nrows > 0 {
-                // Y = K^-1 dr/dlambda for each row and side; S = E Y; rhs = r_j - E K^-1 r
-                self.w.js.clear();
-                for k in 0..nrows {
-                    let Row { a, b: bb, .. } = c.rows[k];
-                    for (side, body) in sides(a, bb) {
-                        let g = self.w.gmean[k][side];
-                        let mut col = [0.0; N];
-                        let qb = self.mean_rot(body).to_cols_array();
-                        let mut gr = [0.0; 9];
-                        gr.copy_from_slice(&g[3..12]);
-                        let pg = project(&qb, &gr);
-                        for i in 0..3 {
-                            col[12 + i] = h * g[i];
-                        }
-                        for i in 0..9 {
-                            col[15 + i] = h * pg[i];
-                        }
-                        lu_back(&self.w.k[body], N, &self.w.piv[body], &mut col);
-                        self.w.y[k][side] = col;
-                    }
-                }
-                for k in 0..nrows {
-                    let Row {
-                        joint: jk,
-                        row: rk,
-                        a,
-                        b: bb,
-                    } = c.rows[k];
-                    let mut rhs = self.w.rj[k];
-                    for (side, body) in sides(a, bb) {
-                        let e = &self.w.gnew[k][side];
-                        rhs -= (0..12).map(|i| e[i] * rhs_b[body][i]).sum::<f64>();
-                        // S_kl += E_k,body Y_l,body for every row l acting on this body
-                        let kslot = c.slot[jk][side];
-                        for (li, inc) in c.at_body[body].iter().enumerate() {
-                            let (jl, blk) = (inc.joint, c.block(body, kslot, li));
-                            let ol = c.pattern.offset(jl);
-                            for rl in 0..c.frames[jl].rows {
-                                let l = ol + rl;
-                                let Row { a: la, b: lb, .. } = c.rows[l];
-                                let lside = if lb == body { 1 } else { 0 };
-                                debug_assert!(lside == 1 || la == Some(body));
-                                let yv = &self.w.y[l][lside];
-                                let v: f64 = (0..12).map(|i| e[i] * yv[i]).sum();
-                                self.w.js.add(blk, rk, rl, v);
-                            }
-                        }
-                    }
-                    self.w.rj[k] = rhs;
-                }
+                self.full_columns(h);
+                self.full_schur(&rhs_b);
                 if !self.w.js.factor(&c.pattern) {
                     self.w.r = rhs_b;
                     return Err(StepError::Singular);
@@ -144,17 +70,19 @@ impl Ctx<'_> {
                     self.w.lambda1[k] += self.w.rj[k];
                     let Row { a, b: bb, .. } = c.rows[k];
                     for (side, body) in sides(a, bb) {
-                        for i in 0..N {
-                            rhs_b[body][i] += self.w.y[k][side][i] * self.w.rj[k];
+                        for (x, y) in rhs_b[body].iter_mut().zip(&self.w.y[k][side]) {
+                            *x += y * self.w.rj[k];
                         }
                     }
                 }
             }
             // delta u = -K^-1 (r + B dlambda)
-            for b in 0..nb {
-                for i in 0..12 {
-                    self.w.q1[b][i] -= rhs_b[b][i];
-                    self.w.p1[b][i] -= rhs_b[b][12 + i];
+            for ((q1, p1), du) in self.w.q1.iter_mut().zip(&mut self.w.p1).zip(&rhs_b) {
+                for (x, d) in q1.iter_mut().zip(&du[..12]) {
+                    *x -= d;
+                }
+                for (x, d) in p1.iter_mut().zip(&du[12..]) {
+                    *x -= d;
                 }
             }
             self.w.r = rhs_b;
@@ -174,6 +102,111 @@ impl Ctx<'_> {
             iterations,
             residual,
         })
+    }
+
+    /// The residuals of Table 1 at the iterate: the joint rows r_j = Phi(q_n+1) - Phi(q_0) ((25)
+    /// summed) into `rj` with their gradients at q_n+1 (Newton rows) into `gnew` and at the mean
+    /// (forces, (42)) into `gmean`, the force elements, and the body residuals with the current
+    /// lambda into `r`. Returns the largest entry.
+    fn full_residual(&mut self, model: &Model, h: f64) -> f64 {
+        let c = self.c;
+        for (
+            k,
+            &Row {
+                joint: j, row: r, ..
+            },
+        ) in c.rows.iter().enumerate()
+        {
+            let (phi1, ga1, gb1) = joint_row(c, &self.w.q1, j, r, self.s.forces.t + h);
+            self.w.gnew[k] = [ga1, gb1];
+            self.w.rj[k] = phi1 - self.s.phi0[k]; // (25) summed: Phi(q_n+1) - Phi(q_0)
+            self.w.gmean[k] = [ga1, gb1];
+        }
+        self.mean_gradients(model, h);
+        self.element_forces(h);
+        let mut residual = self.w.rj.iter().fold(0.0f64, |m, x| m.max(x.abs()));
+        for b in 0..self.s.q.len() {
+            let (f0, f) = self.forces(b, model);
+            let r = self.body_residual(b, model, h, &f0, &f);
+            residual = r.iter().fold(residual, |m, x| m.max(x.abs()));
+            self.w.r[b] = r;
+        }
+        residual
+    }
+
+    /// The body blocks K_b = dr_b/du_b (exact by dual numbers), LU-factored in place.
+    fn factor_bodies(&mut self, model: &Model, h: f64) -> Result<(), StepError> {
+        for b in 0..self.s.q.len() {
+            self.tangent(b, model, h);
+            if !lu_factor(&mut self.w.k[b], N, &mut self.w.piv[b]) {
+                return Err(StepError::BodySingular {
+                    body: b,
+                    turn: crate::math::length(self.s.om[b] * h),
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// Y = K^-1 dr/dlambda for each row and side into `y`: B_b = h [0; g0; 0; P g_r] with the
+    /// gradient at the mean and P the projection of (27) at the mean directors.
+    fn full_columns(&mut self, h: f64) {
+        let c = self.c;
+        for k in 0..c.rows.len() {
+            let Row { a, b: bb, .. } = c.rows[k];
+            for (side, body) in sides(a, bb) {
+                let g = self.w.gmean[k][side];
+                let mut col = [0.0; N];
+                let qb = self.mean_rot(body).to_cols_array();
+                let mut gr = [0.0; 9];
+                gr.copy_from_slice(&g[3..12]);
+                let pg = project(&qb, &gr);
+                for i in 0..3 {
+                    col[12 + i] = h * g[i];
+                }
+                for i in 0..9 {
+                    col[15 + i] = h * pg[i];
+                }
+                lu_back(&self.w.k[body], N, &self.w.piv[body], &mut col);
+                self.w.y[k][side] = col;
+            }
+        }
+    }
+
+    /// The Schur complement S = sum_b E_b Y_b into `js` (cleared first) and its right-hand side
+    /// r_j - sum_b E_b K_b^-1 r_b into `rj` (`rhs_b`: K^-1 r per body).
+    fn full_schur(&mut self, rhs_b: &[[f64; N]]) {
+        let c = self.c;
+        self.w.js.clear();
+        for k in 0..c.rows.len() {
+            let Row {
+                joint: jk,
+                row: rk,
+                a,
+                b: bb,
+            } = c.rows[k];
+            let mut rhs = self.w.rj[k];
+            for (side, body) in sides(a, bb) {
+                let e = &self.w.gnew[k][side];
+                rhs -= (0..12).map(|i| e[i] * rhs_b[body][i]).sum::<f64>();
+                // S_kl += E_k,body Y_l,body for every row l acting on this body
+                let kslot = c.slot[jk][side];
+                for (li, inc) in c.at_body[body].iter().enumerate() {
+                    let (jl, blk) = (inc.joint, c.block(body, kslot, li));
+                    let ol = c.pattern.offset(jl);
+                    for rl in 0..c.frames[jl].rows {
+                        let l = ol + rl;
+                        let Row { a: la, b: lb, .. } = c.rows[l];
+                        let lside = if lb == body { 1 } else { 0 };
+                        debug_assert!(lside == 1 || la == Some(body));
+                        let yv = &self.w.y[l][lside];
+                        let v: f64 = (0..12).map(|i| e[i] * yv[i]).sum();
+                        self.w.js.add(blk, rk, rl, v);
+                    }
+                }
+            }
+            self.w.rj[k] = rhs;
+        }
     }
 
     pub(super) fn body_residual(
@@ -204,10 +237,8 @@ impl Ctx<'_> {
             &rot_block(p1),
             f,
         );
-        for i in 0..9 {
-            r[3 + i] = rr[i];
-            r[15 + i] = rr[9 + i];
-        }
+        r[3..12].copy_from_slice(&rr[..9]);
+        r[15..24].copy_from_slice(&rr[9..18]);
         r
     }
 

@@ -48,8 +48,8 @@ impl Ctx<'_> {
                     // the whole gradient at the mean configuration (positions too)
                     let qm = &mut self.w.qm;
                     for b in [f.a, Some(f.b)].into_iter().flatten() {
-                        for i in 0..12 {
-                            qm[b][i] = 0.5 * (self.s.q[b][i] + self.w.q1[b][i]);
+                        for ((m, q), q1) in qm[b].iter_mut().zip(&self.s.q[b]).zip(&self.w.q1[b]) {
+                            *m = 0.5 * (q + q1);
                         }
                     }
                     joint_row_into(c, qm, j, r, &mut self.w.gmean[k], tn + h);

@@ -529,8 +529,8 @@ impl Ctx<'_> {
             }
         }
         if model.has_elements() {
-            for i in 0..3 {
-                f0[i] += self.w.fext[b][i];
+            for (f, x) in f0.iter_mut().zip(&self.w.fext[b]) {
+                *f += x;
             }
         }
         f0
@@ -550,8 +550,8 @@ impl Ctx<'_> {
             }
         }
         if c.model.has_elements() {
-            for i in 0..9 {
-                f[i] += self.w.fext[b][3 + i];
+            for (f, x) in f.iter_mut().zip(&self.w.fext[b][3..]) {
+                *f += x;
             }
         }
         f

@@ -15,7 +15,7 @@
 //! Every row is a polynomial of degree at most two, so its gradient at the mean configuration
 //! qbar = (q_n + q_n+1) / 2 is an exact finite derivative: Phi(q_n+1) - Phi(q_n) =
 //! grad Phi(qbar) . (q_n+1 - q_n) (eqs. 41-42), and the joint forces do no work over a step.
-use crate::compiled::{Compiled, RowSpec};
+use crate::compiled::{Compiled, JointFrame, RowSpec};
 use glam::{DMat3, DVec3};
 
 /// How one joint row acts on one body: the gradient dPhi/dq of that body (12 numbers).
@@ -49,95 +49,109 @@ pub(crate) fn joint_row_into(
     let jt = &c.frames[j];
     let [ga, gb] = g;
     let qb = &qs[jt.b];
-    let point = |q: &[f64; 12], s: DVec3| -> DVec3 {
-        DVec3::new(q[0], q[1], q[2]) + DMat3::from_cols_slice(&q[3..12]) * s
-    };
     match jt.spec[r] {
-        RowSpec::Pos(r) => {
-            // spherical rows (34)-(35): x_b + Q_b s_b - (x_a + Q_a s_a)
-            let sb = jt.point_b.to_array();
-            gb[r] = 1.0;
-            for i in 0..3 {
-                gb[3 + 3 * i + r] = sb[i];
-            }
-            let pa = match jt.a {
-                Some(a) => {
-                    let sa = jt.point_a.to_array();
-                    ga[r] = -1.0;
-                    for i in 0..3 {
-                        ga[3 + 3 * i + r] = -sa[i];
-                    }
-                    point(&qs[a], jt.point_a)
-                }
-                None => jt.point_a,
-            };
-            (point(qb, jt.point_b) - pa)[r]
-        }
+        RowSpec::Pos(r) => pos_row(qs, jt, r, ga, gb),
         RowSpec::Dot(na, e) => dot_row(qs, jt.a, qb, na, e, ga, gb),
         // an angle drive is the dot row of v(t) = sin(f) r - cos(f) m (compiled.rs)
         RowSpec::Angle(rr, m, e, f) => {
             dot_row(qs, jt.a, qb, RowSpec::angle_vector(rr, m, &f, t), e, ga, gb)
         }
-        RowSpec::Dist(l0, f) => {
-            let pa = match jt.a {
-                Some(a) => point(&qs[a], jt.point_a),
-                None => jt.point_a,
-            };
-            let d = point(qb, jt.point_b) - pa;
-            let u = (d / l0).to_array();
-            let sb = jt.point_b.to_array();
-            for k in 0..3 {
-                gb[k] = u[k];
-                for i in 0..3 {
-                    gb[3 + 3 * i + k] = sb[i] * u[k];
-                }
+        RowSpec::Dist(l0, f) => dist_row(qs, jt, l0, ga, gb) - RowSpec::distance_terms(l0, &f, t).0,
+        RowSpec::Perp(m) => perp_row(qs, jt, m, ga, gb),
+        RowSpec::Slide(m, s0, f) => perp_row(qs, jt, m, ga, gb) - s0 - f.at(t),
+    }
+}
+
+/// The point s of a body at configuration q: x + Q s.
+#[inline(always)]
+fn point(q: &[f64; 12], s: DVec3) -> DVec3 {
+    DVec3::new(q[0], q[1], q[2]) + DMat3::from_cols_slice(&q[3..12]) * s
+}
+
+/// Body a's joint point p_a (the fixed point for a ground joint).
+#[inline(always)]
+fn point_a(qs: &[[f64; 12]], jt: &JointFrame) -> DVec3 {
+    match jt.a {
+        Some(a) => point(&qs[a], jt.point_a),
+        None => jt.point_a,
+    }
+}
+
+/// A spherical row (34)-(35), component r of x_b + Q_b s_b - (x_a + Q_a s_a), and its
+/// constant gradients.
+#[inline(always)]
+fn pos_row(qs: &[[f64; 12]], jt: &JointFrame, r: usize, ga: &mut Grad, gb: &mut Grad) -> f64 {
+    let sb = jt.point_b.to_array();
+    gb[r] = 1.0;
+    for i in 0..3 {
+        gb[3 + 3 * i + r] = sb[i];
+    }
+    let pa = match jt.a {
+        Some(a) => {
+            let sa = jt.point_a.to_array();
+            ga[r] = -1.0;
+            for i in 0..3 {
+                ga[3 + 3 * i + r] = -sa[i];
             }
-            if jt.a.is_some() {
-                let sa = jt.point_a.to_array();
-                for k in 0..3 {
-                    ga[k] = -u[k];
-                    for i in 0..3 {
-                        ga[3 + 3 * i + k] = -sa[i] * u[k];
-                    }
-                }
-            }
-            0.5 * d.dot(d) / l0 - RowSpec::distance_terms(l0, &f, t).0
+            point(&qs[a], jt.point_a)
         }
-        RowSpec::Perp(m) | RowSpec::Slide(m, ..) => {
-            // (Q_a m) . d, d = p_b - p_a, quadratic in q: on b, mw on x_b and s_b,i mw on q_b,i;
-            // on a, -mw on x_a and m_i d - s_a,i mw on q_a,i (the product rule on the
-            // Q_a-dependence of both mw and p_a)
-            let pa = match jt.a {
-                Some(a) => point(&qs[a], jt.point_a),
-                None => jt.point_a,
-            };
-            let d = point(qb, jt.point_b) - pa;
-            let mw = match jt.a {
-                Some(a) => DMat3::from_cols_slice(&qs[a][3..12]) * m,
-                None => m,
-            };
-            let (sb, mwa, da) = (jt.point_b.to_array(), mw.to_array(), d.to_array());
-            for k in 0..3 {
-                gb[k] = mwa[k];
-                for i in 0..3 {
-                    gb[3 + 3 * i + k] = sb[i] * mwa[k];
-                }
-            }
-            if jt.a.is_some() {
-                let (sa, mm) = (jt.point_a.to_array(), m.to_array());
-                for k in 0..3 {
-                    ga[k] = -mwa[k];
-                    for i in 0..3 {
-                        ga[3 + 3 * i + k] = mm[i] * da[k] - sa[i] * mwa[k];
-                    }
-                }
-            }
-            match jt.spec[r] {
-                RowSpec::Slide(_, s0, f) => mw.dot(d) - s0 - f.at(t),
-                _ => mw.dot(d),
+        None => jt.point_a,
+    };
+    (point(&qs[jt.b], jt.point_b) - pa)[r]
+}
+
+/// A distance row without its time part: (d . d) / (2 L0), d = p_b - p_a, and its gradients
+/// (u = d / L0 on x_b, s_b,i u on q_b,i, the negatives with s_a on a).
+#[inline(always)]
+fn dist_row(qs: &[[f64; 12]], jt: &JointFrame, l0: f64, ga: &mut Grad, gb: &mut Grad) -> f64 {
+    let d = point(&qs[jt.b], jt.point_b) - point_a(qs, jt);
+    let u = (d / l0).to_array();
+    let sb = jt.point_b.to_array();
+    for k in 0..3 {
+        gb[k] = u[k];
+        for i in 0..3 {
+            gb[3 + 3 * i + k] = sb[i] * u[k];
+        }
+    }
+    if jt.a.is_some() {
+        let sa = jt.point_a.to_array();
+        for k in 0..3 {
+            ga[k] = -u[k];
+            for i in 0..3 {
+                ga[3 + 3 * i + k] = -sa[i] * u[k];
             }
         }
     }
+    0.5 * d.dot(d) / l0
+}
+
+/// A sliding joint's row without its drive: (Q_a m) . d, d = p_b - p_a, quadratic in q: on b,
+/// mw on x_b and s_b,i mw on q_b,i; on a, -mw on x_a and m_i d - s_a,i mw on q_a,i (the product
+/// rule on the Q_a-dependence of both mw and p_a).
+#[inline(always)]
+fn perp_row(qs: &[[f64; 12]], jt: &JointFrame, m: DVec3, ga: &mut Grad, gb: &mut Grad) -> f64 {
+    let d = point(&qs[jt.b], jt.point_b) - point_a(qs, jt);
+    let mw = match jt.a {
+        Some(a) => DMat3::from_cols_slice(&qs[a][3..12]) * m,
+        None => m,
+    };
+    let (sb, mwa, da) = (jt.point_b.to_array(), mw.to_array(), d.to_array());
+    for k in 0..3 {
+        gb[k] = mwa[k];
+        for i in 0..3 {
+            gb[3 + 3 * i + k] = sb[i] * mwa[k];
+        }
+    }
+    if jt.a.is_some() {
+        let (sa, mm) = (jt.point_a.to_array(), m.to_array());
+        for k in 0..3 {
+            ga[k] = -mwa[k];
+            for i in 0..3 {
+                ga[3 + 3 * i + k] = mm[i] * da[k] - sa[i] * mwa[k];
+            }
+        }
+    }
+    mw.dot(d)
 }
 
 /// A dot row (37)-(38), n . (Q_b e), n = Q_a n_a (or the fixed global axis): its value, and its

@@ -51,14 +51,15 @@
 //! The position stage is a Newton iteration lambda += 2/h^2 S^-1 Phi(x_1, R_1) until
 //! max |Phi| < tol, from the last step's mu (the multiplier at t_n, as lambda is; the
 //! last step's lambda, the one at t_n-1, led the thin-rod A02 into a folded root, see the end
-//! of `try_step`), with S = C(q_1) W(q_0) C(q_0)^T (non-symmetric; it drops only the O(h^3)
-//! dependence of the rotation solve on lambda); the first iteration's at the start,
+//! of `try_step` in `stages.rs`), with S = C(q_1) W(q_0) C(q_0)^T (non-symmetric; it drops
+//! only the O(h^3) dependence of the rotation solve on lambda); the first iteration's at the
+//! start,
 //! C(q_0) W(q_0) C(q_0)^T: its end point, from the start, can fall on a singular
 //! position (the N-four-bar's bars horizontal) where C(q_1) lost rank; S^-1 threw the windows
 //! off along the self-stresses, into the nearby root with a window's bars mirrored about the
-//! horizontal (the thick-rod A02: energy error 108 %, lambda 1e8, then a stop; issue #29).
+//! horizontal (the thick-rod A02: energy error 108 %, lambda 1e8, then a stop).
 //! Later iterations keep C(q_1): near a singular solution its folds are second order.
-//! Both are solved with the linear-time joint-space solver of `sparse.rs`.
+//! Both are solved with the linear-time joint-space solver of `sparse/`.
 //!
 //! The files: `state.rs` the state and the scratch space; `stages.rs` the step as its stages
 //! (the start's Jacobians and forces, the position stage, the end's forces, the velocity

@@ -131,6 +131,8 @@ fn start(c: &Compiled, st: &mut State, ws: &mut Workspace, h: f64) -> crate::for
 /// residual grows tenfold, the start is halved, or the step on lambda
 /// (lambda = base + 2/h^2 a S^-1 Phi, a = 1, 1/2, ..., 1/1024), before the step is given
 /// up. Converging iterations never meet either condition, so they are unchanged.
+// `!(residual <= 10 base)` on purpose: a residual that is not finite backtracks too
+#[allow(clippy::neg_cmp_op_on_partial_ord)]
 fn position_stage(
     c: &Compiled,
     st: &mut State,
