@@ -210,7 +210,10 @@ impl Workspace {
         states: &[BodyState],
         (angles, (slots, pairs), t): (
             &[f64],
-            (&[crate::contact::Slot], &crate::contact::broad::Broad),
+            (
+                &[crate::contact::PlaneFriction],
+                &crate::contact::broad::Broad,
+            ),
             f64,
         ),
     ) -> crate::forces::Power {
