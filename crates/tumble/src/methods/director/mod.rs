@@ -52,6 +52,7 @@ pub mod forces;
 mod full;
 mod means;
 mod rows;
+mod spring_rows;
 mod springs;
 mod stiffness;
 mod tangent;
@@ -259,7 +260,7 @@ pub struct Workspace {
     qm: Vec<[f64; 12]>,
     budget: forces::StepBudget,
     // stiff spring-dampers taken as Newton rows (`springs.rs`)
-    springs: springs::SpringRows,
+    springs: spring_rows::SpringRows,
 }
 
 impl Workspace {
@@ -322,7 +323,7 @@ impl Workspace {
             cg_pre: vec![DMat3::ZERO; n],
             states: vec![BodyState::at_rest(DVec3::ZERO, DMat3::IDENTITY); n],
             budget: forces::StepBudget::default(),
-            springs: springs::SpringRows::new(&c.model, m),
+            springs: spring_rows::SpringRows::new(&c.model, m),
         }
     }
 }

@@ -28,7 +28,7 @@
 //!
 //! Which elements: a spring-damper (`ForceElement::Spring`) whose fixed point would contract
 //! slowly, h^2 F' (1/M_a + 1/M_b) > 0.05 (the centres' masses; the ground counts as infinite),
-//! up to [`MAX_ROWS`] of them, in element order; the others stay a fixed point. The choice is
+//! up to `MAX_ROWS` (16, `spring_rows.rs`) of them, in element order; the others stay a fixed point. The choice is
 //! made each step from h and the model alone, so a run is the same whatever ran before it; the
 //! presets' softer springs (spring-pendulum: 2e-3 at its step) keep the fixed point, and their
 //! steps are bit for bit what they were.
@@ -36,77 +36,10 @@ use super::{mat, Ctx, Grad};
 use crate::forces::ForceElement;
 use crate::math::skew_vec;
 use crate::model::Model;
-use alloc::vec;
-use alloc::vec::Vec;
 use glam::DVec3;
-
-/// Most spring-dampers taken as Newton rows in one step (each costs a joint-space solve per
-/// fresh tangent, and the border is dense).
-pub const MAX_ROWS: usize = 16;
 
 /// Above this h^2 F' (1/M_a + 1/M_b) a spring-damper becomes a Newton row.
 const STIFF: f64 = 0.05;
-
-/// Scratch space of the spring rows, allocated once (and when a pull adds an element).
-#[derive(Clone, Debug, Default)]
-pub struct SpringRows {
-    /// the elements taken as rows this step (their indices in `model.forces`)
-    pub list: Vec<usize>,
-    /// per row: the force F at the iterate, F', mu, rho
-    f: Vec<f64>,
-    fp: Vec<f64>,
-    mu: Vec<f64>,
-    rho: Vec<f64>,
-    /// per row and side (a, b): the discrete gradient gbar and the gradient at q_n+1
-    gm: Vec<[Grad; 2]>,
-    gn: Vec<[Grad; 2]>,
-    /// per row and side: K^-1 dRes/dmu and d rho / dOmega
-    cy: Vec<[DVec3; 2]>,
-    dk: Vec<[DVec3; 2]>,
-    /// S_je (m x E, column e at e m; X = A^-1 S_je after the factorisation), S_ej (E x m)
-    sje: Vec<f64>,
-    sej: Vec<f64>,
-    /// D' (E x E, row-major) factored in place, its pivots, and the right-hand side
-    d: Vec<f64>,
-    piv: Vec<usize>,
-    r: Vec<f64>,
-}
-
-impl SpringRows {
-    /// Room for the spring-dampers of `model` (m joint rows).
-    pub fn new(model: &Model, m: usize) -> Self {
-        let mut s = SpringRows::default();
-        s.reserve(model, m);
-        s
-    }
-
-    /// Make room for `model`'s spring-dampers (after a pull added one).
-    pub fn reserve(&mut self, model: &Model, m: usize) {
-        let e = model
-            .forces
-            .iter()
-            .filter(|f| matches!(f, ForceElement::Spring { .. }))
-            .count()
-            .min(MAX_ROWS);
-        if e <= self.f.len() {
-            return;
-        }
-        self.list = Vec::with_capacity(e);
-        self.f = vec![0.0; e];
-        self.fp = vec![0.0; e];
-        self.mu = vec![0.0; e];
-        self.rho = vec![0.0; e];
-        self.gm = vec![[[0.0; 12]; 2]; e];
-        self.gn = vec![[[0.0; 12]; 2]; e];
-        self.cy = vec![[DVec3::ZERO; 2]; e];
-        self.dk = vec![[DVec3::ZERO; 2]; e];
-        self.sje = vec![0.0; m * e];
-        self.sej = vec![0.0; m * e];
-        self.d = vec![0.0; e * e];
-        self.piv = vec![0; e];
-        self.r = vec![0.0; e];
-    }
-}
 
 /// Body, point and unit-force direction of a spring's side: (body, point) for a and b.
 fn ends(el: &ForceElement) -> Option<[(Option<usize>, DVec3); 2]> {
