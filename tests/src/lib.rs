@@ -309,3 +309,36 @@ pub fn tumble() -> &'static Path {
         target.join("release").join("tumble")
     })
 }
+
+/// The scenes the contact tests share: a ball on the ground, and a simulation at a given step.
+pub mod contact_scene {
+    use tumble::{Method, Scenario, Settings, Simulation};
+
+    /// Gravity (m/s^2).
+    pub const G: f64 = 9.81;
+
+    /// A simulation of `sc` by `method` at the step `h` (s), the other settings as the scenario's.
+    pub fn sim(sc: &Scenario, method: Method, h: f64) -> Simulation {
+        let mut st = Settings::for_scenario(sc);
+        st.dt = h;
+        Simulation::new(sc, method, st).unwrap()
+    }
+
+    /// A ball of radius 0.1 m and mass 1 kg whose centre starts `z0` m above the ground with
+    /// vertical velocity `vz`, material overrides `material` (JSON fields).
+    pub fn ball(z0: f64, vz: f64, vx: f64, wy: f64, material: &str) -> Scenario {
+        ball_g(G, z0, vz, vx, wy, material)
+    }
+
+    /// As [`ball`] with gravity `g` (m/s^2, along -z).
+    pub fn ball_g(g: f64, z0: f64, vz: f64, vx: f64, wy: f64, material: &str) -> Scenario {
+        Scenario::parse(&format!(
+            r#"{{"duration":2,"gravity":[0,0,{mg}],"bodies":[{{"mass":1,"inertia":[0.004,0.004,0.004],
+                "position":[0,0,{z0}],"velocity":[{vx},0,{vz}],"angular_velocity":[0,{wy},0],
+                "shapes":[{{"type":"sphere","radius":0.1}}]}}],
+               "contact":{{"planes":[{{"point":[0,0,0],"normal":[0,0,1]}}],"material":{{{material}}}}}}}"#,
+            mg = -g
+        ))
+        .unwrap()
+    }
+}
