@@ -1,4 +1,4 @@
-// The crane (issue 19: the distance driver) on the page in headless Chromium: the cylinder (a
+// The crane (the distance driver) on the page in headless Chromium: the cylinder (a
 // driven distance joint) drawn as a rod inside a magenta cylinder, the rope (a distance joint) as
 // a rod; the cylinder's length follows its drive (0.5 m longer after the 2 s ramp), the rope keeps
 // its 1.5 m; the three integrators side by side, the director's balance at round-off while the

@@ -1,4 +1,4 @@
-// The scenario editor and links that carry custom systems (issue 14), in headless Chromium:
+// The scenario editor and links that carry custom systems, in headless Chromium:
 // edit a preset as JSON and apply it; an invalid edit is marked at its line and the last system
 // keeps running; the editor's link opens the same run elsewhere (and in the command line);
 // damaged and oversize system= links explain themselves; axe-core finds nothing serious.
@@ -125,7 +125,7 @@ test('the link opens the same system elsewhere: same state hash after the same s
   }
 });
 
-test('a system that stops at its first step: the editor says it stopped, and why (issue 28)', { skip }, async () => {
+test('a system that stops at its first step: the editor says it stopped, and why', { skip }, async () => {
   const { page, problems } = await open('?scenario=nk-revolute&integrator=director');
   await page.click('#edit-json');
   await page.waitForSelector('.cm-content .cm-line', { timeout: 30000 });

@@ -1,4 +1,4 @@
-// Embedding and publishing (issue 13): the &embed=1 view at iframe sizes, the <tumble-view>
+// Embedding and publishing: the &embed=1 view at iframe sizes, the <tumble-view>
 // element on a course page served from another origin, the site served under a sub-path, and
 // the worked examples of docs/embedding.md (their screenshots are made here: tests/out/docs/,
 // copied into docs/img/ when they change).
@@ -94,7 +94,7 @@ test('the embed asks for charts (energy,momentum or none), autoplays on request,
   await bad.page.close();
 });
 
-test('an embed link with mujoco=RK4 runs MuJoCo beside Tumble, or says why not (issue 28)', { skip }, async () => {
+test('an embed link with mujoco=RK4 runs MuJoCo beside Tumble, or says why not', { skip }, async () => {
   const { page, problems } = await open('?scenario=four-bar&integrator=director&mujoco=RK4&embed=1&autoplay=1', { viewport: { width: 640, height: 400 } });
   await page.waitForFunction(() => window.tumble.element.player?.runs?.length === 2 && window.tumble.time() > 0.1, null, { timeout: 60000 });
   assert.deepEqual(await page.evaluate(() => window.tumble.element.player.runs.map((x) => x.name)), ['director', 'mujoco']);
@@ -233,7 +233,7 @@ test('docs/embedding.md examples: an iframe in a learning platform, a notebook c
   }
 });
 
-// issue 14: a custom system in an embed (`&system=`, the share link's value): a body hinged to
+// a custom system in an embed (`&system=`, the share link's value): a body hinged to
 // the ground twice (a closed loop). The embed runs it; the command line, given the same value,
 // reaches the same state hash at the same time; a damaged value is explained inside the frame.
 const HINGED_TWICE = '{"bodies": [{"mass": 12, "inertia": [9.25, 10, 1.25], "position": [0, 0, -1.5], "velocity": [0, 1.5, 0], "angular_velocity": [1, 0, 0]}], "joints": [{"type": "revolute", "point_a": [-0.5, 0, 0], "b": 0, "point_b": [-0.5, 0, 1.5]}, {"type": "revolute", "point_a": [0.5, 0, 0], "b": 0, "point_b": [0.5, 0, 1.5]}]}';

@@ -1,4 +1,4 @@
-// Force elements on the page (issue 19) in headless Chromium: springs drawn as coils that
+// Force elements on the page in headless Chromium: springs drawn as coils that
 // stretch with the spring (and come back with the history), the energy budget chart of a system
 // with force elements (T, V, W and D in their own colours, W growing from 0 J), the energy chart
 // reading the balance |E - E0 - W + D| for such a system and the relative energy error for a

@@ -1,4 +1,4 @@
-// The flyball governor (issue 19, IFToMM A05's data) on the page in headless Chromium: the three
+// The flyball governor (IFToMM A05's data) on the page in headless Chromium: the three
 // integrators side by side at the step that suits all three (2.5e-5 s, offered by the notice:
 // RATTLE's and Baumgarte's spring-damper forces are explicit), both springs drawn, the
 // arms swinging out, the director's balance error at round-off; axe-core clean.

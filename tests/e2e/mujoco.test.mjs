@@ -1,4 +1,4 @@
-// MuJoCo beside Tumble on the page (issue 21) in headless Chromium: MuJoCo's wasm build is fetched
+// MuJoCo beside Tumble on the page in headless Chromium: MuJoCo's wasm build is fetched
 // only when asked for, its size and progress shown; its run steps in lockstep with Tumble's, a
 // line in MuJoCo's colour in every chart and a ghost in the view; the initial energies agree; a
 // loop closes softly in MuJoCo (its joint drift shows); a failed load says why and the page runs
@@ -107,7 +107,7 @@ test('export as a MuJoCo model; open one from a file and by pasting MJCF into th
   await page.setInputFiles('#open-mjcf-file', join(root, 'tests', 'fixtures', 'mjcf', 'loop.xml'));
   await page.waitForFunction(() => document.getElementById('scenario').value === 'custom', null, { timeout: 60000 });
   await loaded(page);
-  // (its capsules collide with one another in MuJoCo, a pair Tumble does not handle: named, issue 28)
+  // (its capsules collide with one another in MuJoCo, a pair Tumble does not handle: named)
   assert.match(await page.locator('#mujoco-status').innerText(), /^Opened the MuJoCo model\. 1 geom pair that collides in MuJoCo \(such as geom 0 and geom 2, capsule and capsule\) does not touch in Tumble/);
   // (the readout is redrawn with the next frame)
   const readout = (re) => page.waitForFunction((s) => new RegExp(s).test(document.getElementById('readout').textContent), re.source, { timeout: 60000 });
@@ -133,7 +133,7 @@ test('export as a MuJoCo model; open one from a file and by pasting MJCF into th
   await page.close();
 });
 
-test('open a model of several files picked together (issue 28): includes and a mesh; a missing one is named', { skip }, async () => {
+test('open a model of several files picked together: includes and a mesh; a missing one is named', { skip }, async () => {
   const { page, problems } = await open('?scenario=nk-revolute&integrator=director');
   const dir = join(root, 'tests', 'js', 'fixtures', 'mjcf', 'robot');
   const all = ['arm.xml', 'common/defaults.xml', 'common/materials.xml', 'meshes/hand.obj'].map((p) => join(dir, p));

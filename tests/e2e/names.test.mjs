@@ -1,4 +1,4 @@
-// Names (issue 28 item 2) on the page, in headless Chromium: a custom system whose joints are
+// Names on the page, in headless Chromium: a custom system whose joints are
 // named, opened from a #system= link, lists them in the Joint menu ("joint 1: elbow: 2/b
 // (revolute, body 0 – body 1)") and the reaction chart's title; the editor's JSON keeps them.
 // A name with markup (`<b>x</b>`) is refused by the solver, and the page shows the message

@@ -1,4 +1,4 @@
-// Grab and pull (issue 19) in headless Chromium: a press on a body in the 3-D view attaches a
+// Grab and pull in headless Chromium: a press on a body in the 3-D view attaches a
 // spring from that point to the pointer; dragging pulls the body after it, the work the pull puts
 // in shows in W, the page marks the run as pulled (its link starts the run without the pull),
 // and a press on empty space still orbits the camera. In compare mode the pull acts on every

@@ -1,4 +1,4 @@
-// The reaction chart's joint, picked by the user (issue 19), in headless Chromium: the "Joint"
+// The reaction chart's joint, picked by the user, in headless Chromium: the "Joint"
 // menu lists every joint by index, type and bodies (hidden, with the chart, for a system without
 // joints); the keyboard, a click and a finger's tap on a joint's marker pick it, the chart's
 // title, caption and lines follow and the view frames the picked marker in white, while a press

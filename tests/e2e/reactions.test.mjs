@@ -1,4 +1,4 @@
-// The reaction chart (issue 19) in headless Chromium: the force |F| (N) and torque |M| (N m) that
+// The reaction chart in headless Chromium: the force |F| (N) and torque |M| (N m) that
 // the joint the user picks transmits, per run; picked from the "Joint" menu or by a click
 // on the joint in the view. Against closed forms: a body hanging at rest from a hinge carries
 // m g and no torque; a rotor turning about a vertical hinge at constant speed carries the

@@ -180,7 +180,7 @@ test('drawing a frame allocates nothing in render.js', { skip }, async () => {
   await page.close();
 });
 
-// "joint axes" (issue 14): each joint drawn as the scenario defines it, so that a mistake in a
+// "joint axes": each joint drawn as the scenario defines it, so that a mistake in a
 // point or an axis is visible. Two boxes and one joint, its point on each side given in that
 // body's frame: the cyan line (side a) and the magenta line (side b) are centred on where each
 // side puts the joint point, seen through the renderer's own camera; moving side b's point by

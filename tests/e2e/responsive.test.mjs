@@ -1,4 +1,4 @@
-// The page under load (issue 29): every integrator and MuJoCo beside a 64-link chain at the
+// The page under load: every integrator and MuJoCo beside a 64-link chain at the
 // fastest speed. The readout describes the state the view draws at every frame (it was rebuilt
 // ten times a second and trailed the run by hundreds of simulated seconds); a pause by Space
 // stops the run within the chunk under way (the worker answers in chunks of a few ms, and the

@@ -1,4 +1,4 @@
-// The Study view (issue 15) in headless Chromium: a small study gives the CLI's orders (the same
+// The Study view in headless Chromium: a small study gives the CLI's orders (the same
 // runs, the same bits) and its progress bar reaches 100 %; Cancel stops a long study within a
 // second; the page answers clicks during a study; the 1000 s long run separates the director's
 // bounded energy from Baumgarte's growth (on what the page plotted); a study link reproduces

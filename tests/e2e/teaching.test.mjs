@@ -1,4 +1,4 @@
-// The page a teacher puts in front of a class (issue 11): each test pins one item that was
+// The page a teacher puts in front of a class: each test pins one item that was
 // broken (the error panel's buttons, play after a scenario change, shortcuts after a menu,
 // presets that run with every integrator, compare-mode failures, the embed title, exports of
 // every run), and the time controls (scrubber, "run to t"), units and the screen-reader summary.

@@ -1,4 +1,4 @@
-// A short fuzz pass over the wasm API entry points (issue 6): random and hostile inputs to
+// A short fuzz pass over the wasm API entry points: random and hostile inputs to
 // every call a page or a link can reach. Each call returns or throws an Error with a message;
 // nothing panics (a panic would abort the module: later calls would fail), hangs or
 // produces non-finite numbers. Deterministic: a fixed-seed generator.

@@ -1,4 +1,4 @@
-// MuJoCo models as they are distributed (issue 28): joint ranges as Tumble's stops, collision
+// MuJoCo models as they are distributed: joint ranges as Tumble's stops, collision
 // geoms as shapes and planes, models of several files (includes, meshes) from the command line,
 // and numbers that are not finite refused by name. Each converted system is run by Tumble (the
 // `tumble` command line where built, else the wasm module) and checked against what does not

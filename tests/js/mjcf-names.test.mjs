@@ -1,4 +1,4 @@
-// Names (issue 28 item 2) between MuJoCo and Tumble: a model's body and joint names become the
+// Names between MuJoCo and Tumble: a model's body and joint names become the
 // systems' `name` fields (www/mujoco/mjcf-names.js), characters a Tumble name does not take as
 // _, names that do not fit dropped, each with a note; the page's rule for a name (validName)
 // agrees with the solver's (crates/tumble/src/names.rs, through the wasm module's check); and

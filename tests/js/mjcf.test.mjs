@@ -1,4 +1,4 @@
-// Tumble systems as MuJoCo models and back (www/mujoco/mjcf.js, issue 21), with MuJoCo's own wasm build
+// Tumble systems as MuJoCo models and back (www/mujoco/mjcf.js), with MuJoCo's own wasm build
 // (@mujoco/mujoco, from package-lock.json) under Node: every preset written as MJCF, compiled by
 // MuJoCo's compiler and converted back is the same system; MuJoCo's energies of it agree with
 // Tumble's; MuJoCo's RK4 and Tumble's director follow the same motion; MJCF written in MuJoCo's
@@ -223,7 +223,7 @@ test("MJCF in MuJoCo's own style converts to the expected systems", () => {
 test('what Tumble cannot take is named: contacts, actuators, limits, several joints in one body', () => {
   const { notes, system } = convert(fixture('robot.xml'));
   const text = notes.join('\n');
-  // (issue 28: the floor, the boxes and the limits are converted: tests/js/mjcf-import.test.mjs)
+  // (the floor, the boxes and the limits are converted: tests/js/mjcf-import.test.mjs)
   assert.match(text, /contact: 2 collision geoms as shapes and 1 plane/);
   assert.deepEqual(system.forces.filter((f) => /limit/.test(f.type)).map((f) => f.type), ['joint_limit', 'slider_limit']);
   assert.match(text, /actuator other than a motor|position servo|'grip'/);

@@ -1,5 +1,5 @@
 // The page's stepper (www/sim/stepper.js) under Node, as the worker runs it: the states do not
-// depend on how the steps are cut into chunks (issue 29: the worker answers in chunks of a few
+// depend on how the steps are cut into chunks (the worker answers in chunks of a few
 // ms); the contact forces are computed only while the page draws them.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

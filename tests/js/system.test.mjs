@@ -1,4 +1,4 @@
-// Custom systems in the editor and in links (issue 14), without a browser: the JSON export of
+// Custom systems in the editor and in links, without a browser: the JSON export of
 // every preset runs bit for bit like the preset; the editor's check names field, line and
 // column; the system= codec (www/shared/url.js) round-trips, rejects damaged, oversize and bomb links
 // with a message and never hangs; the command line reads the same link to the same state hash.

@@ -1,5 +1,5 @@
 // The wasm module under Node: the same API the page uses, and bit-identical results with
-// the native command line (issue 6, determinism).
+// the native command line (determinism).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, existsSync } from 'node:fs';
@@ -50,7 +50,7 @@ test('the free body under rattle stays on SO(3): |R^T R - I| < 1e-13 after 1000 
 
 test('wasm and native give the same state bits (state hash after 300 steps)', () => {
   assert.ok(existsSync(cli), `${cli} is missing: build it first (cargo build --release -p tumble-cli, or scripts/build.sh)`);
-  // the last six with force elements, drives, sliding and distance joints (issue 19): the page's
+  // the last six with force elements, drives, sliding and distance joints: the page's
   // run is the command line's, bit for bit
   for (const [scenario, integrator] of [['nk-spherical', 'rattle'], ['top', 'baumgarte'], ['chain?links=12&joint=revolute', 'rattle'], ['nk-revolute', 'director'],
     ['slider-crank?spring=40&piston_damping=0.5', 'director'], ['kapitza', 'rattle'], ['driven-pendulum', 'baumgarte'], ['spring-pendulum', 'director'],
