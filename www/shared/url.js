@@ -38,75 +38,117 @@ export function locationQuery(loc = location) {
   return (loc.search && loc.search !== '?' ? loc.search + '&' : '?') + frag;
 }
 
-/** Parse a query string (locationQuery). Returns { settings, error } with defaults where invalid. */
+/** Parse a query string (locationQuery). Returns { settings, error } with defaults where invalid.
+ * In stages, each giving the first thing wrong it finds: the link's length and form, unknown
+ * keys, what runs (scenario or system), the integrator and its numbers, what is compared and
+ * shown, and the study's settings. */
 export function parseQuery(search) {
   const settings = { ...DEFAULTS };
-  const fail = (error) => ({ settings: { ...DEFAULTS }, error });
   if (!search || search === '?') return { settings, error: null };
-  // a link with a system= may be longer; either way far longer links are not read at all
-  if (search.length > MAX_QUERY + 4 * MAX_SYSTEM_PARAM) return fail(`This link is ${search.length} characters long; at most ${MAX_QUERY + MAX_SYSTEM_PARAM} are accepted.`);
+  const read = readLink(search);
+  if (read.error) return { settings: { ...DEFAULTS }, error: read.error };
+  const { params } = read;
+  const error = unknownKey(params) ?? readSource(params, settings) ?? readIntegrator(params, settings)
+    ?? readComparison(params, settings) ?? readDisplay(params, settings) ?? readStudyPart(params, settings);
+  return error ? { settings: { ...DEFAULTS }, error } : { settings, error: null };
+}
+
+/** The link's parameters, or the error of a link too long or unreadable: { params } or
+ * { error }. A link with a system= may be longer; either way far longer links are not read at
+ * all. */
+function readLink(search) {
+  if (search.length > MAX_QUERY + 4 * MAX_SYSTEM_PARAM) return { error: `This link is ${search.length} characters long; at most ${MAX_QUERY + MAX_SYSTEM_PARAM} are accepted.` };
   let params;
   try {
     params = new URLSearchParams(search);
   } catch (e) {
-    return fail('This link could not be read.');
+    return { error: 'This link could not be read.' };
   }
   const system = params.get('system');
   if (system !== null && system.length > MAX_SYSTEM_PARAM) {
-    return fail(`The custom system in this link is about ${Math.floor(system.length * 3 / 4)} bytes compressed; links carry at most ${MAX_SYSTEM_BYTES} bytes (16 KB). Share the JSON as a file instead (tumble run FILE.json).`);
+    return { error: `The custom system in this link is about ${Math.floor(system.length * 3 / 4)} bytes compressed; links carry at most ${MAX_SYSTEM_BYTES} bytes (16 KB). Share the JSON as a file instead (tumble run FILE.json).` };
   }
   const rest = search.length - (system?.length ?? 0);
-  if (rest > MAX_QUERY) return fail(`This link is ${search.length} characters long; at most ${MAX_QUERY} are accepted${system !== null ? ' besides the system' : ''}.`);
+  if (rest > MAX_QUERY) return { error: `This link is ${search.length} characters long; at most ${MAX_QUERY} are accepted${system !== null ? ' besides the system' : ''}.` };
+  return { params };
+}
+
+/** The error of a key the page does not know, or null. */
+function unknownKey(params) {
   const known = new Set(['scenario', 'system', 'integrator', 'dt', 'tol', 'alpha', 'beta', 'embed', 'compare', 'mujoco', 'charts', 'reaction', 'autoplay', 'explain', 'view', ...STUDY_KEYS]);
   for (const key of params.keys()) {
     if (known.has(key)) continue;
     // most likely a hand-written link whose scenario text was not encoded: its '&' split it
     const hint = (params.get('scenario') ?? '').includes('?') ? ' If it belongs to the scenario, encode the scenario text (encodeURIComponent): ?scenario=chain%3Flinks%3D4%26joint%3Dspherical' : '';
-    return fail(`This link has an unknown setting '${key.slice(0, 40)}'.${hint}`);
+    return `This link has an unknown setting '${key.slice(0, 40)}'.${hint}`;
   }
-  const scenario = params.get('scenario');
+  return null;
+}
+
+/** What runs: `scenario` (a preset's text) or `system` (a custom system, base64url), into
+ * `settings`; the error, or null. */
+function readSource(params, settings) {
+  const scenario = params.get('scenario'), system = params.get('system');
   if (scenario !== null) {
-    if (scenario.length === 0 || scenario.length > 512) return fail('The scenario in this link is empty or too long.');
+    if (scenario.length === 0 || scenario.length > 512) return 'The scenario in this link is empty or too long.';
     settings.scenario = scenario;
   }
   if (system !== null) {
-    if (scenario !== null) return fail('This link has both a scenario and a system; a link carries one of them.');
-    if (!/^[A-Za-z0-9_-]+$/.test(system) || system.length % 4 === 1) return fail('The custom system in this link is damaged: it is not base64url text (A-Z, a-z, 0-9, - and _).');
+    if (scenario !== null) return 'This link has both a scenario and a system; a link carries one of them.';
+    if (!/^[A-Za-z0-9_-]+$/.test(system) || system.length % 4 === 1) return 'The custom system in this link is damaged: it is not base64url text (A-Z, a-z, 0-9, - and _).';
     settings.system = system; // decoded and validated by decodeSystem and the wasm module
   }
+  return null;
+}
+
+/** The integrator, its step dt and its numbers tol, alpha, beta, into `settings`; the error, or
+ * null. */
+function readIntegrator(params, settings) {
   const integrator = params.get('integrator');
   if (integrator !== null) {
-    if (!INTEGRATORS.includes(integrator)) return fail(`Unknown integrator '${integrator.slice(0, 40)}' in this link; choose director, rattle or baumgarte.`);
+    if (!INTEGRATORS.includes(integrator)) return `Unknown integrator '${integrator.slice(0, 40)}' in this link; choose director, rattle or baumgarte.`;
     settings.integrator = integrator;
   }
   const dt = params.get('dt');
   if (dt !== null) {
     const v = Number(dt);
-    if (!/^[0-9.eE+-]+$/.test(dt) || !Number.isFinite(v) || v < 1e-6 || v > 1) return fail(`The step dt in this link must be a number between 1e-6 and 1, not '${dt.slice(0, 40)}'.`);
+    if (!/^[0-9.eE+-]+$/.test(dt) || !Number.isFinite(v) || v < 1e-6 || v > 1) return `The step dt in this link must be a number between 1e-6 and 1, not '${dt.slice(0, 40)}'.`;
     settings.dt = v;
   }
   for (const [key, lo, hi] of [['tol', 1e-14, 1e-3], ['alpha', 0, 1e4], ['beta', 0, 1e4]]) {
     const raw = params.get(key);
     if (raw === null) continue;
     const v = Number(raw);
-    if (!/^[0-9.eE+-]+$/.test(raw) || !Number.isFinite(v) || v < lo || v > hi) return fail(`'${key}' in this link must be a number between ${lo} and ${hi}, not '${raw.slice(0, 40)}'.`);
+    if (!/^[0-9.eE+-]+$/.test(raw) || !Number.isFinite(v) || v < lo || v > hi) return `'${key}' in this link must be a number between ${lo} and ${hi}, not '${raw.slice(0, 40)}'.`;
     settings[key] = v;
   }
+  return null;
+}
+
+/** The runs beside the first: `compare` (Tumble's integrators) and `mujoco` (MuJoCo's), into
+ * `settings`; the error, or null. */
+function readComparison(params, settings) {
   const compare = params.get('compare');
   if (compare !== null) {
-    if (compare !== 'all' && !INTEGRATORS.includes(compare)) return fail(`'compare' in this link must be all, director, rattle or baumgarte, not '${compare.slice(0, 40)}'.`);
+    if (compare !== 'all' && !INTEGRATORS.includes(compare)) return `'compare' in this link must be all, director, rattle or baumgarte, not '${compare.slice(0, 40)}'.`;
     settings.compare = compare;
   }
   const mujoco = params.get('mujoco');
   if (mujoco !== null) {
-    if (!MUJOCO_INTEGRATORS.includes(mujoco)) return fail(`'mujoco' in this link must be ${MUJOCO_INTEGRATORS.join(', ')}, not '${mujoco.slice(0, 40)}'.`);
+    if (!MUJOCO_INTEGRATORS.includes(mujoco)) return `'mujoco' in this link must be ${MUJOCO_INTEGRATORS.join(', ')}, not '${mujoco.slice(0, 40)}'.`;
     settings.mujoco = mujoco;
   }
+  return null;
+}
+
+/** What the page shows: `charts`, `reaction`, `autoplay`, `explain` and `view`, into
+ * `settings`; the error, or null. */
+function readDisplay(params, settings) {
   const charts = params.get('charts');
   if (charts !== null) {
     const list = charts.split(',').map((c) => c.trim()).filter(Boolean);
     const bad = list.find((c) => !CHARTS.includes(c) && c !== 'none');
-    if (bad !== undefined || !list.length || (list.includes('none') && list.length > 1)) return fail(`'charts' in this link must be none or a comma-separated list of ${CHARTS.join(', ')}, not '${charts.slice(0, 60)}'.`);
+    if (bad !== undefined || !list.length || (list.includes('none') && list.length > 1)) return `'charts' in this link must be none or a comma-separated list of ${CHARTS.join(', ')}, not '${charts.slice(0, 60)}'.`;
     settings.charts = list.includes('none') ? [] : list;
   }
   // reaction=k: the joint whose reaction the chart shows (whether the system has it is known
@@ -114,26 +156,32 @@ export function parseQuery(search) {
   // hand-written link with its scenario unencoded must keep failing on it with its message
   const joint = params.get('reaction');
   if (joint !== null) {
-    if (!/^\d{1,4}$/.test(joint)) return fail(`'reaction' in this link must be the number of the joint whose reaction is charted (0, 1, 2, ...), not '${joint.slice(0, 40)}'.`);
+    if (!/^\d{1,4}$/.test(joint)) return `'reaction' in this link must be the number of the joint whose reaction is charted (0, 1, 2, ...), not '${joint.slice(0, 40)}'.`;
     settings.joint = Number(joint);
   }
   for (const flag of ['autoplay', 'explain']) {
     const raw = params.get(flag);
     if (raw === null) continue;
-    if (!['', '1', '0', 'true', 'false'].includes(raw)) return fail(`'${flag}' in this link must be 1 or 0, not '${raw.slice(0, 40)}'.`);
+    if (!['', '1', '0', 'true', 'false'].includes(raw)) return `'${flag}' in this link must be 1 or 0, not '${raw.slice(0, 40)}'.`;
     settings[flag] = raw === '' || raw === '1' || raw === 'true';
   }
   const view = params.get('view');
   if (view !== null) {
-    if (view !== 'live' && view !== 'study') return fail(`'view' in this link must be live or study, not '${view.slice(0, 40)}'.`);
+    if (view !== 'live' && view !== 'study') return `'view' in this link must be live or study, not '${view.slice(0, 40)}'.`;
     settings.view = view;
   }
-  if (view === 'study' || STUDY_KEYS.some((k) => params.has(k))) {
+  return null;
+}
+
+/** The study's settings (parseStudy), when the link opens the Study view or carries any of
+ * them, into `settings`; the error, or null. */
+function readStudyPart(params, settings) {
+  if (params.get('view') === 'study' || STUDY_KEYS.some((k) => params.has(k))) {
     const { study, error } = parseStudy(params);
-    if (error) return fail(error);
+    if (error) return error;
     settings.study = study;
   }
-  return { settings, error: null };
+  return null;
 }
 
 /** The study settings of a link's parameters (URLSearchParams), the defaults where absent:

@@ -87,6 +87,47 @@ function linearLabels(splits) {
   return splits.map((v) => (v == null ? '' : compact(v, 6)));
 }
 
+/** The value (y) axis of chart `spec`: on a log chart one label per k-th decade, k the
+ * smallest stride whose labels are >= 24 px apart; on a linear one the fewest digits that tell
+ * the labels apart. */
+function valueAxis(spec) {
+  let plotHeight = 100;
+  const yAxis = {
+    font: FONT, gap: 4, ticks: { size: 4, stroke: '#c9ced8', width: 1 }, grid: { stroke: '#e3e6ec', width: 1 },
+    size: (u, values) => Math.ceil(Math.max(24, ...(values ?? []).map((s) => textWidth(s))) + 4 + 4 + 6),
+  };
+  if (spec.log) {
+    Object.assign(yAxis, {
+      space: (u, i, min, max, dim) => { plotHeight = dim; return 20; },
+      splits: (u, i, min, max) => {
+        const e0 = Math.ceil(Math.log10(min) - 1e-9), e1 = Math.floor(Math.log10(max) + 1e-9);
+        const fit = Math.max(2, Math.floor(plotHeight / 24) + 1);
+        let k = 1;
+        while (Math.floor(e1 / k) - Math.ceil(e0 / k) + 1 > fit) k++;
+        const out = [];
+        for (let e = Math.ceil(e0 / k) * k; e <= e1; e += k) out.push(Number(`1e${e}`));
+        return out;
+      },
+      filter: (u, splits) => splits,
+      values: (u, splits) => splits.map((v) => (v == null ? '' : pow10Label(v))),
+    });
+  } else {
+    Object.assign(yAxis, { space: 26, values: (u, splits) => linearLabels(splits) });
+    if (spec.incrs) yAxis.incrs = spec.incrs;
+  }
+  return yAxis;
+}
+
+/** The time (x) axis; `fit` (an embed): without its label. */
+function timeAxis(fit) {
+  return {
+    font: FONT, gap: 3, ticks: { size: 4, stroke: '#c9ced8', width: 1 }, grid: { stroke: '#e3e6ec', width: 1 },
+    label: fit ? null : 'time t (s)', labelFont: LABEL_FONT, labelSize: fit ? 0 : 16, labelGap: 0, size: fit ? 20 : 24,
+    space: (u, i, min, max) => Math.max(56, textWidth(compact(max, 4)) + 24),
+    values: (u, splits) => linearLabels(splits),
+  };
+}
+
 /** A value in the legend or summary. */
 const show = (v, log) => (v == null || Number.isNaN(v) ? '-' : log ? v.toExponential(1) : compact(v, 4));
 
@@ -266,7 +307,8 @@ export class Charts {
     return on.length ? on : spec.series;
   }
 
-  // (re)create chart `ci` with its active series
+  // (re)create chart `ci` with its active series: its lines' dashes, title and options, the
+  // plot, its labels for screen readers, legend swatches and caption, in place of the old one
   build(ci) {
     const spec = this.specs[ci];
     const series = this.active(ci);
@@ -276,46 +318,30 @@ export class Charts {
     for (const s of series) s.style = single && s.comp != null ? [] : s.dash;
     spec.data = [null, ...series.map(() => null)];
     const old = this.plots[ci];
-    const log = spec.log;
-    let plotHeight = 100;
-    const yAxis = {
-      font: FONT, gap: 4, ticks: { size: 4, stroke: '#c9ced8', width: 1 }, grid: { stroke: '#e3e6ec', width: 1 },
-      size: (u, values) => Math.ceil(Math.max(24, ...(values ?? []).map((s) => textWidth(s))) + 4 + 4 + 6),
-    };
-    if (log) {
-      Object.assign(yAxis, {
-        space: (u, i, min, max, dim) => { plotHeight = dim; return 20; },
-        // one label per k-th decade, k the smallest stride whose labels are >= 24 px apart
-        splits: (u, i, min, max) => {
-          const e0 = Math.ceil(Math.log10(min) - 1e-9), e1 = Math.floor(Math.log10(max) + 1e-9);
-          const fit = Math.max(2, Math.floor(plotHeight / 24) + 1);
-          let k = 1;
-          while (Math.floor(e1 / k) - Math.ceil(e0 / k) + 1 > fit) k++;
-          const out = [];
-          for (let e = Math.ceil(e0 / k) * k; e <= e1; e += k) out.push(Number(`1e${e}`));
-          return out;
-        },
-        filter: (u, splits) => splits,
-        values: (u, splits) => splits.map((v) => (v == null ? '' : pow10Label(v))),
-      });
-    } else {
-      Object.assign(yAxis, { space: 26, values: (u, splits) => linearLabels(splits) });
-      if (spec.incrs) yAxis.incrs = spec.incrs;
-    }
-    const xAxis = {
-      font: FONT, gap: 3, ticks: { size: 4, stroke: '#c9ced8', width: 1 }, grid: { stroke: '#e3e6ec', width: 1 },
-      label: 'time t (s)', labelFont: LABEL_FONT, labelSize: 16, labelGap: 0, size: 24,
-      space: (u, i, min, max) => Math.max(56, textWidth(compact(max, 4)) + 24),
-      values: (u, splits) => linearLabels(splits),
-    };
     // embeds (fit) have room for a short title only
     const title = this.fit ? spec.short : spec.titleWithout && !series.some((s) => s.group) ? spec.titleWithout : spec.title;
     spec.shownTitle = title;
-    const opts = {
+    const el = document.createElement('div');
+    const plot = new uPlot(this.plotOptions(ci, series, title), [new Float64Array(0), ...series.map(() => new Float64Array(0))], el);
+    this.describe(plot, spec, series, title, el);
+    if (old) {
+      old.root.parentElement.replaceWith(el);
+      old.destroy();
+    } else {
+      this.container.append(el);
+    }
+    this.plots[ci] = plot;
+  }
+
+  // uPlot's options for chart `ci` showing `series` under `title`
+  plotOptions(ci, series, title) {
+    const spec = this.specs[ci];
+    const log = spec.log;
+    return {
       title,
       width: this.width(),
       height: this.heightOf(ci),
-      padding: [10, 20, 0, 2],
+      padding: this.fit ? [8, 10, 0, 0] : [10, 20, 0, 2],
       scales: { x: { time: false }, y: log ? { distr: 3, log: 10 } : spec.range ? { range: spec.range } : { auto: true } },
       series: [
         { label: 't (s)', value: (u, v, si, i) => show(this.legendValue(u, 0, i, v), false) },
@@ -324,19 +350,16 @@ export class Charts {
           value: (u, v, si, i) => (this.stoppedAt[s.i] != null && i == null ? 'stopped' : show(this.legendValue(u, si, i, v), log)),
         })),
       ],
-      axes: [xAxis, yAxis],
+      axes: [timeAxis(this.fit), valueAxis(spec)],
       legend: { live: true, markers: { width: 0, fill: 'transparent' } },
       cursor: { points: { show: false } },
       hooks: { draw: [(u) => this.drawCursor(u)] },
     };
-    const el = document.createElement('div');
-    if (this.fit) {
-      opts.padding = [8, 10, 0, 0];
-      xAxis.label = null;
-      xAxis.labelSize = 0;
-      xAxis.size = 20;
-    }
-    const plot = new uPlot(opts, [new Float64Array(0), ...series.map(() => new Float64Array(0))], el);
+  }
+
+  // what a screen reader and the legend say of `plot` (in `el`): its role and label, the
+  // swatch of each line, and the chart's caption under it
+  describe(plot, spec, series, title, el) {
     plot.root.setAttribute('role', 'figure');
     if (this.fit) plot.root.querySelector('.u-title')?.setAttribute('title', spec.title); // the whole title, where the short one is cut
     plot.root.setAttribute('aria-label', `${title}. Chart of ${spec.name} against time in s for ${this.names.map((n) => LABEL[n] ?? n).join(', ')}.`);
@@ -355,13 +378,6 @@ export class Charts {
       el.append(cap);
       plot.root.setAttribute('aria-describedby', cap.id);
     }
-    if (old) {
-      old.root.parentElement.replaceWith(el);
-      old.destroy();
-    } else {
-      this.container.append(el);
-    }
-    this.plots[ci] = plot;
   }
 
   // legend values: the sample under the cursor, or the newest one when the cursor is elsewhere
