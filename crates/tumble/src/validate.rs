@@ -153,7 +153,7 @@ pub fn check_drives(model: &Model) -> Result<(), ScenarioError> {
         let Some(j) = model.joints.get(d.joint) else {
             return err(format!(
                 "drives[{i}].joint: {}, so joints[{}] does not exist",
-                crate::math::numbered(model.joints.len(), "joint", "joints"),
+                crate::text::numbered(model.joints.len(), "joint", "joints"),
                 d.joint
             ));
         };
