@@ -24,7 +24,7 @@ impl Progress {
     pub(crate) fn at(&self, done: u64, t: f64) {
         if let Some(bar) = &self.0 {
             bar.set_position(done);
-            if done % 64 == 0 {
+            if done.is_multiple_of(64) {
                 bar.set_message(format!("t = {t:.3} s"));
             }
         }

@@ -48,9 +48,9 @@ fn parse(args: &[String]) -> Result<(Study, Opts), String> {
     let text = match pos.as_slice() {
         [t] => t.clone(),
         [] => {
-            return Err(format!(
-                "study needs a SCENARIO (or --collect DIR); see 'tumble study --help'"
-            ))
+            return Err(
+                "study needs a SCENARIO (or --collect DIR); see 'tumble study --help'".to_string(),
+            )
         }
         _ => return Err(format!("study takes one SCENARIO, got {}", pos.len())),
     };

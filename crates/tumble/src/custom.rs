@@ -409,7 +409,7 @@ fn distance_kind(
     let gap = at(Some(j.b), j.point_b) - at(j.a, j.point_a);
     let start = crate::math::length(gap);
     let length = j.length.unwrap_or(start);
-    if !(length.is_finite() && length >= 1e-9 && length <= 1e9) {
+    if !(length.is_finite() && (1e-9..=1e9).contains(&length)) {
         return err(match j.length {
             None if start.is_finite() => format!("{name}: a distance joint's two points coincide at the start (0 m apart), so the rod has no direction; give the points a distance"),
             _ => format!("{name}.length must be between 1e-9 and 1e9 m, not {}", crate::text::Num(length)),

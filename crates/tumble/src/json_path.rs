@@ -78,7 +78,7 @@ impl fmt::Display for PathError {
                 let last = p.rsplit(['.', '[']).next().unwrap_or("");
                 write!(f, "{field} must be {}, not {got}", plain(expected, last))
             }
-            What::Unknown(keys) if keys.is_empty() => write!(f, "{field} is not a field here"),
+            What::Unknown([]) => write!(f, "{field} is not a field here"),
             What::Unknown(keys) => write!(
                 f,
                 "{field} is not a field here; the fields are {}",
