@@ -114,6 +114,49 @@ fn a_wrong_field_in_any_element_is_named_with_what_it_must_be() {
     );
 }
 
+/// Range messages write their numbers as a person does (`tumble::text::Num`): 0.01 and 1, 0
+/// and 10, 1000; exponent form only below 1e-4 and from 1e6 (1e-6, 1e13).
+#[test]
+fn range_messages_write_numbers_as_a_person_does() {
+    let contact =
+        |c: &str| format!(r#"{{"bodies": [{{"mass": 1, "inertia": [1, 1, 1]}}], "contact": {c}}}"#);
+    let shape = |s: &str| {
+        format!(r#"{{"bodies": [{{"mass": 1, "inertia": [1, 1, 1], "shapes": [{s}]}}]}}"#)
+    };
+    for (text, whole) in [
+        (
+            contact(r#"{"material": {"restitution": 2}}"#),
+            "contact.material.restitution must be between 0.01 and 1, not 2",
+        ),
+        (
+            contact(r#"{"material": {"friction": -1}}"#),
+            "contact.material.friction must be between 0 and 10, not -1",
+        ),
+        (
+            contact(r#"{"material": {"young": 10}}"#),
+            "contact.material.young must be between 1000 and 1e13 Pa, not 10",
+        ),
+        (
+            shape(r#"{"type": "sphere", "radius": 1e-9}"#),
+            "bodies[0].shapes[0].radius must be between 1e-6 and 1e6 m, not 1e-9",
+        ),
+        (
+            format!("{HEAD}\"dt\": 2}}"),
+            "dt must be between 1e-6 and 1, not 2",
+        ),
+        (
+            "governor?stiffness=2e8".to_string(),
+            "'stiffness' for scenario 'governor' must be between 0 and 1e8, not 2e8",
+        ),
+        (
+            "spring-pendulum?stiffness=0.5".to_string(),
+            "'stiffness' for scenario 'spring-pendulum' must be between 1 and 10000, not 0.5",
+        ),
+    ] {
+        assert_eq!(rejected(&text), whole, "{text}");
+    }
+}
+
 /// JSON has no NaN or Infinity: a text that writes them is told so, with the line and column.
 #[test]
 fn nan_and_infinity_are_named_as_numbers_json_does_not_allow() {

@@ -8,10 +8,12 @@ pub use record::print_record;
 use record::{simulate, Record, RecordJson};
 use report::report;
 
-use crate::{load_scenario, settings_from, Opts, Progress};
+use crate::progress::Progress;
+use crate::{load_scenario, settings_from, Opts};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use tumble::study::Plan;
+use tumble::text::Num;
 use tumble::{Method, Scenario};
 
 const OPTIONS: &[&str] = &[
@@ -46,9 +48,9 @@ fn parse(args: &[String]) -> Result<(Study, Opts), String> {
     let text = match pos.as_slice() {
         [t] => t.clone(),
         [] => {
-            return Err(format!(
-                "study needs a SCENARIO (or --collect DIR); see 'tumble study --help'"
-            ))
+            return Err(
+                "study needs a SCENARIO (or --collect DIR); see 'tumble study --help'".to_string(),
+            )
         }
         _ => return Err(format!("study takes one SCENARIO, got {}", pos.len())),
     };
@@ -58,7 +60,10 @@ fn parse(args: &[String]) -> Result<(Study, Opts), String> {
         let v = o.number(key)?.unwrap_or(default);
         if v != v.floor() || v < lo || v > hi {
             return Err(format!(
-                "--{key} must be a whole number from {lo} to {hi}, not {v}"
+                "--{key} must be a whole number from {} to {}, not {}",
+                Num(lo),
+                Num(hi),
+                Num(v)
             ));
         }
         Ok(v as usize)
@@ -69,13 +74,15 @@ fn parse(args: &[String]) -> Result<(Study, Opts), String> {
     let duration = o.number("duration")?.unwrap_or(1.0);
     if !(duration > 0.0 && duration <= 1e6) {
         return Err(format!(
-            "--duration must be above 0 and at most 1e6 s, not {duration}"
+            "--duration must be above 0 and at most 1e6 s, not {}",
+            Num(duration)
         ));
     }
     let long = o.number("long")?.unwrap_or(0.0);
     if !(0.0..=1e6).contains(&long) {
         return Err(format!(
-            "--long must be between 0 (none) and 1e6 s, not {long}"
+            "--long must be between 0 (none) and 1e6 s, not {}",
+            Num(long)
         ));
     }
     let csv = match o.get("format").unwrap_or("json") {

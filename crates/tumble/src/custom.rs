@@ -158,165 +158,28 @@ fn vec3(name: &str, v: [f64; 3]) -> Result<DVec3, ScenarioError> {
     }
 }
 
-/// Parse and validate the JSON form. The result has no canonical text of its own: its
-/// `json` field keeps the normalised JSON.
-pub fn parse(text: &str) -> Result<(Model, Vec<BodyState>, f64, f64, String), ScenarioError> {
-    if text.len() > MAX_JSON {
-        return err(format!(
-            "scenario JSON is {} bytes; at most {MAX_JSON} are accepted",
-            text.len()
-        ));
-    }
-    let js: JsonScenario = serde_json::from_str(text)
-        .map_err(|e| ScenarioError(crate::json_path::message::<JsonScenario>(text, &e)))?;
-    let gravity = vec3("gravity", js.gravity)?;
-    range("dt", js.dt, 1e-6, 1.0)?;
-    range("duration", js.duration, 0.0, 1e6)?;
-    if js.bodies.is_empty() || js.bodies.len() > MAX_LINKS {
-        return err(format!(
-            "bodies: between 1 and {MAX_LINKS} bodies are accepted, not {}",
-            js.bodies.len()
-        ));
-    }
-    let mut bodies = Vec::with_capacity(js.bodies.len());
-    let mut states = Vec::with_capacity(js.bodies.len());
-    for (i, b) in js.bodies.iter().enumerate() {
-        range(&format!("bodies[{i}].mass"), b.mass, 1e-9, 1e9)?;
-        let inertia = vec3(&format!("bodies[{i}].inertia"), b.inertia)?;
-        let size = match b.size {
-            Some(s) => {
-                let s = vec3(&format!("bodies[{i}].size"), s)?;
-                if s.min_element() <= 0.0 {
-                    return err(format!(
-                        "bodies[{i}].size must be positive, not {:?}",
-                        s.to_array()
-                    ));
-                }
-                s
-            }
-            None => box_for_inertia(b.mass, inertia),
-        };
-        let r = DMat3::from_cols_array_2d(&b.rotation).transpose();
-        if !r.is_finite() || crate::math::orthonormality_error(&r) > 1e-9 || r.determinant() < 0.0 {
-            return err(format!("bodies[{i}].rotation must be a proper rotation matrix (R^T R = I to 1e-9, det R = +1)"));
-        }
-        let body = Body {
-            mass: b.mass,
-            inertia,
-            size,
-        };
-        crate::validate::check_body(&format!("bodies[{i}]"), &body)?;
-        bodies.push(body);
-        states.push(BodyState {
-            x: vec3(&format!("bodies[{i}].position"), b.position)?,
-            r,
-            v: vec3(&format!("bodies[{i}].velocity"), b.velocity)?,
-            w: vec3(&format!("bodies[{i}].angular_velocity"), b.angular_velocity)?,
-        });
-    }
-    let n = bodies.len();
-    let mut joints = Vec::with_capacity(js.joints.len());
-    for (k, j) in js.joints.iter().enumerate() {
-        let name = format!("joints[{k}]");
-        if let Some((field, b)) = [("a", j.a), ("b", Some(j.b))]
-            .into_iter()
-            .find_map(|(f, b)| b.filter(|&b| b >= n).map(|b| (f, b)))
-        {
-            return err(format!(
-                "{name}.{field}: {}, so body {b} does not exist",
-                crate::math::numbered(n, "body", "bodies")
-            ));
-        }
-        if j.a == Some(j.b) {
-            return err(format!("{name} connects body {} to itself", j.b));
-        }
-        let axis = |key: &str, v: Option<[f64; 3]>| -> Result<DVec3, ScenarioError> {
-            let a = vec3(&format!("{name}.{key}"), v.unwrap_or([1.0, 0.0, 0.0]))?;
-            if a.length() < 1e-9 {
-                return err(format!("{name}.{key} must be a non-zero vector"));
-            }
-            Ok(a.normalize())
-        };
-        let rot = |b: Option<usize>| b.map_or(DMat3::IDENTITY, |b| states[b].r);
-        if j.length.is_some() && j.kind != "distance" {
-            return err(format!(
-                "{name}: only a distance joint has a length; a {} joint takes none",
-                j.kind
-            ));
-        }
-        let kind = match j.kind.as_str() {
-            "spherical" => JointKind::Spherical,
-            "revolute" => JointKind::Revolute {
-                axis_a: axis("axis_a", j.axis_a)?,
-                axis_b: axis("axis_b", j.axis_b)?,
-            },
-            "prismatic" => {
-                let (axis_a, axis_b) = (axis("axis_a", j.axis_a)?, axis("axis_b", j.axis_b)?);
-                JointKind::Prismatic {
-                    axis_a,
-                    axis_b,
-                    twist_a: twist_reference(axis_a, axis_b, &rot(j.a), &rot(Some(j.b))),
-                }
-            }
-            "cylindrical" => JointKind::Cylindrical {
-                axis_a: axis("axis_a", j.axis_a)?,
-                axis_b: axis("axis_b", j.axis_b)?,
-            },
-            "universal" => JointKind::Universal {
-                axis_a: axis("axis_a", j.axis_a)?,
-                axis_b: axis("axis_b", j.axis_b.or(Some([0.0, 1.0, 0.0])))?,
-            },
-            "fixed" => {
-                if j.axis_a.is_some() || j.axis_b.is_some() {
-                    return err(format!(
-                        "{name}: a fixed joint keeps the start's relative orientation and takes no axes"
-                    ));
-                }
-                // b's x1 axis, seen from a at the start
-                let axis_b = DVec3::X;
-                let axis_a = crate::math::normalize(rot(j.a).transpose() * (rot(Some(j.b)) * axis_b));
-                JointKind::Fixed {
-                    axis_a,
-                    axis_b,
-                    twist_a: twist_reference(axis_a, axis_b, &rot(j.a), &rot(Some(j.b))),
-                }
-            }
-            "distance" => {
-                if j.axis_a.is_some() || j.axis_b.is_some() {
-                    return err(format!(
-                        "{name}: a distance joint keeps two points a distance apart and takes no axes"
-                    ));
-                }
-                // the default length: the points' distance at the start
-                let at = |b: Option<usize>, p: [f64; 3]| {
-                    let p = DVec3::from_array(p);
-                    b.map_or(p, |b| states[b].x + states[b].r * p)
-                };
-                let gap = at(Some(j.b), j.point_b) - at(j.a, j.point_a);
-                let start = crate::math::length(gap);
-                let length = j.length.unwrap_or(start);
-                if !(length.is_finite() && length >= 1e-9 && length <= 1e9) {
-                    return err(match j.length {
-                        None if start.is_finite() => format!("{name}: a distance joint's two points coincide at the start (0 m apart), so the rod has no direction; give the points a distance"),
-                        _ => format!("{name}.length must be between 1e-9 and 1e9 m, not {}", crate::math::Num(length)),
-                    });
-                }
-                JointKind::Distance { length }
-            }
-            other => {
-                return err(format!(
-                    "{name}.type must be spherical, revolute, prismatic, cylindrical, universal, fixed or distance, not '{other}'"
-                ))
-            }
-        };
-        joints.push(Joint {
-            kind,
-            a: j.a,
-            point_a: vec3(&format!("{name}.point_a"), j.point_a)?,
-            b: j.b,
-            point_b: vec3(&format!("{name}.point_b"), j.point_b)?,
-        });
-    }
+/// A custom system read from its JSON form: what [`parse`] returns.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CustomSystem {
+    /// bodies, joints, gravity, forces, drives, contact, names
+    pub model: Model,
+    /// the initial state of every body
+    pub initial: Vec<BodyState>,
+    /// the default time step h (s)
+    pub dt: f64,
+    /// the default duration (s)
+    pub duration: f64,
+    /// the normalised JSON (defaults filled in); the system has no canonical text of its own
+    pub json: String,
+}
+
+/// Parse and validate the JSON form: read the text, check the run settings, then the bodies,
+/// the joints, the force elements, drives, contact and names, and the system as a whole.
+pub fn parse(text: &str) -> Result<CustomSystem, ScenarioError> {
+    let js = read(text)?;
+    let gravity = check_run(&js)?;
+    let (bodies, initial) = bodies_from(&js.bodies)?;
+    let joints = joints_from(&js.joints, &initial)?;
     let model = Model {
         bodies,
         joints,
@@ -331,17 +194,238 @@ pub fn parse(text: &str) -> Result<(Model, Vec<BodyState>, f64, f64, String), Sc
                 .collect::<Vec<_>>(),
             gravity,
         )?,
-        names: Names {
-            bodies: names::check("bodies", &listed(&js.bodies, |b| &b.name))?,
-            joints: names::check("joints", &listed(&js.joints, |j| &j.name))?,
-            forces: names::check("forces", &listed(&js.forces, JsonForce::name))?,
-            drives: names::check("drives", &listed(&js.drives, |d| d.name()))?,
-        },
+        names: names_from(&js)?,
     };
-    crate::validate::check_consistent(&model, &states)?;
-    let normal =
+    crate::validate::check_consistent(&model, &initial)?;
+    let json =
         serde_json::to_string(&js).map_err(|e| ScenarioError(format!("scenario JSON: {e}")))?;
-    Ok((model, states, js.dt, js.duration, normal))
+    Ok(CustomSystem {
+        model,
+        initial,
+        dt: js.dt,
+        duration: js.duration,
+        json,
+    })
+}
+
+/// The text into the JSON types, at most [`MAX_JSON`] bytes; a failure names the field at
+/// fault (`json_path.rs`).
+fn read(text: &str) -> Result<JsonScenario, ScenarioError> {
+    if text.len() > MAX_JSON {
+        return err(format!(
+            "scenario JSON is {} bytes; at most {MAX_JSON} are accepted",
+            text.len()
+        ));
+    }
+    serde_json::from_str(text)
+        .map_err(|e| ScenarioError(crate::json_path::message::<JsonScenario>(text, &e)))
+}
+
+/// Gravity, time step, duration and the number of bodies in their ranges; the gravity vector.
+fn check_run(js: &JsonScenario) -> Result<DVec3, ScenarioError> {
+    let gravity = vec3("gravity", js.gravity)?;
+    range("dt", js.dt, 1e-6, 1.0)?;
+    range("duration", js.duration, 0.0, 1e6)?;
+    if js.bodies.is_empty() || js.bodies.len() > MAX_LINKS {
+        return err(format!(
+            "bodies: between 1 and {MAX_LINKS} bodies are accepted, not {}",
+            js.bodies.len()
+        ));
+    }
+    Ok(gravity)
+}
+
+/// Each body and its initial state, checked in the order of the list.
+fn bodies_from(list: &[JsonBody]) -> Result<(Vec<Body>, Vec<BodyState>), ScenarioError> {
+    let mut bodies = Vec::with_capacity(list.len());
+    let mut states = Vec::with_capacity(list.len());
+    for (i, b) in list.iter().enumerate() {
+        let (body, state) = body_from(i, b)?;
+        bodies.push(body);
+        states.push(state);
+    }
+    Ok((bodies, states))
+}
+
+/// `bodies[i]`: mass, inertia, size (by default the box of that inertia), a proper rotation,
+/// position and velocities.
+fn body_from(i: usize, b: &JsonBody) -> Result<(Body, BodyState), ScenarioError> {
+    range(&format!("bodies[{i}].mass"), b.mass, 1e-9, 1e9)?;
+    let inertia = vec3(&format!("bodies[{i}].inertia"), b.inertia)?;
+    let size = match b.size {
+        Some(s) => {
+            let s = vec3(&format!("bodies[{i}].size"), s)?;
+            if s.min_element() <= 0.0 {
+                return err(format!(
+                    "bodies[{i}].size must be positive, not {:?}",
+                    s.to_array()
+                ));
+            }
+            s
+        }
+        None => box_for_inertia(b.mass, inertia),
+    };
+    let r = DMat3::from_cols_array_2d(&b.rotation).transpose();
+    if !r.is_finite() || crate::math::orthonormality_error(&r) > 1e-9 || r.determinant() < 0.0 {
+        return err(format!(
+            "bodies[{i}].rotation must be a proper rotation matrix (R^T R = I to 1e-9, det R = +1)"
+        ));
+    }
+    let body = Body {
+        mass: b.mass,
+        inertia,
+        size,
+    };
+    crate::validate::check_body(&format!("bodies[{i}]"), &body)?;
+    let state = BodyState {
+        x: vec3(&format!("bodies[{i}].position"), b.position)?,
+        r,
+        v: vec3(&format!("bodies[{i}].velocity"), b.velocity)?,
+        w: vec3(&format!("bodies[{i}].angular_velocity"), b.angular_velocity)?,
+    };
+    Ok((body, state))
+}
+
+/// Each joint, checked in the order of the list against the bodies' initial states.
+fn joints_from(list: &[JsonJoint], states: &[BodyState]) -> Result<Vec<Joint>, ScenarioError> {
+    let mut joints = Vec::with_capacity(list.len());
+    for (k, j) in list.iter().enumerate() {
+        joints.push(joint_from(&format!("joints[{k}]"), j, states)?);
+    }
+    Ok(joints)
+}
+
+/// One joint, `name` its place in the list: bodies that exist and differ, a length only for a
+/// distance joint, its kind, its two points.
+fn joint_from(name: &str, j: &JsonJoint, states: &[BodyState]) -> Result<Joint, ScenarioError> {
+    let n = states.len();
+    if let Some((field, b)) = [("a", j.a), ("b", Some(j.b))]
+        .into_iter()
+        .find_map(|(f, b)| b.filter(|&b| b >= n).map(|b| (f, b)))
+    {
+        return err(format!(
+            "{name}.{field}: {}, so body {b} does not exist",
+            crate::text::numbered(n, "body", "bodies")
+        ));
+    }
+    if j.a == Some(j.b) {
+        return err(format!("{name} connects body {} to itself", j.b));
+    }
+    if j.length.is_some() && j.kind != "distance" {
+        return err(format!(
+            "{name}: only a distance joint has a length; a {} joint takes none",
+            j.kind
+        ));
+    }
+    Ok(Joint {
+        kind: joint_kind(name, j, states)?,
+        a: j.a,
+        point_a: vec3(&format!("{name}.point_a"), j.point_a)?,
+        b: j.b,
+        point_b: vec3(&format!("{name}.point_b"), j.point_b)?,
+    })
+}
+
+/// The joint's kind from its `type`, with its axes made unit vectors (x1 by default; a
+/// universal joint's axis_b x2) and the twist references taken at the start.
+fn joint_kind(name: &str, j: &JsonJoint, states: &[BodyState]) -> Result<JointKind, ScenarioError> {
+    let axis = |key: &str, v: Option<[f64; 3]>| -> Result<DVec3, ScenarioError> {
+        let a = vec3(&format!("{name}.{key}"), v.unwrap_or([1.0, 0.0, 0.0]))?;
+        if a.length() < 1e-9 {
+            return err(format!("{name}.{key} must be a non-zero vector"));
+        }
+        Ok(a.normalize())
+    };
+    let rot = |b: Option<usize>| b.map_or(DMat3::IDENTITY, |b| states[b].r);
+    Ok(match j.kind.as_str() {
+        "spherical" => JointKind::Spherical,
+        "revolute" => JointKind::Revolute {
+            axis_a: axis("axis_a", j.axis_a)?,
+            axis_b: axis("axis_b", j.axis_b)?,
+        },
+        "prismatic" => {
+            let (axis_a, axis_b) = (axis("axis_a", j.axis_a)?, axis("axis_b", j.axis_b)?);
+            JointKind::Prismatic {
+                axis_a,
+                axis_b,
+                twist_a: twist_reference(axis_a, axis_b, &rot(j.a), &rot(Some(j.b))),
+            }
+        }
+        "cylindrical" => JointKind::Cylindrical {
+            axis_a: axis("axis_a", j.axis_a)?,
+            axis_b: axis("axis_b", j.axis_b)?,
+        },
+        "universal" => JointKind::Universal {
+            axis_a: axis("axis_a", j.axis_a)?,
+            axis_b: axis("axis_b", j.axis_b.or(Some([0.0, 1.0, 0.0])))?,
+        },
+        "fixed" => fixed_kind(name, j, &rot(j.a), &rot(Some(j.b)))?,
+        "distance" => distance_kind(name, j, states)?,
+        other => {
+            return err(format!(
+                "{name}.type must be spherical, revolute, prismatic, cylindrical, universal, fixed or distance, not '{other}'"
+            ))
+        }
+    })
+}
+
+/// A weld: no axes; b's x1 axis seen from a at the start (`ra`, `rb` the two rotations, the
+/// ground's the identity) and the twist about it are kept.
+fn fixed_kind(
+    name: &str,
+    j: &JsonJoint,
+    ra: &DMat3,
+    rb: &DMat3,
+) -> Result<JointKind, ScenarioError> {
+    if j.axis_a.is_some() || j.axis_b.is_some() {
+        return err(format!(
+            "{name}: a fixed joint keeps the start's relative orientation and takes no axes"
+        ));
+    }
+    let axis_b = DVec3::X;
+    let axis_a = crate::math::normalize(ra.transpose() * (*rb * axis_b));
+    Ok(JointKind::Fixed {
+        axis_a,
+        axis_b,
+        twist_a: twist_reference(axis_a, axis_b, ra, rb),
+    })
+}
+
+/// A massless rod: no axes; its length given, or by default the points' distance at the start.
+fn distance_kind(
+    name: &str,
+    j: &JsonJoint,
+    states: &[BodyState],
+) -> Result<JointKind, ScenarioError> {
+    if j.axis_a.is_some() || j.axis_b.is_some() {
+        return err(format!(
+            "{name}: a distance joint keeps two points a distance apart and takes no axes"
+        ));
+    }
+    let at = |b: Option<usize>, p: [f64; 3]| {
+        let p = DVec3::from_array(p);
+        b.map_or(p, |b| states[b].x + states[b].r * p)
+    };
+    let gap = at(Some(j.b), j.point_b) - at(j.a, j.point_a);
+    let start = crate::math::length(gap);
+    let length = j.length.unwrap_or(start);
+    if !(length.is_finite() && (1e-9..=1e9).contains(&length)) {
+        return err(match j.length {
+            None if start.is_finite() => format!("{name}: a distance joint's two points coincide at the start (0 m apart), so the rod has no direction; give the points a distance"),
+            _ => format!("{name}.length must be between 1e-9 and 1e9 m, not {}", crate::text::Num(length)),
+        });
+    }
+    Ok(JointKind::Distance { length })
+}
+
+/// The optional names of the bodies, joints, forces and drives, checked list by list.
+fn names_from(js: &JsonScenario) -> Result<Names, ScenarioError> {
+    Ok(Names {
+        bodies: names::check("bodies", &listed(&js.bodies, |b| &b.name))?,
+        joints: names::check("joints", &listed(&js.joints, |j| &j.name))?,
+        forces: names::check("forces", &listed(&js.forces, JsonForce::name))?,
+        drives: names::check("drives", &listed(&js.drives, |d| d.name()))?,
+    })
 }
 
 /// Each element's optional name.
@@ -358,9 +442,9 @@ fn range(name: &str, v: f64, lo: f64, hi: f64) -> Result<(), ScenarioError> {
     } else {
         err(format!(
             "{name} must be between {} and {}, not {}",
-            crate::math::Num(lo),
-            crate::math::Num(hi),
-            crate::math::Num(v)
+            crate::text::Num(lo),
+            crate::text::Num(hi),
+            crate::text::Num(v)
         ))
     }
 }

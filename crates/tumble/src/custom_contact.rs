@@ -21,6 +21,7 @@
 //! `static_friction` equals `friction`. `group` and `mask` default to 1. `pull: true` lets the
 //! normal force's damping pull at the end of an impact (the textbook spring-dashpot).
 use crate::shapes::{Contact, Material, Plane, Shape, ShapeKind};
+use crate::text::Num;
 use crate::validate::ScenarioError;
 use alloc::format;
 use alloc::string::String;
@@ -103,8 +104,10 @@ fn num(name: &str, v: f64, lo: f64, hi: f64, unit: &str) -> Result<f64, Scenario
         Ok(v)
     } else {
         err(format!(
-            "{name} must be between {lo:e} and {hi:e}{unit}, not {}",
-            crate::math::Num(v)
+            "{name} must be between {} and {}{unit}, not {}",
+            Num(lo),
+            Num(hi),
+            Num(v)
         ))
     }
 }
@@ -145,7 +148,7 @@ fn material(
     if !(m.poisson.is_finite() && (0.0..0.5).contains(&m.poisson)) {
         return err(format!(
             "{name}.poisson must be at least 0 and below 0.5, not {}",
-            crate::math::Num(m.poisson)
+            Num(m.poisson)
         ));
     }
     num(&format!("{name}.restitution"), m.restitution, 0.01, 1.0, "")?;
@@ -167,7 +170,8 @@ fn material(
 }
 
 /// The model's contact from the scenario's section and the bodies' shapes (one list per
-/// body); `gravity` for the ground's normal.
+/// body); `gravity` for the ground's normal. The section's material first, then the ground,
+/// the planes and the shapes, each checked in the order of its list.
 pub(crate) fn contact_from(
     js: &JsonContact,
     shapes: &[&[JsonShape]],
@@ -192,104 +196,121 @@ pub(crate) fn contact_from(
         });
     }
     for (i, p) in js.planes.iter().enumerate() {
-        let name = format!("contact.planes[{i}]");
-        let n = vec3(&format!("{name}.normal"), p.normal)?;
-        if crate::math::length(n) < 1e-9 {
-            return err(format!("{name}.normal must be a non-zero vector"));
-        }
-        // a unit normal is kept as written (to the bit, so that an exported system runs as
-        // the original); any other is made one
-        let l2 = n.length_squared();
-        let normal = if (l2 - 1.0).abs() <= 4.0 * f64::EPSILON {
-            n
-        } else {
-            crate::math::normalize(n)
-        };
-        out.planes.push(Plane {
-            point: vec3(&format!("{name}.point"), p.point)?,
-            normal,
-            material: material(&format!("{name}.material"), p.material.as_ref(), base)?,
-        });
+        out.planes
+            .push(plane_from(&format!("contact.planes[{i}]"), p, base)?);
     }
     for (b, list) in shapes.iter().enumerate() {
         for (k, s) in list.iter().enumerate() {
-            let name = format!("bodies[{b}].shapes[{k}]");
-            let len = |field: &str, v: Option<f64>, lo: f64| -> Result<f64, ScenarioError> {
-                match v {
-                    Some(v) => num(&format!("{name}.{field}"), v, lo, 1e6, " m"),
-                    None => err(format!("{name}: a {} needs its {field} (m)", s.kind)),
-                }
-            };
-            let refuse = |field: &str, present: bool| -> Result<(), ScenarioError> {
-                if present {
-                    err(format!("{name}: a {} takes no {field}", s.kind))
-                } else {
-                    Ok(())
-                }
-            };
-            let kind = match s.kind.as_str() {
-                "sphere" => {
-                    refuse("half_length", s.half_length.is_some())?;
-                    refuse("half", s.half.is_some())?;
-                    ShapeKind::Sphere {
-                        radius: len("radius", s.radius, 1e-6)?,
-                    }
-                }
-                "capsule" => {
-                    refuse("half", s.half.is_some())?;
-                    ShapeKind::Capsule {
-                        radius: len("radius", s.radius, 1e-6)?,
-                        half_length: len("half_length", s.half_length, 0.0)?,
-                    }
-                }
-                "box" => {
-                    refuse("radius", s.radius.is_some())?;
-                    refuse("half_length", s.half_length.is_some())?;
-                    let Some(h) = s.half else {
-                        return err(format!(
-                            "{name}: a box needs its half sizes, \"half\": [x, y, z] (m)"
-                        ));
-                    };
-                    let half = vec3(&format!("{name}.half"), h)?;
-                    if half.min_element() < 1e-6 || half.max_element() > 1e6 {
-                        return err(format!(
-                            "{name}.half must be between 1e-6 and 1e6 m, not {:?}",
-                            h
-                        ));
-                    }
-                    ShapeKind::Box { half }
-                }
-                other => {
-                    return err(format!(
-                        "{name}.type must be sphere, capsule or box, not '{other}'"
-                    ))
-                }
-            };
-            let rotation = match s.rotation {
-                Some(r) => {
-                    let r = DMat3::from_cols_array_2d(&r).transpose();
-                    if !r.is_finite()
-                        || crate::math::orthonormality_error(&r) > 1e-9
-                        || r.determinant() < 0.0
-                    {
-                        return err(format!("{name}.rotation must be a proper rotation matrix (R^T R = I to 1e-9, det R = +1)"));
-                    }
-                    r
-                }
-                None => DMat3::IDENTITY,
-            };
-            out.shapes.push(Shape {
-                body: b,
-                kind,
-                offset: vec3(&format!("{name}.offset"), s.offset.unwrap_or([0.0; 3]))?,
-                rotation,
-                material: material(&format!("{name}.material"), s.material.as_ref(), base)?,
-                group: s.group.unwrap_or(1),
-                mask: s.mask.unwrap_or(1),
-            });
+            out.shapes
+                .push(shape_from(&format!("bodies[{b}].shapes[{k}]"), b, s, base)?);
         }
     }
     Ok(out)
+}
+
+/// A plane, `name` its place in the list: a non-zero normal, its point, its material over
+/// `base`.
+fn plane_from(name: &str, p: &JsonPlane, base: Material) -> Result<Plane, ScenarioError> {
+    let n = vec3(&format!("{name}.normal"), p.normal)?;
+    if crate::math::length(n) < 1e-9 {
+        return err(format!("{name}.normal must be a non-zero vector"));
+    }
+    // a unit normal is kept as written (to the bit, so that an exported system runs as
+    // the original); any other is made one
+    let l2 = n.length_squared();
+    let normal = if (l2 - 1.0).abs() <= 4.0 * f64::EPSILON {
+        n
+    } else {
+        crate::math::normalize(n)
+    };
+    Ok(Plane {
+        point: vec3(&format!("{name}.point"), p.point)?,
+        normal,
+        material: material(&format!("{name}.material"), p.material.as_ref(), base)?,
+    })
+}
+
+/// A shape on body `b`, `name` its place: its kind and sizes, its pose on the body, its
+/// material over `base`, its collision group and mask.
+fn shape_from(name: &str, b: usize, s: &JsonShape, base: Material) -> Result<Shape, ScenarioError> {
+    let kind = shape_kind(name, s)?;
+    let rotation = match s.rotation {
+        Some(r) => {
+            let r = DMat3::from_cols_array_2d(&r).transpose();
+            if !r.is_finite()
+                || crate::math::orthonormality_error(&r) > 1e-9
+                || r.determinant() < 0.0
+            {
+                return err(format!("{name}.rotation must be a proper rotation matrix (R^T R = I to 1e-9, det R = +1)"));
+            }
+            r
+        }
+        None => DMat3::IDENTITY,
+    };
+    Ok(Shape {
+        body: b,
+        kind,
+        offset: vec3(&format!("{name}.offset"), s.offset.unwrap_or([0.0; 3]))?,
+        rotation,
+        material: material(&format!("{name}.material"), s.material.as_ref(), base)?,
+        group: s.group.unwrap_or(1),
+        mask: s.mask.unwrap_or(1),
+    })
+}
+
+/// The shape's kind from its `type`, with the sizes that kind needs and none it does not take.
+fn shape_kind(name: &str, s: &JsonShape) -> Result<ShapeKind, ScenarioError> {
+    let len = |field: &str, v: Option<f64>, lo: f64| -> Result<f64, ScenarioError> {
+        match v {
+            Some(v) => num(&format!("{name}.{field}"), v, lo, 1e6, " m"),
+            None => err(format!("{name}: a {} needs its {field} (m)", s.kind)),
+        }
+    };
+    let refuse = |field: &str, present: bool| -> Result<(), ScenarioError> {
+        if present {
+            err(format!("{name}: a {} takes no {field}", s.kind))
+        } else {
+            Ok(())
+        }
+    };
+    Ok(match s.kind.as_str() {
+        "sphere" => {
+            refuse("half_length", s.half_length.is_some())?;
+            refuse("half", s.half.is_some())?;
+            ShapeKind::Sphere {
+                radius: len("radius", s.radius, 1e-6)?,
+            }
+        }
+        "capsule" => {
+            refuse("half", s.half.is_some())?;
+            ShapeKind::Capsule {
+                radius: len("radius", s.radius, 1e-6)?,
+                half_length: len("half_length", s.half_length, 0.0)?,
+            }
+        }
+        "box" => {
+            refuse("radius", s.radius.is_some())?;
+            refuse("half_length", s.half_length.is_some())?;
+            let Some(h) = s.half else {
+                return err(format!(
+                    "{name}: a box needs its half sizes, \"half\": [x, y, z] (m)"
+                ));
+            };
+            let half = vec3(&format!("{name}.half"), h)?;
+            if half.min_element() < 1e-6 || half.max_element() > 1e6 {
+                return err(format!(
+                    "{name}.half must be between 1e-6 and 1e6 m, not {:?}",
+                    h
+                ));
+            }
+            ShapeKind::Box { half }
+        }
+        other => {
+            return err(format!(
+                "{name}.type must be sphere, capsule or box, not '{other}'"
+            ))
+        }
+    })
 }
 
 fn material_json(m: &Material) -> JsonMaterial {

@@ -109,19 +109,6 @@ impl JsonForce {
             JsonForce::Motor(f) => &f.name,
         }
     }
-
-    fn name_mut(&mut self) -> &mut Option<String> {
-        match self {
-            JsonForce::Spring(f) => &mut f.name,
-            JsonForce::JointSpring(f) => &mut f.name,
-            JsonForce::SliderSpring(f) => &mut f.name,
-            JsonForce::JointLimit(f) => &mut f.name,
-            JsonForce::SliderLimit(f) => &mut f.name,
-            JsonForce::Force(f) => &mut f.name,
-            JsonForce::Torque(f) => &mut f.name,
-            JsonForce::Motor(f) => &mut f.name,
-        }
-    }
 }
 
 impl JsonDrive {
@@ -258,219 +245,175 @@ pub fn forces_json(model: &Model) -> Result<serde_json::Value, String> {
     let list: Vec<JsonForce> = model
         .forces
         .iter()
-        .map(|f| match *f {
-            ForceElement::Spring {
-                a,
-                point_a,
-                b,
-                point_b,
-                stiffness,
-                rest_length,
-                damping,
-            } => JsonForce::Spring(FSpring {
-                name: None,
-                a,
-                point_a: point_a.to_array(),
-                b,
-                point_b: point_b.to_array(),
-                stiffness,
-                rest_length,
-                damping,
-            }),
-            ForceElement::JointSpring {
-                joint,
-                stiffness,
-                rest_angle,
-                damping,
-            } => JsonForce::JointSpring(FJointSpring {
-                name: None,
-                joint,
-                stiffness,
-                rest_angle,
-                damping,
-            }),
-            ForceElement::SliderSpring {
-                joint,
-                stiffness,
-                rest_slide,
-                damping,
-            } => JsonForce::SliderSpring(FSliderSpring {
-                name: None,
-                joint,
-                stiffness,
-                rest_slide,
-                damping,
-            }),
-            ForceElement::Limit {
-                joint,
-                kind,
-                lower,
-                upper,
-                stiffness,
-                restitution,
-            } => match kind {
-                LimitKind::Angle => JsonForce::JointLimit(FJointLimit {
-                    name: None,
-                    joint,
-                    lower,
-                    upper,
-                    stiffness,
-                    restitution,
-                }),
-                LimitKind::Slide => JsonForce::SliderLimit(FSliderLimit {
-                    name: None,
-                    joint,
-                    lower,
-                    upper,
-                    stiffness,
-                    restitution,
-                }),
-            },
-            ForceElement::Force {
-                body,
-                point,
-                force,
-                time,
-            } => JsonForce::Force(FForce {
-                name: None,
-                body,
-                point: point.to_array(),
-                force: force.to_array(),
-                time: JsonTime::from_fn(time),
-            }),
-            ForceElement::Torque { body, torque, time } => JsonForce::Torque(FTorque {
-                name: None,
-                body,
-                torque: torque.to_array(),
-                time: JsonTime::from_fn(time),
-            }),
-            ForceElement::Motor {
-                joint,
-                torque,
-                time,
-            } => JsonForce::Motor(FMotor {
-                name: None,
-                joint,
-                torque,
-                time: JsonTime::from_fn(time),
-            }),
-        })
-        .zip(0..)
-        .map(|(mut f, i)| {
-            *f.name_mut() = Names::of(&model.names.forces, i).map(String::from);
-            f
-        })
+        .enumerate()
+        .map(|(i, f)| element_json(f, Names::of(&model.names.forces, i).map(String::from)))
         .collect();
     serde_json::to_value(list).map_err(|e| format!("forces: {e}"))
 }
 
+/// One force element's JSON form, with its name.
+fn element_json(f: &ForceElement, name: Option<String>) -> JsonForce {
+    match *f {
+        ForceElement::Spring {
+            a,
+            point_a,
+            b,
+            point_b,
+            stiffness,
+            rest_length,
+            damping,
+        } => JsonForce::Spring(FSpring {
+            name,
+            a,
+            point_a: point_a.to_array(),
+            b,
+            point_b: point_b.to_array(),
+            stiffness,
+            rest_length,
+            damping,
+        }),
+        ForceElement::JointSpring {
+            joint,
+            stiffness,
+            rest_angle,
+            damping,
+        } => JsonForce::JointSpring(FJointSpring {
+            name,
+            joint,
+            stiffness,
+            rest_angle,
+            damping,
+        }),
+        ForceElement::SliderSpring {
+            joint,
+            stiffness,
+            rest_slide,
+            damping,
+        } => JsonForce::SliderSpring(FSliderSpring {
+            name,
+            joint,
+            stiffness,
+            rest_slide,
+            damping,
+        }),
+        ForceElement::Limit {
+            joint,
+            kind,
+            lower,
+            upper,
+            stiffness,
+            restitution,
+        } => match kind {
+            LimitKind::Angle => JsonForce::JointLimit(FJointLimit {
+                name,
+                joint,
+                lower,
+                upper,
+                stiffness,
+                restitution,
+            }),
+            LimitKind::Slide => JsonForce::SliderLimit(FSliderLimit {
+                name,
+                joint,
+                lower,
+                upper,
+                stiffness,
+                restitution,
+            }),
+        },
+        ForceElement::Force {
+            body,
+            point,
+            force,
+            time,
+        } => JsonForce::Force(FForce {
+            name,
+            body,
+            point: point.to_array(),
+            force: force.to_array(),
+            time: JsonTime::from_fn(time),
+        }),
+        ForceElement::Torque { body, torque, time } => JsonForce::Torque(FTorque {
+            name,
+            body,
+            torque: torque.to_array(),
+            time: JsonTime::from_fn(time),
+        }),
+        ForceElement::Motor {
+            joint,
+            torque,
+            time,
+        } => JsonForce::Motor(FMotor {
+            name,
+            joint,
+            torque,
+            time: JsonTime::from_fn(time),
+        }),
+    }
+}
+
 /// The elements of the JSON form (numbers checked in `forces::validate`).
 pub(crate) fn forces_from(js: &[JsonForce]) -> Vec<ForceElement> {
-    js.iter()
-        .map(|f| match *f {
-            JsonForce::Spring(FSpring {
-                a,
-                point_a,
-                b,
-                point_b,
-                stiffness,
-                rest_length,
-                damping,
-                ..
-            }) => ForceElement::Spring {
-                a,
-                point_a: DVec3::from_array(point_a),
-                b,
-                point_b: DVec3::from_array(point_b),
-                stiffness,
-                rest_length,
-                damping,
-            },
-            JsonForce::JointSpring(FJointSpring {
-                joint,
-                stiffness,
-                rest_angle,
-                damping,
-                ..
-            }) => ForceElement::JointSpring {
-                joint,
-                stiffness,
-                rest_angle,
-                damping,
-            },
-            JsonForce::SliderSpring(FSliderSpring {
-                joint,
-                stiffness,
-                rest_slide,
-                damping,
-                ..
-            }) => ForceElement::SliderSpring {
-                joint,
-                stiffness,
-                rest_slide,
-                damping,
-            },
-            JsonForce::JointLimit(FJointLimit {
-                joint,
-                lower,
-                upper,
-                stiffness,
-                restitution,
-                ..
-            }) => ForceElement::Limit {
-                joint,
-                kind: LimitKind::Angle,
-                lower,
-                upper,
-                stiffness,
-                restitution,
-            },
-            JsonForce::SliderLimit(FSliderLimit {
-                joint,
-                lower,
-                upper,
-                stiffness,
-                restitution,
-                ..
-            }) => ForceElement::Limit {
-                joint,
-                kind: LimitKind::Slide,
-                lower,
-                upper,
-                stiffness,
-                restitution,
-            },
-            JsonForce::Force(FForce {
-                body,
-                point,
-                force,
-                time,
-                ..
-            }) => ForceElement::Force {
-                body,
-                point: DVec3::from_array(point),
-                force: DVec3::from_array(force),
-                time: time_fn(time),
-            },
-            JsonForce::Torque(FTorque {
-                body, torque, time, ..
-            }) => ForceElement::Torque {
-                body,
-                torque: DVec3::from_array(torque),
-                time: time_fn(time),
-            },
-            JsonForce::Motor(FMotor {
-                joint,
-                torque,
-                time,
-                ..
-            }) => ForceElement::Motor {
-                joint,
-                torque,
-                time: time_fn(time),
-            },
-        })
-        .collect()
+    js.iter().map(element_from).collect()
+}
+
+/// One element of the JSON form; its name is kept apart, in the model's names.
+fn element_from(f: &JsonForce) -> ForceElement {
+    match f {
+        JsonForce::Spring(s) => ForceElement::Spring {
+            a: s.a,
+            point_a: DVec3::from_array(s.point_a),
+            b: s.b,
+            point_b: DVec3::from_array(s.point_b),
+            stiffness: s.stiffness,
+            rest_length: s.rest_length,
+            damping: s.damping,
+        },
+        JsonForce::JointSpring(s) => ForceElement::JointSpring {
+            joint: s.joint,
+            stiffness: s.stiffness,
+            rest_angle: s.rest_angle,
+            damping: s.damping,
+        },
+        JsonForce::SliderSpring(s) => ForceElement::SliderSpring {
+            joint: s.joint,
+            stiffness: s.stiffness,
+            rest_slide: s.rest_slide,
+            damping: s.damping,
+        },
+        JsonForce::JointLimit(l) => ForceElement::Limit {
+            joint: l.joint,
+            kind: LimitKind::Angle,
+            lower: l.lower,
+            upper: l.upper,
+            stiffness: l.stiffness,
+            restitution: l.restitution,
+        },
+        JsonForce::SliderLimit(l) => ForceElement::Limit {
+            joint: l.joint,
+            kind: LimitKind::Slide,
+            lower: l.lower,
+            upper: l.upper,
+            stiffness: l.stiffness,
+            restitution: l.restitution,
+        },
+        JsonForce::Force(p) => ForceElement::Force {
+            body: p.body,
+            point: DVec3::from_array(p.point),
+            force: DVec3::from_array(p.force),
+            time: time_fn(p.time),
+        },
+        JsonForce::Torque(t) => ForceElement::Torque {
+            body: t.body,
+            torque: DVec3::from_array(t.torque),
+            time: time_fn(t.time),
+        },
+        JsonForce::Motor(m) => ForceElement::Motor {
+            joint: m.joint,
+            torque: m.torque,
+            time: time_fn(m.time),
+        },
+    }
 }
 
 /// The drives of the JSON form (checked in `validate::check_drives`).

@@ -121,7 +121,7 @@ pub(crate) fn time_fn(t: Option<JsonTime>) -> TimeFn {
 impl JsonTime {
     pub(crate) fn from_fn(f: TimeFn) -> Option<JsonTime> {
         Some(match f {
-            TimeFn::Constant { value } if value == 1.0 => return None,
+            TimeFn::Constant { value: 1.0 } => return None,
             TimeFn::Constant { value } => JsonTime::Constant(TConstant { value }),
             TimeFn::Linear { start, rate } => JsonTime::Linear(TLinear { start, rate }),
             TimeFn::Sine {

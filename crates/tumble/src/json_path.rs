@@ -78,7 +78,7 @@ impl fmt::Display for PathError {
                 let last = p.rsplit(['.', '[']).next().unwrap_or("");
                 write!(f, "{field} must be {}, not {got}", plain(expected, last))
             }
-            What::Unknown(keys) if keys.is_empty() => write!(f, "{field} is not a field here"),
+            What::Unknown([]) => write!(f, "{field} is not a field here"),
             What::Unknown(keys) => write!(
                 f,
                 "{field} is not a field here; the fields are {}",
@@ -157,7 +157,7 @@ fn value_words(v: Unexpected) -> String {
         Unexpected::Bool(b) => format!("{b}"),
         Unexpected::Unsigned(u) => format!("{u}"),
         Unexpected::Signed(i) => format!("{i}"),
-        Unexpected::Float(x) => format!("{}", crate::math::Num(x)),
+        Unexpected::Float(x) => format!("{}", crate::text::Num(x)),
         Unexpected::Str(s) => format!("the text \"{}\"", clip(s)),
         Unexpected::Unit | Unexpected::Option => "null".to_owned(),
         Unexpected::Seq => "a list".to_owned(),

@@ -41,6 +41,7 @@ pub mod simulation;
 pub mod sparse;
 pub mod step;
 pub mod study;
+pub mod text;
 pub mod timefn;
 pub mod validate;
 

@@ -291,6 +291,10 @@ pub fn lu_back(a: &[f64], n: usize, piv: &[usize], b: &mut [f64]) {
     }
 }
 
+/// The message helpers, kept here by name for the files that use them from `math`; they live
+/// in `text.rs`.
+pub use crate::text::{count, numbered, Num};
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -361,38 +365,5 @@ mod tests {
         let mut s = [1.0, 2.0, 2.0, 4.0];
         let mut c = [1.0, 1.0];
         assert!(!lu_solve_in_place(&mut s, 2, &mut c));
-    }
-}
-
-/// A number for a message: as written (`1.5`, `-0.25`) when of ordinary size, in exponent form
-/// (`1e300`, `2.5e-12`) otherwise, so that 1e300 is not spelled out in 301 digits.
-pub struct Num(pub f64);
-
-impl core::fmt::Display for Num {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        let a = self.0.abs();
-        if a == 0.0 || !a.is_finite() || (1e-4..1e6).contains(&a) {
-            write!(f, "{}", self.0)
-        } else {
-            write!(f, "{:e}", self.0)
-        }
-    }
-}
-
-/// "1 joint", "3 joints".
-pub fn count(n: usize, one: &str, many: &str) -> alloc::string::String {
-    match n {
-        1 => alloc::format!("1 {one}"),
-        _ => alloc::format!("{n} {many}"),
-    }
-}
-
-/// How the elements of a list are numbered: "there are no joints", "there is 1 joint,
-/// numbered 0", "there are 3 joints, numbered 0 to 2".
-pub fn numbered(n: usize, one: &str, many: &str) -> alloc::string::String {
-    match n {
-        0 => alloc::format!("there are no {many}"),
-        1 => alloc::format!("there is 1 {one}, numbered 0"),
-        _ => alloc::format!("there are {n} {many}, numbered 0 to {}", n - 1),
     }
 }

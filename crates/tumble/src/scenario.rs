@@ -55,15 +55,15 @@ impl Scenario {
     /// or the JSON form of a custom system (text starting with `{`, see `custom.rs`).
     pub fn parse(text: &str) -> Result<Scenario, ScenarioError> {
         if text.trim_start().starts_with('{') {
-            let (model, initial, dt, duration, json) = crate::custom::parse(text)?;
+            let c = crate::custom::parse(text)?;
             return Ok(Scenario {
                 name: "custom".to_string(),
                 values: vec![],
-                model,
-                initial,
-                dt,
-                duration,
-                json: Some(json),
+                model: c.model,
+                initial: c.initial,
+                dt: c.dt,
+                duration: c.duration,
+                json: Some(c.json),
             });
         }
         if text.len() > MAX_TEXT {
@@ -238,8 +238,10 @@ fn parse_value(name: &str, q: &Param, raw: &str) -> Result<f64, ScenarioError> {
             };
             if !v.is_finite() || v < min || v > max {
                 return err(format!(
-                    "'{}' for scenario '{name}' must be between {min} and {max}, not {raw}",
-                    q.key
+                    "'{}' for scenario '{name}' must be between {} and {}, not {raw}",
+                    q.key,
+                    crate::text::Num(min),
+                    crate::text::Num(max)
                 ));
             }
             if integer && v != libm::floor(v) {

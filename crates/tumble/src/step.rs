@@ -65,9 +65,9 @@ impl Settings {
             } else {
                 Err(format!(
                     "{name} must be between {} and {}, not {}",
-                    crate::math::Num(lo),
-                    crate::math::Num(hi),
-                    crate::math::Num(v)
+                    crate::text::Num(lo),
+                    crate::text::Num(hi),
+                    crate::text::Num(v)
                 ))
             }
         };

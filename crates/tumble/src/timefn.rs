@@ -166,9 +166,9 @@ impl TimeFn {
             } else {
                 Err(format!(
                     "{name}.{field} must be between {} and {}, not {}",
-                    crate::math::Num(lo),
-                    crate::math::Num(hi),
-                    crate::math::Num(v)
+                    crate::text::Num(lo),
+                    crate::text::Num(hi),
+                    crate::text::Num(v)
                 ))
             }
         };

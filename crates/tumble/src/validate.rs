@@ -19,6 +19,12 @@ impl fmt::Display for ScenarioError {
     }
 }
 
+/// Whether `x` is at most `bound`: false when either is NaN, so that a check written
+/// `!at_most(..)` refuses a NaN too.
+fn at_most(x: f64, bound: f64) -> bool {
+    x <= bound
+}
+
 fn err<T>(msg: String) -> Result<T, ScenarioError> {
     Err(ScenarioError(msg))
 }
@@ -89,13 +95,13 @@ pub fn check_consistent(model: &Model, states: &[BodyState]) -> Result<(), Scena
                 "{what}: its two points are {d:.6} m apart, not its length {length:.6} m (at most 1e-6 m off is accepted)"
             ));
         }
-        if !(gap <= 1e-6) {
+        if !at_most(gap, 1e-6) {
             return err(format!(
                 "{what}: its two points are {gap:.3e} m apart (at most 1e-6 m is accepted)"
             ));
         }
         let s = crate::math::sqrt(sine);
-        if !(s <= 1e-6) {
+        if !at_most(s, 1e-6) {
             let angle = libm::asin(s.min(1.0));
             return err(format!(
                 "{what}: its axes are {angle:.3e} rad apart (at most 1e-6 rad is accepted)"
@@ -127,14 +133,14 @@ pub fn check_consistent(model: &Model, states: &[BodyState]) -> Result<(), Scena
         } else {
             "m"
         };
-        if !(e.phi[k].abs() <= 1e-6) {
+        if !at_most(e.phi[k].abs(), 1e-6) {
             return err(format!(
                 "drives[{i}] starts at f(0) = {} {unit}, but a drive is measured from the start: f(0) must be 0",
                 d.time.at(0.0)
             ));
         }
         let rate = e.velocity(k, states, model) + e.phi_t[k];
-        if !(rate.abs() <= 1e-6) {
+        if !at_most(rate.abs(), 1e-6) {
             return err(format!(
                 "drives[{i}] prescribes the rate f'(0) = {:.6} {unit}/s at the start, which the initial velocities do not have (off by {rate:.3e}); start the bodies at that rate or use a ramp_speed time function",
                 d.time.rate(0.0)
@@ -153,7 +159,7 @@ pub fn check_drives(model: &Model) -> Result<(), ScenarioError> {
         let Some(j) = model.joints.get(d.joint) else {
             return err(format!(
                 "drives[{i}].joint: {}, so joints[{}] does not exist",
-                crate::math::numbered(model.joints.len(), "joint", "joints"),
+                crate::text::numbered(model.joints.len(), "joint", "joints"),
                 d.joint
             ));
         };
@@ -209,7 +215,7 @@ pub fn check_distances(model: &Model, duration: f64) -> Result<(), ScenarioError
         for k in 0..=N {
             let t = duration * (k as f64 / N as f64);
             let l = length + d.time.at(t);
-            if !(l >= 1e-6 * length) {
+            if !at_most(1e-6 * length, l) {
                 return err(format!(
                     "drives[{i}] makes the distance of joints[{}] {l:.6} m at t = {t:.4} s: a distance joint's length must stay positive (its start length is {length} m)",
                     d.joint

@@ -1,6 +1,6 @@
 //! The presets a multibody course starts with: the double pendulum, the four-bar
-//! linkage and the catenary. `scenario.rs` holds their table entries (names, parameters) and
-//! calls the builders here.
+//! linkage and the catenary. `table.rs` holds their table entries (names, parameters) and
+//! `paper.rs` calls the builders here.
 //!
 //! All three are made of uniform rods: 1 kg per metre, a square cross-section of
 //! [`ROD_WIDTH`] = 0.05 m, the long axis along the body's x3 axis. A thin box rather than a

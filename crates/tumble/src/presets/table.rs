@@ -150,7 +150,7 @@ pub const PRESETS: &[Preset] = &[
         name: "slider-crank",
         description: "slider-crank: a flywheel crank driven at constant speed (reached by a smooth 1 s ramp) or turned by a motor, a connecting rod and a piston on a prismatic joint, optionally on a spring-damper; a closed loop with one degree of freedom",
         params: &[
-            Param { key: "speed", help: "crank speed the drive ramps to over 1 s (rad/s); 0: turned by the motor torque instead", kind: ParamKind::Number { default: 6.283185307179586, min: -100.0, max: 100.0, integer: false } },
+            Param { key: "speed", help: "crank speed the drive ramps to over 1 s (rad/s); 0: turned by the motor torque instead", kind: ParamKind::Number { default: core::f64::consts::TAU, min: -100.0, max: 100.0, integer: false } },
             Param { key: "torque", help: "motor torque on the crank when speed is 0 (N m), reached after a smooth 1 s ramp", kind: ParamKind::Number { default: 1.0, min: 0.0, max: 100.0, integer: false } },
             Param { key: "damping", help: "damping of the crank's hinge (N m s/rad)", kind: ParamKind::Number { default: 0.1, min: 0.0, max: 100.0, integer: false } },
             Param { key: "spring", help: "stiffness of the piston's spring, relaxed at the start (N/m)", kind: ParamKind::Number { default: 0.0, min: 0.0, max: 1e4, integer: false } },
