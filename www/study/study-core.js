@@ -40,7 +40,7 @@ export function timeLeft(runs, slots) {
 }
 
 /** A guess of a step's cost per body in the page (s: the wasm step and its measurement, on the
- * 2-core machine of README's figures, under load), for the time a study will take before any
+ * 2-core machine of docs/performance.md's figures, under load), for the time a study will take before any
  * of its runs is measured. */
 export const GUESS_PER_BODY_STEP = { director: 7e-6, rattle: 9e-6, baumgarte: 4e-6 };
 

@@ -1,6 +1,6 @@
 //! Share links of the page on the command line: `tumble run 'https://host/?integrator=rattle#system=...'`
 //! (or `?system=` in the query, as older links have it), the
-//! bare `system=` value, or a link with `scenario=`. The codec is the page's (www/url.js): the
+//! bare `system=` value, or a link with `scenario=`. The codec is the page's (www/shared/url.js): the
 //! custom system's JSON compressed with deflate-raw and base64url-encoded (no padding). Every
 //! part is untrusted: the same limits as the page (16 KB compressed, 1 MiB inflated: a
 //! compression bomb stops there), and the JSON is then validated by `Scenario::parse` exactly
@@ -9,7 +9,7 @@
 //! Inflate is miniz_oxide's: pure Rust, no C library or unsafe code to audit, the crate behind
 //! flate2's default backend, with an output limit built in (`decompress_to_vec_with_limit`).
 
-/// Largest compressed system a link carries (bytes), as the page (www/url.js MAX_SYSTEM_BYTES).
+/// Largest compressed system a link carries (bytes), as the page (www/shared/url.js MAX_SYSTEM_BYTES).
 pub const MAX_SYSTEM_BYTES: usize = 16384;
 /// Largest inflated system (bytes): the solver's limit on JSON scenarios.
 pub const MAX_SYSTEM_JSON: usize = tumble::custom::MAX_JSON;

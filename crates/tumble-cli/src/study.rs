@@ -1,5 +1,5 @@
 //! `tumble study`: convergence order, reference error, invariants and long-time behaviour of
-//! the integrators on one scenario. See the README section "Convergence studies".
+//! the integrators on one scenario. See docs/cli.md, "Convergence studies".
 mod record;
 mod report;
 

@@ -18,7 +18,7 @@
 //! this ratio for a row that is exactly redundant; a mechanism built within 1e-5 rad of a
 //! singular position is treated as singular.)
 //!
-//! Redundant rows are held at zero multiplier in every solve (`sparse/mod.rs`): the other rows
+//! Redundant rows are held at zero multiplier in every solve (`sparse/loops.rs` marks them, `sparse/border.rs` solves without them): the other rows
 //! imply them, so the mechanism moves as drawn, and the director method conserves energy as
 //! it does for any independent set of joints. A mechanism whose redundancy is only momentary
 //! (an initial state that is a singular position) would let the dropped rows drift; the

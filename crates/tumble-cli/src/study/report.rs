@@ -1,5 +1,5 @@
 //! The study's report: errors against the reference, observed orders, the long runs; JSON or
-//! CSV (README, "Convergence studies"). Computed and written by tumble::study::Report, which
+//! CSV (docs/cli.md, "Convergence studies"). Computed and written by tumble::study::Report, which
 //! the page's Study view uses too; here only the reference file is read and the result printed.
 use super::record::{poses_from_file, Record};
 use super::Study;

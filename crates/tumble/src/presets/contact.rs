@@ -12,7 +12,7 @@
 //!   spreads through the line (Hutzler et al., Am. J. Phys. 72, 2004).
 //! - `ball-pit`: `balls` soft balls (5 cm, 0.1 kg, E = 0.2 MPa) poured from a loose lattice into
 //!   a box of five planes (a floor and four walls); the broad phase keeps the cost of a step
-//!   near linear in the number of balls (`tumble bench`, README). Why so soft: a ball of 5 cm
+//!   near linear in the number of balls (`tumble bench`, docs/performance.md). Why so soft: a ball of 5 cm
 //!   and 0.1 kg (190 kg/m^3) is no solid rubber ball but a hollow one, a rubber shell 2.9 mm
 //!   thick, and a shell is far softer than a solid ball. Under a point load it is a spring of
 //!   k = 4 E t^2 / (R sqrt(3 (1 - nu^2))) = 4.35 kN/m (Reissner; E = 10 MPa, nu = 0.45), so its

@@ -23,7 +23,7 @@ impl Ctx<'_> {
     /// one application of which is the body-by-body update of `step_condensed` (which this
     /// replaces while sphere pairs touch and there are no joint rows): a pile of balls then
     /// converges as one system, not as a block Jacobi iteration (the ball pit of 400 balls,
-    /// its first 0.5 s: 5.9 Newton iterations a step instead of 7.9, README). The solve is inexact (its preconditioned residual falls by [`CG_TOL`],
+    /// its first 0.5 s: 5.9 Newton iterations a step instead of 7.9, docs/performance.md). The solve is inexact (its preconditioned residual falls by [`CG_TOL`],
     /// at most [`CG_MAX`] iterations) and the step is judged on the residual all the same, so
     /// this changes how fast Newton converges, never what it converges to. On the first
     /// iteration p1 = p_n (the drift the forces were evaluated at).

@@ -18,7 +18,7 @@
 //! -1/F' of a compliant constraint (a rigid link as F' -> infinity). Its coupling with the
 //! joint rows is the same Schur complement as between joint rows
 //! (S_kl = -sum_b (h^2 / 2M) e0_k . g0_l - d_k . K^-1 c_l), and the element rows are solved as a
-//! dense border of the joint matrix: with the joint block A (factored by `sparse.rs`),
+//! dense border of the joint matrix: with the joint block A (factored by `sparse/`),
 //! X = A^-1 S_je, D' = S_ee - diag(1/F') - S_ej X (E x E, LU), then
 //! dmu = D'^-1 (r_e - S_ej A^-1 r_j), dlambda = A^-1 r_j - X dmu: E extra joint-space solves
 //! per fresh tangent. The tangent leaves out the turn of the direction gbar (the geometric
