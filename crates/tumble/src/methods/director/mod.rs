@@ -1,4 +1,6 @@
-//! Energy-momentum director integrator (Nielsen & Krenk, "Multibody motion in implicitly constrained director format with links via explicit constraints", ECCOMAS Multibody Dynamics 2013).
+//! Energy-momentum director integrator (Nielsen & Krenk, "Multibody motion in implicitly
+//! constrained director format with links via explicit constraints", ECCOMAS Multibody
+//! Dynamics 2013).
 //!
 //! Each body: q = [q0, q1, q2, q3] (centre of mass and the three directors, 12 numbers) and
 //! the conjugate momenta p = [p0, p1, p2, p3]. With b(q, p) = G(q) p (eq. 8, the 3 x 9 block),
