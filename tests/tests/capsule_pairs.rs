@@ -13,7 +13,7 @@
 //!   impact (impulse J = (1 + e) v0 / (1/m_s + 1/m_c + d^2 / I) at the lever arm d) to the
 //!   capsule's turn during the contact, and with e = 1 the director's energy error, which comes
 //!   from the contact point's slide along the segment between steps, of order one in h.
-use tumble::contact::segments::closest;
+use tumble::contact::capsule::closest;
 use tumble::{Method, Scenario, Settings, Simulation};
 
 fn sim(text: &str, method: Method, h: f64) -> Simulation {

@@ -817,7 +817,7 @@ fn reactions_without_a_contact_state_leave_the_planes_out() {
         let c = tumble::compiled::Compiled::new(&sc.model).unwrap();
         assert_eq!(c.contacts.list.is_empty(), !floor);
         let mut ws = tumble::baumgarte::Workspace::new(&c);
-        let none = tumble::contact::broad::Broad::default();
+        let none = tumble::contact::StepState::default();
         let mut out = vec![0.0; 6];
         ws.reactions(&c, &sc.initial, (&[], (&[], &none), 0.0), &mut out)
             .unwrap();

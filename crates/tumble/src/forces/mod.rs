@@ -378,7 +378,7 @@ pub struct State {
     /// per plane contact: the friction state (`contact/`)
     pub contact: Vec<crate::contact::PlaneFriction>,
     /// the sphere pairs that may touch in the next step (`contact/broad.rs`)
-    pub broad: crate::contact::broad::Broad,
+    pub broad: crate::contact::StepState,
 }
 
 impl State {
@@ -394,8 +394,9 @@ impl State {
     /// (`slots1`, and the pairs' `pending`) becomes the state.
     pub fn accept_contact(&mut self, slots1: &[crate::contact::PlaneFriction]) {
         self.contact.copy_from_slice(slots1);
-        self.broad.next.copy_from_slice(&self.broad.pending);
-        self.broad.fresh = false;
+        let f = &mut self.broad.friction;
+        f.next.copy_from_slice(&f.pending);
+        f.fresh = false;
     }
 
     /// At the start of a run: nothing done, the angles zero (they are measured from the
@@ -415,10 +416,10 @@ impl State {
             ..State::new(model)
         };
         // the pairs touching at the start (their energy is part of E0)
-        probes.balls.sweep(init, 0.0, &mut s.broad); // (nothing released: no last step)
-                                                     // and the plane probes touching (their storage made here: the saved copy of a step,
-                                                     // `simulation/substep.rs`, is made from this state and must not grow later)
-        probes.near(init, 0.0, &s.contact, &mut s.broad);
+        s.broad.sweep_pairs(&probes.colliders, init, 0.0); // (nothing released: no last step)
+                                                           // and the plane probes touching (their storage made here: the saved copy of a step,
+                                                           // `simulation/substep.rs`, is made from this state and must not grow later)
+        s.broad.cull.find(probes, init, 0.0, &s.contact);
         s
     }
 }

@@ -24,15 +24,15 @@
 //! the released k_t (|u|^2 - |u'|^2) / 2 going to D. Out of contact at both ends there is no
 //! friction force and u_n+1 = 0, k_t |u_n|^2 / 2 going to D.
 use super::stiffness::{add_point, add_stiffness, point, pos, Coupling, Stiffness};
-use crate::contact::broad::Broad;
+use crate::contact::compile::Probes;
 use crate::contact::friction::{return_map, unload, PairFriction, PlaneFriction};
 use crate::contact::probe::{Geometry, Probe};
-use crate::contact::Probes;
+use crate::contact::step::StepState;
 use glam::{DMat3, DVec3};
 
 /// The contacts' generalised forces of the step from `qn` to the iterate `q1` (added to `g`,
-/// one per body): the plane contacts of `probes` and the step's pairs of `broad` (their slots
-/// at n+1 into `broad.pending`, and the energy the sweep released); the slots at n+1 into
+/// one per body): the plane contacts of `probes` and the step's pairs of `state` (their slots
+/// at n+1 into `state.friction.pending`, and the energy the sweep released); the slots at n+1 into
 /// `slots1` and their stiffness at the iterate added to `stiff`, and for the pairs also to
 /// `couple` (both of which the caller clears, `director/mod.rs`); returns D_step (J), >= 0. The stiffness is that of the step's
 /// discrete forces with respect to q_n+1: half the elastic stiffness (they act at the mean),
@@ -42,7 +42,7 @@ use glam::{DMat3, DVec3};
 #[allow(clippy::too_many_arguments)]
 pub fn evaluate(
     probes: &Probes,
-    broad: &mut Broad,
+    state: &mut StepState,
     qn: &[[f64; 12]],
     q1: &[[f64; 12]],
     slots: &[PlaneFriction],
@@ -53,7 +53,7 @@ pub fn evaluate(
     couple: &mut alloc::vec::Vec<Coupling>,
 ) -> f64 {
     let mut dissipated = 0.0;
-    let mut near = broad.planes(probes.list.len()).peekable();
+    let mut near = state.planes(probes.list.len()).peekable();
     for (i, ((p, slot), out)) in probes
         .list
         .iter()
@@ -122,14 +122,11 @@ pub fn evaluate(
         }
     }
     drop(near);
-    let Broad {
-        pairs,
-        slots: pslots,
-        pending,
-        released,
-        ..
-    } = broad;
-    dissipated += *released;
+    let StepState {
+        pairs, friction, ..
+    } = state;
+    let (pslots, pending, released) = (&friction.slots, &mut friction.pending, friction.released);
+    dissipated += released;
     for ((p, pslot), pout) in pairs.iter().zip(pslots.iter()).zip(pending.iter_mut()) {
         let normal = match p.geometry {
             Geometry::PointPlane { .. } => continue,

@@ -57,13 +57,13 @@ impl Ctx<'_> {
     /// Whether the tangent takes the contacts' and joint limits' stiffness (`stiff`).
     pub(super) fn stiff_elements(&self) -> bool {
         !self.c.contacts.list.is_empty()
-            || !self.c.contacts.balls.list.is_empty()
+            || !self.c.contacts.colliders.list.is_empty()
             || self.c.has_limits
     }
 
     /// The sphere pairs that may touch in a step of `h` from the current state (`broad.rs`).
     pub(super) fn sweep(&mut self, model: &Model, h: f64) {
-        if self.c.contacts.list.is_empty() && self.c.contacts.balls.list.is_empty() {
+        if self.c.contacts.list.is_empty() && self.c.contacts.colliders.list.is_empty() {
             return;
         }
         self.s.body_states(model, &mut self.w.states);

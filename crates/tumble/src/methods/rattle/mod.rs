@@ -261,7 +261,7 @@ fn try_step(
     let nj = model.joints.len();
     // Jacobians (the directions of the constraint forces) at the start of the step
     fill_scratch(c, &st.bodies, &mut ws.scratch);
-    if !c.contacts.list.is_empty() || !c.contacts.balls.list.is_empty() {
+    if !c.contacts.list.is_empty() || !c.contacts.colliders.list.is_empty() {
         let f = &mut st.forces;
         f.dissipated += c.contacts.sweep(&ws.scratch, h, &f.contact, &mut f.broad);
     }
