@@ -794,7 +794,7 @@ fn a_ball_rolls_down_the_incline_at_five_sevenths() {
 /// The joint reactions of a state without a contact state (no friction slots, no pairs: what
 /// the page's MuJoCo evaluator asks of a model with a floor, tumble-wasm `Evaluator::reactions`)
 /// leave the plane contacts out and do not panic. (The plane probes within reach,
-/// `contact/near.rs`, were once taken from a Broad that had none found, and indexed the empty
+/// `contact/cull.rs`, were once taken from a contact state that had none found, and indexed the empty
 /// slots: the robot arm beside MuJoCo stopped its worker with "unreachable".) Checked against
 /// the same system without its floor: the same reactions.
 #[test]

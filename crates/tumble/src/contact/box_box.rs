@@ -36,7 +36,7 @@
 //! move. Both are stationary there (the closest points minimise the distance, and the gap
 //! along a unit normal turned by a small angle changes by the angle squared), so the gap a
 //! new step starts from differs from the one the last step ended at by the square of the
-//! step's motion: as with a capsule pair (`segments.rs`), the balance's error through an edge
+//! step's motion: as with a capsule pair (`capsule.rs`), the balance's error through an edge
 //! contact is first order in h (tests/tests/box_pairs.rs), and zero elsewhere. A probe keeps
 //! its key (the two axes) from step to step, so it is the same contact, not one released and
 //! another begun (`pairs.rs` `released`).

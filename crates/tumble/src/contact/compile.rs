@@ -18,7 +18,7 @@ use glam::DVec3;
 pub const MAX_PROBES: usize = 100_000;
 
 /// The probes of a model, compiled once: the plane contacts, and the colliders whose pairs the
-/// broad phase finds each step (`broad.rs`).
+/// broad phase finds each step (`step.rs`).
 #[derive(Clone, Debug, Default)]
 pub struct Probes {
     /// the plane contacts (each with its friction state in `forces::State`)

@@ -12,7 +12,7 @@
 //!              F e on b at p_b, -F e on a at p_a
 //! point-face   d = off + r - n . w,  n = R_b m,  w = p_a - x_b,  ddot = -n . (pdot_a - v_b(p_a))
 //!              F n on a at p_a, -F n on b there
-//! pair friction the stick spring between the two bodies' points (`pair_friction.rs`)
+//! pair friction the stick spring between the two bodies' points (`friction.rs`)
 //! power        dD/dt = (F - F_e) ddot >= 0 (law.rs)
 //! end of step  u_n+1 by the return map (mod.rs) from P (p_c(x_n+1, R_n+1) - p_c,n), the
 //!              cap mu F_n+1; D += k_t ubar . Delta a (and what the cap releases)
@@ -200,7 +200,7 @@ pub fn power(probes: &Probes, state: &StepState, s: &[BodyState]) -> f64 {
 
 /// At the end of a step to the states `s`: the friction state's return map and the next
 /// step's contact points; returns the energy the friction dissipated (J), >= 0. (A probe out
-/// of reach of the step, `Probes::sweep`, holds no spring: only its contact point is moved.)
+/// of reach of the step, `cull.rs`, holds no spring: only its contact point is moved.)
 pub fn advance(
     probes: &Probes,
     state: &StepState,

@@ -151,7 +151,7 @@ pub fn resolved(
             if d > 0.0 && rings(p, d, ma * mb / (ma + mb)) {
                 return false;
             }
-            // the two points (a sphere's centre, a capsule's closest point, `segments.rs`)
+            // the two points (a sphere's centre, a capsule's closest point, `capsule.rs`)
             let (arm_a, arm_b) = (s[a].r * sa, s[b].r * sb);
             let e = s[b].x + arm_b - s[a].x - arm_a;
             let dv =
