@@ -7,7 +7,7 @@
 //!   discrete form exact), and the box rebounds to the height it fell from;
 //! - a sphere dropped onto a box: it rebounds at the restitution asked;
 //! - a capsule lying on a box rests on its two end caps, which carry its weight;
-//! - crossed bars meeting edge to edge (`contact/edges.rs`) rebound at the restitution asked
+//! - crossed bars meeting edge to edge (`contact/box_box.rs`) rebound at the restitution asked
 //!   with momentum kept; off the centre line, momentum and angular momentum are kept and the
 //!   energy error is first order in h;
 //! - a sphere striking a box's edge leaves as from a rigid edge, turned about the normal;
@@ -15,7 +15,7 @@
 //!   bar dropped edge down across it lands on the crossings of its edge with the block's and
 //!   tips over one of them;
 //! - a rod laid across a narrow block rests on the segment's middle (its caps hang beyond);
-//!   laid off-centre it tips over the block's edge (`contact/box_features.rs`).
+//!   laid off-centre it tips over the block's edge (`contact/point_box.rs`).
 //! (Capsules against spheres and capsules: `capsule_pairs.rs`.)
 use tumble::{Method, Scenario, Settings, Simulation};
 
@@ -204,12 +204,12 @@ fn crossed_bars(e: f64, offset: f64) -> String {
     )
 }
 
-/// Crossed bars meeting edge to edge (`contact/edges.rs`; no corner of either is inside the
+/// Crossed bars meeting edge to edge (`contact/box_box.rs`; no corner of either is inside the
 /// other, so the corners' probes cannot see it): a central impact rebounds at the restitution
 /// asked with momentum kept, as the one-dimensional collision of the two masses; an elastic
 /// off-centre one keeps momentum and angular momentum to round-off, the bars do not pass
 /// through each other, and the director's energy error is that of a contact whose points and
-/// normal are found anew each step (first order in h: edges.rs), measured and bounded here.
+/// normal are found anew each step (first order in h: box_box.rs), measured and bounded here.
 #[test]
 fn crossed_bars_collide_edge_to_edge() {
     for e in [0.5, 0.9] {
@@ -268,7 +268,7 @@ fn crossed_bars_collide_edge_to_edge() {
 }
 
 /// A sphere (0.05 m, 0.5 kg) falling at 1 m/s without gravity onto the edge of a box held to
-/// the ground, its centre r sin 45 degrees beyond the top face (`contact/box_features.rs`:
+/// the ground, its centre r sin 45 degrees beyond the top face (`contact/point_box.rs`:
 /// beyond the faces, the box's edge): elastic and frictionless, a rigid edge would turn its
 /// velocity about the normal at 45 degrees, so it leaves horizontally at 1 m/s, v' = v - 2
 /// (v . n) n. A compliant contact turns the normal while it lasts, by the sphere's slide along
@@ -307,7 +307,7 @@ fn a_sphere_bounces_off_a_box_edge() {
 
 /// A beam (0.8 x 0.1 x 0.04 m, 1 kg) lying flat across a narrow block (0.1 m wide along it)
 /// held to the ground: no corner of either is over the other's face, so the beam lies on the
-/// four points where its lower edges cross the block's upper edges (`contact/edges.rs`, both
+/// four points where its lower edges cross the block's upper edges (`contact/box_box.rs`, both
 /// edges of each where they lie alike). It rests there with the director's balance at its
 /// tolerance, the four contacts carrying its weight.
 #[test]
@@ -343,7 +343,7 @@ fn a_beam_rests_across_a_narrow_block() {
 /// the top of a narrow block held to the ground (0.1 m along the bar, 0.4 m across), its centre
 /// 0.05 m beyond the block's edge: it lands on its lower edge across the block's two upper
 /// edges, tips over the nearer one and comes to rest leaning on it, its far end on the ground.
-/// Its edge's probes against both upper edges keep their keys as it tilts (`contact/edges.rs`
+/// Its edge's probes against both upper edges keep their keys as it tilts (`contact/box_box.rs`
 /// `edges_along`); with only the upper edge furthest along the normal taken, the other came
 /// and went pressed in, and the balance ended 12.7 J off.
 #[test]
@@ -381,7 +381,7 @@ fn a_bar_dropped_across_a_block_lands_on_its_edges() {
 
 /// A rod (a capsule of 0.02 m radius, 0.4 m half-length, 1 kg) laid across a narrow block
 /// (0.1 m wide along the rod) held to the ground: its end caps hang beyond the block, so the
-/// segment's middle carries it (`contact/box_features.rs`). It must rest on the block, its
+/// segment's middle carries it (`contact/point_box.rs`). It must rest on the block, its
 /// weight carried by the one contact, not sink through; tipped off the middle by 0.1 m it
 /// turns over the block's edge and falls off to that side, on neither end cap.
 #[test]
@@ -423,7 +423,7 @@ fn a_rod_rests_across_a_narrow_block() {
                 // tipped over the edge at x1 = 0.05: turned and sliding off to +x1
                 assert!(st.r.col(2).z.abs() > 0.5 && st.x.x > offset, "{st:?}");
                 // the contact point runs along the segment and round the edge: the balance's
-                // error is first order in h (box_features.rs), 1.2e-4 J at 2e-4 s of the
+                // error is first order in h (point_box.rs), 1.2e-4 J at 2e-4 s of the
                 // rod's 0.7 J fall
                 assert!(worst < 2e-4, "{worst}");
                 errors.push(worst);

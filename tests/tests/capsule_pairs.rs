@@ -1,4 +1,4 @@
-//! Capsules against spheres and capsules (`contact/segments.rs`: a sphere pair between the
+//! Capsules against spheres and capsules (`contact/capsule.rs`: a sphere pair between the
 //! segments' closest points, found at the step's start and held for the step), against
 //! independent references:
 //! - the closest points of two segments against a brute-force search over both parameters;
@@ -13,7 +13,7 @@
 //!   impact (impulse J = (1 + e) v0 / (1/m_s + 1/m_c + d^2 / I) at the lever arm d) to the
 //!   capsule's turn during the contact, and with e = 1 the director's energy error, which comes
 //!   from the contact point's slide along the segment between steps, of order one in h.
-use tumble::contact::segments::closest;
+use tumble::contact::capsule::closest;
 use tumble::{Method, Scenario, Settings, Simulation};
 
 fn sim(text: &str, method: Method, h: f64) -> Simulation {
@@ -222,7 +222,7 @@ fn an_off_centre_strike_spins_the_capsule_keeping_momentum() {
 }
 
 /// The director's energy error on an elastic off-centre strike comes from the contact point's
-/// slide along the capsule between steps (`contact/segments.rs`): about delta^2 / (2 l) of gap
+/// slide along the capsule between steps (`contact/capsule.rs`): about delta^2 / (2 l) of gap
 /// a step, delta ~ h, over a contact of ~1/h steps, so of order one in h: halving h halves it.
 /// A head-on strike has none (above: the dropped capsule keeps E to 1e-11 J).
 #[test]
@@ -231,7 +231,7 @@ fn the_off_centre_energy_error_is_of_order_one_in_h() {
         let (s, e0, _) = strike(0.1, 1.0, 1e9, Method::Director, h);
         // elastic and frictionless: nothing dissipated, so the balance is the energy's error
         // (the contact that moves along the capsule is the same contact, not one let go with
-        // its energy counted in D: `broad.rs` `released`)
+        // its energy counted in D: `contact/pairs.rs` `released`)
         let inv = s.invariants();
         assert_eq!(inv.dissipated, 0.0, "D at h = {h}");
         (inv.energy() - e0) / e0

@@ -545,7 +545,7 @@ fn hertz_impact_converges_with_order_two() {
 /// The joint reactions of a state without a contact state (no friction slots, no pairs: what
 /// the page's MuJoCo evaluator asks of a model with a floor, tumble-wasm `Evaluator::reactions`)
 /// leave the plane contacts out and do not panic. (The plane probes within reach,
-/// `contact/near.rs`, were once taken from a Broad that had none found, and indexed the empty
+/// `contact/cull.rs`, were once taken from a contact state that had none found, and indexed the empty
 /// slots: the robot arm beside MuJoCo stopped its worker with "unreachable".) Checked against
 /// the same system without its floor: the same reactions.
 #[test]
@@ -568,7 +568,7 @@ fn reactions_without_a_contact_state_leave_the_planes_out() {
         let c = tumble::compiled::Compiled::new(&sc.model).unwrap();
         assert_eq!(c.contacts.list.is_empty(), !floor);
         let mut ws = tumble::baumgarte::Workspace::new(&c);
-        let none = tumble::contact::broad::Broad::default();
+        let none = tumble::contact::StepState::default();
         let mut out = vec![0.0; 6];
         ws.reactions(&c, &sc.initial, (&[], (&[], &none), 0.0), &mut out)
             .unwrap();

@@ -8,7 +8,7 @@
 //!   feet s apart rest at theta = acos(T / s) (thickness T: s cos(theta) = T closes the gap
 //!   between the two parallel faces; 75.52 degrees at s = 0.12 m, 78.46 at 0.15 m);
 //! - the director keeps E - E0 - W + D at its Newton floor through the wave (the gaps are
-//!   bilinear: `contact/discrete.rs`).
+//!   bilinear: `methods/director/contact.rs`).
 use tumble::{Method, Scenario, Settings, Simulation};
 
 /// The tilt of a block about x2 (degrees): 0 standing, 90 lying on its face.

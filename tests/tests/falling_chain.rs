@@ -78,7 +78,7 @@ fn capsule_gap(s: &Simulation, i: usize, j: usize) -> f64 {
     best - 2.0 * r
 }
 
-/// `touching=1`: the links meet each other in the pile as capsule pairs (`contact/segments.rs`)
+/// `touching=1`: the links meet each other in the pile as capsule pairs (`contact/capsule.rs`)
 /// instead of passing through each other. Twelve links dropped from the floor's height, 0.6 s:
 /// without it two links end up to millimetres inside each other; with it no two (other than
 /// joined neighbours) overlap by more than a Hertz dent (0.2 mm asked), and the director's

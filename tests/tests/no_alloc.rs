@@ -73,7 +73,7 @@ fn steps_allocate_nothing() {
         // sphere pairs without joints: the director's coupled centres (director/coupled.rs)
         ("ball-pit?balls=64", None),
         ("incline", None),
-        // capsule pairs (`contact/segments.rs`): a sphere and a capsule resting across a
+        // capsule pairs (`contact/capsule.rs`): a sphere and a capsule resting across a
         // capsule welded to the ground
         (
             r#"{"gravity":[0,0,-9.81],"bodies":[

@@ -1,4 +1,4 @@
-//! Friction between shapes of two bodies (`contact/pair_friction.rs`: the plane contacts'
+//! Friction between shapes of two bodies (`contact/friction.rs`: the plane contacts'
 //! stick spring between the two bodies' points), against independent references:
 //! - a box resting on a box tilted by a: it stays put below the friction angle (no creep),
 //!   and above it slides at g (sin a - mu_k cos a);

@@ -268,7 +268,7 @@ const EXPECTED_HASHES: [(&str, Method, f64, u64); 29] = [
     ("incline", Method::Baumgarte, 2e-4, 0x158612fdf5ab6a25),
     // the break at ten times the billiards' step: 0.3 s, its impacts taken in sub-steps
     // (simulation/substep.rs; recorded when it was added, re-recorded when ball met ball with
-    // friction, contact/pair_friction.rs)
+    // friction, contact/friction.rs)
     ("billiards", Method::Director, 1e-3, 0xef8087a7533cf04f),
     ("billiards", Method::Rattle, 1e-3, 0x8bbbd9aaa4cc7808),
     ("falling-chain", Method::Director, 1e-3, 0xc16033f1bcd34656),

@@ -131,7 +131,7 @@ impl Evaluator {
             .react
             .get_or_insert_with(|| tumble::baumgarte::Workspace::new(&self.compiled));
         // (no contact state: the other engine's contacts are its own)
-        let none = tumble::contact::broad::Broad::default();
+        let none = tumble::contact::StepState::default();
         ws.reactions(
             &self.compiled,
             &self.states,

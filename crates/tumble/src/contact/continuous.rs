@@ -12,15 +12,16 @@
 //!              F e on b at p_b, -F e on a at p_a
 //! point-face   d = off + r - n . w,  n = R_b m,  w = p_a - x_b,  ddot = -n . (pdot_a - v_b(p_a))
 //!              F n on a at p_a, -F n on b there
-//! pair friction the stick spring between the two bodies' points (`pair_friction.rs`)
+//! pair friction the stick spring between the two bodies' points (`friction.rs`)
 //! power        dD/dt = (F - F_e) ddot >= 0 (law.rs)
 //! end of step  u_n+1 by the return map (mod.rs) from P (p_c(x_n+1, R_n+1) - p_c,n), the
 //!              cap mu F_n+1; D += k_t ubar . Delta a (and what the cap releases)
 //! ```
-use super::broad::Broad;
+use super::compile::Probes;
+use super::friction::rebase;
 use super::friction::{return_map, unload, PairFriction, PlaneFriction};
 use super::probe::{Geometry, Probe};
-use super::{rebase, Probes};
+use super::step::StepState;
 use crate::model::BodyState;
 use glam::DVec3;
 
@@ -53,13 +54,13 @@ fn plane_normal(st: &BodyState, sp: DVec3, r: f64, p0: DVec3, n: DVec3) -> (DVec
 /// and `torque`; returns the dissipated power (W), >= 0.
 pub fn add_world(
     probes: &Probes,
-    broad: &Broad,
+    state: &StepState,
     s: &[BodyState],
     slots: &[PlaneFriction],
     force: &mut [DVec3],
     torque: &mut [DVec3],
 ) -> f64 {
-    each_force(probes, broad, s, slots, |body, arm, f, _| {
+    each_force(probes, state, s, slots, |body, arm, f, _| {
         force[body] += f;
         torque[body] += arm.cross(f);
     })
@@ -71,7 +72,7 @@ pub fn add_world(
 /// and a sphere pair's two forces, one on each sphere. Returns the dissipated power (W), >= 0.
 pub fn each_force(
     probes: &Probes,
-    broad: &Broad,
+    state: &StepState,
     s: &[BodyState],
     slots: &[PlaneFriction],
     mut visit: impl FnMut(usize, DVec3, DVec3, DVec3),
@@ -79,7 +80,7 @@ pub fn each_force(
     let mut power = 0.0;
     // (no slots: no contact state, the plane probes left out, as the MuJoCo evaluator's
     // reactions ask, tumble-wasm external.rs)
-    for i in broad.planes(probes.list.len().min(slots.len())) {
+    for i in state.planes(probes.list.len().min(slots.len())) {
         let (p, slot) = (&probes.list[i], &slots[i]);
         match p.geometry {
             Geometry::PointPlane {
@@ -108,7 +109,7 @@ pub fn each_force(
             Geometry::SpherePair { .. } | Geometry::PointFace { .. } => {} // (in `pairs`, below)
         }
     }
-    for (p, pslot) in broad.pairs.iter().zip(&broad.slots) {
+    for (p, pslot) in state.pairs.iter().zip(&state.friction.slots) {
         match p.geometry {
             Geometry::PointPlane { .. } => {}
             Geometry::SpherePair {
@@ -170,9 +171,9 @@ pub fn each_force(
 /// The power (W, >= 0) the contacts' normal damping dissipates at the states `s`: what
 /// [`add_world`] returns, without the forces (RATTLE's W and D at the step's end need only
 /// this; the same sums in the same order, so the same bits).
-pub fn power(probes: &Probes, broad: &Broad, s: &[BodyState]) -> f64 {
+pub fn power(probes: &Probes, state: &StepState, s: &[BodyState]) -> f64 {
     let mut power = 0.0;
-    for i in broad.planes(probes.list.len()) {
+    for i in state.planes(probes.list.len()) {
         let p = &probes.list[i];
         if let Geometry::PointPlane {
             body,
@@ -187,7 +188,7 @@ pub fn power(probes: &Probes, broad: &Broad, s: &[BodyState]) -> f64 {
             power += (f - fe) * ddot;
         }
     }
-    for p in &broad.pairs {
+    for p in &state.pairs {
         if let Geometry::SpherePair { .. } | Geometry::PointFace { .. } = p.geometry {
             let (d, ddot) = pair_normal(p, s);
             let (f, fe) = p.law.force(d, ddot);
@@ -199,15 +200,15 @@ pub fn power(probes: &Probes, broad: &Broad, s: &[BodyState]) -> f64 {
 
 /// At the end of a step to the states `s`: the friction state's return map and the next
 /// step's contact points; returns the energy the friction dissipated (J), >= 0. (A probe out
-/// of reach of the step, `Probes::sweep`, holds no spring: only its contact point is moved.)
+/// of reach of the step, `cull.rs`, holds no spring: only its contact point is moved.)
 pub fn advance(
     probes: &Probes,
-    broad: &Broad,
+    state: &StepState,
     s: &[BodyState],
     slots: &mut [PlaneFriction],
 ) -> f64 {
     let mut dissipated = 0.0;
-    let mut near = broad.planes(probes.list.len()).peekable();
+    let mut near = state.planes(probes.list.len()).peekable();
     for (i, (p, slot)) in probes.list.iter().zip(slots.iter_mut()).enumerate() {
         if near.next_if_eq(&i).is_none() {
             rebase(p, s, slot);
@@ -326,12 +327,13 @@ pub fn pair_friction_at(
 }
 
 /// At the end of a step to the states `s` (RATTLE, Baumgarte): the pairs' return maps into
-/// `broad.next`; returns the energy their friction dissipated (J), >= 0, with what the sweep
+/// `state.friction.next`; returns the energy their friction dissipated (J), >= 0, with what the sweep
 /// released.
-pub fn advance_pairs(broad: &mut Broad, s: &[BodyState]) -> f64 {
-    broad.fresh = false;
-    let mut dissipated = broad.released;
-    for ((p, slot), out) in broad.pairs.iter().zip(&broad.slots).zip(&mut broad.next) {
+pub fn advance_pairs(state: &mut StepState, s: &[BodyState]) -> f64 {
+    let f = &mut state.friction;
+    f.fresh = false;
+    let mut dissipated = f.released;
+    for ((p, slot), out) in state.pairs.iter().zip(&f.slots).zip(&mut f.next) {
         *out = *slot;
         if p.kt == 0.0 || slot.n == DVec3::ZERO {
             continue;

@@ -63,16 +63,16 @@ pub struct Probe {
     pub geometry: Geometry,
     /// the normal law
     pub law: Law,
-    /// kinetic and static friction coefficients (a pair's set by `pair_friction.rs`)
+    /// kinetic and static friction coefficients (a pair's set by `friction.rs`)
     pub mu_k: f64,
     /// static
     pub mu_s: f64,
     /// the tangential stiffness k_t (N/m)
     pub kt: f64,
     /// what it comes from: a plane contact's shape (`model.contact.shapes`), a pair's two
-    /// balls (`broad.rs`)
+    /// colliders (`collider.rs`)
     pub shapes: [usize; 2],
-    /// which of the pair's probes (a box's corner, an edge crossing: `edges.rs`), 0 for the
+    /// which of the pair's probes (a box's corner, an edge crossing: `box_box.rs`), 0 for the
     /// only one
     pub part: u32,
 }
@@ -88,7 +88,7 @@ impl Probe {
 
     /// A pair's probe of the body point `sa` (radius `r`) of body `a` against the plane
     /// m . x = off of body `b`'s frame (`Geometry::PointFace`), with `law`, keyed `key` (its
-    /// two balls and part); its friction is set by `pair_friction.rs`.
+    /// two colliders and part); its friction is set by `friction.rs`.
     pub fn point_face(
         (a, sa, r): (usize, DVec3, f64),
         (b, m, off): (usize, DVec3, f64),

@@ -23,10 +23,9 @@
 //! The default stiffness makes the stop ring at 10 Hz on body b (k = I (2 pi 10)^2): stiff
 //! enough to stop a pendulum within a few degrees, soft enough for the page's steps (RATTLE's
 //! explicit kick needs omega h < 2: h < 0.03 s).
+use super::frame::{slide, Frame};
 use crate::contact::{Kind, Law};
-use crate::model::{JointKind, LimitKind, Model};
-use alloc::format;
-use alloc::string::String;
+use crate::model::{BodyState, ForceElement, LimitKind, Model};
 
 /// The frequency (Hz) at which a stop of the default stiffness rings on body b.
 pub const DEFAULT_HZ: f64 = 10.0;
@@ -60,86 +59,12 @@ pub fn law(model: &Model, joint: usize, kind: LimitKind, stiffness: f64, e: f64)
     Law::new(Kind::Linear, k, m, e)
 }
 
-/// Check a limit: the joint exists and has the coordinate, lower <= 0 <= upper, lower < upper,
-/// the stiffness and restitution in range.
-pub fn validate(
-    model: &Model,
-    name: &str,
-    joint: usize,
-    kind: LimitKind,
-    lower: f64,
-    upper: f64,
-    stiffness: f64,
-    e: f64,
-) -> Result<(), String> {
-    let j = model.joints.get(joint).ok_or_else(|| {
-        format!(
-            "{name}.joint: {}, so joints[{joint}] does not exist",
-            crate::math::numbered(model.joints.len(), "joint", "joints")
-        )
-    })?;
-    let fits = match kind {
-        LimitKind::Angle => matches!(
-            j.kind,
-            JointKind::Revolute { .. } | JointKind::Cylindrical { .. }
-        ),
-        LimitKind::Slide => matches!(
-            j.kind,
-            JointKind::Prismatic { .. } | JointKind::Cylindrical { .. }
-        ),
-    };
-    let (what, unit) = match kind {
-        LimitKind::Angle => (
-            "an angle limit bounds a revolute or cylindrical joint's angle",
-            "rad",
-        ),
-        LimitKind::Slide => (
-            "a slide limit bounds a prismatic or cylindrical joint's slide",
-            "m",
-        ),
-    };
-    if !fits {
-        return Err(format!(
-            "{name}.joint: joints[{joint}] is a {} joint; {what}",
-            j.kind.name()
-        ));
-    }
-    if !(lower.is_finite()
-        && upper.is_finite()
-        && lower <= 0.0
-        && upper >= 0.0
-        && lower < upper
-        && upper - lower <= 1e6)
-    {
-        return Err(format!(
-            "{name}: lower ({}) and upper ({}) must bound the start, lower <= 0 <= upper {unit} (measured from the joint's start), with lower < upper",
-            crate::math::Num(lower), crate::math::Num(upper)
-        ));
-    }
-    if !(stiffness.is_finite() && (0.0..=crate::forces::MAX_COEFFICIENT).contains(&stiffness)) {
-        return Err(format!("{name}.stiffness must be between 0 (the default: a stop that rings at {DEFAULT_HZ} Hz) and {:e}, not {}", crate::forces::MAX_COEFFICIENT, crate::math::Num(stiffness)));
-    }
-    if !(e.is_finite() && (0.01..=1.0).contains(&e)) {
-        return Err(format!(
-            "{name}.restitution must be between 0.01 and 1, not {}",
-            crate::math::Num(e)
-        ));
-    }
-    Ok(())
-}
-
 /// Whether the stops of `model` (its force `frames`, the joint angles `angles` of the states
 /// `s`, as `forces::State::angles`) are resolved by steps of `h`: every stop pressed in rings at
 /// most a quarter radian a step and its damping takes at most half the rate (module notes).
-pub fn resolved(
-    model: &Model,
-    frames: &[crate::forces::Frame],
-    s: &[crate::model::BodyState],
-    angles: &[f64],
-    h: f64,
-) -> bool {
+pub fn resolved(model: &Model, frames: &[Frame], s: &[BodyState], angles: &[f64], h: f64) -> bool {
     for ((f, fr), angle) in model.forces.iter().zip(frames).zip(angles) {
-        let crate::forces::ForceElement::Limit {
+        let ForceElement::Limit {
             joint,
             kind,
             lower,
@@ -152,7 +77,7 @@ pub fn resolved(
         let Some(law) = &fr.law else { continue };
         let x = match kind {
             LimitKind::Angle => *angle,
-            LimitKind::Slide => crate::forces::slide(fr, s),
+            LimitKind::Slide => slide(fr, s),
         };
         let d = (x - upper).max(lower - x);
         let m = inertia(model, joint, kind);

@@ -127,10 +127,7 @@ impl Workspace {
         states: &[BodyState],
         (angles, contact, t): (
             &[f64],
-            (
-                &[crate::contact::PlaneFriction],
-                &crate::contact::broad::Broad,
-            ),
+            (&[crate::contact::PlaneFriction], &crate::contact::StepState),
             f64,
         ),
         out: &mut [f64],
@@ -175,10 +172,7 @@ impl Workspace {
         states: &[BodyState],
         (angles, (slots, pairs), t): (
             &[f64],
-            (
-                &[crate::contact::PlaneFriction],
-                &crate::contact::broad::Broad,
-            ),
+            (&[crate::contact::PlaneFriction], &crate::contact::StepState),
             f64,
         ),
         acc: &mut [(DVec3, DVec3)],
@@ -210,10 +204,7 @@ impl Workspace {
         states: &[BodyState],
         (angles, (slots, pairs), t): (
             &[f64],
-            (
-                &[crate::contact::PlaneFriction],
-                &crate::contact::broad::Broad,
-            ),
+            (&[crate::contact::PlaneFriction], &crate::contact::StepState),
             f64,
         ),
     ) -> crate::forces::Power {
@@ -330,7 +321,7 @@ pub fn step(
     settings: &Settings,
 ) -> Result<StepInfo, StepError> {
     let h = settings.dt;
-    if !c.contacts.list.is_empty() || !c.contacts.balls.list.is_empty() {
+    if !c.contacts.list.is_empty() || !c.contacts.colliders.list.is_empty() {
         let f = &mut state.forces;
         f.dissipated += c.contacts.sweep(&state.bodies, h, &f.contact, &mut f.broad);
     }

@@ -13,7 +13,7 @@
 //!              linear in q, so g is bilinear and Delta g = nbar . Delta w + wbar . Delta n
 //!              exactly (the means of the step's ends): F nbar on a's point, -F nbar on b's
 //!              centre and -F m_i wbar on b's director q_i
-//! pair friction the same between two bodies' points (`pair_friction.rs`)
+//! pair friction the same between two bodies' points (`contact/friction.rs`)
 //! friction     u_trial = u_n + P Delta p_c (P = I - n n^T, p_c = q0 + Q s_c, linear in q),
 //!              return map to u_n+1 (mod.rs); force -k_t ubar on p_c (ubar = (u_n + u_n+1)/2):
 //!              its work is -k_t ubar . (Delta u + Delta a) = -Delta V_t - k_t ubar . Delta a
@@ -24,183 +24,229 @@
 //! the released k_t (|u|^2 - |u'|^2) / 2 going to D. Out of contact at both ends there is no
 //! friction force and u_n+1 = 0, k_t |u_n|^2 / 2 going to D.
 use super::stiffness::{add_point, add_stiffness, point, pos, Coupling, Stiffness};
-use crate::contact::broad::Broad;
+use crate::contact::compile::Probes;
 use crate::contact::friction::{return_map, unload, PairFriction, PlaneFriction};
 use crate::contact::probe::{Geometry, Probe};
-use crate::contact::Probes;
+use crate::contact::step::StepState;
+use alloc::vec::Vec;
 use glam::{DMat3, DVec3};
 
-/// The contacts' generalised forces of the step from `qn` to the iterate `q1` (added to `g`,
-/// one per body): the plane contacts of `probes` and the step's pairs of `broad` (their slots
-/// at n+1 into `broad.pending`, and the energy the sweep released); the slots at n+1 into
-/// `slots1` and their stiffness at the iterate added to `stiff`, and for the pairs also to
-/// `couple` (both of which the caller clears, `director/mod.rs`); returns D_step (J), >= 0. The stiffness is that of the step's
+/// The step the director's contact forms take: from the coordinates `qn` to the iterate `q1`
+/// (one per body), of length `h`.
+pub struct Step<'a> {
+    /// the coordinates at n
+    pub qn: &'a [[f64; 12]],
+    /// the iterate at n+1
+    pub q1: &'a [[f64; 12]],
+    /// the step (s)
+    pub h: f64,
+}
+
+/// Where the forms add what they find: the generalised forces `g` and the stiffness `stiff`
+/// (one per body), the couplings between bodies' centres `couple`.
+pub struct Sinks<'a> {
+    /// the generalised forces, gradient convention
+    pub g: &'a mut [[f64; 12]],
+    /// the stiffness per body
+    pub stiff: &'a mut [Stiffness],
+    /// the couplings between bodies
+    pub couple: &'a mut Vec<Coupling>,
+}
+
+/// The contacts' generalised forces of the step `step` (from `qn` to the iterate `q1`) (added to `out.g`,
+/// one per body): the plane contacts of `probes` and the step's pairs of `state` (their slots
+/// at n+1 into `state.friction.pending`, and the energy the sweep released); the plane contacts' friction at n+1 into
+/// `slots1` and their stiffness at the iterate added to `out.stiff`, and for the pairs also to
+/// `out.couple` (both of which the caller clears, `director/mod.rs`); returns D_step (J), >= 0. The stiffness is that of the step's
 /// discrete forces with respect to q_n+1: half the elastic stiffness (they act at the mean),
 /// c phi'(d) / h of the damping, half k_t while the contact sticks, and nothing while it
 /// slides. Newton takes it into its tangent (`director/condensed.rs`); the step is judged on
 /// the residual, so the tangent need not be exact.
-#[allow(clippy::too_many_arguments)]
 pub fn evaluate(
     probes: &Probes,
-    broad: &mut Broad,
-    qn: &[[f64; 12]],
-    q1: &[[f64; 12]],
-    slots: &[PlaneFriction],
-    slots1: &mut [PlaneFriction],
-    h: f64,
-    g: &mut [[f64; 12]],
-    stiff: &mut [Stiffness],
-    couple: &mut alloc::vec::Vec<Coupling>,
+    state: &mut StepState,
+    step: &Step,
+    (slots, slots1): (&[PlaneFriction], &mut [PlaneFriction]),
+    out: &mut Sinks,
 ) -> f64 {
     let mut dissipated = 0.0;
-    let mut near = broad.planes(probes.list.len()).peekable();
-    for (i, ((p, slot), out)) in probes
+    let mut near = state.planes(probes.list.len()).peekable();
+    for (i, ((p, slot), slot1)) in probes
         .list
         .iter()
         .zip(slots)
         .zip(slots1.iter_mut())
         .enumerate()
     {
-        *out = *slot;
+        *slot1 = *slot;
         if near.next_if_eq(&i).is_none() {
-            continue; // out of reach of the step: no force, no spring (`Probes::sweep`)
+            continue; // out of reach of the step: no force, no spring (`contact/cull.rs`)
         }
-        match p.geometry {
-            Geometry::PointPlane { body, s, r, p0, n } => {
-                let (x0, x1) = (point(&qn[body], s), point(&q1[body], s));
-                let (d0, d1) = (r - n.dot(x0 - p0), r - n.dot(x1 - p0));
-                let (f, fe) = p.law.discrete(d0, d1, h);
-                dissipated += (f - fe) * (d1 - d0);
-                if f != 0.0 {
-                    add_point(&mut g[body], s, n * -f);
-                    let k = 0.5 * p.law.stiffness(d1) + p.law.c * p.law.damping_factor(d1) / h;
-                    let arm = point(&q1[body], s) - pos(&q1[body]);
-                    add_stiffness(
-                        &mut stiff[body],
-                        k * DMat3::from_cols(n * n.x, n * n.y, n * n.z),
-                        arm,
-                    );
-                }
-                if p.kt == 0.0 {
-                    continue;
-                }
-                // friction: the stick spring at the contact point s_c (mod.rs)
-                let dp = point(&q1[body], slot.sc) - slot.pc;
-                let dpt = dp - n * n.dot(dp);
-                if d0 <= 0.0 && d1 <= 0.0 {
-                    // open at both ends: the spring lets go, its energy dissipated
-                    dissipated += 0.5 * p.kt * slot.u.length_squared();
-                    out.u = DVec3::ZERO;
-                    out.sliding = false;
-                    continue;
-                }
-                let mu = if slot.sliding { p.mu_k } else { p.mu_s };
-                let cap = (mu * f).max(p.kt * crate::math::length(slot.u));
-                let (u1, da) = return_map(slot.u, dpt, cap, p.kt);
-                let ubar = (slot.u + u1) * 0.5;
-                dissipated += p.kt * ubar.dot(da);
-                if ubar != DVec3::ZERO {
-                    add_point(&mut g[body], slot.sc, ubar * p.kt);
-                }
-                if da == DVec3::ZERO {
-                    let tangent = DMat3::IDENTITY - DMat3::from_cols(n * n.x, n * n.y, n * n.z);
-                    let arm = point(&q1[body], slot.sc) - pos(&q1[body]);
-                    add_stiffness(&mut stiff[body], tangent * (0.5 * p.kt), arm);
-                }
-                // the end of the step: within this step's own bound mu F (module notes)
-                let lim = mu * f / p.kt;
-                let l1 = crate::math::length(u1);
-                out.u = if l1 > lim {
-                    dissipated += 0.5 * p.kt * (l1 * l1 - lim * lim);
-                    u1 * (lim / l1)
-                } else {
-                    u1
-                };
-                out.sliding = da != DVec3::ZERO;
-            }
-            Geometry::SpherePair { .. } | Geometry::PointFace { .. } => {} // (in `pairs`, below)
-        }
+        plane(p, (slot, slot1), step, out, &mut dissipated);
     }
     drop(near);
-    let Broad {
-        pairs,
-        slots: pslots,
-        pending,
-        released,
-        ..
-    } = broad;
-    dissipated += *released;
+    let StepState {
+        pairs, friction, ..
+    } = state;
+    let (pslots, pending, released) = (&friction.slots, &mut friction.pending, friction.released);
+    dissipated += released;
     for ((p, pslot), pout) in pairs.iter().zip(pslots.iter()).zip(pending.iter_mut()) {
         let normal = match p.geometry {
             Geometry::PointPlane { .. } => continue,
-            Geometry::SpherePair {
-                a,
-                sa,
-                ra,
-                b,
-                sb,
-                rb,
-            } => {
-                let e0 = point(&qn[b], sb) - point(&qn[a], sa);
-                let e1 = point(&q1[b], sb) - point(&q1[a], sa);
-                let (l0, l1) = (crate::math::length(e0), crate::math::length(e1));
-                let (d0, d1) = (ra + rb - l0, ra + rb - l1);
-                let (f, fe) = p.law.discrete(d0, d1, h);
-                dissipated += (f - fe) * (d1 - d0);
-                let lbar = 0.5 * (l0 + l1);
-                if f != 0.0 && lbar > 0.0 {
-                    let dir = (e0 + e1) * (0.5 / lbar);
-                    add_point(&mut g[b], sb, dir * -f);
-                    add_point(&mut g[a], sa, dir * f);
-                    let k = 0.5 * p.law.stiffness(d1) + p.law.c * p.law.damping_factor(d1) / h;
-                    let kd = k * DMat3::from_cols(dir * dir.x, dir * dir.y, dir * dir.z);
-                    add_stiffness(&mut stiff[b], kd, point(&q1[b], sb) - pos(&q1[b]));
-                    add_stiffness(&mut stiff[a], kd, point(&q1[a], sa) - pos(&q1[a]));
-                    couple.push(Coupling { a, b, k: kd });
-                }
-                (f, d0, d1)
-            }
-            Geometry::PointFace {
-                a,
-                sa,
-                r,
-                b,
-                m,
-                off,
-            } => {
-                // g = n . w - off - r, n = Q_b m and w = p_a - x_b both linear in q: Delta g =
-                // nbar . Delta w + wbar . Delta n exactly (module notes)
-                let normal = |q: &[f64; 12]| DMat3::from_cols_slice(&q[3..12]) * m;
-                let (n0, n1) = (normal(&qn[b]), normal(&q1[b]));
-                let w0 = point(&qn[a], sa) - pos(&qn[b]);
-                let w1 = point(&q1[a], sa) - pos(&q1[b]);
-                let (d0, d1) = (off + r - n0.dot(w0), off + r - n1.dot(w1));
-                let (f, fe) = p.law.discrete(d0, d1, h);
-                dissipated += (f - fe) * (d1 - d0);
-                if f != 0.0 {
-                    let (nbar, wbar) = ((n0 + n1) * 0.5, (w0 + w1) * 0.5);
-                    // f nbar on a's point, -f nbar on b's centre, and on b's directors the
-                    // turn of its face: -g . Delta q = f Delta g
-                    add_point(&mut g[a], sa, nbar * -f);
-                    let (nb, wb, mb) = (nbar.to_array(), wbar.to_array(), m.to_array());
-                    for k in 0..3 {
-                        g[b][k] += f * nb[k];
-                        for i in 0..3 {
-                            g[b][3 + 3 * i + k] -= f * mb[i] * wb[k];
-                        }
-                    }
-                    let k = 0.5 * p.law.stiffness(d1) + p.law.c * p.law.damping_factor(d1) / h;
-                    let kd = k * DMat3::from_cols(n1 * n1.x, n1 * n1.y, n1 * n1.z);
-                    add_stiffness(&mut stiff[a], kd, point(&q1[a], sa) - pos(&q1[a]));
-                    add_stiffness(&mut stiff[b], kd, w1);
-                }
-                (f, d0, d1)
-            }
+            Geometry::SpherePair { .. } => sphere_pair(p, step, out, &mut dissipated),
+            Geometry::PointFace { .. } => point_face(p, step, out, &mut dissipated),
         };
-        // friction: the stick spring between the two bodies' points (`pair_friction.rs`)
-        dissipated += pair_friction(p, pslot, pout, normal, qn, q1, g, (stiff, couple));
+        // friction: the stick spring between the two bodies' points
+        dissipated += pair_friction(p, (pslot, pout), normal, step, out);
     }
     dissipated
+}
+
+/// A plane contact's normal force and friction over the step (module notes), its friction at
+/// n+1 into `slot1`, what it dissipates added to `dissipated`.
+fn plane(
+    p: &Probe,
+    (slot, out): (&PlaneFriction, &mut PlaneFriction),
+    step: &Step,
+    sinks: &mut Sinks,
+    dissipated: &mut f64,
+) {
+    let Geometry::PointPlane { body, s, r, p0, n } = p.geometry else {
+        return;
+    };
+    let (qn, q1, h) = (step.qn, step.q1, step.h);
+    let (g, stiff) = (&mut *sinks.g, &mut *sinks.stiff);
+    let (x0, x1) = (point(&qn[body], s), point(&q1[body], s));
+    let (d0, d1) = (r - n.dot(x0 - p0), r - n.dot(x1 - p0));
+    let (f, fe) = p.law.discrete(d0, d1, h);
+    *dissipated += (f - fe) * (d1 - d0);
+    if f != 0.0 {
+        add_point(&mut g[body], s, n * -f);
+        let k = 0.5 * p.law.stiffness(d1) + p.law.c * p.law.damping_factor(d1) / h;
+        let arm = point(&q1[body], s) - pos(&q1[body]);
+        add_stiffness(
+            &mut stiff[body],
+            k * DMat3::from_cols(n * n.x, n * n.y, n * n.z),
+            arm,
+        );
+    }
+    if p.kt == 0.0 {
+        return;
+    }
+    // friction: the stick spring at the contact point s_c (mod.rs)
+    let dp = point(&q1[body], slot.sc) - slot.pc;
+    let dpt = dp - n * n.dot(dp);
+    if d0 <= 0.0 && d1 <= 0.0 {
+        // open at both ends: the spring lets go, its energy dissipated
+        *dissipated += 0.5 * p.kt * slot.u.length_squared();
+        out.u = DVec3::ZERO;
+        out.sliding = false;
+        return;
+    }
+    let mu = if slot.sliding { p.mu_k } else { p.mu_s };
+    let cap = (mu * f).max(p.kt * crate::math::length(slot.u));
+    let (u1, da) = return_map(slot.u, dpt, cap, p.kt);
+    let ubar = (slot.u + u1) * 0.5;
+    *dissipated += p.kt * ubar.dot(da);
+    if ubar != DVec3::ZERO {
+        add_point(&mut g[body], slot.sc, ubar * p.kt);
+    }
+    if da == DVec3::ZERO {
+        let tangent = DMat3::IDENTITY - DMat3::from_cols(n * n.x, n * n.y, n * n.z);
+        let arm = point(&q1[body], slot.sc) - pos(&q1[body]);
+        add_stiffness(&mut stiff[body], tangent * (0.5 * p.kt), arm);
+    }
+    // the end of the step: within this step's own bound mu F (module notes)
+    let lim = mu * f / p.kt;
+    let l1 = crate::math::length(u1);
+    out.u = if l1 > lim {
+        *dissipated += 0.5 * p.kt * (l1 * l1 - lim * lim);
+        u1 * (lim / l1)
+    } else {
+        u1
+    };
+    out.sliding = da != DVec3::ZERO;
+}
+
+/// A sphere pair's normal force over the step (module notes), what it dissipates added to
+/// `dissipated`: (F, d0, d1).
+fn sphere_pair(p: &Probe, step: &Step, sinks: &mut Sinks, dissipated: &mut f64) -> (f64, f64, f64) {
+    let Geometry::SpherePair {
+        a,
+        sa,
+        ra,
+        b,
+        sb,
+        rb,
+    } = p.geometry
+    else {
+        return (0.0, 0.0, 0.0);
+    };
+    let (qn, q1, h) = (step.qn, step.q1, step.h);
+    let (g, stiff, couple) = (&mut *sinks.g, &mut *sinks.stiff, &mut *sinks.couple);
+    let e0 = point(&qn[b], sb) - point(&qn[a], sa);
+    let e1 = point(&q1[b], sb) - point(&q1[a], sa);
+    let (l0, l1) = (crate::math::length(e0), crate::math::length(e1));
+    let (d0, d1) = (ra + rb - l0, ra + rb - l1);
+    let (f, fe) = p.law.discrete(d0, d1, h);
+    *dissipated += (f - fe) * (d1 - d0);
+    let lbar = 0.5 * (l0 + l1);
+    if f != 0.0 && lbar > 0.0 {
+        let dir = (e0 + e1) * (0.5 / lbar);
+        add_point(&mut g[b], sb, dir * -f);
+        add_point(&mut g[a], sa, dir * f);
+        let k = 0.5 * p.law.stiffness(d1) + p.law.c * p.law.damping_factor(d1) / h;
+        let kd = k * DMat3::from_cols(dir * dir.x, dir * dir.y, dir * dir.z);
+        add_stiffness(&mut stiff[b], kd, point(&q1[b], sb) - pos(&q1[b]));
+        add_stiffness(&mut stiff[a], kd, point(&q1[a], sa) - pos(&q1[a]));
+        couple.push(Coupling { a, b, k: kd });
+    }
+    (f, d0, d1)
+}
+
+/// A point against a box's face: its normal force over the step (module notes), what it
+/// dissipates added to `dissipated`: (F, d0, d1).
+fn point_face(p: &Probe, step: &Step, sinks: &mut Sinks, dissipated: &mut f64) -> (f64, f64, f64) {
+    let Geometry::PointFace {
+        a,
+        sa,
+        r,
+        b,
+        m,
+        off,
+    } = p.geometry
+    else {
+        return (0.0, 0.0, 0.0);
+    };
+    let (qn, q1, h) = (step.qn, step.q1, step.h);
+    let (g, stiff) = (&mut *sinks.g, &mut *sinks.stiff);
+    // g = n . w - off - r, n = Q_b m and w = p_a - x_b both linear in q: Delta g =
+    // nbar . Delta w + wbar . Delta n exactly (module notes)
+    let normal = |q: &[f64; 12]| DMat3::from_cols_slice(&q[3..12]) * m;
+    let (n0, n1) = (normal(&qn[b]), normal(&q1[b]));
+    let w0 = point(&qn[a], sa) - pos(&qn[b]);
+    let w1 = point(&q1[a], sa) - pos(&q1[b]);
+    let (d0, d1) = (off + r - n0.dot(w0), off + r - n1.dot(w1));
+    let (f, fe) = p.law.discrete(d0, d1, h);
+    *dissipated += (f - fe) * (d1 - d0);
+    if f != 0.0 {
+        let (nbar, wbar) = ((n0 + n1) * 0.5, (w0 + w1) * 0.5);
+        // f nbar on a's point, -f nbar on b's centre, and on b's directors the
+        // turn of its face: -g . Delta q = f Delta g
+        add_point(&mut g[a], sa, nbar * -f);
+        let (nb, wb, mb) = (nbar.to_array(), wbar.to_array(), m.to_array());
+        for k in 0..3 {
+            g[b][k] += f * nb[k];
+            for i in 0..3 {
+                g[b][3 + 3 * i + k] -= f * mb[i] * wb[k];
+            }
+        }
+        let k = 0.5 * p.law.stiffness(d1) + p.law.c * p.law.damping_factor(d1) / h;
+        let kd = k * DMat3::from_cols(n1 * n1.x, n1 * n1.y, n1 * n1.z);
+        add_stiffness(&mut stiff[a], kd, point(&q1[a], sa) - pos(&q1[a]));
+        add_stiffness(&mut stiff[b], kd, w1);
+    }
+    (f, d0, d1)
 }
 
 /// After an accepted step at `q` (the new state): the next step's contact points.
@@ -215,20 +261,18 @@ pub fn rebase(probes: &Probes, q: &[[f64; 12]], slots: &mut [PlaneFriction]) {
 }
 
 /// The director's friction of pair `p` over the step from `qn` to `q1`, its normal force of
-/// the step `f` and indentations `d0`, `d1` (`discrete.rs`): its generalised forces into `g`,
+/// the step `f` and indentations `d0`, `d1` ([`evaluate`]): its generalised forces into `g`,
 /// its stiffness into `stiff` and `couple`, the slot at n+1 into `out`; returns what it
 /// dissipated (J).
-#[allow(clippy::too_many_arguments)]
-pub fn pair_friction(
+fn pair_friction(
     p: &Probe,
-    slot: &PairFriction,
-    out: &mut PairFriction,
+    (slot, out): (&PairFriction, &mut PairFriction),
     (f, d0, d1): (f64, f64, f64),
-    qn: &[[f64; 12]],
-    q1: &[[f64; 12]],
-    g: &mut [[f64; 12]],
-    (stiff, couple): (&mut [Stiffness], &mut alloc::vec::Vec<Coupling>),
+    step: &Step,
+    sinks: &mut Sinks,
 ) -> f64 {
+    let (qn, q1) = (step.qn, step.q1);
+    let (g, stiff, couple) = (&mut *sinks.g, &mut *sinks.stiff, &mut *sinks.couple);
     *out = *slot;
     if p.kt == 0.0 || slot.n == DVec3::ZERO {
         return 0.0;

@@ -1,6 +1,6 @@
 //! The force elements and contacts in a director step: the broad phase at the step's start
-//! (`contact/broad.rs`, the plane probes within reach), and at each Newton iterate their
-//! generalised forces, the step's work and dissipation (`forces.rs`, `contact/discrete.rs`) and
+//! (`contact/step.rs`: the plane probes within reach, the pairs), and at each Newton iterate their
+//! generalised forces, the step's work and dissipation (`forces.rs`, `contact.rs`) and
 //! the stiffness the tangent takes from the contacts and joint limits.
 use super::{forces, Ctx};
 use crate::model::Model;
@@ -29,17 +29,22 @@ impl Ctx<'_> {
             self.w.couple.clear();
         }
         if !self.c.contacts.list.is_empty() || self.s.forces.broad.busy() {
+            let step = super::contact::Step {
+                qn: &self.s.q,
+                q1: &self.w.q1,
+                h,
+            };
+            let mut out = super::contact::Sinks {
+                g: &mut self.w.fext,
+                stiff: &mut self.w.stiff,
+                couple: &mut self.w.couple,
+            };
             self.w.budget.dissipated += super::contact::evaluate(
                 &self.c.contacts,
                 &mut self.s.forces.broad,
-                &self.s.q,
-                &self.w.q1,
-                &self.s.forces.contact,
-                &mut self.w.slots1,
-                h,
-                &mut self.w.fext,
-                &mut self.w.stiff,
-                &mut self.w.couple,
+                &step,
+                (&self.s.forces.contact, &mut self.w.slots1),
+                &mut out,
             );
         }
         if self.c.has_limits {
@@ -57,13 +62,13 @@ impl Ctx<'_> {
     /// Whether the tangent takes the contacts' and joint limits' stiffness (`stiff`).
     pub(super) fn stiff_elements(&self) -> bool {
         !self.c.contacts.list.is_empty()
-            || !self.c.contacts.balls.list.is_empty()
+            || !self.c.contacts.colliders.list.is_empty()
             || self.c.has_limits
     }
 
-    /// The sphere pairs that may touch in a step of `h` from the current state (`broad.rs`).
+    /// The sphere pairs that may touch in a step of `h` from the current state (`contact/step.rs`).
     pub(super) fn sweep(&mut self, model: &Model, h: f64) {
-        if self.c.contacts.list.is_empty() && self.c.contacts.balls.list.is_empty() {
+        if self.c.contacts.list.is_empty() && self.c.contacts.colliders.list.is_empty() {
             return;
         }
         self.s.body_states(model, &mut self.w.states);

@@ -233,147 +233,212 @@ pub fn evaluate(
         *x = [0.0; 12];
     }
     let mut out = StepBudget::default();
-    let mean_dirs = |b: usize| (dirs(&qn[b]) + dirs(&q1[b])) * 0.5;
-    let factor = |f: &crate::timefn::TimeFn| 0.5 * (f.at(t) + f.at(t + h));
+    let step = Step { qn, q1, t, h };
     for (k, el) in model.forces.iter().enumerate() {
         let fr = &c.force_frames[k];
         match *el {
-            ForceElement::Spring {
-                a,
-                point_a,
-                b,
-                point_b,
-                stiffness,
-                rest_length,
-                damping,
-            } => {
-                let d0 = point(&qn[b], point_b) - end(qn, a, point_a);
-                let d1 = point(&q1[b], point_b) - end(q1, a, point_a);
-                let (l0, l1) = (crate::math::length(d0), crate::math::length(d1));
-                let lbar = 0.5 * (l0 + l1);
-                let dl = l1 - l0;
-                out.dissipated += damping * dl * dl / h;
-                if lbar == 0.0 {
-                    continue; // both ends at zero length: no direction, and Delta l = 0
-                }
-                let f = stiffness * (lbar - rest_length) + damping * dl / h;
-                let n = (d0 + d1) * (0.5 * f / lbar);
-                add_point(&mut g[b], point_b, n);
-                if let Some(a) = a {
-                    add_point(&mut g[a], point_a, -n);
-                }
-            }
+            ForceElement::Spring { .. } => spring(el, &step, g, &mut out),
             ForceElement::JointSpring { .. }
             | ForceElement::Limit {
                 kind: LimitKind::Angle,
                 ..
-            } => {
-                let qa = |q: &[[f64; 12]]| fr.a.map_or(DMat3::IDENTITY, |a| dirs(&q[a]));
-                let xy = |q: &[[f64; 12]]| {
-                    let (ra, rb) = (qa(q), dirs(&q[fr.b]));
-                    crate::forces::angle_xy(fr, &ra, &rb)
-                };
-                let (x0, y0) = xy(qn);
-                let (x1, y1) = xy(q1);
-                let th0 = angles[k];
-                let th1 = unwrap(x1, y1, th0);
-                angles1[k] = th1;
-                let dth = th1 - th0;
-                // f: the step's dV/dtheta plus damping, and what it dissipates
-                let (f, diss) = angle_force(el, fr, th0, th1, h);
-                out.dissipated += diss;
-                // 2-D discrete gradient of theta(x, y)
-                let (xb, yb) = (0.5 * (x0 + x1), 0.5 * (y0 + y1));
-                let r2 = xb * xb + yb * yb;
-                if !(r2 > 1e-300) {
-                    continue;
-                }
-                let (mut gx, mut gy) = (-yb / r2, xb / r2);
-                let (dx, dy) = (x1 - x0, y1 - y0);
-                let dz2 = dx * dx + dy * dy;
-                // Gonzalez's correction is O(|dz|^2) analytically, but its numerator carries the
-                // angles' round-off (about 1e-16 rad), which it divides by |dz|: below a turn of
-                // 1e-6 rad a step it is left out (its true size there, 1e-12 of the gradient,
-                // is below that noise; a body resting against a joint limit stalled Newton)
-                if dz2 > 1e-12 * r2 {
-                    let corr = (dth - gx * dx - gy * dy) / dz2;
-                    gx += corr * dx;
-                    gy += corr * dy;
-                }
-                // grad x, grad y at the mean: on a's directors r_a,i u and m_a,i u
-                // (u = Qbar_b e); on b's directors e_i (Qbar_a r_a) and e_i (Qbar_a m_a)
-                let qa_bar = fr.a.map_or(DMat3::IDENTITY, mean_dirs);
-                let qb_bar = mean_dirs(fr.b);
-                let w = qa_bar * (fr.r_a * (f * gx) + fr.m_a * (f * gy)); // world
-                let e = fr.e_b;
-                add_dirs(&mut g[fr.b], &DMat3::from_cols(w * e.x, w * e.y, w * e.z));
-                if let Some(a) = fr.a {
-                    let u = qb_bar * e;
-                    let s = fr.r_a * (f * gx) + fr.m_a * (f * gy);
-                    add_dirs(&mut g[a], &DMat3::from_cols(u * s.x, u * s.y, u * s.z));
-                }
-            }
+            } => angle(el, fr, &step, (angles[k], &mut angles1[k]), g, &mut out),
             ForceElement::SliderSpring { .. }
             | ForceElement::Limit {
                 kind: LimitKind::Slide,
                 ..
-            } => {
-                // x(q) = (Q_a n) . (x_b + Q_b s_b - x_a - Q_a s_a) - s0 is quadratic, so its
-                // gradient at the mean configuration is exact: Delta x = grad x(qbar) . Delta q
-                let slide = |q: &[[f64; 12]]| {
-                    let mw = fr.a.map_or(fr.n_a, |a| dirs(&q[a]) * fr.n_a);
-                    mw.dot(point(&q[fr.b], fr.point_b) - end(q, fr.a, fr.point_a)) - fr.s0
-                };
-                let (x0, x1) = (slide(qn), slide(q1));
-                let (f, diss) = slide_force(el, fr, x0, x1, h);
-                out.dissipated += diss;
-                let mean = |b: usize| -> [f64; 12] {
-                    core::array::from_fn(|i| 0.5 * (qn[b][i] + q1[b][i]))
-                };
-                let qb = mean(fr.b);
-                let qa = fr.a.map(mean);
-                let mw = qa.map_or(fr.n_a, |q| dirs(&q) * fr.n_a);
-                let pa = qa.map_or(fr.point_a, |q| point(&q, fr.point_a));
-                let d = point(&qb, fr.point_b) - pa;
-                add_point(&mut g[fr.b], fr.point_b, mw * f);
-                if let Some(a) = fr.a {
-                    // on a: -mw on x_a, n_i d - s_a,i mw on q_a,i
-                    add_point(&mut g[a], fr.point_a, -mw * f);
-                    let n = fr.n_a * f;
-                    add_dirs(&mut g[a], &DMat3::from_cols(d * n.x, d * n.y, d * n.z));
-                }
-            }
-            ForceElement::Force {
-                body,
-                point: s,
-                force,
-                time,
-            } => {
-                let f = force * factor(&time);
-                add_point(&mut g[body], s, -f);
-                out.work += f.dot(point(&q1[body], s) - point(&qn[body], s));
-            }
-            ForceElement::Torque { body, torque, time } => {
-                let gr = torque_grad(&mean_dirs(body), torque * factor(&time));
-                let mut gb = [0.0; 12];
-                add_dirs(&mut gb, &gr);
-                out.work -= dot(&gb, &qn[body], &q1[body]);
-                add_dirs(&mut g[body], &gr);
-            }
-            ForceElement::Motor { torque, time, .. } => {
-                let n = fr.a.map_or(fr.n_a, |a| mean_dirs(a) * fr.n_a);
-                let tau = n * (torque * factor(&time));
-                for (body, sign) in [(Some(fr.b), 1.0), (fr.a, -1.0)] {
-                    if let Some(body) = body {
-                        let gr = torque_grad(&mean_dirs(body), tau * sign);
-                        let mut gb = [0.0; 12];
-                        add_dirs(&mut gb, &gr);
-                        out.work -= dot(&gb, &qn[body], &q1[body]);
-                        add_dirs(&mut g[body], &gr);
-                    }
-                }
-            }
+            } => slide(el, fr, &step, g, &mut out),
+            _ => load(el, fr, &step, g, &mut out),
         }
     }
     out
+}
+
+/// The step the elements take: from `qn` (time `t`) to the iterate `q1` (time t + h).
+struct Step<'a> {
+    qn: &'a [[f64; 12]],
+    q1: &'a [[f64; 12]],
+    t: f64,
+    h: f64,
+}
+
+impl Step<'_> {
+    /// Body `b`'s mean directors over the step.
+    fn mean_dirs(&self, b: usize) -> DMat3 {
+        (dirs(&self.qn[b]) + dirs(&self.q1[b])) * 0.5
+    }
+
+    /// A time function's mean over the step's two ends.
+    fn factor(&self, f: &crate::timefn::TimeFn) -> f64 {
+        0.5 * (f.at(self.t) + f.at(self.t + self.h))
+    }
+}
+
+/// A spring-damper's discrete gradient (module notes).
+fn spring(el: &ForceElement, step: &Step, g: &mut [[f64; 12]], out: &mut StepBudget) {
+    let ForceElement::Spring {
+        a,
+        point_a,
+        b,
+        point_b,
+        stiffness,
+        rest_length,
+        damping,
+    } = *el
+    else {
+        return;
+    };
+    let (qn, q1, h) = (step.qn, step.q1, step.h);
+    let d0 = point(&qn[b], point_b) - end(qn, a, point_a);
+    let d1 = point(&q1[b], point_b) - end(q1, a, point_a);
+    let (l0, l1) = (crate::math::length(d0), crate::math::length(d1));
+    let lbar = 0.5 * (l0 + l1);
+    let dl = l1 - l0;
+    out.dissipated += damping * dl * dl / h;
+    if lbar == 0.0 {
+        return; // both ends at zero length: no direction, and Delta l = 0
+    }
+    let f = stiffness * (lbar - rest_length) + damping * dl / h;
+    let n = (d0 + d1) * (0.5 * f / lbar);
+    add_point(&mut g[b], point_b, n);
+    if let Some(a) = a {
+        add_point(&mut g[a], point_a, -n);
+    }
+}
+
+/// A joint spring's or angle limit's discrete gradient (module notes): the angle th0 at n,
+/// the one at n+1 into `angle1`.
+fn angle(
+    el: &ForceElement,
+    fr: &crate::forces::Frame,
+    step: &Step,
+    (th0, angle1): (f64, &mut f64),
+    g: &mut [[f64; 12]],
+    out: &mut StepBudget,
+) {
+    let (qn, q1, h) = (step.qn, step.q1, step.h);
+    let mean_dirs = |b: usize| step.mean_dirs(b);
+    let qa = |q: &[[f64; 12]]| fr.a.map_or(DMat3::IDENTITY, |a| dirs(&q[a]));
+    let xy = |q: &[[f64; 12]]| {
+        let (ra, rb) = (qa(q), dirs(&q[fr.b]));
+        crate::forces::angle_xy(fr, &ra, &rb)
+    };
+    let (x0, y0) = xy(qn);
+    let (x1, y1) = xy(q1);
+
+    let th1 = unwrap(x1, y1, th0);
+    *angle1 = th1;
+    let dth = th1 - th0;
+    // f: the step's dV/dtheta plus damping, and what it dissipates
+    let (f, diss) = angle_force(el, fr, th0, th1, h);
+    out.dissipated += diss;
+    // 2-D discrete gradient of theta(x, y)
+    let (xb, yb) = (0.5 * (x0 + x1), 0.5 * (y0 + y1));
+    let r2 = xb * xb + yb * yb;
+    if !(r2 > 1e-300) {
+        return;
+    }
+    let (mut gx, mut gy) = (-yb / r2, xb / r2);
+    let (dx, dy) = (x1 - x0, y1 - y0);
+    let dz2 = dx * dx + dy * dy;
+    // Gonzalez's correction is O(|dz|^2) analytically, but its numerator carries the
+    // angles' round-off (about 1e-16 rad), which it divides by |dz|: below a turn of
+    // 1e-6 rad a step it is left out (its true size there, 1e-12 of the gradient,
+    // is below that noise; a body resting against a joint limit stalled Newton)
+    if dz2 > 1e-12 * r2 {
+        let corr = (dth - gx * dx - gy * dy) / dz2;
+        gx += corr * dx;
+        gy += corr * dy;
+    }
+    // grad x, grad y at the mean: on a's directors r_a,i u and m_a,i u
+    // (u = Qbar_b e); on b's directors e_i (Qbar_a r_a) and e_i (Qbar_a m_a)
+    let qa_bar = fr.a.map_or(DMat3::IDENTITY, mean_dirs);
+    let qb_bar = mean_dirs(fr.b);
+    let w = qa_bar * (fr.r_a * (f * gx) + fr.m_a * (f * gy)); // world
+    let e = fr.e_b;
+    add_dirs(&mut g[fr.b], &DMat3::from_cols(w * e.x, w * e.y, w * e.z));
+    if let Some(a) = fr.a {
+        let u = qb_bar * e;
+        let s = fr.r_a * (f * gx) + fr.m_a * (f * gy);
+        add_dirs(&mut g[a], &DMat3::from_cols(u * s.x, u * s.y, u * s.z));
+    }
+}
+
+/// A slider spring's or slide limit's discrete gradient (module notes).
+fn slide(
+    el: &ForceElement,
+    fr: &crate::forces::Frame,
+    step: &Step,
+    g: &mut [[f64; 12]],
+    out: &mut StepBudget,
+) {
+    let (qn, q1, h) = (step.qn, step.q1, step.h);
+    // x(q) = (Q_a n) . (x_b + Q_b s_b - x_a - Q_a s_a) - s0 is quadratic, so its
+    // gradient at the mean configuration is exact: Delta x = grad x(qbar) . Delta q
+    let slide = |q: &[[f64; 12]]| {
+        let mw = fr.a.map_or(fr.n_a, |a| dirs(&q[a]) * fr.n_a);
+        mw.dot(point(&q[fr.b], fr.point_b) - end(q, fr.a, fr.point_a)) - fr.s0
+    };
+    let (x0, x1) = (slide(qn), slide(q1));
+    let (f, diss) = slide_force(el, fr, x0, x1, h);
+    out.dissipated += diss;
+    let mean = |b: usize| -> [f64; 12] { core::array::from_fn(|i| 0.5 * (qn[b][i] + q1[b][i])) };
+    let qb = mean(fr.b);
+    let qa = fr.a.map(mean);
+    let mw = qa.map_or(fr.n_a, |q| dirs(&q) * fr.n_a);
+    let pa = qa.map_or(fr.point_a, |q| point(&q, fr.point_a));
+    let d = point(&qb, fr.point_b) - pa;
+    add_point(&mut g[fr.b], fr.point_b, mw * f);
+    if let Some(a) = fr.a {
+        // on a: -mw on x_a, n_i d - s_a,i mw on q_a,i
+        add_point(&mut g[a], fr.point_a, -mw * f);
+        let n = fr.n_a * f;
+        add_dirs(&mut g[a], &DMat3::from_cols(d * n.x, d * n.y, d * n.z));
+    }
+}
+
+/// A force's, a torque's or a motor's generalised forces and work over the step (module notes).
+fn load(
+    el: &ForceElement,
+    fr: &crate::forces::Frame,
+    step: &Step,
+    g: &mut [[f64; 12]],
+    out: &mut StepBudget,
+) {
+    let (qn, q1) = (step.qn, step.q1);
+    let mean_dirs = |b: usize| step.mean_dirs(b);
+    let factor = |f: &crate::timefn::TimeFn| step.factor(f);
+    match *el {
+        ForceElement::Force {
+            body,
+            point: s,
+            force,
+            time,
+        } => {
+            let f = force * factor(&time);
+            add_point(&mut g[body], s, -f);
+            out.work += f.dot(point(&q1[body], s) - point(&qn[body], s));
+        }
+        ForceElement::Torque { body, torque, time } => {
+            let gr = torque_grad(&mean_dirs(body), torque * factor(&time));
+            let mut gb = [0.0; 12];
+            add_dirs(&mut gb, &gr);
+            out.work -= dot(&gb, &qn[body], &q1[body]);
+            add_dirs(&mut g[body], &gr);
+        }
+        ForceElement::Motor { torque, time, .. } => {
+            let n = fr.a.map_or(fr.n_a, |a| mean_dirs(a) * fr.n_a);
+            let tau = n * (torque * factor(&time));
+            for (body, sign) in [(Some(fr.b), 1.0), (fr.a, -1.0)] {
+                if let Some(body) = body {
+                    let gr = torque_grad(&mean_dirs(body), tau * sign);
+                    let mut gb = [0.0; 12];
+                    add_dirs(&mut gb, &gr);
+                    out.work -= dot(&gb, &qn[body], &q1[body]);
+                    add_dirs(&mut g[body], &gr);
+                }
+            }
+        }
+        _ => {}
+    }
 }

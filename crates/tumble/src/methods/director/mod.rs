@@ -318,7 +318,7 @@ impl Workspace {
             // room for the broad phase's pairs (`broad.rs`: 6 a ball), each a normal force
             // and a stick spring
             couple: Vec::with_capacity({
-                let nb = c.contacts.balls.list.len();
+                let nb = c.contacts.colliders.list.len();
                 2 * (6 * nb).min(nb * nb.saturating_sub(1) / 2)
             }),
             cg: core::array::from_fn(|_| vec![DVec3::ZERO; n]),

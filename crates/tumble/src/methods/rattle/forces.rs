@@ -13,7 +13,7 @@ pub(super) fn element_forces(
     (angles, slots, broad): (
         &[f64],
         &[crate::contact::PlaneFriction],
-        &crate::contact::broad::Broad,
+        &crate::contact::StepState,
     ),
     t: f64,
     ws: &mut Workspace,
@@ -40,7 +40,7 @@ pub(super) fn element_forces(
 pub(super) fn element_power(
     c: &Compiled,
     s: &[BodyState],
-    (angles, broad): (&[f64], &crate::contact::broad::Broad),
+    (angles, broad): (&[f64], &crate::contact::StepState),
     t: f64,
     ws: &mut Workspace,
 ) -> crate::forces::Power {

@@ -87,7 +87,7 @@ pub(super) fn try_step(
 fn start(c: &Compiled, st: &mut State, ws: &mut Workspace, h: f64) -> crate::forces::Power {
     let model = &c.model;
     fill_scratch(c, &st.bodies, &mut ws.scratch);
-    if !c.contacts.list.is_empty() || !c.contacts.balls.list.is_empty() {
+    if !c.contacts.list.is_empty() || !c.contacts.colliders.list.is_empty() {
         let f = &mut st.forces;
         f.dissipated += c.contacts.sweep(&ws.scratch, h, &f.contact, &mut f.broad);
     }

@@ -1,6 +1,6 @@
 //! Capsules against spheres and capsules: the pair becomes a sphere pair between two body
 //! points, the closest points of the two segments (a sphere's: its centre) found at the
-//! step's start (`broad.rs` calls this for a pair with a capsule taken whole).
+//! step's start (the pair table's function for a capsule taken whole against a sphere or a capsule).
 //!
 //! ```text
 //! segments   a: p_a(t) = c_a + (2t - 1) L_a e_a,  b: p_b(u) = c_b + (2u - 1) L_b e_b,
@@ -27,19 +27,28 @@
 //! potential is that much higher: an energy error of second order in the step, of one sign,
 //! per step in contact. A head-on impact, or one whose closest points do not move along the
 //! segments (a capsule dropped across another at their middles), has none.
-use super::broad::{Ball, Balls};
+use super::collider::{Collider, Pair};
 use super::probe::Probe;
+use super::sphere_sphere::sphere_pair;
 use crate::model::BodyState;
+use alloc::vec::Vec;
 use glam::DVec3;
 
-/// Whether balls `a` and `b` may touch as far as capsules go: a capsule taken whole touches
-/// spheres, capsules taken whole and boxes (where its end caps do not: `box_features.rs`),
-/// not end caps.
-pub fn may_touch(a: &Ball, b: &Ball) -> bool {
-    if a.segment.is_none() && b.segment.is_none() {
-        return true;
-    }
-    !(a.cap || b.cap)
+/// The pair function of a capsule taken whole and a sphere or a capsule, from the states at the
+/// step's start: a sphere pair between their closest points (module notes).
+pub fn collide(pair: &Pair, out: &mut Vec<Probe>) {
+    let (a, b, s) = (pair.a, pair.b, pair.s);
+    let (pa, qa) = ends(a, s);
+    let (pb, qb) = ends(b, s);
+    let (t, u) = closest(pa, qa, pb, qb);
+    out.push(sphere_pair(
+        pair.colliders,
+        a,
+        segment_point(a, t),
+        b,
+        segment_point(b, u),
+        pair.key,
+    ));
 }
 
 /// The parameters (t, u) in [0, 1] of the closest points of the segments p1 q1 and p2 q2
@@ -78,41 +87,23 @@ pub fn closest(p1: DVec3, q1: DVec3, p2: DVec3, q2: DVec3) -> (f64, f64) {
     (t, u)
 }
 
-/// A ball's segment at the states `s`: its two ends (world; the same point for a sphere).
-fn ends(ball: &Ball, s: &[BodyState]) -> (DVec3, DVec3) {
-    let st = &s[ball.body];
-    let c = st.x + st.r * ball.s;
-    match ball.segment {
+/// A collider's segment at the states `s`: its two ends (world; the same point for a sphere).
+fn ends(shape: &Collider, s: &[BodyState]) -> (DVec3, DVec3) {
+    let st = &s[shape.body];
+    let c = st.x + st.r * shape.s;
+    match shape.segment {
         Some(len) => {
-            let e = st.r * (ball.rot * DVec3::new(0.0, 0.0, len));
+            let e = st.r * (shape.rot * DVec3::new(0.0, 0.0, len));
             (c - e, c + e)
         }
         None => (c, c),
     }
 }
 
-/// The body point at parameter `t` of a ball's segment, in its body's frame.
-pub(super) fn at(ball: &Ball, t: f64) -> DVec3 {
-    match ball.segment {
-        Some(len) => ball.s + ball.rot * DVec3::new(0.0, 0.0, (2.0 * t - 1.0) * len),
-        None => ball.s,
-    }
-}
-
-impl Balls {
-    /// The probe of balls `a` and `b` (one of them a capsule taken whole, the other a sphere
-    /// or a capsule) from the states `s` at the step's start: a sphere pair between their
-    /// closest points (module notes), keyed `key` (the two balls).
-    pub(super) fn segment_pair(
-        &self,
-        a: &Ball,
-        b: &Ball,
-        s: &[BodyState],
-        key: [usize; 2],
-    ) -> Probe {
-        let (pa, qa) = ends(a, s);
-        let (pb, qb) = ends(b, s);
-        let (t, u) = closest(pa, qa, pb, qb);
-        self.sphere_pair(a, at(a, t), b, at(b, u), key)
+/// The body point at parameter `t` of a collider's segment (a sphere's centre), in its body's frame.
+pub fn segment_point(shape: &Collider, t: f64) -> DVec3 {
+    match shape.segment {
+        Some(len) => shape.s + shape.rot * DVec3::new(0.0, 0.0, (2.0 * t - 1.0) * len),
+        None => shape.s,
     }
 }

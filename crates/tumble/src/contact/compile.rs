@@ -1,0 +1,220 @@
+//! The contact of a model compiled once: every shape against every plane as plane probes
+//! (a sphere's centre, a capsule's two segment ends, a box's eight corners), and the colliders
+//! whose pairs the broad phase finds each step (`collider.rs`), with the laws' damping
+//! calibrated (law.rs) and the materials combined (`material.rs`).
+use super::collider::{Collider, Colliders};
+use super::friction::{rebase, PlaneFriction};
+use super::law::{Alphas, Kind, Law};
+use super::material::{self, Surface};
+use super::probe::{Geometry, Probe};
+use crate::model::{BodyState, Model};
+use crate::shapes::{Plane, Shape, ShapeKind};
+use alloc::format;
+use alloc::string::String;
+use alloc::vec::Vec;
+use glam::DVec3;
+
+/// Most probes accepted (point-plane probes and sphere pairs).
+pub const MAX_PROBES: usize = 100_000;
+
+/// The probes of a model, compiled once: the plane contacts, and the colliders whose pairs the
+/// broad phase finds each step (`step.rs`).
+#[derive(Clone, Debug, Default)]
+pub struct Probes {
+    /// the plane contacts (each with its friction state in `forces::State`)
+    pub list: Vec<Probe>,
+    /// the shapes that may touch other bodies' shapes
+    pub colliders: Colliders,
+}
+
+/// Whether shapes with filters (group, mask) and (group2, mask2) may touch.
+fn filtered(g1: u32, m1: u32, g2: u32, m2: u32) -> bool {
+    g1 & m2 != 0 || g2 & m1 != 0
+}
+
+impl Probes {
+    /// Compile `model`'s contact: every shape against every plane (the plane contacts), and
+    /// the colliders whose pairs the broad phase finds (every other body's shape that the
+    /// filters let touch). Fails when there are too many plane contacts.
+    pub fn new(model: &Model) -> Result<Probes, String> {
+        let ct = &model.contact;
+        let mut list = Vec::new();
+        let mut cache = Alphas::default();
+        let weight = crate::math::length(model.gravity).max(1.0);
+        for (i, sh) in ct.shapes.iter().enumerate() {
+            for pl in &ct.planes {
+                if !filtered(sh.group, sh.mask, 1, 1) {
+                    continue;
+                }
+                let m = model.bodies[sh.body].mass;
+                plane_probes((i, sh, m), pl, weight, &mut cache, &mut list);
+            }
+        }
+        if list.len() > MAX_PROBES {
+            return Err(format!(
+                "contact: {} plane contacts (a box has eight, a capsule two); at most {MAX_PROBES} are accepted",
+                list.len()
+            ));
+        }
+        Ok(Probes {
+            list,
+            colliders: colliders(model, weight),
+        })
+    }
+
+    /// The plane contacts' friction at the initial states: no tangential displacement,
+    /// sticking, the contact points under the plane contacts.
+    pub fn slots(&self, init: &[BodyState]) -> Vec<PlaneFriction> {
+        self.list
+            .iter()
+            .map(|p| {
+                let mut slot = PlaneFriction::default();
+                rebase(p, init, &mut slot);
+                slot
+            })
+            .collect()
+    }
+}
+
+/// The plane probes of shape `i` (`sh`, on a body of mass `m`) against plane `pl` into `list`:
+/// a sphere's centre, a capsule's two ends, a box's eight corners; `cache` the calibrated
+/// alphas, `weight` |gravity| (at least 1).
+fn plane_probes(
+    (i, sh, m): (usize, &Shape, f64),
+    pl: &Plane,
+    weight: f64,
+    cache: &mut Alphas,
+    list: &mut Vec<Probe>,
+) {
+    let (sa, sb) = (Surface::of(&sh.material), Surface::of(&pl.material));
+    let es = material::e_star_of(&sa, &sb);
+    let (e, pull) = material::restitution(&sa, &sb);
+    let (mu_k, mu_s) = material::friction(&sa, &sb);
+    let ratio = material::mindlin(&sa, &sb);
+    let mut law = |kind: Kind, k: f64, m: f64| Law {
+        kind,
+        k,
+        c: material::damping(cache.add(kind, e, pull), m, k),
+        pull,
+    };
+    let mut push = |s: DVec3, r: f64, l: Law, kn: f64| {
+        list.push(Probe {
+            geometry: Geometry::PointPlane {
+                body: sh.body,
+                s,
+                r,
+                p0: pl.point,
+                n: pl.normal,
+            },
+            law: l,
+            mu_k,
+            mu_s,
+            kt: ratio * kn,
+            shapes: [i, usize::MAX],
+            part: 0,
+        })
+    };
+    // Hertz stiffness at the indentation under the body's own weight (`material.rs`)
+    let hertz_kn = |k: f64| material::hertz_kn(k, m, weight);
+    match sh.kind {
+        ShapeKind::Sphere { radius } => {
+            let k = material::hertz(es, radius);
+            push(sh.offset, radius, law(Kind::Hertz, k, m), hertz_kn(k));
+        }
+        ShapeKind::Capsule {
+            radius,
+            half_length,
+        } => {
+            // the segment's nearest point to a plane is an end (both when parallel): two
+            // spheres at the ends, exact for the capsule's gap
+            let k = material::hertz(es, radius);
+            let l = law(Kind::Hertz, k, m);
+            for sign in [-1.0, 1.0] {
+                let s = sh.offset + sh.rotation * DVec3::new(0.0, 0.0, sign * half_length);
+                push(s, radius, l, hertz_kn(k));
+            }
+        }
+        ShapeKind::Box { half } => {
+            // a flat face on a plane: the corners share a flat punch's stiffness (`material.rs`),
+            // each corner damped on a quarter of the mass (law.rs)
+            let k = material::corner_stiffness(es, half);
+            let l = law(Kind::Linear, k, m / 4.0);
+            for c in 0..8 {
+                let sx = if c & 1 == 0 { -1.0 } else { 1.0 };
+                let sy = if c & 2 == 0 { -1.0 } else { 1.0 };
+                let sz = if c & 4 == 0 { -1.0 } else { 1.0 };
+                let corner = DVec3::new(sx * half.x, sy * half.y, sz * half.z);
+                push(sh.offset + sh.rotation * corner, 0.0, l, k);
+            }
+        }
+    }
+}
+
+/// The colliders of `model` (`weight`: |gravity|, at least 1): each shape (a capsule by its two
+/// end caps, then each capsule once more taken whole), the alphas their pairs' laws use, the
+/// pairs of bodies a joint joins; none with fewer than two.
+fn colliders(model: &Model, weight: f64) -> Colliders {
+    let ct = &model.contact;
+    let mut out = Colliders {
+        mass: model.bodies.iter().map(|b| b.mass).collect(),
+        weight,
+        ..Colliders::default()
+    };
+    // a pair pulls where either material pulls, at the smaller e (`Colliders::law_of`)
+    let any_pull = ct.shapes.iter().any(|sh| sh.material.pull);
+    for sh in &ct.shapes {
+        // a capsule by its two end caps (they touch boxes only)
+        let (r, half, kinds, ends): (f64, DVec3, &[Kind], &[f64]) = match sh.kind {
+            ShapeKind::Sphere { radius } => (radius, DVec3::ZERO, &[Kind::Hertz], &[0.0]),
+            // a box by its bounding sphere; its corners' law is linear, a sphere's on it Hertz
+            ShapeKind::Box { half } => (half.length(), half, &[Kind::Hertz, Kind::Linear], &[0.0]),
+            ShapeKind::Capsule {
+                radius,
+                half_length,
+            } => (
+                radius,
+                DVec3::ZERO,
+                &[Kind::Hertz],
+                &[-half_length, half_length],
+            ),
+        };
+        let m = &sh.material;
+        for &end in ends {
+            let s = sh.offset + sh.rotation * DVec3::new(0.0, 0.0, end);
+            out.list.push(Collider::of(sh, s, r, half, None));
+        }
+        for &kind in kinds {
+            out.alpha.add(kind, m.restitution, m.pull);
+            if any_pull {
+                out.alpha.add(kind, m.restitution, true);
+            }
+        }
+    }
+    // each capsule once more, taken whole, for its pairs with spheres, capsules and boxes
+    // (`capsule.rs`, `capsule_box.rs`); after the others, so that their pairs' order is what
+    // it was
+    for sh in &ct.shapes {
+        if let ShapeKind::Capsule {
+            radius,
+            half_length,
+        } = sh.kind
+        {
+            let whole = Collider::of(sh, sh.offset, radius, DVec3::ZERO, Some(half_length));
+            out.list.push(whole);
+        }
+    }
+    if out.list.len() > 1 {
+        out.joined = model
+            .joints
+            .iter()
+            .filter_map(|j| j.a.map(|a| (a.min(j.b), a.max(j.b))))
+            .collect();
+        out.joined.sort_unstable();
+        if ct.collide_joined {
+            out.joined.clear();
+        }
+    } else {
+        out.list.clear();
+    }
+    out
+}

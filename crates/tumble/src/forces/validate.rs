@@ -1,0 +1,316 @@
+//! The force elements' checks at the start of a run: indices, finite coefficients in range,
+//! the joints the elements need, the stops' bounds. Each message names the element and the
+//! field.
+use super::frame::{end, point};
+use super::limits::DEFAULT_HZ;
+use crate::math::length;
+use crate::model::{BodyState, ForceElement, JointKind, LimitKind, Model};
+use alloc::format;
+use alloc::string::String;
+use glam::DVec3;
+
+/// Largest stiffness (N/m or N m/rad) and damping (N s/m or N m s/rad) accepted.
+pub const MAX_COEFFICIENT: f64 = 1e12;
+
+/// Check every element of `model` at the initial states: indices, finite non-negative
+/// coefficients, revolute joints for joint springs and motors, a spring whose points do not
+/// coincide when its rest length is not zero. The message names the element and the field.
+pub fn validate(model: &Model, init: &[BodyState]) -> Result<(), String> {
+    let ck = &Checks { model };
+    for (i, f) in model.forces.iter().enumerate() {
+        let name = format!("forces[{i}]");
+        let name = name.as_str();
+        element(ck, name, f, init)?;
+    }
+    Ok(())
+}
+
+/// Check element `f`, named `name` (see [`validate`]).
+fn element(ck: &Checks, name: &str, f: &ForceElement, init: &[BodyState]) -> Result<(), String> {
+    match *f {
+        ForceElement::Spring {
+            a,
+            point_a,
+            b,
+            point_b,
+            stiffness,
+            rest_length,
+            damping,
+        } => spring(
+            ck,
+            name,
+            (a, point_a, b, point_b),
+            (stiffness, rest_length, damping),
+            init,
+        )?,
+        ForceElement::JointSpring {
+            joint,
+            stiffness,
+            rest_angle,
+            damping,
+        } => {
+            ck.revolute(name, joint)?;
+            coefficient(name, "stiffness", stiffness)?;
+            coefficient(name, "damping", damping)?;
+            if !(rest_angle.is_finite() && rest_angle.abs() <= 1e6) {
+                return Err(format!(
+                    "{name}.rest_angle must be finite and at most 1e6 rad in size, not {rest_angle}"
+                ));
+            }
+        }
+        ForceElement::SliderSpring {
+            joint,
+            stiffness,
+            rest_slide,
+            damping,
+        } => slider(ck, name, joint, (stiffness, rest_slide, damping))?,
+        ForceElement::Limit {
+            joint,
+            kind,
+            lower,
+            upper,
+            stiffness,
+            restitution,
+        } => limit(
+            ck.model,
+            name,
+            joint,
+            kind,
+            lower,
+            upper,
+            stiffness,
+            restitution,
+        )?,
+        ForceElement::Force {
+            body: b,
+            point: s,
+            force,
+            time,
+        } => {
+            ck.body(name, "body", b)?;
+            finite(name, "point", s, 1e9)?;
+            finite(name, "force", force, MAX_COEFFICIENT)?;
+            time.validate(&format!("{name}.time"))?;
+        }
+        ForceElement::Torque {
+            body: b,
+            torque,
+            time,
+        } => {
+            ck.body(name, "body", b)?;
+            finite(name, "torque", torque, MAX_COEFFICIENT)?;
+            time.validate(&format!("{name}.time"))?;
+        }
+        ForceElement::Motor {
+            joint,
+            torque,
+            time,
+        } => {
+            ck.revolute(name, joint)?;
+            if !(torque.is_finite() && torque.abs() <= MAX_COEFFICIENT) {
+                return Err(format!(
+                    "{name}.torque must be finite and at most {MAX_COEFFICIENT:e} N m in size, not {torque}"
+                ));
+            }
+            time.validate(&format!("{name}.time"))?;
+        }
+    }
+
+    Ok(())
+}
+
+/// What the checks share: the model.
+struct Checks<'a> {
+    model: &'a Model,
+}
+
+/// A coefficient: finite, between 0 and [`MAX_COEFFICIENT`].
+fn coefficient(name: &str, field: &str, v: f64) -> Result<(), String> {
+    if v.is_finite() && (0.0..=MAX_COEFFICIENT).contains(&v) {
+        Ok(())
+    } else {
+        Err(format!(
+            "{name}.{field} must be between 0 and {MAX_COEFFICIENT:e}, not {}",
+            crate::math::Num(v)
+        ))
+    }
+}
+
+/// A vector: finite, each component at most `max` in size.
+fn finite(name: &str, field: &str, v: DVec3, max: f64) -> Result<(), String> {
+    if v.is_finite() && v.abs().max_element() <= max {
+        Ok(())
+    } else {
+        Err(format!(
+            "{name}.{field} must hold finite numbers of magnitude at most {max:e}, not {:?}",
+            v.to_array()
+        ))
+    }
+}
+
+impl Checks<'_> {
+    /// A body index.
+    fn body(&self, name: &str, field: &str, b: usize) -> Result<(), String> {
+        let n = self.model.bodies.len();
+        if b < n {
+            Ok(())
+        } else {
+            Err(format!(
+                "{name}.{field}: {}, so body {b} does not exist",
+                crate::math::numbered(n, "body", "bodies")
+            ))
+        }
+    }
+
+    /// A revolute or cylindrical joint's index (a joint spring's, a motor's).
+    fn revolute(&self, name: &str, joint: usize) -> Result<(), String> {
+        match self.model.joints.get(joint) {
+            Some(j) if matches!(j.kind, JointKind::Revolute { .. } | JointKind::Cylindrical { .. }) => {
+                Ok(())
+            }
+            Some(j) => Err(format!(
+                "{name}.joint: joints[{joint}] is a {} joint; joint springs and motors act about the axis of a revolute or cylindrical joint",
+                j.kind.name()
+            )),
+            None => Err(format!(
+                "{name}.joint: {}, so joints[{joint}] does not exist",
+                crate::math::numbered(self.model.joints.len(), "joint", "joints")
+            )),
+        }
+    }
+}
+
+/// A spring-damper: its bodies, points, coefficients, rest length, and points apart at the
+/// start when its rest length is not zero.
+fn spring(
+    ck: &Checks,
+    name: &str,
+    (a, point_a, b, point_b): (Option<usize>, DVec3, usize, DVec3),
+    (stiffness, rest_length, damping): (f64, f64, f64),
+    init: &[BodyState],
+) -> Result<(), String> {
+    ck.body(name, "b", b)?;
+    if let Some(a) = a {
+        ck.body(name, "a", a)?;
+        if a == b {
+            return Err(format!("{name} connects body {b} to itself"));
+        }
+    }
+    finite(name, "point_a", point_a, 1e9)?;
+    finite(name, "point_b", point_b, 1e9)?;
+    coefficient(name, "stiffness", stiffness)?;
+    coefficient(name, "damping", damping)?;
+    if !(rest_length.is_finite() && (0.0..=1e9).contains(&rest_length)) {
+        return Err(format!(
+            "{name}.rest_length must be between 0 and 1e9 m, not {}",
+            crate::math::Num(rest_length)
+        ));
+    }
+    let l = length(point(init, b, point_b) - end(init, a, point_a));
+    if rest_length > 0.0 && l < 1e-9 {
+        return Err(format!(
+            "{name}: its two points coincide at the start (0 m apart) while its rest length is {rest_length} m, so the direction of its force is undefined; move a point or set rest_length to 0"
+        ));
+    }
+    Ok(())
+}
+
+/// A slider spring: a prismatic or cylindrical joint, its coefficients and rest slide.
+fn slider(
+    ck: &Checks,
+    name: &str,
+    joint: usize,
+    (stiffness, rest_slide, damping): (f64, f64, f64),
+) -> Result<(), String> {
+    match ck.model.joints.get(joint) {
+        Some(j) if matches!(j.kind, JointKind::Prismatic { .. } | JointKind::Cylindrical { .. }) => {}
+        Some(j) => {
+            return Err(format!(
+                "{name}.joint: joints[{joint}] is a {} joint; a slider spring acts along a prismatic or cylindrical joint",
+                j.kind.name()
+            ))
+        }
+        None => {
+            return Err(format!(
+                "{name}.joint: {}, so joints[{joint}] does not exist",
+                crate::math::numbered(ck.model.joints.len(), "joint", "joints")
+            ))
+        }
+    }
+    coefficient(name, "stiffness", stiffness)?;
+    coefficient(name, "damping", damping)?;
+    if !(rest_slide.is_finite() && rest_slide.abs() <= 1e9) {
+        return Err(format!(
+            "{name}.rest_slide must be finite and at most 1e9 m in size, not {rest_slide}"
+        ));
+    }
+    Ok(())
+}
+
+/// Check a limit: the joint exists and has the coordinate, lower <= 0 <= upper, lower < upper,
+/// the stiffness and restitution in range.
+fn limit(
+    model: &Model,
+    name: &str,
+    joint: usize,
+    kind: LimitKind,
+    lower: f64,
+    upper: f64,
+    stiffness: f64,
+    e: f64,
+) -> Result<(), String> {
+    let j = model.joints.get(joint).ok_or_else(|| {
+        format!(
+            "{name}.joint: {}, so joints[{joint}] does not exist",
+            crate::math::numbered(model.joints.len(), "joint", "joints")
+        )
+    })?;
+    let fits = match kind {
+        LimitKind::Angle => matches!(
+            j.kind,
+            JointKind::Revolute { .. } | JointKind::Cylindrical { .. }
+        ),
+        LimitKind::Slide => matches!(
+            j.kind,
+            JointKind::Prismatic { .. } | JointKind::Cylindrical { .. }
+        ),
+    };
+    let (what, unit) = match kind {
+        LimitKind::Angle => (
+            "an angle limit bounds a revolute or cylindrical joint's angle",
+            "rad",
+        ),
+        LimitKind::Slide => (
+            "a slide limit bounds a prismatic or cylindrical joint's slide",
+            "m",
+        ),
+    };
+    if !fits {
+        return Err(format!(
+            "{name}.joint: joints[{joint}] is a {} joint; {what}",
+            j.kind.name()
+        ));
+    }
+    if !(lower.is_finite()
+        && upper.is_finite()
+        && lower <= 0.0
+        && upper >= 0.0
+        && lower < upper
+        && upper - lower <= 1e6)
+    {
+        return Err(format!(
+            "{name}: lower ({}) and upper ({}) must bound the start, lower <= 0 <= upper {unit} (measured from the joint's start), with lower < upper",
+            crate::math::Num(lower), crate::math::Num(upper)
+        ));
+    }
+    if !(stiffness.is_finite() && (0.0..=MAX_COEFFICIENT).contains(&stiffness)) {
+        return Err(format!("{name}.stiffness must be between 0 (the default: a stop that rings at {DEFAULT_HZ} Hz) and {:e}, not {}", MAX_COEFFICIENT, crate::math::Num(stiffness)));
+    }
+    if !(e.is_finite() && (0.01..=1.0).contains(&e)) {
+        return Err(format!(
+            "{name}.restitution must be between 0.01 and 1, not {}",
+            crate::math::Num(e)
+        ));
+    }
+    Ok(())
+}
