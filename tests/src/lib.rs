@@ -342,3 +342,24 @@ pub mod contact_scene {
         .unwrap()
     }
 }
+
+/// The repository's root (the folder above tests/).
+pub fn repo_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+/// The files under `dir` whose extension is one of `ext`, build outputs and installed
+/// packages left out (vendor, pkg, node_modules, target, out).
+pub fn source_files(dir: &Path, ext: &[&str], out: &mut Vec<PathBuf>) {
+    for e in std::fs::read_dir(dir).unwrap() {
+        let p = e.unwrap().path();
+        let name = p.file_name().unwrap().to_string_lossy().to_string();
+        if p.is_dir() {
+            if !["vendor", "pkg", "node_modules", "target", "out"].contains(&name.as_str()) {
+                source_files(&p, ext, out);
+            }
+        } else if p.extension().is_some_and(|x| ext.iter().any(|e| x == *e)) {
+            out.push(p);
+        }
+    }
+}

@@ -50,6 +50,7 @@ pub use invariants::Invariants;
 pub use methods::{baumgarte, director, rattle};
 pub use model::{Body, BodyState, Joint, JointKind, LimitKind, Model};
 pub use scenario::{Scenario, ScenarioError};
-pub use simulation::{Simulation, MAX_SUBSTEPS};
+pub use simulation::substep::MAX_SUBSTEPS;
+pub use simulation::Simulation;
 pub use step::{Method, Settings, StepError, StepInfo};
 pub use timefn::TimeFn;

@@ -2,8 +2,8 @@
 //! Its measurements of the state (invariants, contact forces, reactions, state hash) are in
 //! `simulation/measure.rs`, the sub-stepping through contact in `simulation/substep.rs`.
 mod measure;
-mod substep;
-pub use substep::MAX_SUBSTEPS;
+mod solver;
+pub(crate) mod substep;
 
 use crate::compiled::Compiled;
 use crate::mechanism::{self, Mechanism};
@@ -15,6 +15,7 @@ use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 use glam::{DMat3, DVec3};
+use solver::{Saved, Solver};
 
 impl Settings {
     /// Default settings for a scenario.
@@ -27,15 +28,6 @@ impl Settings {
             beta: 10.0,
         }
     }
-}
-
-/// Each method's state and workspace (one per simulation: the size of the director's variant
-/// costs nothing, so it is not boxed).
-#[allow(clippy::large_enum_variant)]
-enum Solver {
-    Director(director::State, director::Workspace),
-    Rattle(rattle::State, rattle::Workspace),
-    Baumgarte(baumgarte::State, baumgarte::Workspace),
 }
 
 /// A running simulation: the compiled model, the settings, the method's state and workspace.
@@ -55,7 +47,7 @@ pub struct Simulation {
     /// the element that a pointer pulls with (`pull`), once a pull has started
     pull: Option<usize>,
     /// with collision shapes: the state before a step, for its sub-steps (`substep.rs`)
-    saved: Option<substep::Saved>,
+    saved: Option<Saved>,
     /// with collision shapes: one state per body, for the sub-stepping's check
     scratch: Vec<BodyState>,
     /// how many sub-steps the last step took (1: none)
@@ -175,7 +167,7 @@ impl Simulation {
             resolved_at: None,
         };
         if !sim.model().contact.is_empty() || sim.compiled.has_limits {
-            sim.saved = Some(substep::Saved::of(&sim.solver));
+            sim.saved = Some(Saved::of(&sim.solver));
             sim.scratch = init.to_vec();
         }
         sim.e0 = sim.invariants().energy();

@@ -1,7 +1,8 @@
 //! What a [`Simulation`] measures of its current state: the invariants (energy, momentum,
 //! constraint residuals, the energy balance), the contact forces and joint reactions drawn by
 //! the page, and the hash of the state's exact bits. None of it changes the run.
-use super::{Simulation, Solver};
+use super::solver::Solver;
+use super::Simulation;
 use crate::invariants::{self, Invariants};
 use crate::methods::baumgarte;
 use crate::model::BodyState;

@@ -23,32 +23,12 @@
 //! state hash; and a step that needs none is the step it was, bit for bit (the stored hashes of
 //! the contact presets hold). Each sub-step keeps the method's own properties (the director's
 //! exact energy balance holds through them).
-use super::{Simulation, Solver};
-use crate::methods::{baumgarte, director, rattle};
+use super::solver::{Saved, Solver};
+use super::Simulation;
 use crate::step::{StepError, StepInfo};
 
 /// Most sub-steps of one step.
 pub const MAX_SUBSTEPS: u32 = 1024;
-
-/// A method's state before a step (the same variant as the simulation's solver; like the
-/// solver, not boxed: one per simulation, and its size costs nothing).
-#[allow(clippy::large_enum_variant)]
-pub(super) enum Saved {
-    Director(director::State),
-    Rattle(rattle::State),
-    Baumgarte(baumgarte::State),
-}
-
-impl Saved {
-    /// A copy of the solver's state, as storage for later saves.
-    pub(super) fn of(solver: &Solver) -> Saved {
-        match solver {
-            Solver::Director(s, _) => Saved::Director(s.clone()),
-            Solver::Rattle(s, _) => Saved::Rattle(s.clone()),
-            Solver::Baumgarte(s, _) => Saved::Baumgarte(s.clone()),
-        }
-    }
-}
 
 impl Simulation {
     /// One step of `h` of a system with contact, in as many sub-steps as its contacts need (see

@@ -1,6 +1,13 @@
 //! The report of a study: errors against the reference, observed orders, the long runs, as
 //! JSON or CSV ([`Report`]).
-use super::*;
+use super::plan::*;
+use super::run::*;
+use crate::Method;
+use alloc::format;
+use alloc::string::{String, ToString};
+use alloc::vec;
+use alloc::vec::Vec;
+use core::fmt::Write as _;
 
 /// log2 of successive error ratios (None where an error is missing or zero).
 pub fn orders(errors: &[f64]) -> Vec<Option<f64>> {

@@ -1,5 +1,13 @@
 //! One run of a study, measured after every step: [`Run`] and its [`Record`].
-use super::*;
+use super::plan::*;
+use crate::invariants::conserved_momentum;
+use crate::model::BodyState;
+use crate::Scenario;
+use crate::{math, Method, Settings, Simulation, StepError, StepInfo};
+use alloc::format;
+use alloc::string::{String, ToString};
+use alloc::vec;
+use alloc::vec::Vec;
 
 /// What one run measured.
 #[derive(Clone, Debug, PartialEq)]
