@@ -82,6 +82,8 @@ pub struct PairFriction {
 
 /// The return map of the stick spring: from `un` and the contact point's tangential move
 /// `dpt`, with the bound `cap` on k_t |u| (N): (u_n+1, the anchor's move Delta a).
+// (`!(kt > 0.0)`: a k_t that is zero or NaN holds no spring)
+#[allow(clippy::neg_cmp_op_on_partial_ord)]
 pub fn return_map(un: DVec3, dpt: DVec3, cap: f64, kt: f64) -> (DVec3, DVec3) {
     let trial = un + dpt;
     let lim = cap / kt;

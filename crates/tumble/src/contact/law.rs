@@ -26,7 +26,7 @@
 //!
 //! Where several probes share one flat contact (a box's four corners on a face), each is
 //! damped on its share of the mass (m/4), so that the face, landing flat, has the damping
-//! alpha sqrt(m K) of its whole stiffness K = 4 k and rebounds at the e asked (`contact/mod.rs`).
+//! alpha sqrt(m K) of its whole stiffness K = 4 k and rebounds at the e asked (`compile.rs`, `box_box.rs`).
 
 /// Which normal law.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

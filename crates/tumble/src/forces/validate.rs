@@ -74,12 +74,8 @@ fn element(ck: &Checks, name: &str, f: &ForceElement, init: &[BodyState]) -> Res
         } => limit(
             ck.model,
             name,
-            joint,
-            kind,
-            lower,
-            upper,
-            stiffness,
-            restitution,
+            (joint, kind),
+            (lower, upper, stiffness, restitution),
         )?,
         ForceElement::Force {
             body: b,
@@ -252,12 +248,8 @@ fn slider(
 fn limit(
     model: &Model,
     name: &str,
-    joint: usize,
-    kind: LimitKind,
-    lower: f64,
-    upper: f64,
-    stiffness: f64,
-    e: f64,
+    (joint, kind): (usize, LimitKind),
+    (lower, upper, stiffness, e): (f64, f64, f64, f64),
 ) -> Result<(), String> {
     let j = model.joints.get(joint).ok_or_else(|| {
         format!(

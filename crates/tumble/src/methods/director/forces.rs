@@ -308,6 +308,8 @@ fn spring(el: &ForceElement, step: &Step, g: &mut [[f64; 12]], out: &mut StepBud
 
 /// A joint spring's or angle limit's discrete gradient (module notes): the angle th0 at n,
 /// the one at n+1 into `angle1`.
+// (`!(r2 > 1e-300)`: a NaN radius leaves the gradient out, as a zero one)
+#[allow(clippy::neg_cmp_op_on_partial_ord)]
 fn angle(
     el: &ForceElement,
     fr: &crate::forces::Frame,
