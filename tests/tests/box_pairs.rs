@@ -16,6 +16,7 @@
 //!   tips over one of them;
 //! - a rod laid across a narrow block rests on the segment's middle (its caps hang beyond);
 //!   laid off-centre it tips over the block's edge (`contact/point_box.rs`).
+//!
 //! (Capsules against spheres and capsules: `capsule_pairs.rs`.)
 use tumble::{Method, Scenario, Settings, Simulation};
 

@@ -423,9 +423,7 @@ fn newtons_cradle_follows_a_hertzian_chain() {
     let k = 4.0 / 3.0 * es * (0.5 * r).sqrt();
     let deriv = |y: &[f64; 10]| {
         let mut d = [0.0; 10];
-        for i in 0..5 {
-            d[i] = y[5 + i];
-        }
+        d[..5].copy_from_slice(&y[5..]);
         for i in 0..4 {
             let over = 2.0 * r - (y[i + 1] - y[i]);
             if over > 0.0 {
@@ -438,8 +436,8 @@ fn newtons_cradle_follows_a_hertzian_chain() {
     };
     // the start: touching, the striker at v0
     let mut y = [0.0f64; 10];
-    for i in 0..5 {
-        y[i] = 2.0 * r * i as f64;
+    for (i, yi) in y.iter_mut().take(5).enumerate() {
+        *yi = 2.0 * r * i as f64;
     }
     y[5] = v0;
     let h = 1e-8;

@@ -34,7 +34,7 @@ fn the_wave_runs_through_and_the_blocks_lean_at_the_closed_form_angle() {
         }
         let st = s.states();
         let n = st.len();
-        let want = (0.03 / spacing as f64).acos().to_degrees();
+        let want = (0.03f64 / spacing).acos().to_degrees();
         let tilts: Vec<f64> = st.iter().map(|b| tilt(b.r)).collect();
         println!("{text}: tilts {tilts:.1?} (closed form {want:.2}), |balance| <= {worst:.1e} J");
         let half = glam::DVec3::new(0.015, 0.05, 0.1);

@@ -4,6 +4,7 @@
 //!   det(K - omega^2 M) = 0, in closed form, against the period of a pure-mode release;
 //! - large motion: Lagrange's equations integrated by RK4 at h = 1e-5 s, against which all three
 //!   methods must converge with order 2.
+//!
 //! The rods are uniform boxes of 1 kg/m with a 0.05 m x 0.05 m section (presets/course.rs): mass
 //! m = L kg/m, moment about the hinge axis through the centre J = m (L^2 + w^2) / 12.
 use glam::DVec3;

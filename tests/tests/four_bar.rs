@@ -7,6 +7,7 @@
 //! - Lagrange's equation of the 1-DOF mechanism, M(theta) theta'' + M'(theta) theta'^2 / 2 +
 //!   V'(theta) = 0, with M and V from the velocity coefficients of the loop, integrated by RK4
 //!   at h = 1e-5 s.
+//!
 //! Angles are planar, in the x2-x3 plane from +x2 towards +x3; the ground hinges are at
 //! (0, -d/2, 0) and (0, d/2, 0); the rods are uniform boxes of 1 kg/m, 0.05 m x 0.05 m section
 //! (mass L kg/m, moment about the hinge axis through the centre m (L^2 + w^2) / 12).
@@ -227,6 +228,8 @@ fn the_start_closes_the_loop_in_position_and_velocity() {
         assert!(angle_difference(th[0], sc.values[5]).abs() < 1e-15);
         assert!(fb.freudenstein(th[0], th[2]).abs() < 1e-14, "{text}");
         let p = fb.pose(th[0]);
+        // rod i in five tables at once (initial, masses, theta, centre, k, u, bodies)
+        #[allow(clippy::needless_range_loop)]
         for i in 0..3 {
             let (b, (mass, j)) = (&sc.initial[i], fb.masses()[i]);
             assert!(

@@ -240,7 +240,7 @@ fn long_functions(text: &str, rust: bool, limit: usize) -> Vec<(usize, String, u
 #[test]
 fn no_function_is_over_100_lines() {
     let sample = "fn a() {\n    let s = \"}\";\n    let c = '{';\n}\n".to_string()
-        + &"fn b<'x>(v: &'x str) {\n".to_string()
+        + "fn b<'x>(v: &'x str) {\n"
         + &"    x();\n".repeat(101)
         + "}\n";
     let found = long_functions(&sample, true, 100);

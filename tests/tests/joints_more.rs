@@ -7,6 +7,7 @@
 //!   joint's geometry implies, derived in the test);
 //! - fixed: two boxes welded into an L swing on a hinge as the one rigid body with their
 //!   combined mass and inertia (parallel-axis theorem), simulated as one body.
+//!
 //! Each with all three methods (order 2 where a closed form exists), the joint closure, and the
 //! degrees of freedom the mechanism analysis reports.
 use glam::{DMat3, DVec3};

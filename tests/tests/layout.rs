@@ -4,6 +4,7 @@
 //!   a module re-exports (`pub use`), followed to the file that defines them;
 //! - no circle among the solver's top-level modules either, and the tree reads model ->
 //!   compiled -> methods -> simulation (each imports only from the ones before it);
+//!
 //! (File and function sizes and issue numbers in comments: hygiene.rs.)
 use std::collections::{BTreeMap, BTreeSet};
 use tumble_tests::{repo_root as repo, source_files as sources};
@@ -110,7 +111,7 @@ impl Reader<'_> {
             return;
         }
         while let Some(id) = self.ident() {
-            if !(id == "self" && !prefix.is_empty()) {
+            if id != "self" || prefix.is_empty() {
                 prefix.push(id);
             }
             let save = self.i;

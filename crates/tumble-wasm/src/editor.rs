@@ -91,9 +91,7 @@ pub fn locate(text: &str, msg: &str) -> Problem {
         p = parent(&p);
     }
     let (line, column) = line_column(text, at.unwrap_or(text.len() - text.trim_start().len()));
-    let message = if path.is_empty() {
-        msg.to_string()
-    } else if msg.starts_with(&path) {
+    let message = if path.is_empty() || msg.starts_with(&path) {
         msg.to_string()
     } else {
         format!("{path}: {msg}")

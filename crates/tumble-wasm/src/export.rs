@@ -138,9 +138,9 @@ fn layout(v: &Value) -> String {
             Value::Array(a) if !a.is_empty() && a.iter().all(Value::is_object) => {
                 out.push_str("[\n");
                 for (n, e) in a.iter().enumerate() {
-                    let _ = write!(
+                    let _ = writeln!(
                         out,
-                        "    {}{}\n",
+                        "    {}{}",
                         compact(e),
                         if n + 1 < a.len() { "," } else { "" }
                     );

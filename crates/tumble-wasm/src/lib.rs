@@ -4,6 +4,7 @@
 //! - `write_poses(out: Float64Array)`: 12 numbers per body, x y z then R column-major
 //!   (the columns are the directors q1 q2 q3);
 //! - `invariants(out: Float64Array)`: [`INVARIANT_FIELDS`] in that order.
+//!
 //! Errors (bad scenario text, bad settings, a failed step) come back as JS `Error`s or
 //! as the message of `last_error()`; nothing panics on user input.
 //!
