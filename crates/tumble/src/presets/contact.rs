@@ -42,7 +42,7 @@
 //!   lower end `height` above the floor, let go. Each link touches the floor with its two end
 //!   caps (restitution `restitution`, friction 0.5); links do not touch each other (their
 //!   filter keeps them apart) unless `touching` = 1, when they meet as capsule pairs
-//!   (`contact/segments.rs`), whose sliding contacts give the balance a first-order error. A free-falling chain landing on the
+//!   (`contact/capsule.rs`), whose sliding contacts give the balance a first-order error. A free-falling chain landing on the
 //!   floor pushes on it with three times the weight of the part that has landed (the momentum
 //!   it brings adds twice that weight).
 //! - `dominoes`: `count` blocks (20 x 10 x 3 cm, 0.3 kg) standing in a row `spacing` apart on

@@ -10,7 +10,7 @@
 //!             Phi(q_n+1) - Phi(q_0) = 0                                       ((25) summed)
 //! tangent:    K = dRes/dOmega per body (3 x 3), and the joint-space Schur complement
 //!             S_kl = -sum_b (h^2 / 2M) e0_k . g0_l - d_k . K^-1 c_l
-//! contact, joint limits (their stiffness K_x, K_r per body, `contact/discrete.rs`):
+//! contact, joint limits (their stiffness K_x, K_r per body, `director/stiffness.rs`):
 //!             K += h^2 Q^T K_r Q, and the centre by Newton on its momentum,
 //!             p0_n+1 <- p0_n+1 - (I + h^2 K_x / 2M)^-1 (p0_n+1 - p0_n + h dV*/dq0)
 //! ```
@@ -313,7 +313,7 @@ impl Ctx<'_> {
 
     /// The contacts' share of the tolerance floor, as `spring_rows_floor`'s for stiff springs:
     /// a contact's force carries the positions' round-off times its stiffness (the last step's,
-    /// `contact/discrete.rs`, with the damping's c phi' / h), and the momentum residual h times
+    /// `director/contact.rs`, with the damping's c phi' / h), and the momentum residual h times
     /// that. Seen without it: a box sliding 5 m down an incline stalled at 1.7e-12.
     fn contact_floor(&self, h: f64) -> f64 {
         if !self.stiff_elements() {

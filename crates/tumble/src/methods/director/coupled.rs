@@ -11,7 +11,7 @@ const CG_MAX: usize = 20;
 
 impl Ctx<'_> {
     /// The centres' momenta at n+1 by one Newton step on all bodies at once, where contacts
-    /// couple them (sphere pairs and their stick springs: `Coupling`, `contact/discrete.rs`). The residual of (27)'s translational part,
+    /// couple them (sphere pairs and their stick springs: `Coupling`, `director/stiffness.rs`). The residual of (27)'s translational part,
     /// r_b = p1_b - p_n,b + h f0_b(x1) with x1 = x_n + h (p_n + p1) / 2M, has the Jacobian
     /// I + h^2/2 K M^-1 (K the contacts' stiffness over all bodies: each body's own block
     /// `stiff[b].x`, and -k between the two bodies of a pair); with Delta p = M y the step

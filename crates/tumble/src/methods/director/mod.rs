@@ -246,7 +246,7 @@ pub struct Workspace {
     // iterate, the joint springs' angles at n+1 and the step's work and dissipation
     fext: Vec<[f64; 12]>,
     angles1: Vec<f64>,
-    // the contact probes' friction state at n+1 (`contact/discrete.rs`)
+    // the contact probes' friction state at n+1 (`methods/director/contact.rs`)
     slots1: Vec<crate::contact::PlaneFriction>,
     // per body: the contacts' stiffness at the iterate, for Newton's tangent, and the pairs'
     // coupling of two bodies' centres (`coupled.rs`)

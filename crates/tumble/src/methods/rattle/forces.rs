@@ -1,5 +1,5 @@
 //! RATTLE's external forces at a state: the force elements' and the contacts' continuous forms
-//! (`forces/world.rs`, `contact/world.rs`), gathered per body for the kicks.
+//! (`forces/continuous.rs`, `contact/continuous.rs`), gathered per body for the kicks.
 use super::state::Workspace;
 use crate::compiled::Compiled;
 use crate::model::BodyState;
