@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { mkdtemp, writeFile, rm, mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { useBrowser, skip, open, out, serve, www, axe, ctx, inked } from './harness.mjs';
+import { useBrowser, skip, open, out, serve, www, axe, ctx, inked, settle } from './harness.mjs';
 
 useBrowser();
 const docs = join(out, 'docs');
@@ -268,4 +268,27 @@ test('a custom system with a loop in an embed: runs, and the command line reache
   await bad.page.waitForFunction(() => window.tumble.error(), null, { timeout: 10000 });
   assert.match(await bad.page.evaluate(() => window.tumble.error()), /The custom system in the system attribute is damaged/);
   await bad.page.close();
+});
+
+test('a small embed shows each chart title whole (the cradle at 480 x 360)', { skip }, async () => {
+  const { page, problems } = await open('?scenario=newtons-cradle&embed=1', { viewport: { width: 480, height: 360 } });
+  await page.waitForFunction(() => window.tumble.element.shadowRoot?.querySelectorAll('.charts .u-title').length > 0, null, { timeout: 20000 });
+  await settle(page);
+  // the text's own box (a Range) inside the title's box, the charts' box and the frame
+  const titles = await page.evaluate(() => {
+    const root = window.tumble.element.shadowRoot, charts = root.querySelector('.charts').getBoundingClientRect();
+    return [...root.querySelectorAll('.charts .u-title')].map((t) => {
+      const r = document.createRange();
+      r.selectNodeContents(t);
+      const text = r.getBoundingClientRect(), box = t.getBoundingClientRect();
+      const clip = t.scrollWidth > t.clientWidth + 1 || t.scrollHeight > t.clientHeight + 1;
+      return [t.textContent, text.right, Math.min(box.right, charts.right, innerWidth), clip];
+    });
+  });
+  assert.ok(titles.length > 0);
+  for (const [text, right, room, clip] of titles) assert.ok(right <= room + 1 && !clip, `"${text}" cut: its text ends at ${right} px, the room at ${room} px`);
+  await page.screenshot({ path: join(out, 'embed-cradle-480x360.png') });
+  assert.deepEqual(await axe(page), []);
+  assert.deepEqual(problems, []);
+  await page.close();
 });

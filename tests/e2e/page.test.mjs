@@ -189,3 +189,23 @@ test('two changes within one load: the menus and the run agree on the newer sett
   assert.deepEqual(problems, []);
   await page.close();
 });
+
+test('a step longer than a quarter second runs at real time and at 1/4, one step per step of wall time', { skip, timeout: 60000 }, async () => {
+  for (const q of ['free-body&dt=0.3', 'bouncing-ball&dt=1']) {
+    const { page, problems } = await open('?scenario=' + q);
+    await loaded(page);
+    const h = Number(await page.inputValue('#dt'));
+    // real time: within 2.5 h of wall time the run has stepped, and never ahead of the clock
+    // (performance.now() counts from the page's opening)
+    await page.waitForFunction(() => window.tumble.time() > 0, null, { timeout: 2500 * h });
+    const [t, wall] = await page.evaluate(() => [window.tumble.time(), performance.now() / 1000]);
+    assert.ok(t <= wall + 1e-9, `${q}: t = ${t} s after ${wall} s of wall time`);
+    // 1/4: a step every 4 h of wall time
+    await page.selectOption('#speed', '0.25');
+    const s0 = await page.evaluate(() => window.tumble.time());
+    await page.waitForFunction((s) => window.tumble.time() > s, s0, { timeout: 10000 * h });
+    assert.ok(await page.evaluate(() => window.tumble.playing()), 'still playing');
+    assert.deepEqual(problems, []);
+    await page.close();
+  }
+});

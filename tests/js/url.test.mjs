@@ -74,3 +74,15 @@ test('an unencoded scenario in a hand-written link still reads as one scenario, 
   // what buildQuery writes is encoded, so it never splits
   assert.ok(!buildQuery({ ...DEFAULTS, scenario: 'chain?links=4&joint=spherical' }).includes('&joint'));
 });
+
+test('a link with several invalid fields names each of them', () => {
+  for (const [q, needles] of [
+    ['?dt=abc&tol=xyz', ["The step dt in this link must be a number between 1e-6 and 1, not 'abc'.", "'tol' in this link must be a number between 1e-14 and 0.001, not 'xyz'."]],
+    ['?integrator=euler&alpha=-1&beta=1e9', ["Unknown integrator 'euler'", "'alpha' in this link", "'beta' in this link"]],
+    ['?dt=0&compare=yes&view=nope', ['The step dt', "'compare' in this link", "'view' in this link"]],
+  ]) {
+    const { settings, error } = parseQuery(q);
+    for (const n of needles) assert.ok(error?.includes(n), `${q}: ${error} (no ${n})`);
+    assert.deepEqual(settings, DEFAULTS);
+  }
+});

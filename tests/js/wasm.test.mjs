@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, existsSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
-import { initSync, Simulation, presets, canonical_scenario, invariant_fields, suitable_dt } from '../../www/pkg/tumble_wasm.js';
+import { initSync, Simulation, presets, canonical_scenario, invariant_fields, suitable_dt, check_scenario } from '../../www/pkg/tumble_wasm.js';
 import { INV } from '../../www/shared/invariants.js';
 
 initSync({ module: readFileSync(new URL('../../www/pkg/tumble_wasm_bg.wasm', import.meta.url)) });
@@ -87,4 +87,30 @@ test('a failed step stops the run with a message and keeps the last good state',
   const inv = new Float64Array(invariant_fields().length);
   s.invariants(inv);
   assert.ok(inv.every(Number.isFinite));
+});
+
+// The 1 MiB limit is on the text as typed: its normalised form (every default written out, what
+// the page runs and the worker parses again) may be longer and still runs; a longer typed text
+// is refused with its own size.
+test('the 1 MiB limit applies to the text as typed, not to its normalised form', () => {
+  const sphere = '{"type": "sphere", "radius": 0.1}';
+  const body = (i) => `{"mass": 1, "inertia": [1, 1, 1], "position": [${i}, 0, 0], "shapes": [${sphere}, ${sphere}, ${sphere}]}`;
+  const system = (n, pad = '') => `{"gravity": [0, 0, 0], "bodies": [\n${Array.from({ length: n }, (_, i) => body(i)).join(`,${pad}\n`)}\n]}`;
+  const typed = system(4096);
+  assert.ok(typed.length < 1 << 20);
+  const r = check_scenario(typed);
+  assert.ok(r.ok, r.message);
+  assert.ok(r.canonical.length > 1 << 20, `normalised: ${r.canonical.length} bytes`);
+  const s = new Simulation(r.canonical, 'director', 0.01, 0);
+  assert.equal(s.step(2), 2, s.last_error());
+  assert.equal(check_scenario(r.canonical).canonical, r.canonical);
+  // over 1 MiB as typed: refused, with the size typed
+  const long = system(4096, ' '.repeat(80));
+  assert.ok(long.length > 1 << 20);
+  const bad = check_scenario(long);
+  assert.equal(bad.ok, false);
+  assert.match(bad.message, new RegExp(`scenario JSON is ${long.length} bytes; at most 1048576 are accepted`));
+  // and a text over 1 MiB without line breaks that is not a normalised form
+  const flat = long.replaceAll('\n', '');
+  assert.match(check_scenario(flat).message, new RegExp(`scenario JSON is ${flat.length} bytes`));
 });

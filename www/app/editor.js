@@ -3,7 +3,9 @@
 // import map in index.html) gives line numbers, bracket matching, JSON highlighting, undo and
 // error marks in a lint gutter. It knows nothing of the page: main.js passes
 //   check(text) -> { ok, canonical } | { ok: false, message, path, line, column }  (the wasm module's check_scenario)
-//   apply(text, canonical) -> Promise<string | null>   (null when the run restarted; else why not)
+//   apply(text, canonical) -> Promise<string | { message, line, column } | null>   (null when the run
+//                            restarted; else why not, placed in the text when it can be)
+//   kept() -> what became of the last valid system ("... keeps running." or "... is kept, paused.")
 // The text is untrusted; every message goes into the page as text, never as HTML.
 import { EditorView, keymap, lineNumbers, highlightActiveLine, highlightActiveLineGutter, drawSelection } from '@codemirror/view';
 import { EditorState } from '@codemirror/state';
@@ -158,8 +160,9 @@ function diagnostics(doc, r) {
 }
 
 export class ScenarioEditor {
-  constructor(host, { check, apply, stopped, close }) {
+  constructor(host, { check, apply, stopped, kept, close }) {
     this.check = check;
+    this.kept = kept ?? (() => 'The last valid system is kept.');
     this.applyFn = apply;
     this.stoppedFn = stopped;
     this.applied = false; // the text shown is the system running (until it is edited)
@@ -231,10 +234,14 @@ export class ScenarioEditor {
     const r = this.check(text);
     this.view.dispatch(setDiagnostics(this.view.state, diagnostics(this.view.state.doc, r)));
     if (!r.ok) {
-      this.show(sentences(`Not applied: ${r.message}`, 'The last valid system keeps running.'), true);
+      this.show(sentences(`Not applied: ${r.message}`, this.kept()), true);
       return false;
     }
-    const why = await this.applyFn(text, r.canonical);
+    let why = await this.applyFn(text, r.canonical);
+    if (why && typeof why === 'object') { // a system that did not start, placed in the text
+      if (why.line > 0 && this.view.state.doc === this.said) this.view.dispatch(setDiagnostics(this.view.state, diagnostics(this.view.state.doc, why)));
+      why = why.message;
+    }
     this.show(why ?? 'Applied: the run restarted with this system.', Boolean(why));
     this.applied = !why && this.view.state.doc === this.said;
     const stopped = this.applied ? this.stoppedFn?.() : null;

@@ -84,10 +84,17 @@ export function onLoaded(show) {
   shows.push(show);
 }
 
+/** What became of the last valid system when a new one was not applied: the player's state,
+ * said as it is (a failed load pauses it; applyCustom plays it on when it was playing). */
+export const keptSentence = () => (app.player.playing ? 'The last valid system keeps running.' : 'The last valid system is kept, paused.');
+
 /** Run a system from the editor (already checked): its link value is made now (Copy link
- * cannot wait); a failure leaves the last system running and returns why. */
+ * cannot wait); a failure keeps the last system, playing on if it was playing, and returns why
+ * (app.applyProblem: where in `text` the fault is, { line, column }, 0 when nowhere). */
 export async function applyCustom(text, canonical) {
   const prev = { ...app.settings };
+  const playing = app.player.playing;
+  app.applyProblem = null;
   app.settings = { ...app.settings, scenario: canonical, dt: 0 };
   delete app.settings.system;
   app.linkProblem = null;
@@ -102,9 +109,12 @@ export async function applyCustom(text, canonical) {
     app.customText = text;
     return app.linkProblem ? `Applied; but Copy link cannot carry it: ${app.linkProblem}` : null;
   }
-  const why = $('error-text').textContent;
+  // (a load that failed changed nothing but paused the run)
+  const why = wasm.locate_problem(text, $('error-text').textContent);
   app.settings = prev;
-  return sentences(`Not applied: ${why}`, 'The last valid system keeps running.');
+  if (playing) app.player.setPlaying(true);
+  app.applyProblem = { line: why.line, column: why.column };
+  return sentences(`Not applied: ${why.message}`, keptSentence());
 }
 
 /** Each joint of scenario `text` described for people: "revolute, ground – body 0", or with

@@ -3,7 +3,7 @@
 // Joint menu, the step advice and the JSON editor (editor.js, loaded on first use).
 import * as wasm from '../pkg/tumble_wasm.js';
 import { LABEL } from '../shared/names.js';
-import { $, app, showError, stoppedText, isCustom, splitScenario, scenarioJson, keepLink, applyCustom, restart, restartAndPlay, onLoaded } from './page.js';
+import { $, app, showError, stoppedText, isCustom, splitScenario, scenarioJson, keepLink, applyCustom, keptSentence, restart, restartAndPlay, onLoaded } from './page.js';
 import { openMjcfText } from './mujoco-controls.js';
 
 /** Chart joint `j`'s reaction (the menu follows; the view frames the joint's marker in white). */
@@ -48,13 +48,18 @@ export async function toggleEditor(open = $('editor').hidden) {
     const check = (text) => (isXml(text)
       ? { ok: true, canonical: null, note: "This is XML: Apply opens it as a MuJoCo model (MuJoCo's own compiler reads it)." }
       : wasm.check_scenario(text));
-    const apply = (text, canonical) => (canonical === null ? openMjcfText(text) : applyCustom(text, canonical));
+    // (a system that does not start: its message, placed in the text where it can be)
+    const apply = async (text, canonical) => {
+      if (canonical === null) return openMjcfText(text);
+      const why = await applyCustom(text, canonical);
+      return why && app.applyProblem ? { ok: false, message: why, ...app.applyProblem } : why;
+    };
     // a run that has stopped already when Apply returns (later ones: main.js's onFailure)
     const stopped = () => {
       const failed = app.player.runs.filter((x) => x.error);
       return failed.length ? stoppedText(failed) : null;
     };
-    app.editor = new ScenarioEditor($('editor'), { check, apply, stopped, close: () => { toggleEditor(false); $('edit-json').focus(); } });
+    app.editor = new ScenarioEditor($('editor'), { check, apply, stopped, kept: keptSentence, close: () => { toggleEditor(false); $('edit-json').focus(); } });
   }
   $('editor').hidden = false;
   app.editor.load(text);

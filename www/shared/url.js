@@ -41,15 +41,16 @@ export function locationQuery(loc = location) {
 /** Parse a query string (locationQuery). Returns { settings, error } with defaults where invalid.
  * In stages, each giving the first thing wrong it finds: the link's length and form, unknown
  * keys, what runs (scenario or system), the integrator and its numbers, what is compared and
- * shown, and the study's settings. */
+ * shown, and the study's settings; the error names what each stage found wrong. */
 export function parseQuery(search) {
   const settings = { ...DEFAULTS };
   if (!search || search === '?') return { settings, error: null };
   const read = readLink(search);
   if (read.error) return { settings: { ...DEFAULTS }, error: read.error };
   const { params } = read;
-  const error = unknownKey(params) ?? readSource(params, settings) ?? readIntegrator(params, settings)
-    ?? readComparison(params, settings) ?? readDisplay(params, settings) ?? readStudyPart(params, settings);
+  const errors = [unknownKey(params), readSource(params, settings), readIntegrator(params, settings),
+    readComparison(params, settings), readDisplay(params, settings), readStudyPart(params, settings)].filter(Boolean);
+  const error = errors.length ? errors.join(' ') : null;
   return error ? { settings: { ...DEFAULTS }, error } : { settings, error: null };
 }
 
@@ -101,28 +102,29 @@ function readSource(params, settings) {
   return null;
 }
 
-/** The integrator, its step dt and its numbers tol, alpha, beta, into `settings`; the error, or
- * null. */
+/** The integrator, its step dt and its numbers tol, alpha, beta, into `settings`; the errors
+ * (each field at fault named), or null. */
 function readIntegrator(params, settings) {
+  const errors = [];
   const integrator = params.get('integrator');
   if (integrator !== null) {
-    if (!INTEGRATORS.includes(integrator)) return `Unknown integrator '${integrator.slice(0, 40)}' in this link; choose director, rattle or baumgarte.`;
-    settings.integrator = integrator;
+    if (!INTEGRATORS.includes(integrator)) errors.push(`Unknown integrator '${integrator.slice(0, 40)}' in this link; choose director, rattle or baumgarte.`);
+    else settings.integrator = integrator;
   }
   const dt = params.get('dt');
   if (dt !== null) {
     const v = Number(dt);
-    if (!/^[0-9.eE+-]+$/.test(dt) || !Number.isFinite(v) || v < 1e-6 || v > 1) return `The step dt in this link must be a number between 1e-6 and 1, not '${dt.slice(0, 40)}'.`;
-    settings.dt = v;
+    if (!/^[0-9.eE+-]+$/.test(dt) || !Number.isFinite(v) || v < 1e-6 || v > 1) errors.push(`The step dt in this link must be a number between 1e-6 and 1, not '${dt.slice(0, 40)}'.`);
+    else settings.dt = v;
   }
   for (const [key, lo, hi] of [['tol', 1e-14, 1e-3], ['alpha', 0, 1e4], ['beta', 0, 1e4]]) {
     const raw = params.get(key);
     if (raw === null) continue;
     const v = Number(raw);
-    if (!/^[0-9.eE+-]+$/.test(raw) || !Number.isFinite(v) || v < lo || v > hi) return `'${key}' in this link must be a number between ${lo} and ${hi}, not '${raw.slice(0, 40)}'.`;
-    settings[key] = v;
+    if (!/^[0-9.eE+-]+$/.test(raw) || !Number.isFinite(v) || v < lo || v > hi) errors.push(`'${key}' in this link must be a number between ${lo} and ${hi}, not '${raw.slice(0, 40)}'.`);
+    else settings[key] = v;
   }
-  return null;
+  return errors.length ? errors.join(' ') : null;
 }
 
 /** The runs beside the first: `compare` (Tumble's integrators) and `mujoco` (MuJoCo's), into

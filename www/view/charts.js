@@ -38,7 +38,7 @@ export const BUDGET_COLORS = { T: '#8c510a', V: '#5e3c99', W: '#c51b7d', D: '#4d
 const BUDGET_DASH = { T: [], V: [9, 4], W: [14, 4, 3, 4], D: [3, 3], C: [6, 2, 2, 2] };
 // [key, label, invariant index (INV), group]: C (a group of its own) shows once a contact or a stop
 // has stored energy, so systems without them keep the four lines
-const BUDGET = [['T', 'kinetic T', INV.kinetic], ['V', 'potential V', INV.potential], ['W', 'work in W', INV.work], ['D', 'dissipated D', INV.dissipated], ['C', 'contact C (in V)', INV.contact, 'contact']];
+const BUDGET = [['T', 'kinetic T', INV.kinetic], ['V', 'potential V', INV.potential], ['W', 'work in W', INV.work], ['D', 'dissipated D', INV.dissipated], ['C', 'stored C (in V)', INV.contact, 'contact']];
 const COMPONENT_DASH = [[], [9, 4], [2, 3]];   // l1 solid, l2 dashed, l3 dotted
 const INTERNAL_DASH = [7, 4];                 // the internal violation, against the joints' solid line
 const RUN_WIDTH = [4, 2.5, 1.25];             // compare mode: widest first (drawn first, underneath)
@@ -177,6 +177,8 @@ function chartSpecs(names, v0s, conserved, forced, joint = null) {
     : {
       key: 'momentum', log: false, unit: 'kg m\u00b2/s', short: 'angular momentum (kg m\u00b2/s)',
       title: 'Angular momentum l in kg m\u00b2/s (not conserved here; components that stay zero are hidden)',
+      // (every component zero so far: all three are drawn, at zero)
+      titleZero: 'Angular momentum l in kg m\u00b2/s: l\u2081, l\u2082 and l\u2083 are zero so far (not conserved here; a component is drawn alone once it leaves zero)',
       name: 'angular momentum in kg m\u00b2/s',
       series: runs.flatMap((r) => [0, 1, 2].map((c) => ({
         ...r, label: who(r.n, `l${SUB[c]}`), dash: COMPONENT_DASH[c], comp: c, group: `l${c}`, get: (v) => v[INV.l1 + c],
@@ -319,7 +321,8 @@ export class Charts {
     spec.data = [null, ...series.map(() => null)];
     const old = this.plots[ci];
     // embeds (fit) have room for a short title only
-    const title = this.fit ? spec.short : spec.titleWithout && !series.some((s) => s.group) ? spec.titleWithout : spec.title;
+    const zero = spec.titleZero && !series.some((s) => s.group && this.nonzero.has(s.group));
+    const title = this.fit ? spec.short : zero ? spec.titleZero : spec.titleWithout && !series.some((s) => s.group) ? spec.titleWithout : spec.title;
     spec.shownTitle = title;
     const el = document.createElement('div');
     const plot = new uPlot(this.plotOptions(ci, series, title), [new Float64Array(0), ...series.map(() => new Float64Array(0))], el);

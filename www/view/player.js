@@ -287,9 +287,10 @@ export class Player {
     if (this.playing) { // the simulated time due by now, however often frames come
       const now = performance.now();
       const speed = this.target !== null ? 1e9 : this.speed || 1e9;
-      // a run slower than asked is a quarter of a second behind at most: it goes as fast as it
-      // can (the worker always has a chunk to take), and never races to catch up more
-      this.acc = Math.min(this.acc + Math.min((now - this.lastAcc) / 1000, 0.25) * speed, 0.25 * speed);
+      // a run slower than asked is a quarter of a second (or one step, if longer) behind at most:
+      // it goes as fast as it can (the worker always has a chunk to take), and never races to
+      // catch up more; a step longer than that still comes once its own time has passed
+      this.acc = Math.min(this.acc + Math.min((now - this.lastAcc) / 1000, 0.25) * speed, Math.max(0.25 * speed, h));
       this.lastAcc = now;
     }
     if (this.playing && !n) {

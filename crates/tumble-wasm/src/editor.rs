@@ -80,6 +80,14 @@ pub fn locate(text: &str, msg: &str) -> Problem {
     if path.is_empty() && msg.starts_with("the joints") {
         path = "joints".to_string();
     }
+    // a message about bodies that meet ("contact: the spheres of bodies 0 and 1 start ...
+    // inside each other", from the run's start) is placed at the last body it names
+    let named = (path.is_empty() || path == "contact")
+        .then(|| named_body(msg))
+        .flatten();
+    if let Some(b) = named {
+        path = format!("bodies[{b}]");
+    }
     // the field itself, or the nearest enclosing one that is written (defaults are not)
     let mut at = None;
     let mut p = path.clone();
@@ -91,7 +99,7 @@ pub fn locate(text: &str, msg: &str) -> Problem {
         p = parent(&p);
     }
     let (line, column) = line_column(text, at.unwrap_or(text.len() - text.trim_start().len()));
-    let message = if path.is_empty() || msg.starts_with(&path) {
+    let message = if path.is_empty() || msg.starts_with(&path) || named.is_some() {
         msg.to_string()
     } else {
         format!("{path}: {msg}")
@@ -101,6 +109,25 @@ pub fn locate(text: &str, msg: &str) -> Problem {
         path,
         line,
         column,
+    }
+}
+
+/// The last body a message names: "... bodies 0 and 3 ..." or "... of body 3 ..." -> 3.
+fn named_body(msg: &str) -> Option<usize> {
+    let number = |t: &str| {
+        let end = t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len());
+        t[..end].parse::<usize>().ok()
+    };
+    let pair = msg.rfind("bodies ").and_then(|i| {
+        let (_, rest) = msg[i + 7..].split_once(" and ")?;
+        Some((i, number(rest)?))
+    });
+    let one = msg
+        .rfind("body ")
+        .and_then(|i| Some((i, number(&msg[i + 5..])?)));
+    match (pair, one) {
+        (Some((i, a)), Some((j, b))) => Some(if i > j { a } else { b }),
+        (p, o) => p.or(o).map(|(_, b)| b),
     }
 }
 
@@ -451,6 +478,19 @@ mod tests {
                 p.message.contains(&format!("line {line}, column ")),
                 "{p:?}"
             );
+        }
+    }
+
+    #[test]
+    fn bodies_that_meet_are_placed_at_the_last_body_named() {
+        let text = "{\"bodies\": [\n {\"mass\": 1, \"inertia\": [1, 1, 1]},\n {\"mass\": 1, \"inertia\": [1, 1, 1]}]}";
+        for msg in [
+            "contact: the spheres of bodies 0 and 1 start 0.09 m inside each other, more than a quarter of the smaller radius (0.025 m): the contact would throw them apart; start them apart or touching",
+            "contact: a sphere or capsule of body 0 starts 0.2 m inside the box of body 1, more than a quarter of its size (0.1 m): the contact would throw them apart; start them apart or touching",
+        ] {
+            let p = locate(text, msg);
+            assert_eq!((p.path.as_str(), p.line, p.column), ("bodies[1]", 3, 2), "{p:?}");
+            assert_eq!(p.message, format!("{msg} (line 3, column 2)"));
         }
     }
 

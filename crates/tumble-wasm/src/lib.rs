@@ -162,6 +162,35 @@ pub fn check_scenario(text: &str) -> JsValue {
     r.unwrap_or(JsValue::NULL)
 }
 
+/// A message about scenario `text` that came later than the check (its run would not start:
+/// bodies that start inside each other) placed in the text as `check_scenario` places its own:
+/// `{ ok: false, message, path, line, column }` (line and column 0 when nothing places it).
+#[wasm_bindgen]
+pub fn locate_problem(text: &str, message: &str) -> JsValue {
+    #[derive(serde::Serialize)]
+    struct Bad {
+        ok: bool,
+        message: String,
+        path: String,
+        line: usize,
+        column: usize,
+    }
+    let p = editor::locate(text, message);
+    let placed = p.line > 0 && !p.path.is_empty();
+    serde_wasm_bindgen::to_value(&Bad {
+        ok: false,
+        message: if placed {
+            p.message
+        } else {
+            message.to_string()
+        },
+        path: p.path,
+        line: if placed { p.line } else { 0 },
+        column: if placed { p.column } else { 0 },
+    })
+    .unwrap_or(JsValue::NULL)
+}
+
 /// The mechanism of `text` at its initial state, for the page's readout: "1 degree of
 /// freedom; 3 of 20 joint rows redundant (1 loop)" (`tumble::mechanism`). Throws on a bad text
 /// or joints that are degenerate at the initial state.

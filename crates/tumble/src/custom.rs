@@ -65,8 +65,12 @@ use alloc::vec::Vec;
 use glam::{DMat3, DVec3};
 use serde::{Deserialize, Serialize};
 
-/// Longest JSON scenario accepted (bytes).
+/// Longest JSON scenario accepted as typed (bytes).
 pub const MAX_JSON: usize = 1 << 20;
+
+/// Longest normalised JSON accepted (bytes): the form `parse` makes of a text of at most
+/// [`MAX_JSON`] bytes, with every default written out, is longer than the text.
+pub const MAX_NORMALISED: usize = 16 << 20;
 
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
 #[serde(deny_unknown_fields)]
@@ -208,17 +212,27 @@ pub fn parse(text: &str) -> Result<CustomSystem, ScenarioError> {
     })
 }
 
-/// The text into the JSON types, at most [`MAX_JSON`] bytes; a failure names the field at
-/// fault (`json_path.rs`).
+/// The text into the JSON types, at most [`MAX_JSON`] bytes as typed; a failure names the field
+/// at fault (`json_path.rs`). The normalised form of an accepted text (defaults filled in: the
+/// page runs and links that form) may be longer: a longer text is taken when it is exactly a
+/// normalised form, up to [`MAX_NORMALISED`] bytes.
 fn read(text: &str) -> Result<JsonScenario, ScenarioError> {
-    if text.len() > MAX_JSON {
-        return err(format!(
+    let refuse = || {
+        err(format!(
             "scenario JSON is {} bytes; at most {MAX_JSON} are accepted",
             text.len()
-        ));
+        ))
+    };
+    // (a normalised form has no line breaks or tabs: JSON strings escape them)
+    if text.len() > MAX_NORMALISED || (text.len() > MAX_JSON && text.contains(['\n', '\r', '\t'])) {
+        return refuse();
     }
-    serde_json::from_str(text)
-        .map_err(|e| ScenarioError(crate::json_path::message::<JsonScenario>(text, &e)))
+    let js: JsonScenario = serde_json::from_str(text)
+        .map_err(|e| ScenarioError(crate::json_path::message::<JsonScenario>(text, &e)))?;
+    if text.len() > MAX_JSON && serde_json::to_string(&js).ok().as_deref() != Some(text) {
+        return refuse();
+    }
+    Ok(js)
 }
 
 /// Gravity, time step, duration and the number of bodies in their ranges; the gravity vector.

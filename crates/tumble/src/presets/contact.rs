@@ -32,7 +32,7 @@
 //!   solid ball (0.1 m, 2 kg) that rolls at 5/7 g sin a when mu_s >= 2/7 tan a, and skids
 //!   at g (sin a - mu_k cos a) beyond while spinning up at 5 mu_k g cos a / (2 r).
 //! - `billiards`: a break. Fifteen balls (57.15 mm, 0.17 kg, a hard resin taken as E = 200 MPa
-//!   so that an impact lasts about 0.5 ms) racked in a touching triangle on the cloth of a 9-ft
+//!   so that an impact lasts about 0.5 ms) racked in a touching triangle on the cloth of an 8-ft
 //!   table (2.24 x 1.12 m between four cushions), the cue ball shot at them at `speed` without
 //!   spin. Ball on ball: friction `friction` (the balls share the cloth's material; real balls have
 //!   mu ~ 0.05), restitution `restitution`; ball on cloth: friction `friction` (the cue ball

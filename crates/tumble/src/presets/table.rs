@@ -247,7 +247,7 @@ pub const PRESETS: &[Preset] = &[
     },
     Preset {
         name: "billiards",
-        description: "billiards: a break; the cue ball shot into fifteen touching balls racked on the cloth of a 9-ft table; it skids, then rolls, and the impact spreads through the rack",
+        description: "billiards: a break; the cue ball shot into fifteen touching balls racked on the cloth of an 8-ft table; it skids, then rolls, and the impact spreads through the rack",
         params: &[
             Param { key: "speed", help: "speed of the cue ball (m/s)", kind: ParamKind::Number { default: 6.0, min: 0.5, max: 12.0, integer: false } },
             Param { key: "restitution", help: "coefficient of restitution e between balls", kind: ParamKind::Number { default: 0.93, min: 0.01, max: 1.0, integer: false } },
