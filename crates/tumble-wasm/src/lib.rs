@@ -128,6 +128,17 @@ pub fn scenario_json(text: &str) -> Result<String, JsError> {
     export::export(&sc).map_err(|e| JsError::new(&e))
 }
 
+/// A problem with a scenario's text as the page's editor takes it: where it is (line and
+/// column 0 when nothing places it) and what it is.
+#[derive(serde::Serialize)]
+struct Bad {
+    ok: bool,
+    message: String,
+    path: String,
+    line: usize,
+    column: usize,
+}
+
 /// Check a scenario text for the editor: `{ ok: true, canonical }` or `{ ok: false, message,
 /// path, line, column }` (the field's JSON path, 1-based line and column in characters; 0 when
 /// the message is about no one place). Never throws.
@@ -137,14 +148,6 @@ pub fn check_scenario(text: &str) -> JsValue {
     struct Ok {
         ok: bool,
         canonical: String,
-    }
-    #[derive(serde::Serialize)]
-    struct Bad {
-        ok: bool,
-        message: String,
-        path: String,
-        line: usize,
-        column: usize,
     }
     let r = match editor::check(text) {
         Ok(sc) => serde_wasm_bindgen::to_value(&Ok {
@@ -167,14 +170,6 @@ pub fn check_scenario(text: &str) -> JsValue {
 /// `{ ok: false, message, path, line, column }` (line and column 0 when nothing places it).
 #[wasm_bindgen]
 pub fn locate_problem(text: &str, message: &str) -> JsValue {
-    #[derive(serde::Serialize)]
-    struct Bad {
-        ok: bool,
-        message: String,
-        path: String,
-        line: usize,
-        column: usize,
-    }
     let p = editor::locate(text, message);
     let placed = p.line > 0 && !p.path.is_empty();
     serde_wasm_bindgen::to_value(&Bad {
