@@ -291,10 +291,6 @@ pub fn lu_back(a: &[f64], n: usize, piv: &[usize], b: &mut [f64]) {
     }
 }
 
-/// The message helpers, kept here by name for the files that use them from `math`; they live
-/// in `text.rs`.
-pub use crate::text::{count, numbered, Num};
-
 #[cfg(test)]
 mod tests {
     use super::*;

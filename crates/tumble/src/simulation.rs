@@ -85,8 +85,8 @@ impl Simulation {
         if init.len() != scenario.model.bodies.len() {
             return Err(format!(
                 "the initial state is of {}, the model has {}",
-                crate::math::count(init.len(), "body", "bodies"),
-                crate::math::count(scenario.model.bodies.len(), "body", "bodies")
+                crate::text::count(init.len(), "body", "bodies"),
+                crate::text::count(scenario.model.bodies.len(), "body", "bodies")
             ));
         }
         // the elements and drives first: compiling reads the joints they name

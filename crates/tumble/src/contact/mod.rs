@@ -180,7 +180,7 @@ pub fn check_start(model: &Model, probes: &Probes, init: &[BodyState]) -> Result
         if depth > 0.25 * size(i) {
             return Err(format!(
                 "contact: shape {i} ({} on body {}) starts {} m deep in a plane, more than a quarter of its size ({} m): the contact would launch it; start it on or above the plane",
-                shapes[i].kind.name(), shapes[i].body, crate::math::Num(depth), crate::math::Num(size(i))
+                shapes[i].kind.name(), shapes[i].body, crate::text::Num(depth), crate::text::Num(size(i))
             ));
         }
     }
@@ -201,7 +201,7 @@ pub fn check_start(model: &Model, probes: &Probes, init: &[BodyState]) -> Result
             if depth > 0.25 * size {
                 return Err(format!(
                     "contact: a {} of body {a} starts {} m inside the box of body {b}, more than a quarter of its size ({} m): the contact would throw them apart; start them apart or touching",
-                    if r > 0.0 { "sphere or capsule" } else { "box's corner or edge" }, crate::math::Num(depth), crate::math::Num(size)
+                    if r > 0.0 { "sphere or capsule" } else { "box's corner or edge" }, crate::text::Num(depth), crate::text::Num(size)
                 ));
             }
         }
@@ -219,7 +219,7 @@ pub fn check_start(model: &Model, probes: &Probes, init: &[BodyState]) -> Result
                 };
                 return Err(format!(
                     "contact: the {what} start {} m inside each other, more than a quarter of the smaller radius ({} m): the contact would throw them apart; start them apart or touching",
-                    crate::math::Num(depth), crate::math::Num(ra.min(rb))
+                    crate::text::Num(depth), crate::text::Num(ra.min(rb))
                 ));
             }
         }

@@ -5,6 +5,7 @@ use super::frame::{end, point};
 use super::limits::DEFAULT_HZ;
 use crate::math::length;
 use crate::model::{BodyState, ForceElement, JointKind, LimitKind, Model};
+use crate::text::{numbered, Num};
 use alloc::format;
 use alloc::string::String;
 use glam::DVec3;
@@ -105,7 +106,9 @@ fn element(ck: &Checks, name: &str, f: &ForceElement, init: &[BodyState]) -> Res
             ck.revolute(name, joint)?;
             if !(torque.is_finite() && torque.abs() <= MAX_COEFFICIENT) {
                 return Err(format!(
-                    "{name}.torque must be finite and at most {MAX_COEFFICIENT:e} N m in size, not {torque}"
+                    "{name}.torque must be finite and at most {} N m in size, not {}",
+                    Num(MAX_COEFFICIENT),
+                    Num(torque)
                 ));
             }
             time.validate(&format!("{name}.time"))?;
@@ -126,8 +129,9 @@ fn coefficient(name: &str, field: &str, v: f64) -> Result<(), String> {
         Ok(())
     } else {
         Err(format!(
-            "{name}.{field} must be between 0 and {MAX_COEFFICIENT:e}, not {}",
-            crate::math::Num(v)
+            "{name}.{field} must be between 0 and {}, not {}",
+            Num(MAX_COEFFICIENT),
+            Num(v)
         ))
     }
 }
@@ -138,7 +142,8 @@ fn finite(name: &str, field: &str, v: DVec3, max: f64) -> Result<(), String> {
         Ok(())
     } else {
         Err(format!(
-            "{name}.{field} must hold finite numbers of magnitude at most {max:e}, not {:?}",
+            "{name}.{field} must hold finite numbers of magnitude at most {}, not {:?}",
+            Num(max),
             v.to_array()
         ))
     }
@@ -153,7 +158,7 @@ impl Checks<'_> {
         } else {
             Err(format!(
                 "{name}.{field}: {}, so body {b} does not exist",
-                crate::math::numbered(n, "body", "bodies")
+                numbered(n, "body", "bodies")
             ))
         }
     }
@@ -170,7 +175,7 @@ impl Checks<'_> {
             )),
             None => Err(format!(
                 "{name}.joint: {}, so joints[{joint}] does not exist",
-                crate::math::numbered(self.model.joints.len(), "joint", "joints")
+                numbered(self.model.joints.len(), "joint", "joints")
             )),
         }
     }
@@ -199,7 +204,7 @@ fn spring(
     if !(rest_length.is_finite() && (0.0..=1e9).contains(&rest_length)) {
         return Err(format!(
             "{name}.rest_length must be between 0 and 1e9 m, not {}",
-            crate::math::Num(rest_length)
+            Num(rest_length)
         ));
     }
     let l = length(point(init, b, point_b) - end(init, a, point_a));
@@ -229,7 +234,7 @@ fn slider(
         None => {
             return Err(format!(
                 "{name}.joint: {}, so joints[{joint}] does not exist",
-                crate::math::numbered(ck.model.joints.len(), "joint", "joints")
+                numbered(ck.model.joints.len(), "joint", "joints")
             ))
         }
     }
@@ -254,7 +259,7 @@ fn limit(
     let j = model.joints.get(joint).ok_or_else(|| {
         format!(
             "{name}.joint: {}, so joints[{joint}] does not exist",
-            crate::math::numbered(model.joints.len(), "joint", "joints")
+            numbered(model.joints.len(), "joint", "joints")
         )
     })?;
     let fits = match kind {
@@ -292,16 +297,16 @@ fn limit(
     {
         return Err(format!(
             "{name}: lower ({}) and upper ({}) must bound the start, lower <= 0 <= upper {unit} (measured from the joint's start), with lower < upper",
-            crate::math::Num(lower), crate::math::Num(upper)
+            Num(lower), Num(upper)
         ));
     }
     if !(stiffness.is_finite() && (0.0..=MAX_COEFFICIENT).contains(&stiffness)) {
-        return Err(format!("{name}.stiffness must be between 0 (the default: a stop that rings at {DEFAULT_HZ} Hz) and {:e}, not {}", MAX_COEFFICIENT, crate::math::Num(stiffness)));
+        return Err(format!("{name}.stiffness must be between 0 (the default: a stop that rings at {DEFAULT_HZ} Hz) and {}, not {}", Num(MAX_COEFFICIENT), Num(stiffness)));
     }
     if !(e.is_finite() && (0.01..=1.0).contains(&e)) {
         return Err(format!(
             "{name}.restitution must be between 0.01 and 1, not {}",
-            crate::math::Num(e)
+            Num(e)
         ));
     }
     Ok(())
