@@ -287,7 +287,7 @@ fn bad_elements_are_named_and_never_panic() {
         (r#"{"type":"spring","b":3}"#, "forces[0].b"),
         (
             r#"{"type":"joint_spring","joint":0,"stiffness":1}"#,
-            "revolute or cylindrical",
+            "revolute, cylindrical or planar",
         ),
         (r#"{"type":"motor","joint":2,"torque":1}"#, "does not exist"),
         (

@@ -7,19 +7,20 @@
 //     tau = gear (g ctrl + b0) + gear^2 b1 q + gear^2 b2 dq/dt
 // (the actuator's length is gear q, its velocity gear dq/dt; a force range clamps a constant
 // force as MuJoCo does, and is ignored with a note on a servo). That is exactly:
-// - a `motor` (MuJoCo's motor: b1 = b2 = 0; on a hinge of a revolute or cylindrical joint) of
-//   torque gear g ctrl;
+// - a `motor` (MuJoCo's motor: b1 = b2 = 0) of torque gear g ctrl on a hinge (of a revolute,
+//   cylindrical or planar joint), a `slider_motor` of that force on a slide (of a prismatic,
+//   cylindrical, planar or planar_slide joint: the slide's index with it);
 // - a `position` actuator (kp: g = kp, b1 = -kp; kv: b2 = -kv): a joint spring of stiffness
 //   k = -gear^2 b1 = gear^2 kp and rest angle gear (g ctrl + b0) / k, MuJoCo's target ctrl / gear
 //   (measured from the start, as Tumble's angles are), with damping -gear^2 b2 = gear^2 kv: a
 //   `joint_spring` on a hinge, a `slider_spring` on a slide;
 // - a `velocity` actuator (kv: g = kv, b2 = -kv): a damper -gear^2 kv dq/dt (a joint or slider
 //   spring of stiffness 0) plus, when ctrl is not 0, the constant torque gear kv ctrl: a `motor`
-//   on a hinge (a damper about the speed ctrl / gear, exactly); on a slide Tumble has no constant
-//   joint force: the damper is kept, the constant force left out with a note.
+//   on a hinge, a `slider_motor` on a slide (a damper about the speed ctrl / gear, exactly).
 // Named and left out: other transmissions (tendon, site, body), activation dynamics (filter,
 // integrator, muscle: MuJoCo's act follows ctrl in time), other gain and bias kinds, actuators on
 // a ball or free joint, and actuation disabled in the model.
+import { slideOf } from './from-mjcf-springs.js';
 
 /** The force elements of `model`'s actuators (module notes), each with `key` (its place among
  * the elements Tumble wrote, f0, f1, ...). `ctx`: { mujoco, model, key (the keyframe, -1: none),
@@ -38,13 +39,14 @@ export function actuatorForces(ctx) {
     const k = model.actuator_trnid[2 * a];
     const jt = onJoint ? model.jnt_type[k] : -1;
     const kind = jt === hinge ? 'joint_spring' : 'slider_spring';
-    const t = onJoint ? jointForces.find(([, kd, kk]) => kk === k && kd === kind)?.[0] ?? -1 : -1;
+    const entry = onJoint ? jointForces.find(([, kd, kk]) => kk === k && kd === kind) : undefined;
+    const t = entry?.[0] ?? -1, along = slideOf(entry?.[3] ?? 0);
     const gainFixed = model.actuator_gaintype[a] === mujoco.mjtGain.mjGAIN_FIXED.value;
     const biasType = model.actuator_biastype[a];
     const dyn = model.actuator_dyntype[a];
     if (!onJoint || t < 0 || !gainFixed || (biasType !== NONE && biasType !== AFFINE) || dyn !== mujoco.mjtDyn.mjDYN_NONE.value) {
       const why = !onJoint ? 'it acts through a tendon, site or body, not a joint'
-        : t < 0 ? 'its joint is not a hinge or slide of a Tumble revolute, prismatic or cylindrical joint'
+        : t < 0 ? 'its joint is not a hinge or slide of a Tumble revolute, prismatic, cylindrical, planar or planar_slide joint'
           : dyn !== mujoco.mjtDyn.mjDYN_NONE.value ? 'its activation follows the control in time (dynamics), which no Tumble element does'
             : 'its gain or bias is not MuJoCo\'s fixed gain with an affine bias';
       notes.push(`${nm}: an actuator Tumble has no element for (${why}): ignored`);
@@ -70,14 +72,14 @@ export function actuatorForces(ctx) {
       const rest = sign * (constant / stiffness - qStart(k));
       forces.push(kind === 'joint_spring'
         ? { type: 'joint_spring', joint: where[t], stiffness, rest_angle: rest, damping, key: keyOf }
-        : { type: 'slider_spring', joint: where[t], stiffness, rest_slide: rest, damping, key: keyOf });
+        : { type: 'slider_spring', joint: where[t], ...along, stiffness, rest_slide: rest, damping, key: keyOf });
       if (!/^f\d+$/.test(nm)) notes.push(`${nm}: a position servo held at the start's control ${ctrl}: a ${kind.replace('_', ' ')} of stiffness ${stiffness} and damping ${damping} about ${constant / stiffness} (MuJoCo's qpos); a control that changes in time has no Tumble element`);
       continue;
     }
     if (damping > 0) {
       forces.push(kind === 'joint_spring'
         ? { type: 'joint_spring', joint: where[t], stiffness: 0, rest_angle: 0, damping, key: keyOf }
-        : { type: 'slider_spring', joint: where[t], stiffness: 0, rest_slide: 0, damping, key: keyOf });
+        : { type: 'slider_spring', joint: where[t], ...along, stiffness: 0, rest_slide: 0, damping, key: keyOf });
     }
     const servo = damping > 0 ? `a velocity servo held at the start's control ${ctrl}: a damper of ${damping}` : '';
     if (jt === hinge && (constant !== 0 || damping === 0)) {
@@ -86,12 +88,14 @@ export function actuatorForces(ctx) {
         notes.push(servo ? `${nm}: ${servo} and a constant torque of ${constant} N m (together, a damper about the speed ${ctrl / gear} rad/s, exactly); a control that changes in time has no Tumble element`
           : `${nm}: a motor whose control is held at the start's ${ctrl} (a constant torque of ${constant} N m); a control that changes in time has no Tumble element`);
       }
-    } else if (constant !== 0) {
-      notes.push(`${nm}: its constant force of ${constant} N along a slide has no Tumble element (a motor turns a hinge): left out${servo ? ', its damping kept' : ''}`);
-    } else if (servo) {
-      if (!/^f\d+$/.test(nm)) notes.push(`${nm}: ${servo} about the speed 0; a control that changes in time has no Tumble element`);
-    } else {
-      notes.push(`${nm}: a force along a slide at the start's control 0: none, left out`);
+    } else if (jt === slide && (constant !== 0 || damping === 0)) {
+      forces.push({ type: 'slider_motor', joint: where[t], ...along, force: sign * constant, key: keyOf });
+      if (!/^f\d+$/.test(nm)) {
+        notes.push(servo ? `${nm}: ${servo} and a constant force of ${constant} N (together, a damper about the speed ${ctrl / gear} m/s, exactly); a control that changes in time has no Tumble element`
+          : `${nm}: a motor along a slide whose control is held at the start's ${ctrl} (a constant force of ${constant} N); a control that changes in time has no Tumble element`);
+      }
+    } else if (servo && !/^f\d+$/.test(nm)) {
+      notes.push(`${nm}: ${servo} about the speed 0; a control that changes in time has no Tumble element`);
     }
   }
   return forces;
@@ -111,6 +115,9 @@ export function jointHolds(ctx) {
     const k = model.eq_obj1id[e], jt = model.jnt_type[k];
     const kind = jt === mujoco.mjtJoint.mjJNT_HINGE.value ? 'joint_spring' : 'slider_spring';
     const t = jointForces.find(([, kd, kk]) => kk === k && kd === kind)?.[0] ?? -1;
+    if (t >= 0 && kind === 'slider_spring' && ctx.joints[t].type.startsWith('planar')) {
+      throw new Error(`joint '${nm}': holds a slide of ${jlabel(k)}'s planar joint, which no Tumble drive does (Tumble drives the slide of a prismatic or cylindrical joint)`);
+    }
     const poly = Array.from({ length: 5 }, (_, i) => model.eq_data[11 * e + i]);
     const adr = model.jnt_qposadr[k];
     const off = data.qpos[adr] - model.qpos0[adr] - poly[0];

@@ -99,7 +99,7 @@ export function jointLimits(ctx) {
       notes.push(`${jlabel(k)}: its limits are ignored (Tumble's stops act on revolute, prismatic and cylindrical joints; this one is a ${['free', 'ball', 'slide', 'hinge'][model.jnt_type[k]]} joint that became another)`);
       continue;
     }
-    const [t, kind] = kept;
+    const [t, kind, , slide = 0] = kept;
     const q = data.qpos[model.jnt_qposadr[k]];
     const lo = model.jnt_range[2 * k], hi = model.jnt_range[2 * k + 1];
     // MuJoCo's bounds are of qpos (0 at the joint's ref); Tumble's of the motion from the start
@@ -120,7 +120,7 @@ export function jointLimits(ctx) {
     // stiffness 0 is Tumble's default stop (10 Hz on body b), used where MuJoCo gives no inertia
     const stiffness = inv > 0 && s.w2 > 0 ? s.w2 / inv : 0;
     const e = restitution(s.z);
-    out.push({ type: kind === 'joint_spring' ? 'joint_limit' : 'slider_limit', joint: where[t], lower, upper, stiffness, restitution: e });
+    out.push({ type: kind === 'joint_spring' ? 'joint_limit' : 'slider_limit', joint: where[t], ...(slide ? { slide } : {}), lower, upper, stiffness, restitution: e });
     made++;
   }
   if (made) {

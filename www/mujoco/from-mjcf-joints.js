@@ -3,8 +3,9 @@
 //
 // - Tree joints: joint anchors and axes are MuJoCo's own world ones (xanchor, xaxis) expressed
 //   in the inertial frames; hinge -> revolute, ball -> spherical, slide -> prismatic, a slide and
-//   a hinge on one axis -> cylindrical, two perpendicular hinges at one point -> universal, free
-//   -> nothing; a jointless body with mass -> a fixed joint to its parent. A joint's armature,
+//   a hinge on one axis -> cylindrical, free -> nothing, the other forms of several joints on one
+//   body (planar, planar_slide, universal) as from-mjcf-compose.js says; a jointless body with
+//   mass -> a fixed joint to its parent. A joint's armature,
 //   dry friction and nonlinear damping or stiffness are named (a hinge's armature is folded into
 //   the body's inertia where exact, from-mjcf-actuators.js).
 // - Equalities: connect -> spherical (Tumble's two connects jN, jN:2 -> revolute), weld ->
@@ -14,11 +15,13 @@
 // - Order: the joints Tumble wrote (j0.., jNr reversed) come back in Tumble's order and sense.
 // Each stage takes `cx`, what fromMjModel has read so far. The joints are `joints` with `order`
 // (per Tumble joint: { name, mj }, its name's sort key and MuJoCo joint) and `jointForces`
-// ([Tumble joint, 'joint_spring' | 'slider_spring', MuJoCo joint] per hinge and slide kept).
+// ([Tumble joint, 'joint_spring' | 'slider_spring', MuJoCo joint, slide] per hinge and slide
+// kept: the slide's index among the Tumble joint's slides, 0 but on a planar joint).
 import { dot, sub, add, scale, cross, norm, unit, mulv, tmulv, transpose, mulm, IDENTITY, quatOf } from './mjcf-math.js';
 import { flag, rows3, v3 } from './from-mjcf-read.js';
 import { foldArmature } from './from-mjcf-actuators.js';
 import { inFrame, dirIn } from './from-mjcf-bodies.js';
+import { composeJoints, noComposition } from './from-mjcf-compose.js';
 
 /** The joints of the kinematic tree, one Tumble joint per body that is not a frame (or none,
  * for a free body): { joints, order, jointForces } (see the header). */
@@ -46,16 +49,16 @@ function bodyJoint(cx, out, i) {
   const axis = (k) => unit(v3(data.xaxis, 3 * k));
   dofNotes(cx, i, p, list, axis);
   const make = (type, k, extra = {}) => {
-    const world = anchor(k);
+    const world = extra.at ?? anchor(k);
     const ax = extra.axes ?? (type === 'spherical' || type === 'fixed' ? null : [axis(k), axis(k)]);
     const j = { type, a: p === 0 ? null : index[p], point_a: inFrame(cx, p, world), b: index[i], point_b: inFrame(cx, i, world) };
     if (ax) { j.axis_a = dirIn(cx, p, ax[0]); j.axis_b = dirIn(cx, i, ax[1]); }
+    if (extra.slides) j.slides = extra.slides.map((d) => dirIn(cx, p, d));
     const nm = (jointNames[k] ?? '').split(':')[0];
     joints.push(j);
     order.push({ name: nm, mj: k });
     return joints.length - 1;
   };
-  const same = (k1, k2) => norm(sub(anchor(k1), anchor(k2))) < 1e-9;
   const jtype = mujoco.mjtJoint;
   if (num === 0) {
     make('fixed', -1, {});
@@ -80,11 +83,8 @@ function bodyJoint(cx, out, i) {
     const kh = ks === list[0] ? list[1] : list[0];
     const t = make('cylindrical', ks);
     jointForces.push([t, 'slider_spring', ks], [t, 'joint_spring', kh]);
-  } else if (num === 2 && types.every((t) => t === jtype.mjJNT_HINGE.value) && same(list[0], list[1])
-    && Math.abs(dot(axis(list[0]), axis(list[1]))) < 1e-9) {
-    make('universal', list[0], { axes: [axis(list[0]), axis(list[1])] });
-  } else {
-    throw new Error(`${label(i)} has ${num} joints (${list.map((k) => ['free', 'ball', 'slide', 'hinge'][model.jnt_type[k]]).join(', ')}) that no Tumble joint matches; Tumble takes one hinge, ball or slide, a slide and a hinge on one axis (cylindrical), two crossed hinges at one point (universal), or none`);
+  } else if (!composeJoints(cx, out, { i, list, types, make, anchor, axis })) {
+    throw noComposition(cx, i, list);
   }
 }
 

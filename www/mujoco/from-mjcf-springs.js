@@ -3,7 +3,7 @@
 // No DOM.
 //
 // - A hinge's or slide's stiffness and damping -> a `joint_spring` or `slider_spring` on the
-//   revolute, prismatic or cylindrical joint it became, its rest angle or slide measured from
+//   revolute, prismatic, cylindrical, planar or planar_slide joint it became, its rest angle or slide measured from
 //   the start (qpos_spring - q at the start, negated for a joint Tumble wrote reversed, jNr);
 //   the other joints' are named.
 // - A spatial tendon between two sites with stiffness or damping -> a `spring` between the two
@@ -14,7 +14,7 @@ import { flag, names, v3 } from './from-mjcf-read.js';
 import { inFrame } from './from-mjcf-bodies.js';
 
 /** The joint springs and dampers: a Tumble joint_spring or slider_spring only on a hinge or
- * slide that became a revolute, prismatic or cylindrical joint (cx.jointForces); the others'
+ * slide that became a revolute, prismatic, cylindrical or planar joint (cx.jointForces); the others'
  * stiffness and damping are named. */
 export function jointSprings(cx) {
   const { model, data, notes, jlabel, jointForces, where, reversed, noSpring, noDamper } = cx;
@@ -26,7 +26,7 @@ export function jointSprings(cx) {
     for (let d = d0; d < d0 + dofs; d++) c = Math.max(c, model.dof_damping[d]);
     if ((model.jnt_stiffness[k] > 0 && !noSpring) || (c > 0 && !noDamper)) notes.push(`${jlabel(k)}: its stiffness ${model.jnt_stiffness[k]} and damping ${c} are ignored (Tumble's joint springs act on revolute, prismatic and cylindrical joints only)`);
   }
-  for (const [t, kind, k] of jointForces) {
+  for (const [t, kind, k, slide = 0] of jointForces) {
     const kk = noSpring ? 0 : model.jnt_stiffness[k], c = noDamper ? 0 : model.dof_damping[model.jnt_dofadr[k]];
     if (!(kk > 0 || c > 0)) continue;
     const q = data.qpos[model.jnt_qposadr[k]];
@@ -34,10 +34,14 @@ export function jointSprings(cx) {
     const rest = sign * (model.qpos_spring[model.jnt_qposadr[k]] - q);
     forces.push(kind === 'joint_spring'
       ? { type: 'joint_spring', joint: where[t], stiffness: kk, rest_angle: rest, damping: c }
-      : { type: 'slider_spring', joint: where[t], stiffness: kk, rest_slide: rest, damping: c });
+      : { type: 'slider_spring', joint: where[t], ...slideOf(slide), stiffness: kk, rest_slide: rest, damping: c });
   }
   return forces;
 }
+
+/** A slider element's `slide` field: none for the first (a prismatic or cylindrical joint's one
+ * slide), { slide } for a planar joint's second. */
+export const slideOf = (slide) => (slide ? { slide } : {});
 
 /** The spatial tendons between two sites as springs, each with `key` (its place among the
  * elements Tumble wrote, f0, f1, ...: Infinity for others); cx.rods (the tendons that became

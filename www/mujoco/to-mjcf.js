@@ -11,7 +11,9 @@
 //   its parent so that every hinge and slide starts at qpos 0: revolute -> hinge, spherical ->
 //   ball, prismatic -> slide (the child cannot turn), cylindrical -> slide + hinge on one axis,
 //   universal -> hinge about axis_a then hinge about axis_b (the first turns with the parent,
-//   the second with the child: the Cardan joint), fixed -> no joint (MuJoCo welds a jointless
+//   the second with the child: the Cardan joint), planar -> two slides along a's slide axes then
+//   a hinge about the normal (jN:slide, jN:slide1, jN:hinge), planar_slide -> the two slides,
+//   fixed -> no joint (MuJoCo welds a jointless
 //   body to its parent). A body with no tree joint to the ground gets a free joint.
 // - Joints that close loops become equality constraints: spherical -> connect; revolute -> two
 //   connects at the joint's point +- 0.5 m along its axis (six equations, one of them redundant:
@@ -204,10 +206,33 @@ function treeJoint(doc, b) {
       hinge(`${name}:b`, axisC);
       qpos.push(0, 0); qvel.push(dot(wRel, apW), dot(wRel, axisW)); break;
     }
+    case 'planar':
+    case 'planar_slide': {
+      if (reversed) throw new Error(`joints[${k}]: a ${j.type} joint whose tree runs from its body b to a has no MuJoCo counterpart (MuJoCo's slides move the child along its parent's axes): make a the body nearer the ground`);
+      // MuJoCo composes a body's joints in order, the first nearest the parent: the slides
+      // along the parent's (a's) axes first, then the hinge about the normal (planar)
+      const slidesW = j.slides.map((m) => (bp < 0 ? unit(m) : mulv(s.bodies[bp].rotation, unit(m))));
+      slidesW.forEach((m, i) => {
+        const nm = `${name}:slide${i ? i : ''}`;
+        jointDefs[b].push(`<joint name="${nm}" type="slide" pos="${vec(point)}" axis="${vec(tmulv(B.rotation, m))}"/>`);
+        names.push(nm);
+      });
+      qpos.push(0, 0);
+      qvel.push(...slidesW.map((m) => dot(vRel, m))); // (the slides are perpendicular)
+      if (j.type === 'planar') { hinge(`${name}:hinge`, axisC); qpos.push(0); qvel.push(dot(wRel, axisW)); }
+      break;
+    }
     case 'fixed': break;
     default: throw new Error(`joints[${k}]: type '${j.type}' has no MuJoCo counterpart`);
   }
   doc.jointName.set(k, { names, reversed });
+}
+
+/** MuJoCo's name pattern of a Tumble joint's coordinate: its angle, or its slide `slide` (0 or
+ * 1: a planar joint's second is `jN:slide1`). */
+export function coordinatePattern(angle, slide = 0) {
+  if (angle) return /(^j\d+r?$|:hinge$)/;
+  return slide ? /:slide1$/ : /(^j\d+r?$|:slide$)/;
 }
 
 /** Joint j (index k) that closes a loop as MuJoCo equalities: spherical -> connect, revolute ->
@@ -268,7 +293,7 @@ function forceElement(doc, f, i) {
     case 'joint_spring':
     case 'slider_spring': {
       const info = jointName.get(f.joint);
-      const want = f.type === 'joint_spring' ? /(^j\d+r?$|:hinge$)/ : /(^j\d+r?$|:slide$)/;
+      const want = coordinatePattern(f.type === 'joint_spring', f.slide);
       const target = info?.names.find((nm) => want.test(nm));
       if (!target) { notes.push(`forces[${i}] (${f.type} on joint ${f.joint}): that joint closes a loop (an equality constraint in MuJoCo), which has no spring: left out`); break; }
       const sign = info.reversed ? -1 : 1;
@@ -276,19 +301,21 @@ function forceElement(doc, f, i) {
       doc.jointSprings.set(target, { stiffness: f.stiffness ?? 0, ref: sign * rest, damping: f.damping ?? 0 });
       break;
     }
-    case 'motor': {
+    case 'motor':
+    case 'slider_motor': {
       const info = jointName.get(f.joint);
-      const target = info?.names.find((nm) => /(^j\d+r?$|:hinge$)/.test(nm));
-      if (!target) { notes.push(`forces[${i}] (motor on joint ${f.joint}): that joint closes a loop in MuJoCo: left out`); break; }
-      if (!constant) notes.push(`forces[${i}] (motor): its ${f.time.kind} function of time has no MuJoCo counterpart: the motor's control is the constant ${num(f.torque)} N m; set data.ctrl from your code for the rest`);
+      const target = info?.names.find((nm) => coordinatePattern(f.type === 'motor', f.slide).test(nm));
+      const amount = f.type === 'motor' ? f.torque ?? 0 : f.force ?? 0;
+      if (!target) { notes.push(`forces[${i}] (${f.type} on joint ${f.joint}): that joint closes a loop in MuJoCo: left out`); break; }
+      if (!constant) notes.push(`forces[${i}] (${f.type}): its ${f.time.kind} function of time has no MuJoCo counterpart: the motor's control is the constant ${num(amount)} ${f.type === 'motor' ? 'N m' : 'N'}; set data.ctrl from your code for the rest`);
       actuators.push(`<motor name="f${i}" joint="${target}" gear="1" ctrllimited="false"/>`);
-      ctrl.push((info.reversed ? -1 : 1) * (f.torque ?? 0) * factor);
+      ctrl.push((info.reversed ? -1 : 1) * amount * factor);
       break;
     }
     case 'joint_limit':
     case 'slider_limit': {
       const info = jointName.get(f.joint);
-      const want = f.type === 'joint_limit' ? /(^j\d+r?$|:hinge$)/ : /(^j\d+r?$|:slide$)/;
+      const want = coordinatePattern(f.type === 'joint_limit', f.slide);
       const target = info?.names.find((nm) => want.test(nm));
       if (!target) { notes.push(`forces[${i}] (${f.type} on joint ${f.joint}): that joint closes a loop (an equality constraint in MuJoCo), which has no range: left out`); break; }
       doc.jointRanges.set(target, limitAttrs(s, f, info.reversed ? -1 : 1));

@@ -190,6 +190,16 @@ impl JointFrame {
             JointKind::Cylindrical { .. } => {
                 [Perp(m1), Perp(m2), align[0], align[1], Pos(0), Pos(0)]
             }
+            // the plane's normal n_a: b's point in the plane (Perp), axis_b along it (align)
+            JointKind::Planar { .. } => [Perp(n_a), align[0], align[1], Pos(0), Pos(0), Pos(0)],
+            JointKind::PlanarSlide { twist_a, .. } => [
+                Perp(n_a),
+                align[0],
+                align[1],
+                Dot(twist_a, e[1]),
+                Pos(0),
+                Pos(0),
+            ],
             JointKind::Universal { axis_a, axis_b } => [
                 pos[0],
                 pos[1],

@@ -16,8 +16,13 @@
 //! point_a without turning; axis_b in b stays parallel), "cylindrical" (slides along and turns
 //! about axis_a), "universal" (the points coincide, the cross axes axis_a in a and axis_b in b,
 //! default x2, stay perpendicular), "fixed" (a weld: no axes, the start's relative pose is
-//! kept) and "distance" (a massless rod with ball ends: the points stay `length` m apart, by
-//! default their distance at the start; no axes). Axes default to x1 and are made unit
+//! kept), "distance" (a massless rod with ball ends: the points stay `length` m apart, by
+//! default their distance at the start; no axes), "planar" (b's point stays in the plane
+//! through point_a normal to axis_a, axis_b stays parallel to it: b slides in the plane and
+//! turns about its normal; MuJoCo's slide, slide, hinge) and "planar_slide" (the same without
+//! turning: two slides); these two take `slides`, two directions in the plane in a's frame
+//! (default: a perpendicular pair), along which slider springs, limits and motors act
+//! (`"slide": 0` or `1`). Axes default to x1 and are made unit
 //! vectors. And
 //! `forces`: a list of force elements and loads, each tagged by "type" (units: m, N, N m, s):
 //!
@@ -131,6 +136,8 @@ struct JsonJoint {
     axis_b: Option<[f64; 3]>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     length: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    slides: Option<[[f64; 3]; 2]>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     name: Option<String>,
 }
@@ -325,6 +332,12 @@ fn joint_from(name: &str, j: &JsonJoint, states: &[BodyState]) -> Result<Joint, 
     if j.a == Some(j.b) {
         return err(format!("{name} connects body {} to itself", j.b));
     }
+    if j.slides.is_some() && !j.kind.starts_with("planar") {
+        return err(format!(
+            "{name}: only a planar or planar_slide joint has slides; a {} joint takes none",
+            j.kind
+        ));
+    }
     if j.length.is_some() && j.kind != "distance" {
         return err(format!(
             "{name}: only a distance joint has a length; a {} joint takes none",
@@ -373,14 +386,69 @@ fn joint_kind(name: &str, j: &JsonJoint, states: &[BodyState]) -> Result<JointKi
             axis_a: axis("axis_a", j.axis_a)?,
             axis_b: axis("axis_b", j.axis_b.or(Some([0.0, 1.0, 0.0])))?,
         },
+        "planar" | "planar_slide" => {
+            let (axis_a, axis_b) = (axis("axis_a", j.axis_a)?, axis("axis_b", j.axis_b)?);
+            let slides = planar_slides(name, axis_a, j.slides)?;
+            if j.kind == "planar" {
+                JointKind::Planar {
+                    axis_a,
+                    axis_b,
+                    slides,
+                }
+            } else {
+                let twist_a = twist_reference(axis_a, axis_b, &rot(j.a), &rot(Some(j.b)));
+                JointKind::PlanarSlide {
+                    axis_a,
+                    axis_b,
+                    twist_a,
+                    slides,
+                }
+            }
+        }
         "fixed" => fixed_kind(name, j, &rot(j.a), &rot(Some(j.b)))?,
         "distance" => distance_kind(name, j, states)?,
         other => {
             return err(format!(
-                "{name}.type must be spherical, revolute, prismatic, cylindrical, universal, fixed or distance, not '{other}'"
+                "{name}.type must be spherical, revolute, prismatic, cylindrical, universal, planar, planar_slide, fixed or distance, not '{other}'"
             ))
         }
     })
+}
+
+/// A planar joint's two slide directions in a's frame (the unit `normal`'s perpendicular pair
+/// by default): made unit, each perpendicular to the normal and to the other (to 1e-6).
+fn planar_slides(
+    name: &str,
+    normal: DVec3,
+    slides: Option<[[f64; 3]; 2]>,
+) -> Result<[DVec3; 2], ScenarioError> {
+    let Some(given) = slides else {
+        let (m1, m2) = crate::math::perpendicular_pair(normal);
+        return Ok([m1, m2]);
+    };
+    let mut out = [DVec3::ZERO; 2];
+    for (k, v) in given.into_iter().enumerate() {
+        let v = vec3(&format!("{name}.slides[{k}]"), v)?;
+        if v.length() < 1e-9 {
+            return err(format!("{name}.slides[{k}] must be a non-zero vector"));
+        }
+        out[k] = v.normalize();
+        if out[k].dot(normal).abs() > 1e-6 {
+            return err(format!(
+                "{name}.slides[{k}] must be perpendicular to axis_a (the plane's normal): their cosine is {}",
+                crate::text::Num(out[k].dot(normal))
+            ));
+        }
+    }
+    // perpendicular, so that a slide measured as a prismatic joint's (b's point projected on
+    // its direction) is MuJoCo's coordinate along it (which for oblique slides it is not)
+    if out[0].dot(out[1]).abs() > 1e-6 {
+        return err(format!(
+            "{name}.slides must be perpendicular to each other: their cosine is {}",
+            crate::text::Num(out[0].dot(out[1]))
+        ));
+    }
+    Ok(out)
 }
 
 /// A weld: no axes; b's x1 axis seen from a at the start (`ra`, `rb` the two rotations, the

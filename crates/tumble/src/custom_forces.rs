@@ -62,6 +62,7 @@ pub(crate) enum JsonForce {
     Force(FForce),
     Torque(FTorque),
     Motor(FMotor),
+    SliderMotor(FSliderMotor),
 }
 
 /// The values of a force's "type".
@@ -76,6 +77,7 @@ pub(crate) enum ForceType {
     Force,
     Torque,
     Motor,
+    SliderMotor,
 }
 
 impl Tagged for JsonForce {
@@ -91,6 +93,7 @@ impl Tagged for JsonForce {
             ForceType::Force => JsonForce::Force(FForce::deserialize(d)?),
             ForceType::Torque => JsonForce::Torque(FTorque::deserialize(d)?),
             ForceType::Motor => JsonForce::Motor(FMotor::deserialize(d)?),
+            ForceType::SliderMotor => JsonForce::SliderMotor(FSliderMotor::deserialize(d)?),
         })
     }
 }
@@ -107,6 +110,7 @@ impl JsonForce {
             JsonForce::Force(f) => &f.name,
             JsonForce::Torque(f) => &f.name,
             JsonForce::Motor(f) => &f.name,
+            JsonForce::SliderMotor(f) => &f.name,
         }
     }
 }
@@ -162,6 +166,8 @@ pub(crate) struct FJointSpring {
 #[serde(deny_unknown_fields)]
 pub(crate) struct FSliderSpring {
     joint: usize,
+    #[serde(default, skip_serializing_if = "is_first")]
+    slide: usize,
     #[serde(default)]
     stiffness: f64,
     #[serde(default)]
@@ -190,6 +196,8 @@ pub(crate) struct FJointLimit {
 #[serde(deny_unknown_fields)]
 pub(crate) struct FSliderLimit {
     joint: usize,
+    #[serde(default, skip_serializing_if = "is_first")]
+    slide: usize,
     lower: f64,
     upper: f64,
     #[serde(default)]
@@ -235,8 +243,26 @@ pub(crate) struct FMotor {
     name: Option<String>,
 }
 
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct FSliderMotor {
+    joint: usize,
+    #[serde(default, skip_serializing_if = "is_first")]
+    slide: usize,
+    force: f64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    time: Option<JsonTime>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    name: Option<String>,
+}
+
 fn half() -> f64 {
     0.5
+}
+
+/// A slide index of 0 (a prismatic or cylindrical joint's one slide) is left out of the JSON.
+fn is_first(k: &usize) -> bool {
+    *k == 0
 }
 
 /// The JSON form of `model`'s force elements (the `forces` list of a scenario file), for the
@@ -262,16 +288,11 @@ fn element_json(f: &ForceElement, name: Option<String>) -> JsonForce {
             stiffness,
             rest_length,
             damping,
-        } => JsonForce::Spring(FSpring {
+        } => spring_json(
             name,
-            a,
-            point_a: point_a.to_array(),
-            b,
-            point_b: point_b.to_array(),
-            stiffness,
-            rest_length,
-            damping,
-        }),
+            (a, point_a, b, point_b),
+            (stiffness, rest_length, damping),
+        ),
         ForceElement::JointSpring {
             joint,
             stiffness,
@@ -286,12 +307,14 @@ fn element_json(f: &ForceElement, name: Option<String>) -> JsonForce {
         }),
         ForceElement::SliderSpring {
             joint,
+            slide,
             stiffness,
             rest_slide,
             damping,
         } => JsonForce::SliderSpring(FSliderSpring {
             name,
             joint,
+            slide,
             stiffness,
             rest_slide,
             damping,
@@ -299,28 +322,16 @@ fn element_json(f: &ForceElement, name: Option<String>) -> JsonForce {
         ForceElement::Limit {
             joint,
             kind,
+            slide,
             lower,
             upper,
             stiffness,
             restitution,
-        } => match kind {
-            LimitKind::Angle => JsonForce::JointLimit(FJointLimit {
-                name,
-                joint,
-                lower,
-                upper,
-                stiffness,
-                restitution,
-            }),
-            LimitKind::Slide => JsonForce::SliderLimit(FSliderLimit {
-                name,
-                joint,
-                lower,
-                upper,
-                stiffness,
-                restitution,
-            }),
-        },
+        } => limit_json(
+            name,
+            (joint, kind, slide),
+            (lower, upper, stiffness, restitution),
+        ),
         ForceElement::Force {
             body,
             point,
@@ -348,6 +359,65 @@ fn element_json(f: &ForceElement, name: Option<String>) -> JsonForce {
             joint,
             torque,
             time: JsonTime::from_fn(time),
+        }),
+        ForceElement::SliderMotor {
+            joint,
+            slide,
+            force,
+            time,
+        } => JsonForce::SliderMotor(FSliderMotor {
+            name,
+            joint,
+            slide,
+            force,
+            time: JsonTime::from_fn(time),
+        }),
+    }
+}
+
+/// A spring-damper's JSON form, with its name: its (a, point_a, b, point_b) and (stiffness,
+/// rest_length, damping).
+fn spring_json(
+    name: Option<String>,
+    (a, point_a, b, point_b): (Option<usize>, DVec3, usize, DVec3),
+    (stiffness, rest_length, damping): (f64, f64, f64),
+) -> JsonForce {
+    JsonForce::Spring(FSpring {
+        name,
+        a,
+        point_a: point_a.to_array(),
+        b,
+        point_b: point_b.to_array(),
+        stiffness,
+        rest_length,
+        damping,
+    })
+}
+
+/// A limit's JSON form (a joint limit or a slider limit), with its name: the limit's
+/// (joint, kind, slide) and (lower, upper, stiffness, restitution).
+fn limit_json(
+    name: Option<String>,
+    (joint, kind, slide): (usize, LimitKind, usize),
+    (lower, upper, stiffness, restitution): (f64, f64, f64, f64),
+) -> JsonForce {
+    match kind {
+        LimitKind::Angle => JsonForce::JointLimit(FJointLimit {
+            name,
+            joint,
+            lower,
+            upper,
+            stiffness,
+            restitution,
+        }),
+        LimitKind::Slide => JsonForce::SliderLimit(FSliderLimit {
+            name,
+            joint,
+            slide,
+            lower,
+            upper,
+            stiffness,
+            restitution,
         }),
     }
 }
@@ -377,6 +447,7 @@ fn element_from(f: &JsonForce) -> ForceElement {
         },
         JsonForce::SliderSpring(s) => ForceElement::SliderSpring {
             joint: s.joint,
+            slide: s.slide,
             stiffness: s.stiffness,
             rest_slide: s.rest_slide,
             damping: s.damping,
@@ -384,6 +455,7 @@ fn element_from(f: &JsonForce) -> ForceElement {
         JsonForce::JointLimit(l) => ForceElement::Limit {
             joint: l.joint,
             kind: LimitKind::Angle,
+            slide: 0,
             lower: l.lower,
             upper: l.upper,
             stiffness: l.stiffness,
@@ -392,6 +464,7 @@ fn element_from(f: &JsonForce) -> ForceElement {
         JsonForce::SliderLimit(l) => ForceElement::Limit {
             joint: l.joint,
             kind: LimitKind::Slide,
+            slide: l.slide,
             lower: l.lower,
             upper: l.upper,
             stiffness: l.stiffness,
@@ -411,6 +484,12 @@ fn element_from(f: &JsonForce) -> ForceElement {
         JsonForce::Motor(m) => ForceElement::Motor {
             joint: m.joint,
             torque: m.torque,
+            time: time_fn(m.time),
+        },
+        JsonForce::SliderMotor(m) => ForceElement::SliderMotor {
+            joint: m.joint,
+            slide: m.slide,
+            force: m.force,
             time: time_fn(m.time),
         },
     }

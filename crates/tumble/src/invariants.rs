@@ -114,6 +114,7 @@ pub fn conserved_momentum(model: &Model) -> [bool; 3] {
                 ForceElement::JointSpring { joint, .. }
                 | ForceElement::Limit { joint, .. }
                 | ForceElement::Motor { joint, .. }
+                | ForceElement::SliderMotor { joint, .. }
                 | ForceElement::SliderSpring { joint, .. } => model.joints[joint].a.is_some(),
                 // an external load changes the momentum
                 ForceElement::Force { .. } | ForceElement::Torque { .. } => false,

@@ -70,6 +70,31 @@ pub enum JointKind {
         /// as for [`JointKind::Prismatic`]
         twist_a: DVec3,
     },
+    /// Planar joint (MuJoCo's slide, slide, hinge normal to both): b's point stays in the plane
+    /// through a's point normal to `axis_a`, and `axis_b` stays parallel to it, so b slides in
+    /// the plane and turns about its normal. 3 equations. Its coordinates: the slides along
+    /// `slides[0]` and `slides[1]` (a's frame, perpendicular to `axis_a`), measured as a
+    /// prismatic joint's, and the angle about the normal, measured as a revolute joint's.
+    Planar {
+        /// the plane's normal in a's frame
+        axis_a: DVec3,
+        /// the normal in b's frame
+        axis_b: DVec3,
+        /// the two slide directions in a's frame, unit, perpendicular to `axis_a`, not parallel
+        slides: [DVec3; 2],
+    },
+    /// Planar slide (MuJoCo's two slides on one body): as [`JointKind::Planar`], and b keeps
+    /// its orientation relative to a. 4 equations; the coordinates are the two slides.
+    PlanarSlide {
+        /// the plane's normal in a's frame
+        axis_a: DVec3,
+        /// the normal in b's frame
+        axis_b: DVec3,
+        /// as for [`JointKind::Prismatic`]
+        twist_a: DVec3,
+        /// as for [`JointKind::Planar`]
+        slides: [DVec3; 2],
+    },
     /// Distance joint (a massless rigid rod with ball ends): the two points stay `length`
     /// apart; a [`DriveKind::Distance`] drive on it makes the length a function of time
     /// (STAR-CCM+'s distance driver). 1 equation.
@@ -85,7 +110,8 @@ impl JointKind {
     pub fn rows(&self) -> usize {
         match self {
             JointKind::Distance { .. } => 1,
-            JointKind::Spherical => 3,
+            JointKind::Spherical | JointKind::Planar { .. } => 3,
+            JointKind::PlanarSlide { .. } => 4,
             JointKind::Revolute { .. } | JointKind::Prismatic { .. } => 5,
             JointKind::Cylindrical { .. } | JointKind::Universal { .. } => 4,
             JointKind::Fixed { .. } => 6,
@@ -102,6 +128,8 @@ impl JointKind {
             JointKind::Universal { .. } => "universal",
             JointKind::Fixed { .. } => "fixed",
             JointKind::Distance { .. } => "distance",
+            JointKind::Planar { .. } => "planar",
+            JointKind::PlanarSlide { .. } => "planar_slide",
         }
     }
 
@@ -113,8 +141,35 @@ impl JointKind {
             | JointKind::Prismatic { axis_a, axis_b, .. }
             | JointKind::Cylindrical { axis_a, axis_b }
             | JointKind::Universal { axis_a, axis_b }
+            | JointKind::Planar { axis_a, axis_b, .. }
+            | JointKind::PlanarSlide { axis_a, axis_b, .. }
             | JointKind::Fixed { axis_a, axis_b, .. } => (axis_a, axis_b),
         }
+    }
+
+    /// The direction of the joint's slide `k` in a's frame: a prismatic or cylindrical joint's
+    /// axis (k = 0), a planar joint's slide k (0 or 1); `None` where it has no such slide.
+    pub fn slide_axis(&self, k: usize) -> Option<DVec3> {
+        match *self {
+            JointKind::Prismatic { axis_a, .. } | JointKind::Cylindrical { axis_a, .. }
+                if k == 0 =>
+            {
+                Some(axis_a)
+            }
+            JointKind::Planar { slides, .. } | JointKind::PlanarSlide { slides, .. } => {
+                slides.get(k).copied()
+            }
+            _ => None,
+        }
+    }
+
+    /// Whether the joint has an angle about its axis (revolute, cylindrical, planar): what joint
+    /// springs, motors, angle limits and angle drives act on.
+    pub fn has_angle(&self) -> bool {
+        matches!(
+            self,
+            JointKind::Revolute { .. } | JointKind::Cylindrical { .. } | JointKind::Planar { .. }
+        )
     }
 }
 
@@ -183,8 +238,10 @@ pub enum ForceElement {
     /// Linear spring and damper on a prismatic or cylindrical joint's slide (b's point along
     /// a's axis, measured from the start).
     SliderSpring {
-        /// the joint (prismatic or cylindrical)
+        /// the joint (prismatic, cylindrical, planar or planar slide)
         joint: usize,
+        /// which of the joint's slides ([`JointKind::slide_axis`]): 0, or 1 on a planar joint
+        slide: usize,
         /// stiffness (N/m), >= 0
         stiffness: f64,
         /// the slide at rest (m), relative to the start
@@ -200,6 +257,8 @@ pub enum ForceElement {
         joint: usize,
         /// which coordinate: the angle (rad) or the slide (m)
         kind: LimitKind,
+        /// a slide limit's slide ([`JointKind::slide_axis`]); 0 for an angle limit
+        slide: usize,
         /// the lower bound (rad or m), <= 0 (the joint starts within its range)
         lower: f64,
         /// the upper bound (rad or m), >= 0
@@ -235,6 +294,18 @@ pub enum ForceElement {
         joint: usize,
         /// the torque at f = 1 (N m)
         torque: f64,
+        /// the factor f(t)
+        time: TimeFn,
+    },
+    /// A linear motor: a force along a joint's slide (MuJoCo's motor on a slide joint), on
+    /// body b's joint point, and the opposite on body a at the same place.
+    SliderMotor {
+        /// the joint (prismatic, cylindrical, planar or planar slide)
+        joint: usize,
+        /// which of its slides, as for [`ForceElement::SliderSpring`]
+        slide: usize,
+        /// the force at f = 1 (N), along the slide
+        force: f64,
         /// the factor f(t)
         time: TimeFn,
     },

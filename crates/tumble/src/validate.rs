@@ -150,8 +150,8 @@ pub fn check_consistent(model: &Model, states: &[BodyState]) -> Result<(), Scena
     Ok(())
 }
 
-/// The drives name existing joints whose coordinate they can prescribe (an angle: revolute or
-/// cylindrical; a slide: prismatic or cylindrical), at most one of each kind per joint, with
+/// The drives name existing joints whose coordinate they can prescribe (an angle: revolute,
+/// cylindrical or planar; a slide: prismatic or cylindrical), at most one of each kind per joint, with
 /// valid time functions.
 pub fn check_drives(model: &Model) -> Result<(), ScenarioError> {
     use crate::model::{DriveKind, JointKind};
@@ -164,10 +164,7 @@ pub fn check_drives(model: &Model) -> Result<(), ScenarioError> {
             ));
         };
         let ok = match d.kind {
-            DriveKind::Angle => matches!(
-                j.kind,
-                JointKind::Revolute { .. } | JointKind::Cylindrical { .. }
-            ),
+            DriveKind::Angle => j.kind.has_angle(),
             DriveKind::Slide => matches!(
                 j.kind,
                 JointKind::Prismatic { .. } | JointKind::Cylindrical { .. }
@@ -176,7 +173,7 @@ pub fn check_drives(model: &Model) -> Result<(), ScenarioError> {
         };
         if !ok {
             return err(format!(
-                "drives[{i}]: joints[{}] is a {} joint, which has no {} to drive (angle: revolute or cylindrical; slide: prismatic or cylindrical; distance: distance)",
+                "drives[{i}]: joints[{}] is a {} joint, which has no {} to drive (angle: revolute, cylindrical or planar; slide: prismatic or cylindrical; distance: distance)",
                 d.joint,
                 j.kind.name(),
                 match d.kind {

@@ -103,27 +103,40 @@ fn springs(
             damping,
             ..
         } => {
-            // the slide x = mw . d - s0 (mw = R_a n_a, d = p_b - p_a) and its rate
-            // mw . (pdot_b - pdot_a) + (w_a x mw) . d; the force -F along mw on b's point,
-            // +F on a at that same point (the Jacobian of the sliding row, joints.rs)
-            let ra = fr.a.map_or(DMat3::IDENTITY, |a| s[a].r);
-            let mw = ra * fr.n_a;
-            let pb = point(s, fr.b, fr.point_b);
-            let d = pb - end(s, fr.a, fr.point_a);
-            let wa = fr.a.map_or(DVec3::ZERO, |a| s[a].r * s[a].w);
-            let rate = mw.dot(
-                point_velocity(s, Some(fr.b), fr.point_b) - point_velocity(s, fr.a, fr.point_a),
-            ) + wa.cross(mw).dot(d);
-            let f = mw * (stiffness * (mw.dot(d) - fr.s0 - rest_slide) + damping * rate);
-            apply(fr.b, pb - s[fr.b].x, -f, force, torque);
-            if let Some(a) = fr.a {
-                apply(a, pb - s[a].x, f, force, torque);
-            }
+            let (x, rate) = slide_and_rate(fr, s);
+            let f = stiffness * (x - rest_slide) + damping * rate;
+            push_along_slide(fr, s, -f, (force, torque));
             p.dissipation += damping * rate * rate;
         }
         _ => {}
     }
 }
+
+/// A slide x = mw . d - s0 (mw = R_a n_a, d = p_b - p_a) at the states `s` and its rate
+/// mw . (pdot_b - pdot_a) + (w_a x mw) . d.
+fn slide_and_rate(fr: &Frame, s: &[BodyState]) -> (f64, f64) {
+    let mw = rot(s, fr.a) * fr.n_a;
+    let d = point(s, fr.b, fr.point_b) - end(s, fr.a, fr.point_a);
+    let wa = fr.a.map_or(DVec3::ZERO, |a| s[a].r * s[a].w);
+    let rate = mw
+        .dot(point_velocity(s, Some(fr.b), fr.point_b) - point_velocity(s, fr.a, fr.point_a))
+        + wa.cross(mw).dot(d);
+    (mw.dot(d) - fr.s0, rate)
+}
+
+/// The generalised force `f` along a slide: f along mw on b's point, -f on a at that same point
+/// (the Jacobian of the sliding row, joints.rs), so that its power is f times the slide's rate.
+fn push_along_slide(fr: &Frame, s: &[BodyState], f: f64, (force, torque): Out) {
+    let mw = rot(s, fr.a) * fr.n_a;
+    let pb = point(s, fr.b, fr.point_b);
+    apply(fr.b, pb - s[fr.b].x, mw * f, force, torque);
+    if let Some(a) = fr.a {
+        apply(a, pb - s[a].x, -mw * f, force, torque);
+    }
+}
+
+/// The per-body forces and torques an element adds to.
+type Out<'a> = (&'a mut [DVec3], &'a mut [DVec3]);
 
 /// A limit's stops, a force's, a torque's or a motor's forces and torques at the states `s`
 /// (`angle`: the joint's angle there), time `t`, into `force` and `torque`, their powers into
@@ -181,6 +194,11 @@ fn stops_and_loads(
                 torque[a] -= tau;
             }
             p.input += tau.dot(s[fr.b].r * s[fr.b].w - wa);
+        }
+        ForceElement::SliderMotor { force: f, time, .. } => {
+            let f = f * time.at(t);
+            push_along_slide(fr, s, f, (force, torque));
+            p.input += f * slide_and_rate(fr, s).1;
         }
         _ => {}
     }

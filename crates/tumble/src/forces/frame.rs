@@ -45,7 +45,8 @@ pub fn frame(model: &Model, f: &ForceElement, init: Option<&[BodyState]>) -> Fra
             let j = &model.joints[joint];
             let (axis_a, axis_b) = match j.kind {
                 JointKind::Revolute { axis_a, axis_b }
-                | JointKind::Cylindrical { axis_a, axis_b } => (axis_a, axis_b),
+                | JointKind::Cylindrical { axis_a, axis_b }
+                | JointKind::Planar { axis_a, axis_b, .. } => (axis_a, axis_b),
                 _ => (DVec3::X, DVec3::X), // rejected by `validate`
             };
             let n_a = crate::math::normalize(axis_a);
@@ -68,14 +69,18 @@ pub fn frame(model: &Model, f: &ForceElement, init: Option<&[BodyState]>) -> Fra
                 ..Frame::default()
             }
         }
-        ForceElement::SliderSpring { joint, .. }
+        ForceElement::SliderSpring { joint, slide, .. }
+        | ForceElement::SliderMotor { joint, slide, .. }
         | ForceElement::Limit {
             joint,
             kind: LimitKind::Slide,
+            slide,
             ..
         } => {
             let j = &model.joints[joint];
-            let n_a = crate::math::normalize(j.kind.axes().0);
+            // the slide's own axis (a planar joint's slide `slide`; rejected by `validate`
+            // where the joint has none)
+            let n_a = crate::math::normalize(j.kind.slide_axis(slide).unwrap_or(DVec3::X));
             let s0 = match init {
                 Some(s) => {
                     let ra = j.a.map_or(DMat3::IDENTITY, |a| s[a].r);

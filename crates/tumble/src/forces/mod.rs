@@ -14,6 +14,8 @@
 //! torque         T(t) = torque f(t) (global) on the body: power T . w
 //! motor          tau(t) = torque f(t) about a revolute joint's axis n: tau n on b, -tau n on
 //!                a; power tau n . (w_b - w_a)
+//! slider motor   F(t) = force f(t) along a joint's slide x (as the slider spring's): F mw on
+//!                b's point, -F mw on a at that place; power F xdot
 //! limit          a joint's angle or slide held between two stops (`forces/limits.rs`)
 //! budget         E = T + V (V: gravity and springs), W = work of loads and motors,
 //!                D = energy dissipated by dampers; E(t) - E(0) - W(t) + D(t) = 0

@@ -61,23 +61,38 @@ fn element(ck: &Checks, name: &str, f: &ForceElement, init: &[BodyState]) -> Res
         }
         ForceElement::SliderSpring {
             joint,
+            slide,
             stiffness,
             rest_slide,
             damping,
-        } => slider(ck, name, joint, (stiffness, rest_slide, damping))?,
+        } => slider(ck, name, (joint, slide), (stiffness, rest_slide, damping))?,
         ForceElement::Limit {
             joint,
             kind,
+            slide,
             lower,
             upper,
             stiffness,
             restitution,
         } => limit(
-            ck.model,
+            ck,
             name,
-            (joint, kind),
+            (joint, kind, slide),
             (lower, upper, stiffness, restitution),
         )?,
+        ForceElement::Force { .. }
+        | ForceElement::Torque { .. }
+        | ForceElement::Motor { .. }
+        | ForceElement::SliderMotor { .. } => load(ck, name, f)?,
+    }
+
+    Ok(())
+}
+
+/// Check a load: a force or torque on a body, a motor about a joint's axis or along its slide,
+/// each with its time function.
+fn load(ck: &Checks, name: &str, f: &ForceElement) -> Result<(), String> {
+    match *f {
         ForceElement::Force {
             body: b,
             point: s,
@@ -113,8 +128,24 @@ fn element(ck: &Checks, name: &str, f: &ForceElement, init: &[BodyState]) -> Res
             }
             time.validate(&format!("{name}.time"))?;
         }
+        ForceElement::SliderMotor {
+            joint,
+            slide,
+            force,
+            time,
+        } => {
+            ck.slide(name, joint, slide, "a slider motor pushes")?;
+            if !(force.is_finite() && force.abs() <= MAX_COEFFICIENT) {
+                return Err(format!(
+                    "{name}.force must be finite and at most {} N in size, not {}",
+                    Num(MAX_COEFFICIENT),
+                    Num(force)
+                ));
+            }
+            time.validate(&format!("{name}.time"))?;
+        }
+        _ => {}
     }
-
     Ok(())
 }
 
@@ -163,21 +194,51 @@ impl Checks<'_> {
         }
     }
 
-    /// A revolute or cylindrical joint's index (a joint spring's, a motor's).
+    /// Joint `joint`, which must exist.
+    fn joint(&self, name: &str, joint: usize) -> Result<&JointKind, String> {
+        self.model
+            .joints
+            .get(joint)
+            .map(|j| &j.kind)
+            .ok_or_else(|| {
+                format!(
+                    "{name}.joint: {}, so joints[{joint}] does not exist",
+                    numbered(self.model.joints.len(), "joint", "joints")
+                )
+            })
+    }
+
+    /// A revolute, cylindrical or planar joint's index (a joint spring's, a motor's).
     fn revolute(&self, name: &str, joint: usize) -> Result<(), String> {
-        match self.model.joints.get(joint) {
-            Some(j) if matches!(j.kind, JointKind::Revolute { .. } | JointKind::Cylindrical { .. }) => {
-                Ok(())
-            }
-            Some(j) => Err(format!(
-                "{name}.joint: joints[{joint}] is a {} joint; joint springs and motors act about the axis of a revolute or cylindrical joint",
-                j.kind.name()
-            )),
-            None => Err(format!(
-                "{name}.joint: {}, so joints[{joint}] does not exist",
-                numbered(self.model.joints.len(), "joint", "joints")
-            )),
+        let kind = self.joint(name, joint)?;
+        if kind.has_angle() {
+            return Ok(());
         }
+        Err(format!(
+            "{name}.joint: joints[{joint}] is a {} joint; joint springs and motors act about the axis of a revolute, cylindrical or planar joint",
+            kind.name()
+        ))
+    }
+
+    /// Slide `slide` of joint `joint` (a slider spring's, limit's or motor's; `what` says
+    /// what the element does along it).
+    fn slide(&self, name: &str, joint: usize, slide: usize, what: &str) -> Result<(), String> {
+        let kind = self.joint(name, joint)?;
+        if kind.slide_axis(slide).is_some() {
+            return Ok(());
+        }
+        if kind.slide_axis(0).is_some() {
+            let n = if kind.slide_axis(1).is_some() { 2 } else { 1 };
+            return Err(format!(
+                "{name}.slide: joints[{joint}] is a {} joint: {}, so slide {slide} does not exist",
+                kind.name(),
+                numbered(n, "slide", "slides")
+            ));
+        }
+        Err(format!(
+            "{name}.joint: joints[{joint}] is a {} joint; {what} along a prismatic, cylindrical, planar or planar_slide joint's slide",
+            kind.name()
+        ))
     }
 }
 
@@ -216,28 +277,14 @@ fn spring(
     Ok(())
 }
 
-/// A slider spring: a prismatic or cylindrical joint, its coefficients and rest slide.
+/// A slider spring: a joint with that slide, its coefficients and rest slide.
 fn slider(
     ck: &Checks,
     name: &str,
-    joint: usize,
+    (joint, slide): (usize, usize),
     (stiffness, rest_slide, damping): (f64, f64, f64),
 ) -> Result<(), String> {
-    match ck.model.joints.get(joint) {
-        Some(j) if matches!(j.kind, JointKind::Prismatic { .. } | JointKind::Cylindrical { .. }) => {}
-        Some(j) => {
-            return Err(format!(
-                "{name}.joint: joints[{joint}] is a {} joint; a slider spring acts along a prismatic or cylindrical joint",
-                j.kind.name()
-            ))
-        }
-        None => {
-            return Err(format!(
-                "{name}.joint: {}, so joints[{joint}] does not exist",
-                numbered(ck.model.joints.len(), "joint", "joints")
-            ))
-        }
-    }
+    ck.slide(name, joint, slide, "a slider spring acts")?;
     coefficient(name, "stiffness", stiffness)?;
     coefficient(name, "damping", damping)?;
     if !(rest_slide.is_finite() && rest_slide.abs() <= 1e9) {
@@ -251,43 +298,25 @@ fn slider(
 /// Check a limit: the joint exists and has the coordinate, lower <= 0 <= upper, lower < upper,
 /// the stiffness and restitution in range.
 fn limit(
-    model: &Model,
+    ck: &Checks,
     name: &str,
-    (joint, kind): (usize, LimitKind),
+    (joint, kind, slide): (usize, LimitKind, usize),
     (lower, upper, stiffness, e): (f64, f64, f64, f64),
 ) -> Result<(), String> {
-    let j = model.joints.get(joint).ok_or_else(|| {
-        format!(
-            "{name}.joint: {}, so joints[{joint}] does not exist",
-            numbered(model.joints.len(), "joint", "joints")
-        )
-    })?;
-    let fits = match kind {
-        LimitKind::Angle => matches!(
-            j.kind,
-            JointKind::Revolute { .. } | JointKind::Cylindrical { .. }
-        ),
-        LimitKind::Slide => matches!(
-            j.kind,
-            JointKind::Prismatic { .. } | JointKind::Cylindrical { .. }
-        ),
+    let j = ck.joint(name, joint)?;
+    let unit = match kind {
+        LimitKind::Angle if !j.has_angle() => {
+            return Err(format!(
+                "{name}.joint: joints[{joint}] is a {} joint; an angle limit bounds a revolute, cylindrical or planar joint's angle",
+                j.name()
+            ))
+        }
+        LimitKind::Angle => "rad",
+        LimitKind::Slide => {
+            ck.slide(name, joint, slide, "a slide limit bounds")?;
+            "m"
+        }
     };
-    let (what, unit) = match kind {
-        LimitKind::Angle => (
-            "an angle limit bounds a revolute or cylindrical joint's angle",
-            "rad",
-        ),
-        LimitKind::Slide => (
-            "a slide limit bounds a prismatic or cylindrical joint's slide",
-            "m",
-        ),
-    };
-    if !fits {
-        return Err(format!(
-            "{name}.joint: joints[{joint}] is a {} joint; {what}",
-            j.kind.name()
-        ));
-    }
     if !(lower.is_finite()
         && upper.is_finite()
         && lower <= 0.0

@@ -289,6 +289,7 @@ pub fn stop_pendulum(values: &[f64]) -> (Model, Vec<BodyState>) {
     let limit = crate::forces::ForceElement::Limit {
         joint: 0,
         kind: crate::model::LimitKind::Angle,
+        slide: 0,
         lower: stop - angle,
         upper: 2.0 * core::f64::consts::PI,
         stiffness: 0.0,

@@ -34,6 +34,8 @@
 //!                angular momentum then grows by exactly h tau a step); W_step = -g . Delta q
 //! motor          the torque tau nbar on b and -tau nbar on a, nbar = Qbar_a n_a (the fixed
 //!                axis for the ground); W_step = -g . Delta q
+//! slider motor   the force F (mean of f as above) along a slide x (as the slider spring's):
+//!                g = -F grad x(qbar), W_step = F Delta x = -g . Delta q exactly
 //! ```
 //! Every g is a combination of gradients of rotation- and translation-invariant functions (the
 //! spring, the joint spring) or an external load, so the elements between bodies keep the
@@ -244,6 +246,7 @@ pub fn evaluate(
                 ..
             } => angle(el, fr, &step, (angles[k], &mut angles1[k]), g, &mut out),
             ForceElement::SliderSpring { .. }
+            | ForceElement::SliderMotor { .. }
             | ForceElement::Limit {
                 kind: LimitKind::Slide,
                 ..
@@ -382,7 +385,16 @@ fn slide(
         mw.dot(point(&q[fr.b], fr.point_b) - end(q, fr.a, fr.point_a)) - fr.s0
     };
     let (x0, x1) = (slide(qn), slide(q1));
-    let (f, diss) = slide_force(el, fr, x0, x1, h);
+    let (f, diss) = match *el {
+        // a slider motor: the force F (the mean of f(t) over the step) along the slide,
+        // g = -F grad x(qbar), W_step = F Delta x exactly
+        ForceElement::SliderMotor { force, time, .. } => {
+            let push = force * step.factor(&time);
+            out.work += push * (x1 - x0);
+            (-push, 0.0)
+        }
+        _ => slide_force(el, fr, x0, x1, h),
+    };
     out.dissipated += diss;
     let mean = |b: usize| -> [f64; 12] { core::array::from_fn(|i| 0.5 * (qn[b][i] + q1[b][i])) };
     let qb = mean(fr.b);

@@ -1,0 +1,175 @@
+// Several MuJoCo joints on one body (www/mujoco/from-mjcf-compose.js): models written here with
+// the constructs of DeepMind's control suite (a planar root of slide, slide, hinge as the
+// hopper's, walker's and cheetah's; two slides as the point mass's; a fin's two crossed hinges
+// at offset points as the fish's), converted, and run by Tumble's director at h = 1e-3 beside
+// MuJoCo's own RK4 at h = 1e-4 with gravity tilted so that every coordinate moves, contact-free:
+// every body's centre follows MuJoCo's to 1e-4 m over 2 s, and the director's balance holds to
+// the Newton tolerance. And the joints' ranges, stiffness and motors land on the coordinate they
+// belong to; forms Tumble has no joint for are refused naming the joints; a system with the new
+// joints goes to MJCF and back unchanged.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import * as wasm from '../../www/pkg/tumble_wasm.js';
+import { compileMjcf, fromMjModel, toMjcf } from '../../www/mujoco/mjcf.js';
+import { mujoco, convert } from './mjcf-convert.mjs';
+
+wasm.initSync({ module: readFileSync(new URL('../../www/pkg/tumble_wasm_bg.wasm', import.meta.url)) });
+
+const wrap = (body, extra = '') => `<mujoco><option timestep="1e-4" integrator="RK4" gravity="1.5 0.7 -9.81"/>
+  <worldbody>${body}</worldbody>${extra}</mujoco>`;
+
+// a planar hopper-like chain: torso on a planar root (x, z slides, hinge about y), a thigh on
+// a hinge with a spring and damper, a foot on a hinge with a spring and a range it does not reach (contact-free:
+// MuJoCo's soft limits and Tumble's stops part, docs/mujoco.md)
+const HOPPER = wrap(`
+  <body name="torso" pos="0 0 1">
+    <joint name="rootx" type="slide" axis="1 0 0"/>
+    <joint name="rootz" type="slide" axis="0 0 1" stiffness="30" damping="0.5"/>
+    <joint name="rooty" type="hinge" axis="0 1 0" pos="0 0 0.1"/>
+    <geom type="capsule" fromto="0 0 -0.1 0 0 0.2" size="0.06" contype="0" conaffinity="0"/>
+    <body name="thigh" pos="0 0 -0.15">
+      <joint name="hip" type="hinge" axis="0 1 0" stiffness="5" damping="0.05"/>
+      <geom type="capsule" fromto="0 0 0 0.1 0 -0.3" size="0.04" contype="0" conaffinity="0"/>
+      <body name="foot" pos="0.1 0 -0.3">
+        <joint name="ankle" type="hinge" axis="0 1 0" range="-80 80" stiffness="1"/>
+        <geom type="capsule" fromto="-0.05 0 0 0.15 0 0" size="0.03" contype="0" conaffinity="0"/>
+      </body>
+    </body>
+  </body>`, '<actuator><motor name="hipmotor" joint="hip" gear="1"/><motor name="push" joint="rootx" gear="2"/></actuator><keyframe><key name="go" qvel="0.3 0.5 1 -0.5 0.2" ctrl="0.4 1.5"/></keyframe>');
+
+// a point mass on two slides in a tilted plane, with damping on one, a range on the other;
+// and one whose slides are oblique (refused: Tumble's slide is MuJoCo's coordinate only where
+// they are perpendicular)
+const POINT = wrap(`
+  <body name="pointmass" pos="0 0 0.5" euler="20 0 0">
+    <joint name="root_x" type="slide" axis="1 0 0" damping="0.3"/>
+    <joint name="root_y" type="slide" axis="0 1 0" range="-0.3 0.3"/>
+    <geom type="sphere" size="0.05" mass="0.3" contype="0" conaffinity="0"/>
+  </body>`);
+
+// a fin on two perpendicular hinges whose axes meet 5 mm from the first's anchor (the fish's)
+const FIN = wrap(`
+  <body name="torso" pos="0 0 0.5"><freejoint name="root"/>
+    <geom type="ellipsoid" size="0.1 0.05 0.04" contype="0" conaffinity="0"/>
+    <body name="fin" pos="0.1 0 0">
+      <joint name="roll" type="hinge" axis="0 1 0"/>
+      <joint name="pitch" type="hinge" axis="1 0 0" pos="0 0.005 0"/>
+      <geom type="box" size="0.04 0.01 0.02" pos="0.04 0 0" contype="0" conaffinity="0"/>
+    </body>
+  </body>`, '<keyframe><key qvel="0 0 0 1 0.5 0 2 -1"/></keyframe>');
+
+/** `xml` converted and run by Tumble's director (h = 1e-3) and MuJoCo (its RK4 at 1e-4) for
+ * `seconds`: the largest distance between a body's centre in the two, the director's worst
+ * balance |E - E0 - W + D|, and the system. */
+function against(xml, seconds = 2) {
+  const model = compileMjcf(mujoco, xml);
+  const data = new mujoco.MjData(model);
+  const { system, notes } = fromMjModel(mujoco, model);
+  system.dt = 1e-3;
+  const sim = new wasm.Simulation(JSON.stringify(system), 'director', 1e-3, 0);
+  try {
+    if (model.nkey) mujoco.mj_resetDataKeyframe(model, data, 0);
+    const n = sim.body_count(), poses = new Float64Array(12 * n);
+    const inv = new Float64Array(wasm.invariant_fields().length), at = wasm.invariant_fields().indexOf('balance');
+    let gap = 0, balance = 0;
+    for (let k = 0; k < seconds * 100; k++) {
+      for (let s = 0; s < 100; s++) mujoco.mj_step(model, data);
+      assert.equal(sim.step(10), 10, sim.last_error());
+      sim.write_poses(poses);
+      for (let b = 0; b < n; b++) {
+        const d = [0, 1, 2].map((c) => poses[12 * b + c] - data.xipos[3 * (b + 1) + c]);
+        gap = Math.max(gap, Math.hypot(...d));
+      }
+      sim.invariants(inv);
+      balance = Math.max(balance, Math.abs(inv[at]));
+    }
+    return { gap, balance, system, notes };
+  } finally {
+    sim.free();
+    data.delete();
+    model.delete();
+  }
+}
+
+test('a planar root (slide, slide, hinge) is a planar joint whose slides and angle carry their stiffness, damping and motors; the chain follows MuJoCo RK4 to 1e-4 m over 2 s', () => {
+  const { system } = convert(HOPPER);
+  const root = system.joints[0];
+  assert.equal(root.type, 'planar');
+  assert.deepEqual(root.slides.map((v) => v.map((x) => +x.toFixed(12))), [[1, 0, 0], [0, 0, 1]]);
+  const springs = system.forces.filter((f) => f.type === 'slider_spring');
+  assert.deepEqual(springs.map((f) => [f.joint, f.slide ?? 0, f.stiffness, f.damping]), [[0, 1, 30, 0.5]]);
+  const push = system.forces.find((f) => f.type === 'slider_motor');
+  assert.deepEqual([push.joint, push.slide ?? 0], [0, 0]);
+  const { gap, balance } = against(HOPPER);
+  console.log(`# hopper-like: largest gap to MuJoCo ${gap.toExponential(2)} m over 2 s, balance ${balance.toExponential(2)} J`);
+  assert.ok(gap < 1e-4, `${gap}`);
+  assert.ok(balance < 1e-8, `${balance}`);
+});
+
+test('two slides on one body are a planar_slide joint, its range a stop on its second slide; the point mass follows MuJoCo', () => {
+  const { system } = convert(POINT);
+  assert.equal(system.joints[0].type, 'planar_slide');
+  const limit = system.forces.find((f) => f.type === 'slider_limit');
+  assert.deepEqual([limit.joint, limit.slide], [0, 1]);
+  const { gap, balance } = against(POINT.replace('range="-0.3 0.3"', 'range="-20 20"')); // (a range it does not reach)
+  console.log(`# point mass: gap ${gap.toExponential(2)} m, balance ${balance.toExponential(2)} J`);
+  assert.ok(gap < 1e-4, `${gap}`);
+  assert.ok(balance < 1e-8, `${balance}`);
+});
+
+test('two perpendicular hinges whose axes meet off their anchors are a universal joint where they meet; the fin follows MuJoCo', () => {
+  const { system, notes } = convert(FIN);
+  const j = system.joints.find((x) => x.type === 'universal');
+  assert.ok(j, JSON.stringify(system.joints));
+  assert.ok(notes.some((n) => /its two hinges meet 5 mm from the first's anchor: a universal joint there/.test(n)), notes.join('; '));
+  const { gap } = against(FIN);
+  console.log(`# fin: gap ${gap.toExponential(2)} m`);
+  assert.ok(gap < 1e-4, `${gap}`);
+});
+
+test('forms Tumble has no joint for are refused naming the body, its joints and the forms it takes', () => {
+  const hip = wrap(`<body name="thigh" pos="0 0 1">
+    <joint name="hip_x" type="hinge" axis="1 0 0"/><joint name="hip_z" type="hinge" axis="0 0 1"/><joint name="hip_y" type="hinge" axis="0 1 0"/>
+    <geom type="capsule" fromto="0 0 0 0 0 -0.3" size="0.04"/></body>`);
+  assert.throws(() => convert(hip), /body 'thigh' has 3 joints \(hinge 'hip_x', hinge 'hip_z', hinge 'hip_y'\) that no Tumble joint matches; Tumble takes .*two perpendicular slides and then a hinge normal to both \(planar\)/);
+  const turnFirst = wrap(`<body name="b" pos="0 0 1"><joint type="hinge" axis="0 1 0"/><joint type="slide" axis="1 0 0"/><joint type="slide" axis="0 0 1"/>
+    <geom type="sphere" size="0.1"/></body>`);
+  assert.throws(() => convert(turnFirst), /body 'b' has 3 joints \(hinge, slide, slide\) that no Tumble joint matches/);
+  const oblique = wrap(`<body name="p" pos="0 0 1"><joint type="slide" axis="1 0 0"/><joint type="slide" axis="0.6 0.8 0"/>
+    <geom type="sphere" size="0.1"/></body>`);
+  assert.throws(() => convert(oblique), /body 'p' has 2 joints \(slide, slide\) that no Tumble joint matches; .*two perpendicular slides \(planar_slide\)/);
+});
+
+test('a system with planar and planar_slide joints and their elements goes to MJCF and back unchanged', () => {
+  const system = {
+    gravity: [1, 0, -9.81], dt: 0.001, duration: 1,
+    bodies: [
+      { mass: 2, inertia: [0.3, 0.4, 0.5], position: [0.3, 0, 1], velocity: [1, 0, 0.5], angular_velocity: [0, 2, 0] },
+      { mass: 1, inertia: [0.1, 0.1, 0.1], position: [2, 0, 1], velocity: [0.2, 0, 0.3] },
+    ],
+    joints: [
+      { type: 'planar', a: null, point_a: [0, 0, 1], b: 0, point_b: [-0.3, 0, 0], axis_a: [0, 1, 0], axis_b: [0, 1, 0], slides: [[1, 0, 0], [0, 0, 1]] },
+      { type: 'planar_slide', a: null, point_a: [2, 0, 1], b: 1, point_b: [0, 0, 0], axis_a: [0, 1, 0], axis_b: [0, 1, 0], slides: [[1, 0, 0], [0, 0, 1]] },
+    ],
+    forces: [
+      { type: 'slider_spring', joint: 0, slide: 1, stiffness: 20, rest_slide: -0.1, damping: 0.2 },
+      { type: 'joint_spring', joint: 0, stiffness: 3, rest_angle: 0, damping: 0 },
+      { type: 'slider_motor', joint: 1, force: 0.5 },
+      { type: 'slider_limit', joint: 1, slide: 1, lower: -0.5, upper: 0.5, stiffness: 1000, restitution: 0.5 },
+    ],
+  };
+  const { xml } = toMjcf(system, { integrator: 'RK4', timestep: 0.001 });
+  const back = convert(xml).system;
+  assert.deepEqual(back.joints.map((j) => [j.type, j.a, j.b]), [['planar', null, 0], ['planar_slide', null, 1]]);
+  const close = (x, y) => Math.abs(x - y) < 1e-9;
+  back.joints.forEach((j, k) => j.slides.forEach((v, i) => assert.ok(v.every((c, n) => close(c, system.joints[k].slides[i][n])), `${k} ${i} ${v}`)));
+  // (the import orders the elements by kind: the joints' springs, the limits, the actuators)
+  const of = (type) => back.forces.find((f) => f.type === type);
+  const kinds = back.forces.map((f) => [f.type, f.joint, f.slide ?? 0]).sort();
+  assert.deepEqual(kinds, [['joint_spring', 0, 0], ['slider_limit', 1, 1], ['slider_motor', 1, 0], ['slider_spring', 0, 1]]);
+  assert.ok(close(of('slider_spring').stiffness, 20) && close(of('slider_spring').rest_slide, -0.1) && close(of('slider_motor').force, 0.5));
+  assert.ok(close(of('slider_limit').lower, -0.5) && close(of('slider_limit').upper, 0.5));
+  back.bodies.forEach((b, i) => b.velocity.forEach((c, n) => assert.ok(close(c, system.bodies[i].velocity[n]), `${i} ${b.velocity}`)));
+  assert.ok(close(back.bodies[0].angular_velocity[1], 2));
+});
