@@ -386,7 +386,7 @@ test('what MuJoCo has and Tumble leaves out is named, each element', () => {
   for (const want of [/keyframes: 'key 0' is the start \(2 to choose from\)/, /gravity is disabled in the model/, /the medium \(density 1.2/,
     /body 'arm': its gravity compensation/, /body 'target' is a mocap body/, /joint 'b': its armature \(rotor inertia\) is ignored/, /joint 'h': its dry friction/,
     /joint 'b': its stiffness 2 and damping 1 are ignored/, /rope: its length limits are ignored/, /connect 'off' is inactive at the start: ignored/,
-    /filtered: an actuator Tumble has no element for \(its activation follows the control in time/, /m: a motor whose control is held at the start's 1 \(a constant torque of 2 N m\)/, /sensors \(1\)/]) {
+    /filtered: an actuator Tumble has no element for \(its activation follows the control in time/, /controls \(1\): 'm': drivable \(MuJoCo's ctrl, within its ctrlrange/, /sensors \(1\)/]) {
     assert.match(text, want);
   }
   assert.deepEqual(out.system.gravity, [0, 0, 0]);
@@ -396,7 +396,8 @@ test('what MuJoCo has and Tumble leaves out is named, each element', () => {
   const box = out.system.bodies[0].inertia, m = 8, I = m * 0.08 / 12;
   assert.ok(Math.abs(box[2] - (I + 0.1)) < 1e-12 && box[0] === box[1] && box[0] + box[1] > box[2] && box[0] + box[1] - box[2] < 1e-9, `${box}`);
   assert.match(text, /joint 'h': its armature 0.1 is in the body's inertia about the hinge; the body's other two moments are raised/);
-  assert.deepEqual(out.system.forces.find((f) => f.type === 'motor'), { type: 'motor', joint: 0, torque: 2 });
+  // (a control: gear 2 N m at ctrl 1, the keyframe's ctrl 1 its start, ctrlrange its range)
+  assert.deepEqual(out.system.forces.find((f) => f.type === 'motor'), { type: 'motor', name: 'm', joint: 0, torque: 2, control: { value: 1, range: [-1, 1] } });
   // hinge and ball; the mocap body, without mass, is merged into the ground with its site
   assert.deepEqual(out.system.joints.map((j) => j.type), ['revolute', 'spherical']);
   assert.match(text, /body 'target' has neither mass nor joint: merged into the ground \(a frame\)/);

@@ -2,8 +2,9 @@
 // (from-mjcf.js). No DOM.
 //
 // An actuator on a joint with fixed gain g and an affine bias (b0, b1, b2), no activation
-// dynamics, with its control held at the start's (the keyframe's ctrl, clamped to ctrlrange as
-// MuJoCo clamps it), exerts on the joint the generalised force
+// dynamics and a control range (ctrllimited) is a control: from-mjcf-controls.js. One without
+// a range (as a model Tumble wrote for a constant motor), its control held at the start's (the
+// keyframe's ctrl), exerts on the joint the generalised force
 //     tau = gear (g ctrl + b0) + gear^2 b1 q + gear^2 b2 dq/dt
 // (the actuator's length is gear q, its velocity gear dq/dt; a force range clamps a constant
 // force as MuJoCo does, and is ignored with a note on a servo). That is exactly:
@@ -21,6 +22,7 @@
 // integrator, muscle: MuJoCo's act follows ctrl in time), other gain and bias kinds, actuators on
 // a ball or free joint, and actuation disabled in the model.
 import { slideOf } from './from-mjcf-springs.js';
+import { controlledActuator } from './from-mjcf-controls.js';
 
 /** The force elements of `model`'s actuators (module notes), each with `key` (its place among
  * the elements Tumble wrote, f0, f1, ...). `ctx`: { mujoco, model, key (the keyframe, -1: none),
@@ -29,7 +31,7 @@ import { slideOf } from './from-mjcf-springs.js';
  * flag, off, noActuation, qStart (MuJoCo joint -> its qpos at the start) }. */
 export function actuatorForces(ctx) {
   const { mujoco, model, key, notes, names, jointForces, where, reversed, flag, off, noActuation, qStart } = ctx;
-  const forces = [];
+  const forces = [], controls = [];
   const hinge = mujoco.mjtJoint.mjJNT_HINGE.value, slide = mujoco.mjtJoint.mjJNT_SLIDE.value;
   const AFFINE = mujoco.mjtBias.mjBIAS_AFFINE.value, NONE = mujoco.mjtBias.mjBIAS_NONE.value;
   for (let a = 0; a < model.nu; a++) {
@@ -67,6 +69,12 @@ export function actuatorForces(ctx) {
     const constant = gear * force;
     const sign = reversed(t) ? -1 : 1;
     if (stiffness < 0 || damping < 0) { notes.push(`${nm}: its bias pushes away from its target (negative stiffness or damping): ignored`); continue; }
+    if (flag(model, 'actuator', a, 'ctrllimited') && !off('mjDSBL_CLAMPCTRL') && g !== 0) {
+      // a control range: drivable (from-mjcf-controls.js)
+      forces.push(...controlledActuator(nm, a, { model, flag, kind, joint: where[t], along, sign, g, gear, b0, stiffness, damping, ctrl, qStart: qStart(k), keyOf, notes }));
+      controls.push(nm);
+      continue;
+    }
     if (stiffness > 0) {
       // a spring about MuJoCo's q = constant / stiffness, measured from the start
       const rest = sign * (constant / stiffness - qStart(k));
@@ -98,6 +106,7 @@ export function actuatorForces(ctx) {
       notes.push(`${nm}: ${servo} about the speed 0; a control that changes in time has no Tumble element`);
     }
   }
+  if (controls.length) notes.push(`controls (${controls.length}): ${controls.map((c) => `'${c}'`).join(', ')}: drivable (MuJoCo's ctrl, within its ctrlrange, set while the run goes: from-mjcf-controls.js)`);
   return forces;
 }
 

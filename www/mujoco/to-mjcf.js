@@ -29,8 +29,10 @@
 // - Force elements: a spring between points -> a spatial tendon between two sites (stiffness,
 //   springlength, damping); joint_spring and slider_spring -> the joint's stiffness, springref and
 //   damping (on a tree joint); a constant motor -> a motor actuator with its control in the
-//   keyframe. Loads, time-varying motors and elements on loop-closing joints have no MuJoCo
-//   counterpart: each is named in `notes` and left out.
+//   keyframe; a motor with a control -> a motor of that gear with its ctrlrange, the control's
+//   value in the keyframe (the run sets data.ctrl as the control changes). Loads, time-varying
+//   motors and elements on loop-closing joints have no MuJoCo counterpart: each is named in
+//   `notes` and left out.
 // - Drives: an equality per drive (a joint equality on the driven hinge or slide, a tendon
 //   equality on a driven rod in place of its own) whose constant term the run sets to f(t) each
 //   step (to-mjcf-drives.js says why and how); returned in `drives` for the run. The spanning tree
@@ -307,6 +309,12 @@ function forceElement(doc, f, i) {
       const target = info?.names.find((nm) => coordinatePattern(f.type === 'motor', f.slide).test(nm));
       const amount = f.type === 'motor' ? f.torque ?? 0 : f.force ?? 0;
       if (!target) { notes.push(`forces[${i}] (${f.type} on joint ${f.joint}): that joint closes a loop in MuJoCo: left out`); break; }
+      if (f.control) {
+        // a control: MuJoCo's ctrl with its range, the element's torque or force its gear
+        actuators.push(`<motor name="f${i}" joint="${target}" gear="${num((info.reversed ? -1 : 1) * amount)}" ctrllimited="true" ctrlrange="${vec(f.control.range)}"/>`);
+        ctrl.push(f.control.value ?? 0);
+        break;
+      }
       if (!constant) notes.push(`forces[${i}] (${f.type}): its ${f.time.kind} function of time has no MuJoCo counterpart: the motor's control is the constant ${num(amount)} ${f.type === 'motor' ? 'N m' : 'N'}; set data.ctrl from your code for the rest`);
       actuators.push(`<motor name="f${i}" joint="${target}" gear="1" ctrllimited="false"/>`);
       ctrl.push((info.reversed ? -1 : 1) * amount * factor);

@@ -63,6 +63,17 @@ struct ParamInfo {
     choices: Vec<&'static str>,
 }
 
+/// A control as `Simulation.controls` lists it.
+#[derive(serde::Serialize)]
+struct ControlInfo {
+    name: String,
+    lower: f64,
+    upper: f64,
+    value: f64,
+    gear: f64,
+    unit: &'static str,
+}
+
 /// Every preset with its parameters: `[{name, description, params: [{key, help, default, min, max, integer, choices}]}]`.
 #[wasm_bindgen]
 pub fn presets() -> Result<JsValue, JsError> {
@@ -480,6 +491,44 @@ impl Simulation {
     /// Let go of the pull (its spring's remaining energy leaves W).
     pub fn release_pull(&mut self) {
         let _ = self.inner.set_pull(None);
+    }
+
+    /// The controls (MuJoCo's ctrl: a motor's factor set while it runs), in order: per control
+    /// { name (the motor's, or "control N"), lower, upper, value, gear (the motor's torque in
+    /// N m or force in N at 1), unit ("N m" or "N") }.
+    pub fn controls(&self) -> Result<JsValue, JsError> {
+        let model = self.inner.model();
+        let list: Vec<ControlInfo> = model
+            .controls
+            .iter()
+            .enumerate()
+            .map(|(c, ctl)| {
+                let name = tumble::model::Names::of(&model.names.forces, ctl.element)
+                    .map_or_else(|| format!("control {c}"), String::from);
+                let (gear, unit) = match model.forces[ctl.element] {
+                    tumble::ForceElement::Motor { torque, .. } => (torque, "N m"),
+                    tumble::ForceElement::SliderMotor { force, .. } => (force, "N"),
+                    _ => (0.0, ""),
+                };
+                ControlInfo {
+                    name,
+                    lower: ctl.lower,
+                    upper: ctl.upper,
+                    value: self.inner.control(c).unwrap_or(0.0),
+                    gear,
+                    unit,
+                }
+            })
+            .collect();
+        serde_wasm_bindgen::to_value(&list).map_err(|e| JsError::new(&e.to_string()))
+    }
+
+    /// Set control `c` to `value` from the next step on; throws, naming the control, where
+    /// there is no such control or the value is not a number within its range.
+    pub fn set_control(&mut self, c: usize, value: f64) -> Result<(), JsError> {
+        self.inner
+            .set_control(c, value)
+            .map_err(|e| JsError::new(&e))
     }
 
     /// Whether this run was pulled: its link starts the run without the pull.

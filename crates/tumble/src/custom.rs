@@ -206,6 +206,7 @@ pub fn parse(text: &str) -> Result<CustomSystem, ScenarioError> {
             gravity,
         )?,
         names: names_from(&js)?,
+        controls: crate::custom_forces::controls_from(&js.forces)?,
     };
     crate::validate::check_consistent(&model, &initial)?;
     let json =

@@ -4,6 +4,7 @@ use crate::custom_time::{time_fn, JsonTime, TConstant};
 use crate::forces::ForceElement;
 use crate::json_path::{tagged, Tagged};
 use crate::model::{Drive, DriveKind, LimitKind, Model, Names};
+use crate::validate::ScenarioError;
 use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -240,6 +241,8 @@ pub(crate) struct FMotor {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     time: Option<JsonTime>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    control: Option<JsonControl>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     name: Option<String>,
 }
 
@@ -253,7 +256,19 @@ pub(crate) struct FSliderMotor {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     time: Option<JsonTime>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    control: Option<JsonControl>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     name: Option<String>,
+}
+
+/// A motor's control (MuJoCo's ctrl): the motor's factor, `value` at the start, set between
+/// steps within `range`.
+#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct JsonControl {
+    #[serde(default)]
+    value: f64,
+    range: [f64; 2],
 }
 
 fn half() -> f64 {
@@ -272,13 +287,26 @@ pub fn forces_json(model: &Model) -> Result<serde_json::Value, String> {
         .forces
         .iter()
         .enumerate()
-        .map(|(i, f)| element_json(f, Names::of(&model.names.forces, i).map(String::from)))
+        .map(|(i, f)| {
+            let name = Names::of(&model.names.forces, i).map(String::from);
+            let control = model
+                .controls
+                .iter()
+                .find(|c| c.element == i)
+                .map(|c| JsonControl {
+                    value: f.time_fn().map_or(0.0, |t| t.at(0.0)),
+                    range: [c.lower, c.upper],
+                });
+            element_json(f, name, control)
+        })
         .collect();
     serde_json::to_value(list).map_err(|e| format!("forces: {e}"))
 }
 
-/// One force element's JSON form, with its name.
-fn element_json(f: &ForceElement, name: Option<String>) -> JsonForce {
+/// One force element's JSON form, with its name and (a motor's) control.
+fn element_json(f: &ForceElement, name: Option<String>, control: Option<JsonControl>) -> JsonForce {
+    // a controlled motor's time function is its control's value
+    let time_json = |time| control.map_or_else(|| JsonTime::from_fn(time), |_| None);
     match *f {
         ForceElement::Spring {
             a,
@@ -358,7 +386,8 @@ fn element_json(f: &ForceElement, name: Option<String>) -> JsonForce {
             name,
             joint,
             torque,
-            time: JsonTime::from_fn(time),
+            time: time_json(time),
+            control,
         }),
         ForceElement::SliderMotor {
             joint,
@@ -370,7 +399,8 @@ fn element_json(f: &ForceElement, name: Option<String>) -> JsonForce {
             joint,
             slide,
             force,
-            time: JsonTime::from_fn(time),
+            time: time_json(time),
+            control,
         }),
     }
 }
@@ -484,15 +514,70 @@ fn element_from(f: &JsonForce) -> ForceElement {
         JsonForce::Motor(m) => ForceElement::Motor {
             joint: m.joint,
             torque: m.torque,
-            time: time_fn(m.time),
+            time: controlled(m.time, m.control),
         },
         JsonForce::SliderMotor(m) => ForceElement::SliderMotor {
             joint: m.joint,
             slide: m.slide,
             force: m.force,
-            time: time_fn(m.time),
+            time: controlled(m.time, m.control),
         },
     }
+}
+
+/// A motor's time function: its control's value where it has a control (`controls_from`
+/// refuses a motor with both), else its own.
+fn controlled(time: Option<JsonTime>, control: Option<JsonControl>) -> crate::timefn::TimeFn {
+    match control {
+        Some(c) => crate::timefn::TimeFn::Constant { value: c.value },
+        None => time_fn(time),
+    }
+}
+
+/// The controls of the JSON form's motors, checked: a control's range is finite, lower below
+/// upper, at most 1e12 in size, and holds its value; a controlled motor has no time function.
+pub(crate) fn controls_from(js: &[JsonForce]) -> Result<Vec<crate::model::Control>, ScenarioError> {
+    let mut out = Vec::new();
+    for (i, f) in js.iter().enumerate() {
+        let (control, time) = match f {
+            JsonForce::Motor(m) => (m.control, &m.time),
+            JsonForce::SliderMotor(m) => (m.control, &m.time),
+            _ => continue,
+        };
+        let Some(c) = control else { continue };
+        let [lower, upper] = c.range;
+        let name = format!("forces[{i}].control");
+        if time.is_some() {
+            return Err(ScenarioError(format!(
+                "forces[{i}]: a motor with a control takes no time function (the control is its factor, set while it runs)"
+            )));
+        }
+        if !(lower.is_finite()
+            && upper.is_finite()
+            && lower < upper
+            && lower.abs().max(upper.abs()) <= 1e12)
+        {
+            return Err(ScenarioError(format!(
+                "{name}.range must be two finite numbers, the first below the second, at most 1e12 in size, not [{}, {}]",
+                crate::text::Num(lower),
+                crate::text::Num(upper)
+            )));
+        }
+        if !(c.value.is_finite() && (lower..=upper).contains(&c.value)) {
+            return Err(ScenarioError(format!(
+                "{name}.value must be within its range [{}, {}], not {}",
+                crate::text::Num(lower),
+                crate::text::Num(upper),
+                crate::text::Num(c.value)
+            )));
+        }
+        out.push(crate::model::Control {
+            element: i,
+            lower,
+            upper,
+        });
+    }
+    Ok(out)
 }
 
 /// The drives of the JSON form (checked in `validate::check_drives`).

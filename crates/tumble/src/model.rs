@@ -311,6 +311,19 @@ pub enum ForceElement {
     },
 }
 
+impl ForceElement {
+    /// The time function of a load or motor (`None` for the springs and limits).
+    pub fn time_fn(&self) -> Option<TimeFn> {
+        match *self {
+            ForceElement::Force { time, .. }
+            | ForceElement::Torque { time, .. }
+            | ForceElement::Motor { time, .. }
+            | ForceElement::SliderMotor { time, .. } => Some(time),
+            _ => None,
+        }
+    }
+}
+
 /// Which coordinate of its joint a [`ForceElement::Limit`] bounds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum LimitKind {
@@ -337,6 +350,21 @@ pub struct Model {
     pub contact: crate::shapes::Contact,
     /// The elements' names (labels only: the motion does not depend on them).
     pub names: Names,
+    /// The controls: motors whose factor is an input set between steps (MuJoCo's ctrl).
+    pub controls: Vec<Control>,
+}
+
+/// A control: the factor of motor or slider motor `element` (its time function, a constant),
+/// which the user sets between steps within [lower, upper] (`Simulation::set_control`): MuJoCo's
+/// ctrl with its ctrlrange, the element's torque or force its gear.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Control {
+    /// the force element (a `Motor` or `SliderMotor` with a constant time function)
+    pub element: usize,
+    /// the lowest value
+    pub lower: f64,
+    /// the highest value
+    pub upper: f64,
 }
 
 /// The names of a model's elements, one list per kind of element in the model's order: empty

@@ -8,7 +8,7 @@ pub(crate) mod substep;
 use crate::compiled::Compiled;
 use crate::mechanism::{self, Mechanism};
 use crate::methods::{baumgarte, director, rattle};
-use crate::model::{BodyState, DriveKind, Model};
+use crate::model::{BodyState, DriveKind, ForceElement, Model};
 use crate::scenario::Scenario;
 use crate::step::{Method, Settings, StepError, StepInfo};
 use alloc::format;
@@ -423,6 +423,47 @@ impl Simulation {
             Solver::Baumgarte(s, _) => s.forces.work += jump,
         }
         Ok(())
+    }
+
+    /// Set control `c` (the model's `controls[c]`: MuJoCo's ctrl) to `value` from the next step
+    /// on: its motor's factor. The motor's work over each step is W's as for any motor, so the
+    /// balance holds through the change. Refused (with a message naming the control) where
+    /// there is no such control or `value` is not a finite number within its range.
+    pub fn set_control(&mut self, c: usize, value: f64) -> Result<(), String> {
+        let model = &self.compiled.model;
+        let Some(&ctl) = model.controls.get(c) else {
+            return Err(format!(
+                "control {c} does not exist: {}",
+                crate::text::numbered(model.controls.len(), "control", "controls")
+            ));
+        };
+        let name = crate::model::Names::of(&model.names.forces, ctl.element).map_or_else(
+            || format!("control {c}"),
+            |n| format!("control {c} ('{n}')"),
+        );
+        if !(value.is_finite() && (ctl.lower..=ctl.upper).contains(&value)) {
+            return Err(format!(
+                "{name}: {} is not within its range [{}, {}]",
+                crate::text::Num(value),
+                crate::text::Num(ctl.lower),
+                crate::text::Num(ctl.upper)
+            ));
+        }
+        let value = crate::timefn::TimeFn::Constant { value };
+        if let ForceElement::Motor { time, .. } | ForceElement::SliderMotor { time, .. } =
+            &mut self.compiled.model.forces[ctl.element]
+        {
+            *time = value;
+        }
+        Ok(())
+    }
+
+    /// Control `c`'s value now (`None`: no such control).
+    pub fn control(&self, c: usize) -> Option<f64> {
+        let ctl = self.compiled.model.controls.get(c)?;
+        self.compiled.model.forces[ctl.element]
+            .time_fn()
+            .map(|t| t.at(0.0))
     }
 
     /// Whether the run was pulled (its link no longer reproduces it).

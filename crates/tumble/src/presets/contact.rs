@@ -115,6 +115,7 @@ fn contact_model(
 ) -> Model {
     Model {
         names: Default::default(),
+        controls: Vec::new(),
         bodies,
         joints,
         gravity: DVec3::new(0.0, 0.0, -G),

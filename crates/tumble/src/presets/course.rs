@@ -82,6 +82,7 @@ pub fn double_pendulum(values: &[f64]) -> (Model, Vec<BodyState>) {
     }
     let model = Model {
         names: Default::default(),
+        controls: Vec::new(),
         bodies,
         joints,
         gravity: GRAVITY,
@@ -210,6 +211,7 @@ pub fn four_bar(values: &[f64]) -> (Model, Vec<BodyState>) {
     ];
     let model = Model {
         names: Default::default(),
+        controls: Vec::new(),
         bodies: vec![rod(a), rod(b), rod(c)],
         joints,
         gravity: GRAVITY,
@@ -286,6 +288,7 @@ pub fn catenary(values: &[f64]) -> (Model, Vec<BodyState>) {
     });
     let model = Model {
         names: Default::default(),
+        controls: Vec::new(),
         bodies: vec![rod(l); n],
         joints,
         gravity: GRAVITY,

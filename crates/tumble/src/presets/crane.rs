@@ -57,6 +57,7 @@ pub fn crane(values: &[f64]) -> (Model, Vec<BodyState>) {
     let cylinder = crate::math::length(boom_state.x + boom_state.r * point - BASE);
     let model = Model {
         names: Default::default(),
+        controls: Vec::new(),
         bodies: vec![boom, weight],
         joints: vec![
             Joint {

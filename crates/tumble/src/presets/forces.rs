@@ -47,6 +47,7 @@ pub fn spring_pendulum(values: &[f64]) -> (Model, Vec<BodyState>) {
     let x = DVec3::new(0.0, l * libm::sin(angle), -l * libm::cos(angle));
     let model = Model {
         names: Default::default(),
+        controls: Vec::new(),
         bodies: vec![body],
         joints: vec![],
         gravity: GRAVITY,
@@ -73,6 +74,7 @@ pub(crate) fn hinged_rod(angle: f64, forces: Vec<ForceElement>) -> (Model, Vec<B
     let r = rotation(DVec3::X, angle);
     let model = Model {
         names: Default::default(),
+        controls: Vec::new(),
         bodies: vec![rod],
         joints: vec![Joint {
             kind: JointKind::Revolute {
@@ -144,6 +146,7 @@ pub fn slider_crank(values: &[f64]) -> (Model, Vec<BodyState>) {
     let (bodies, joints) = slider_crank_mechanism(r, l);
     let mut model = Model {
         names: Default::default(),
+        controls: Vec::new(),
         bodies,
         joints,
         gravity: GRAVITY,
@@ -303,6 +306,7 @@ pub fn kapitza(values: &[f64]) -> (Model, Vec<BodyState>) {
     carriage_state.v = v;
     let model = Model {
         names: Default::default(),
+        controls: Vec::new(),
         bodies: vec![carriage, rod(l)],
         joints: vec![
             slider_z(None, 0),

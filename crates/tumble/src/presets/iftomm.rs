@@ -27,6 +27,7 @@ pub fn andrews() -> (Model, Vec<BodyState>) {
     let bodies = andrews_bodies(&start, &joints);
     let model = Model {
         names: Default::default(),
+        controls: Vec::new(),
         bodies,
         joints,
         gravity: DVec3::ZERO,
@@ -229,6 +230,7 @@ pub fn governor(values: &[f64]) -> (Model, Vec<BodyState>) {
     }
     let model = Model {
         names: Default::default(),
+        controls: Vec::new(),
         bodies: g.bodies,
         joints: g.joints,
         gravity: GRAVITY,

@@ -114,6 +114,7 @@ pub(crate) fn build(name: &str, values: &[f64]) -> (Model, Vec<BodyState>, f64, 
 fn bare(bodies: Vec<Body>, joints: Vec<Joint>, gravity: DVec3) -> Model {
     Model {
         names: Default::default(),
+        controls: Vec::new(),
         bodies,
         joints,
         gravity,
