@@ -138,3 +138,77 @@ fn the_json_form_writes_the_control_back() {
     assert_eq!(json[0]["control"]["value"], serde_json::json!(0.0));
     assert!(json[0].get("time").is_none(), "{json}");
 }
+
+/// `tumble run --control` (`crates/tumble-cli/src/controls.rs`): the rotor's schedule as the
+/// command line takes it reaches the state, bit for bit, of the library run that sets the same
+/// controls at the same steps; bad schedules are named.
+#[test]
+fn the_command_line_schedule_is_the_library_run() {
+    use std::process::Command;
+    let dir = std::env::temp_dir().join(format!("tumble-controls-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("rotor.json");
+    let sc = rotor();
+    std::fs::write(&file, sc.json.clone().unwrap()).unwrap();
+    let run = |control: &str| {
+        Command::new(tumble_tests::tumble())
+            .args([
+                "run",
+                file.to_str().unwrap(),
+                "--duration",
+                "1",
+                "--every",
+                "1",
+                "-q",
+            ])
+            .args(["--control", control])
+            .output()
+            .unwrap()
+    };
+    let out = run("spin=0:0,0.2:1,0.6:-0.5");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let mut sim = Simulation::new(&sc, Method::Director, Settings::for_scenario(&sc)).unwrap();
+    for k in 0..1000 {
+        let u = if k < 200 {
+            0.0
+        } else if k < 600 {
+            1.0
+        } else {
+            -0.5
+        };
+        sim.set_control(0, u).unwrap();
+        sim.step().unwrap();
+    }
+    assert_eq!(doc["state_hash"], format!("{:016x}", sim.state_hash()));
+    for (bad, message) in [
+        (
+            "spin=0:2",
+            "--control 'spin': 2 is not within its range [-1, 1]",
+        ),
+        (
+            "spun=1",
+            "--control 'spun': no such control; the controls are 'spin'",
+        ),
+        (
+            "spin=0.5:1,0.2:0",
+            "--control 'spin': its times must start at 0 or later and increase",
+        ),
+        (
+            "spin=0:x",
+            "--control 'spin': its value 'x' is not a finite number",
+        ),
+    ] {
+        let out = run(bad);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            !out.status.success() && err.contains(message),
+            "{bad}: {err}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

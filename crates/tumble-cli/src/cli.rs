@@ -98,6 +98,10 @@ pub struct RunArgs {
     /// sampling interval in s [default: every step]
     #[arg(long, value_name = "S")]
     pub every: Option<String>,
+    /// a control's schedule: NAME=V, or NAME=T:V,T:V,... (V from time T on; NAME its name or
+    /// index), repeated per control
+    #[arg(long, value_name = "NAME=T:V,..")]
+    pub control: Vec<String>,
     /// output format
     #[arg(long, value_enum, default_value_t = RunFormat::Json)]
     pub format: RunFormat,

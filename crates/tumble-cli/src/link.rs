@@ -14,7 +14,8 @@ pub const MAX_SYSTEM_BYTES: usize = 16384;
 /// Largest inflated system (bytes): the solver's limit on JSON scenarios.
 pub const MAX_SYSTEM_JSON: usize = tumble::custom::MAX_JSON;
 
-/// A scenario text and the run settings a link carries (integrator, dt, tol, alpha, beta), as
+/// A scenario text and the run settings a link carries (integrator, dt, tol, alpha, beta, its
+/// control schedules), as
 /// `--key value` pairs that explicit options override.
 #[derive(Debug, PartialEq)]
 pub struct Link {
@@ -61,7 +62,9 @@ fn from_query(query: &str) -> Result<Link, String> {
             }
             "system" => scenario = Some(decode_system(&v)?),
             "scenario" => scenario = Some(v),
-            "integrator" | "dt" | "tol" | "alpha" | "beta" => settings.push((k.to_string(), v)),
+            "integrator" | "dt" | "tol" | "alpha" | "beta" | "control" => {
+                settings.push((k.to_string(), v))
+            }
             _ => {} // the page's view settings (compare, charts, embed, ...)
         }
     }

@@ -11,6 +11,7 @@ use tumble::{Method, Scenario, Settings};
 
 mod bench;
 mod cli;
+mod controls;
 mod link;
 mod out;
 mod progress;

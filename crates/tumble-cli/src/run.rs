@@ -87,6 +87,8 @@ struct RunPlan {
     duration: f64,
     steps: u64,
     every: u64,
+    /// the control schedules, the link's and the command line's (`controls.rs`)
+    controls: Vec<String>,
 }
 
 pub(crate) fn run(a: RunArgs) -> Result<(), String> {
@@ -96,6 +98,7 @@ pub(crate) fn run(a: RunArgs) -> Result<(), String> {
         return study::print_record(&sc, plan.method, plan.settings, plan.duration);
     }
     let mut sim = Simulation::new(&sc, plan.method, plan.settings)?;
+    let events = crate::controls::schedule(&plan.controls, &sim, plan.settings.dt)?;
     let start = Instant::now();
     let head = run_head(&sim, &sc, plan.method, plan.settings);
     match a.format {
@@ -103,7 +106,7 @@ pub(crate) fn run(a: RunArgs) -> Result<(), String> {
         RunFormat::Ndjson => outln!("{}", to_json(&head)),
         _ => {}
     }
-    let (samples, failure) = step_and_sample(&mut sim, &plan, a.format, a.quiet);
+    let (samples, failure) = step_and_sample(&mut sim, (&plan, &events), a.format, a.quiet);
     let end = RunEnd {
         state_hash: format!("{:016x}", sim.state_hash()),
         wall_seconds: start.elapsed().as_secs_f64(),
@@ -130,6 +133,7 @@ fn scenario_and_options(a: &RunArgs) -> Result<(Scenario, Opts), String> {
         ("every", &a.every),
     ]));
     o.0.extend(a.settings.pairs());
+    o.0.extend(a.control.iter().map(|c| ("control".to_string(), c.clone())));
     let text = &a.scenario;
     let sc = match link::parse(text) {
         Some(l) => {
@@ -159,12 +163,17 @@ fn run_plan(sc: &Scenario, o: &Opts) -> Result<RunPlan, String> {
         Some(s) if s > 0.0 && s <= 1e6 => ((s / settings.dt).round() as u64).max(1),
         Some(s) => return Err(format!("--every must be positive, not {}", Num(s))),
     };
+    let controls =
+        o.0.iter()
+            .filter(|(k, _)| k == "control")
+            .map(|(_, v)| v.clone());
     Ok(RunPlan {
         method,
         settings,
         duration,
         steps,
         every,
+        controls: controls.collect(),
     })
 }
 
@@ -191,7 +200,7 @@ fn run_head(sim: &Simulation, sc: &Scenario, method: Method, settings: Settings)
 /// failure, if any.
 fn step_and_sample(
     sim: &mut Simulation,
-    plan: &RunPlan,
+    (plan, events): (&RunPlan, &[crate::controls::Event]),
     format: RunFormat,
     quiet: bool,
 ) -> (Vec<Sample>, Option<String>) {
@@ -199,8 +208,11 @@ fn step_and_sample(
     emit(sim, &mut samples, format);
     let progress = Progress::new(plan.steps, "steps", quiet);
     let mut failure = None;
+    let mut next = 0;
     for k in 1..=plan.steps {
-        if let Err(e) = sim.step() {
+        let stepped = crate::controls::apply(sim, events, &mut next, k - 1)
+            .and_then(|_| sim.step().map_err(|e| e.to_string()));
+        if let Err(e) = stepped {
             failure = Some(format!("step {k} (t = {:.6} s) failed: {e}", sim.time()));
             break;
         }
