@@ -13,6 +13,7 @@ import { attachRecorder } from './record.js';
 import { $, app, showError, stoppedText, clearError, download, copyText, exportName, splitScenario, isCustom, restart } from './page.js';
 import { buildParams, wireScenario } from './scenario.js';
 import { startMujoco, wireMujoco } from './mujoco-controls.js';
+import './controls.js';
 import { wireGrab } from './grab.js';
 import { setView, wireTabs } from './tabs.js';
 import { installPageHook, installEmbedHook } from './test-hook.js';

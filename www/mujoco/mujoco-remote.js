@@ -30,7 +30,7 @@ export async function ask(engine, msg, transfer = []) {
 export class RemoteRun {
   /** MuJoCo's run of `settings` (its integrator in settings.mujoco) in the worker `engine`. */
   static async create(engine, settings) {
-    const { id, info, state } = await ask(engine, { type: 'load', settings: { scenario: settings.scenario, mujoco: settings.mujoco, dt: settings.dt } });
+    const { id, info, state } = await ask(engine, { type: 'load', settings: { scenario: settings.scenario, mujoco: settings.mujoco, dt: settings.dt, controls: settings.controls } });
     return new RemoteRun(engine, id, info, state);
   }
 
@@ -111,6 +111,8 @@ export class RemoteRun {
 
   // the rest goes to the worker in order, before the next steps it is asked for
   pull(p) { this.engine.request({ type: 'pull', pull: p }); }
+
+  setControl(control, value) { this.engine.request({ type: 'control', control, value }); }
 
   resume(h) {
     this.h = h;

@@ -23,10 +23,11 @@ import { toMjcf, compileMjcf } from './mjcf.js';
 import { MujocoDrives } from './to-mjcf-drives.js';
 import { MUJOCO } from '../shared/names.js';
 import { INV, NINV } from '../shared/invariants.js';
+import { scheduleEvents } from '../shared/controls.js';
 
 export class MujocoRun {
   /** `mujoco`: the loaded module; `settings`: { scenario, mujoco (its integrator), dt }. */
-  constructor(wasm, mujoco, { scenario, mujoco: integrator, dt }) {
+  constructor(wasm, mujoco, { scenario, mujoco: integrator, dt, controls }) {
     const system = JSON.parse(wasm.scenario_json(scenario));
     const { xml, notes, drives } = toMjcf(system, { integrator, timestep: dt || system.dt });
     this.name = MUJOCO;
@@ -59,6 +60,7 @@ export class MujocoRun {
     probe.write_sizes(this.sizes);
     probe.free();
     this.ev = new wasm.Evaluator(scenario);
+    this.controlsFrom(system, controls ?? []);
     // MuJoCo's body of each Tumble body (mjcf.js names them b0, b1, ...)
     this.body = new Int32Array(this.n);
     for (let b = 0; b < this.n; b++) this.body[b] = mujoco.mj_name2id(this.model, mujoco.mjtObj.mjOBJ_BODY.value, `b${b}`);
@@ -172,6 +174,7 @@ export class MujocoRun {
     while (done < n) {
       const m = history ? Math.min(n - done, history.due(this.steps)) : n - done;
       for (let k = 0; k < m; k++) {
+        if (this.nextEvent < this.events.length) this.dueControls(this.steps + k);
         if (this.pulling) this.pullForce();
         if (this.drives) this.driveStep();
         mj.mj_step(model, data);
@@ -233,6 +236,36 @@ export class MujocoRun {
     const R = this.react, k = 6 * j;
     out[o] = Math.hypot(R[k], R[k + 1], R[k + 2]);
     out[o + 1] = Math.hypot(R[k + 3], R[k + 4], R[k + 5]);
+  }
+
+  /** The system's controls as MuJoCo's actuators (to-mjcf.js writes motor f{i} for element i)
+   * and the link's schedule of them (shared/controls.js), applied at the steps Tumble's runs
+   * apply it at. */
+  controlsFrom(system, specs) {
+    const list = [];
+    (system.forces ?? []).forEach((f, i) => {
+      if (!f.control) return;
+      const actuator = this.mj.mj_name2id(this.model, this.mj.mjtObj.mjOBJ_ACTUATOR.value, `f${i}`);
+      list.push({ name: f.name ?? String(list.length), lower: f.control.range[0], upper: f.control.range[1], actuator });
+    });
+    this.controlList = list;
+    this.events = scheduleEvents(specs, list, this.h);
+    this.nextEvent = 0;
+  }
+
+  /** The schedule's controls due at the start of step `step` into data.ctrl. */
+  dueControls(step) {
+    while (this.nextEvent < this.events.length && this.events[this.nextEvent].step <= step) {
+      const { control, value } = this.events[this.nextEvent++];
+      this.setControl(control, value);
+    }
+  }
+
+  /** Control `c` (as Tumble's run numbers them) at `value` from the next step: its actuator's
+   * data.ctrl. */
+  setControl(c, value) {
+    const a = this.controlList?.[c]?.actuator ?? -1;
+    if (a >= 0) this.data.ctrl[a] = value;
   }
 
   /** Pull: `p` = { body, point (body frame, m), target (world, m) } as sim.js's Run takes it

@@ -15,7 +15,8 @@
 //                                           at `from` (buf.recorded[k]: taken; buf.react: the
 //                                           charted joint's |F|, |M| there, Tumble's reaction at
 //                                           MuJoCo's state), and the state after them in buf.now
-//   { type: 'pull', pull }, { type: 'resume', h }, { type: 'free', id } -> 'ok' (a 'free' of a run
+//   { type: 'pull', pull }, { type: 'control', control, value }, { type: 'resume', h },
+//   { type: 'free', id } -> 'ok' (a 'free' of a run
 //                                           that a newer 'load' replaced does nothing)
 //   { type: 'mjcf', xml[, main, files, keyframe] } -> 'mjcf' { system, notes, keyframes }: MuJoCo's
 //                                           compiler and mjcf.js, the start at keyframe `keyframe`
@@ -67,6 +68,7 @@ async function handle(msg) {
       break;
     }
     case 'pull': run?.pull(msg.pull); break;
+    case 'control': run?.setControl(msg.control, msg.value); break;
     case 'resume': run?.resume(msg.h); out = { type: 'ok', state: run ? state() : null }; break;
     case 'free': if (msg.id === id) { run?.free(); run = null; } break;
     case 'mjcf': {

@@ -14,6 +14,7 @@
 // Nothing read here is trusted: the scenario text is validated by the wasm module before use.
 
 import { INTEGRATORS, MUJOCO_INTEGRATORS } from './names.js';
+import { scheduleForm } from './controls.js';
 
 export const MAX_QUERY = 2048; // everything but the system= value
 /** Largest compressed custom system a link carries (bytes), and its base64url length. */
@@ -76,7 +77,7 @@ function readLink(search) {
 
 /** The error of a key the page does not know, or null. */
 function unknownKey(params) {
-  const known = new Set(['scenario', 'system', 'integrator', 'dt', 'tol', 'alpha', 'beta', 'embed', 'compare', 'mujoco', 'charts', 'reaction', 'autoplay', 'explain', 'view', ...STUDY_KEYS]);
+  const known = new Set(['scenario', 'system', 'integrator', 'dt', 'tol', 'alpha', 'beta', 'embed', 'compare', 'mujoco', 'charts', 'reaction', 'autoplay', 'explain', 'view', 'control', ...STUDY_KEYS]);
   for (const key of params.keys()) {
     if (known.has(key)) continue;
     // most likely a hand-written link whose scenario text was not encoded: its '&' split it
@@ -102,7 +103,8 @@ function readSource(params, settings) {
   return null;
 }
 
-/** The integrator, its step dt and its numbers tol, alpha, beta, into `settings`; the errors
+/** The integrator, its step dt, its numbers tol, alpha, beta and the control schedules
+ * (shared/controls.js), into `settings`; the errors
  * (each field at fault named), or null. */
 function readIntegrator(params, settings) {
   const errors = [];
@@ -124,6 +126,10 @@ function readIntegrator(params, settings) {
     if (!/^[0-9.eE+-]+$/.test(raw) || !Number.isFinite(v) || v < lo || v > hi) errors.push(`'${key}' in this link must be a number between ${lo} and ${hi}, not '${raw.slice(0, 40)}'.`);
     else settings[key] = v;
   }
+  const controls = params.getAll('control');
+  const bad = controls.find((c) => !scheduleForm(c));
+  if (bad !== undefined || controls.length > 64) errors.push(`A control in this link must read NAME=T:V,T:V,... (a control's name, then times in s and values), not '${(bad ?? '').slice(0, 60)}'${controls.length > 64 ? ' (at most 64 of them)' : ''}.`);
+  else if (controls.length) settings.controls = controls;
   return errors.length ? errors.join(' ') : null;
 }
 
@@ -233,7 +239,7 @@ const fragment = (system) => (system ? '#system=' + system : '');
 
 /** The link (query, and a custom system in the fragment) for settings: the scenario text
  * encoded, dt omitted when it is the default; `extra` more parameters ({ embed: 1 }). */
-export function buildQuery({ scenario, system, integrator, dt, tol, alpha, beta, compare, mujoco, joint }, extra = {}) {
+export function buildQuery({ scenario, system, integrator, dt, tol, alpha, beta, compare, mujoco, joint, controls }, extra = {}) {
   const p = new URLSearchParams();
   if (!system) p.set('scenario', scenario);
   p.set('integrator', integrator);
@@ -244,6 +250,7 @@ export function buildQuery({ scenario, system, integrator, dt, tol, alpha, beta,
   if (compare) p.set('compare', compare);
   if (mujoco) p.set('mujoco', mujoco);
   if (joint) p.set('reaction', String(joint));
+  for (const c of controls ?? []) p.append('control', c);
   for (const [k, v] of Object.entries(extra)) p.set(k, String(v));
   return '?' + p.toString() + fragment(system);
 }

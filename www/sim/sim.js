@@ -3,11 +3,21 @@
 // cross the wasm boundary.
 
 import { INV, NINV } from '../shared/invariants.js';
+import { scheduleEvents } from '../shared/controls.js';
 
 export class Run {
-  constructor(wasm, { scenario, integrator, dt, tol, alpha, beta }) {
+  constructor(wasm, { scenario, integrator, dt, tol, alpha, beta, controls }) {
     this.sim = new wasm.Simulation(scenario, integrator, dt || 0, tol || 0); // throws Error with a message
     if (alpha !== undefined) this.sim.set_gains(alpha, beta);
+    // the controls (MuJoCo's ctrl) and the link's schedule of them, applied at its steps
+    this.controls = this.sim.controls();
+    try {
+      this.events = scheduleEvents(controls ?? [], this.controls, this.sim.dt());
+    } catch (e) {
+      this.sim.free();
+      throw new Error(`This link's ${e.message}`);
+    }
+    this.nextEvent = 0;
     this.name = integrator;
     this.n = this.sim.body_count();
     this.nj = this.sim.joint_count();
@@ -57,7 +67,7 @@ export class Run {
     const t0 = performance.now();
     let done = 0, fresh = false; // fresh: the state was read after the last step (a sample)
     while (done < n) {
-      const m = history ? Math.min(n - done, history.due(this.steps)) : n - done;
+      const m = Math.min(history ? Math.min(n - done, history.due(this.steps)) : n - done, this.untilEvent());
       const taken = this.sim.step(m);
       done += taken;
       this.steps += taken;
@@ -79,6 +89,24 @@ export class Run {
     if (!fresh) this.refresh();
     this.finite();
     return done;
+  }
+
+  /** Apply the schedule's events due at the current step; the steps until the next one. */
+  untilEvent() {
+    const ev = this.events;
+    while (this.nextEvent < ev.length && ev[this.nextEvent].step <= this.steps) {
+      const { control, value } = ev[this.nextEvent++];
+      this.sim.set_control(control, value);
+    }
+    return this.nextEvent < ev.length ? ev[this.nextEvent].step - this.steps : Infinity;
+  }
+
+  /** Set control `c` to `value` from the next step on (throws, naming the control, beyond its
+   * range); returns the time it takes effect at (s): the start of the next step. */
+  setControl(c, value) {
+    this.sim.set_control(c, value);
+    this.controls[c].value = value;
+    return this.steps * this.sim.dt();
   }
 
   /** The chosen joint's reaction at the current state into out[o] (|F| in N) and out[o + 1]

@@ -20,6 +20,9 @@
 //   { type: 'pull', pull }            -> 'pulled': every run pulled by the same spring ({ body,
 //                                        point, target } in m, sim.js) from its next step, or let go (null)
 //   { type: 'joint', joint }          -> 'joint': the joint whose reaction the samples carry
+//   { type: 'control', control, value } -> 'controlled' { t }: control `control` of every Tumble
+//                                        run set to `value` from its next step (sim.js), and the
+//                                        time it takes effect at (s); MuJoCo's run gets the same ctrl
 //   { type: 'mujoco-load', url, bytes } -> 'mujoco': MuJoCo's own worker (mujoco-worker.js)
 //                                        started, its module from its wasm bytes; then a 'load'
 //                                        with settings.mujoco (its integrator) adds MuJoCo's run
@@ -68,6 +71,7 @@ export class Stepper {
         case 'export': return { reply: { type: 'export', text: this.export(msg) }, transfer: [] };
         case 'pull': for (const x of this.runs) x.pull(msg.pull); return { reply: { type: 'pulled' }, transfer: [] };
         case 'joint': for (const x of this.runs) x.joint = msg.joint; return { reply: { type: 'joint' }, transfer: [] };
+        case 'control': return { reply: { type: 'controlled', t: this.setControl(msg.control, msg.value) }, transfer: [] };
         case 'arrows': this.arrows = !!msg.on; return this.state('state', 0, []);
         case 'mujoco-load': return await this.loadMujoco(msg.url, msg.bytes);
         case 'mjcf': return await this.convertMjcf(msg.xml, msg.main, msg.files, msg.keyframe);
@@ -101,6 +105,17 @@ export class Stepper {
     return { reply: { type: 'mjcf', system, notes, keyframes }, transfer: [] };
   }
 
+  /** Control `c` of every run set to `value` from its next step: Tumble's runs here, MuJoCo's
+   * in its worker (data.ctrl of its actuator); the time it takes effect at (s). */
+  setControl(c, value) {
+    let t = 0;
+    for (const [i, x] of this.runs.entries()) {
+      const at = x.setControl?.(c, value);
+      if (i === 0) t = at ?? 0;
+    }
+    return t;
+  }
+
   async load(settings) {
     const runs = [];
     try {
@@ -124,7 +139,7 @@ export class Stepper {
     runs.forEach((x, i) => this.history.record(i, 0, x.inv, x.poses, x.joints, x.springs, x.sim.state_hash()));
     const info = runs.map((x) => ({
       name: x.name, n: x.n, nj: x.nj, ns: x.ns, forced: x.forced, reach: x.reach ?? -1, sizes: x.sizes, conserved: x.conserved, inv0: x.inv0, notes: x.notes ?? [],
-      dt: x.sim.dt(), tol: x.sim.tol(), gains: Array.from(x.sim.gains()), weight: x.sim.weight?.() ?? 1, contact: x.sim.has_contact?.() ?? false, stops: x.sim.has_limits?.() ?? false,
+      controls: x.controls ?? [], dt: x.sim.dt(), tol: x.sim.tol(), gains: Array.from(x.sim.gains()), weight: x.sim.weight?.() ?? 1, contact: x.sim.has_contact?.() ?? false, stops: x.sim.has_limits?.() ?? false,
     }));
     const out = this.state('loaded', 0, []);
     out.reply.info = info;

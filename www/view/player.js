@@ -402,6 +402,15 @@ export class Player {
     await engine.request({ type: 'pull', pull: null });
   }
 
+  /** Set control `c` of every run to `value` from the next step (the worker's 'control'):
+   * resolves to the time it takes effect at (s), or rejects with the message naming it. */
+  async setControl(c, value) {
+    const engine = await this.engine;
+    const reply = await engine.request({ type: 'control', control: c, value });
+    if (reply.type === 'error') throw new Error(reply.message);
+    return reply.t;
+  }
+
   // send the pointer's newest target once a frame (the worker answers in order, between steps)
   async sendPull() {
     const g = this.grabbed;
