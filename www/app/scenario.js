@@ -148,6 +148,9 @@ function updateArrows() {
 onLoaded(() => {
   const r = app.player.run;
   showScenarioName();
+  // a custom system (an MJCF model opened, the editor's) has no preset's parameters: none left
+  // shown from the preset before it
+  if (isCustom(app.settings.scenario)) $('params').replaceChildren();
   updateJointFrames();
   updateJointMenu();
   updateArrows();
