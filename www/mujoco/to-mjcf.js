@@ -300,7 +300,12 @@ function forceElement(doc, f, i) {
       if (!target) { notes.push(`forces[${i}] (${f.type} on joint ${f.joint}): that joint closes a loop (an equality constraint in MuJoCo), which has no spring: left out`); break; }
       const sign = info.reversed ? -1 : 1;
       const rest = f.type === 'joint_spring' ? f.rest_angle ?? 0 : f.rest_slide ?? 0;
-      doc.jointSprings.set(target, { stiffness: f.stiffness ?? 0, ref: sign * rest, damping: f.damping ?? 0 });
+      // several springs on one joint (its own and a servo's) add up: k1 (q - r1) + k2 (q - r2)
+      // = (k1 + k2) (q - r), r their stiffness-weighted rest, and the dampings add
+      const old = doc.jointSprings.get(target) ?? { stiffness: 0, ref: 0, damping: 0 };
+      const k = old.stiffness + (f.stiffness ?? 0);
+      const ref = k > 0 ? (old.stiffness * old.ref + (f.stiffness ?? 0) * sign * rest) / k : 0;
+      doc.jointSprings.set(target, { stiffness: k, ref, damping: old.damping + (f.damping ?? 0) });
       break;
     }
     case 'motor':
