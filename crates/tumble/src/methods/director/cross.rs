@@ -32,9 +32,10 @@ use glam::{DMat3, DVec3};
 const MAX_CORRECTIONS: usize = 8;
 
 impl Ctx<'_> {
-    /// X_k,s per dot row between two bodies and side, at the current iterate (its lambda,
-    /// Omega and mean directors); the rows with a non-zero term into `cross_rows`. None when
-    /// `springs` (the spring rows' bordered solve takes the plain tangent).
+    /// X_k,s per dot row between two bodies (`cross_cand`) and side, at the current iterate
+    /// (its lambda, Omega and mean directors); the rows with a non-zero term into
+    /// `cross_rows`. None when `springs` (the spring rows' bordered solve takes the plain
+    /// tangent).
     pub(super) fn cross_tangents(&mut self, h: f64, springs: bool) {
         let c = self.c;
         self.w.cross_rows.clear();
@@ -42,11 +43,14 @@ impl Ctx<'_> {
             return;
         }
         let t = self.s.forces.t;
-        for k in 0..c.rows.len() {
-            let Row { joint, row, a, b } = c.rows[k];
-            let (Some(a), lambda) = (a, self.w.lambda1[k]) else {
+        for i in 0..self.w.cross_cand.len() {
+            let k = self.w.cross_cand[i];
+            let lambda = self.w.lambda1[k];
+            if lambda == 0.0 {
                 continue;
-            };
+            }
+            let Row { joint, row, a, b } = c.rows[k];
+            let a = a.unwrap_or(0); // candidates join two bodies
             let (na, e) = match c.frames[joint].spec[row] {
                 RowSpec::Dot(na, e) => (na, e),
                 RowSpec::Angle(rr, m, e, tf) => {
@@ -55,9 +59,6 @@ impl Ctx<'_> {
                 }
                 _ => continue,
             };
-            if lambda == 0.0 {
-                continue;
-            }
             let f = -0.5 * lambda * h * h;
             // side a (s = a, o = b): v = e, w = n_a; side b (s = b, o = a): v = n_a, w = e
             self.w.cross[k] = [

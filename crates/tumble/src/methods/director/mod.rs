@@ -245,8 +245,9 @@ pub struct Workspace {
     cy: Vec<[DVec3; 2]>,
     dk: Vec<[DVec3; 2]>,
     // the cross-body term of the tangent (`cross.rs`): per row its blocks X on sides a and b,
-    // the rows that have one, and per body the correction's dOmega, E dOmega and K^-1 of it
+    // the rows that can have one and those that have one now, and per body the correction's dOmega, E dOmega and K^-1 of it
     cross: Vec<[DMat3; 2]>,
+    cross_cand: Vec<usize>,
     cross_rows: Vec<usize>,
     xd: Vec<DVec3>,
     xe: Vec<DVec3>,
@@ -320,6 +321,7 @@ impl Workspace {
             cy: vec![[DVec3::ZERO; 2]; m],
             dk: vec![[DVec3::ZERO; 2]; m],
             cross: vec![[DMat3::ZERO; 2]; m],
+            cross_cand: rows::cross_candidates(c),
             cross_rows: Vec::with_capacity(m),
             xd: vec![DVec3::ZERO; n],
             xe: vec![DVec3::ZERO; n],
