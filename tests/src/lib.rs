@@ -349,13 +349,15 @@ pub fn repo_root() -> PathBuf {
 }
 
 /// The files under `dir` whose extension is one of `ext`, build outputs and installed
-/// packages left out (vendor, pkg, node_modules, target, out).
+/// packages left out (vendor, pkg, node_modules, target, out, and .venv: the peer benchmark's
+/// Python environment, `benches/peers/run.sh`).
 pub fn source_files(dir: &Path, ext: &[&str], out: &mut Vec<PathBuf>) {
     for e in std::fs::read_dir(dir).unwrap() {
         let p = e.unwrap().path();
         let name = p.file_name().unwrap().to_string_lossy().to_string();
         if p.is_dir() {
-            if !["vendor", "pkg", "node_modules", "target", "out"].contains(&name.as_str()) {
+            if !["vendor", "pkg", "node_modules", "target", "out", ".venv"].contains(&name.as_str())
+            {
                 source_files(&p, ext, out);
             }
         } else if p.extension().is_some_and(|x| ext.iter().any(|e| x == *e)) {

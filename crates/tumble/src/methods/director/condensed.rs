@@ -104,6 +104,7 @@ impl Ctx<'_> {
             self.body_tangents(model, h, fresh, stiff)?;
             if nrows > 0 && fresh {
                 self.row_tangents(model, h);
+                self.cross_tangents(h, nsp > 0);
                 self.assemble_schur(model, h);
                 if !self.w.js.factor(&self.c.pattern) {
                     return Err(StepError::Singular);
@@ -114,6 +115,7 @@ impl Ctx<'_> {
             }
             if nrows > 0 || nsp > 0 {
                 self.solve_multipliers(nsp);
+                self.cross_correct(h, settings.tol);
             }
             for b in 0..self.s.q.len() {
                 self.w.om1[b] -= self.w.kres[b]; // dOmega = -K^-1 (Res + dRes/dlambda dlambda)

@@ -35,20 +35,25 @@
 //! velocity, and lambda): for given values of those, (23), the translational (27) and the
 //! rotational (27)-(28) are linear in q_n+1, p_n+1 and are solved exactly; convergence is
 //! judged on the residual of (23)-(28) as written. About 10 times faster; tested to take the
-//! same steps. In both, as in (32)-(33), the tangent leaves out one term: for a revolute joint
-//! between two bodies the gradient (42) of one body depends on the other body's mean directors
-//! (a term of size h lambda); such chains converge fast but linearly. The joint rows
-//! dPhi(q_n+1)/dq are exact.
+//! same steps. For a dot row (37) between two bodies the gradient (42) of one body depends on
+//! the other body's mean directors (a term of size h lambda, lambda the row's multiplier):
+//! [`step`]'s tangent carries that cross-body term (`cross.rs`), so its Newton converges
+//! quadratically on chains and loops of hinges; `step_full`, as (32)-(33), leaves it out, and
+//! so do both for sliding and distance rows (their gradients move with both bodies' positions
+//! too). Where the dot rows carry no force (a chain moving in the plane of its hinges: their
+//! multipliers are zero) the term is zero. The joint rows dPhi(q_n+1)/dq are exact.
 //!
 //! The files: this one has the state, the workspace and the forces; `rows.rs` the joint rows
 //! (34)-(38) and `means.rs` their gradients at the mean configuration (41)-(42); `algebra.rs`
 //! the director algebra of eqs. (5), (8), (23), (27)-(28) with the dual numbers of the exact
-//! tangent; `condensed.rs` the condensed Newton solve ([`step`]) as its stages and `tangent.rs`
-//! its tangent and Newton update; `full.rs` Table 1 as written ([`step_full`]).
+//! tangent; `condensed.rs` the condensed Newton solve ([`step`]) as its stages, `tangent.rs`
+//! its tangent and Newton update and `cross.rs` the tangent's cross-body term; `full.rs`
+//! Table 1 as written ([`step_full`]).
 mod algebra;
 mod condensed;
 mod contact;
 mod coupled;
+mod cross;
 mod elements;
 pub mod forces;
 mod full;
@@ -239,6 +244,14 @@ pub struct Workspace {
     // per joint row and side: K^-1 dRes/dlambda and dPhi/dOmega
     cy: Vec<[DVec3; 2]>,
     dk: Vec<[DVec3; 2]>,
+    // the cross-body term of the tangent (`cross.rs`): per row its blocks X on sides a and b,
+    // the rows that can have one and those that have one now, and per body the correction's dOmega, E dOmega and K^-1 of it
+    cross: Vec<[DMat3; 2]>,
+    cross_cand: Vec<usize>,
+    cross_rows: Vec<usize>,
+    xd: Vec<DVec3>,
+    xe: Vec<DVec3>,
+    xk: Vec<DVec3>,
     frot: Vec<DMat3>, // per body: the rotational force F of the current iterate
     qbar: Vec<DMat3>, // per body: the mean directors (Q_n + Q_n+1) / 2 of the current iterate
     qna: Vec<DMat3>,  // per body: Q_n A of the current iterate
@@ -307,6 +320,12 @@ impl Workspace {
             kres: vec![DVec3::ZERO; n],
             cy: vec![[DVec3::ZERO; 2]; m],
             dk: vec![[DVec3::ZERO; 2]; m],
+            cross: vec![[DMat3::ZERO; 2]; m],
+            cross_cand: rows::cross_candidates(c),
+            cross_rows: Vec::with_capacity(m),
+            xd: vec![DVec3::ZERO; n],
+            xe: vec![DVec3::ZERO; n],
+            xk: vec![DVec3::ZERO; n],
             frot: vec![DMat3::ZERO; n],
             qbar: vec![DMat3::IDENTITY; n],
             qna: vec![DMat3::IDENTITY; n],
@@ -409,9 +428,9 @@ impl Ctx<'_> {
     /// the residuals the tolerance accepts do not add up. Convergence is judged on the residual
     /// of (23), (27), (28) as written and on those joint rows; the per-body block is 3 x 3
     /// instead of 24 x 24. Its tangent is exact up to terms of the size of the directors'
-    /// orthonormality error (round-off) and, for revolute joints between two bodies, the
-    /// cross-body term of (42) that `step_full` leaves out too: convergence is quadratic except
-    /// for such chains, where it is fast but linear.
+    /// orthonormality error (round-off), with the cross-body term of (42) for dot rows between
+    /// two bodies (`cross.rs`), and without that of sliding and distance rows between two
+    /// bodies: convergence is quadratic except for those, where it is fast but linear.
     ///
     /// The tolerance is held above 4 eps max|u_n| (u_n all positions, directors and momenta):
     /// below the round-off of the largest terms it cannot be reached (a chain of 1024 links has

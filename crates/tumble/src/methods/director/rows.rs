@@ -62,6 +62,21 @@ pub(crate) fn joint_row_into(
     }
 }
 
+/// The rows whose mean gradient on one body turns with the other body (the tangent's
+/// cross-body term, `cross.rs`): dot rows and angle drives of joints between two bodies.
+pub(crate) fn cross_candidates(c: &Compiled) -> alloc::vec::Vec<usize> {
+    (0..c.rows.len())
+        .filter(|&k| {
+            let r = &c.rows[k];
+            r.a.is_some()
+                && matches!(
+                    c.frames[r.joint].spec[r.row],
+                    RowSpec::Dot(..) | RowSpec::Angle(..)
+                )
+        })
+        .collect()
+}
+
 /// The point s of a body at configuration q: x + Q s.
 #[inline(always)]
 fn point(q: &[f64; 12], s: DVec3) -> DVec3 {

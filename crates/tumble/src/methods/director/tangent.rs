@@ -9,6 +9,8 @@
 //!             S dlambda = -rho + sum_b d . K^-1 Res
 //! update:     dOmega = -K^-1 (Res + dRes/dlambda dlambda)
 //! ```
+//! (The cross-body term of dot rows between two bodies, which couples two bodies' Omega,
+//! corrects this update in `cross.rs`.)
 use super::{mat, sides, Ctx};
 use crate::compiled::{Row, RowSpec};
 use crate::math::{skew, skew_vec};
