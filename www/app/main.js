@@ -61,7 +61,7 @@ function onFrame(now) {
     `E = T + V = ${fmtE(inv[INV.energy])} J   (T = ${fmtE(inv[INV.kinetic])} J, V = ${fmtE(inv[INV.potential])} J)\n` +
     (r.contact || r.stops ? `C = ${fmtE(inv[INV.contact])} J of V stored in ${r.contact ? 'contacts' : 'stops'}${r.contact && r.stops ? ' and stops' : ''}\n` : '') +
     (r.forced || r.pulled ? `W = ${fmtE(inv[INV.work])} J in${r.pulled ? ' (by your pull too)' : ''}, D = ${fmtE(inv[INV.dissipated])} J dissipated, E \u2212 E\u2080 \u2212 W + D = ${inv[INV.balance].toExponential(1)} J\n` : '') +
-    `Newton: ${inv[INV.iterations]} iterations, residual ${inv[INV.residual].toExponential(1)}\n` + driveLine(p.runs) + state;
+    `Newton: ${inv[INV.iterations]} iterations, residual ${inv[INV.residual].toExponential(1)}\n` + arrowsLine(p.renderer.arrows) + driveLine(p.runs) + state;
   if ($('readout').textContent !== text) $('readout').textContent = text;
   const h = hash ?? r.hash; // the hash of the state shown
   if ($('hash').textContent !== h) $('hash').textContent = h;
@@ -72,6 +72,12 @@ function onFrame(now) {
     const text = `t = ${inv[INV.t].toFixed(1)} s, ${p.playing ? 'playing' : live ? 'paused' : 'showing the history'}. ` + (p.charts.summary?.() ?? '');
     if ($('sr-summary').textContent !== text) $('sr-summary').textContent = text;
   }
+}
+
+/** With many contacts the view draws only the largest forces (arrows.js): how many, from what force. */
+function arrowsLine(A) {
+  if (!A.on || !(A.count > A.drawn) || !A.drawn) return '';
+  return `arrows: ${A.drawn} of ${A.count} contact forces drawn, from ${A.cut.toPrecision(2)} N to the largest, ${A.max.toPrecision(3)} N\n`;
 }
 
 /** MuJoCo's drives against Tumble's prescribed motion: |q - q0 - f(t)| now and at most so far. */
@@ -184,6 +190,25 @@ function wire() {
   }, true);
 }
 
+// The readout's fold button: folded, only the button stays over the view; the choice is kept
+// for the next visit (where the browser lets the page store it)
+const FOLD_KEY = 'tumble.readout';
+function wireReadoutFold() {
+  const fold = (folded) => {
+    $('readout-box').classList.toggle('folded', folded);
+    $('readout-fold').setAttribute('aria-expanded', String(!folded));
+    $('readout-fold').textContent = folded ? 'Show readout' : 'Hide readout';
+  };
+  let stored = null;
+  try { stored = localStorage.getItem(FOLD_KEY); } catch { /* storage blocked: unfolded */ }
+  fold(stored === 'folded');
+  $('readout-fold').addEventListener('click', () => {
+    const folded = !$('readout-box').classList.contains('folded');
+    fold(folded);
+    try { localStorage.setItem(FOLD_KEY, folded ? 'folded' : 'open'); } catch { /* not kept */ }
+  });
+}
+
 /** `&embed=1`: the page is one <tumble-view> element filling the frame (tumble-view.js). */
 async function embed(error) {
   await import('../tumble-view.js');
@@ -246,6 +271,7 @@ async function main() {
   }
   if (linkError) showError(sentences(linkError, 'The default scene is shown instead.'));
   wire();
+  wireReadoutFold();
   wireTabs();
   const p = app.player;
   installPageHook(p);
