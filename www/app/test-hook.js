@@ -23,6 +23,8 @@ export function installPageHook(p) {
     playing: () => p.playing,
     runs: () => p.runs.map((x) => [x.name, x.inv[INV.t], x.inv[INV.energy], x.error]),
     arrows: () => ({ on: p.renderer.arrows.on, count: p.renderer.arrows.count, shown: !$('arrows-label').hidden }),
+    // of the contact forces, how many the view drew, from what force to the largest (N)
+    arrowsDrawn: () => ({ drawn: p.renderer.arrows.drawn, cut: p.renderer.arrows.cut, max: p.renderer.arrows.max }),
     heights: (b) => p.runs.map((x) => x.poses[12 * b + 2]), // body b's centre's x3 (m) in each run
     // the invariants of the state shown (the NINV numbers, read by INV: shared/invariants.js)
     invariants: () => Array.from(p.shown().inv).slice(0, NINV),
