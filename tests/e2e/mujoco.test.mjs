@@ -261,3 +261,39 @@ test("the reaction chart has MuJoCo's line too: Tumble's reaction at MuJoCo's st
   assert.deepEqual(problems, []);
   await page.close();
 });
+
+test("MuJoCo beside contact: its balance line is labelled as its contacts' losses and explained; every contact preset's text says so", { skip }, async () => {
+  const { page, problems } = await open('?scenario=bouncing-ball&integrator=director&mujoco=RK4');
+  await page.waitForFunction(() => window.tumble.runs().length === 2, null, { timeout: 60000 });
+  await loaded(page);
+  await playUntil(page, (goal) => window.tumble.time() > goal, 0.6);
+  const energy = await series(page, 'energy');
+  assert.deepEqual(energy.map(([l]) => l), ['director', 'MuJoCo contact losses']);
+  const caption = await page.textContent('#chart-caption-energy');
+  assert.match(caption, /MuJoCo\u2019s line is not an error/);
+  assert.match(caption, /max\(\|E\u2080\|, 1 J\)/);
+  assert.equal(await page.getAttribute('#charts .uplot >> nth=0', 'aria-describedby'), 'chart-caption-energy');
+  const explained = await page.textContent('.explain-mujoco');
+  assert.match(explained, /^With MuJoCo beside: .*not an error of its integrator/);
+  // every contact preset's text says what MuJoCo's line is; the cradle's says why MuJoCo's cradle is not one
+  const texts = await page.evaluate(async () => {
+    const { SCENARIO_TEXT } = await import('./view/explain.js');
+    return Object.fromEntries(window.tumble && Object.entries(SCENARIO_TEXT).map(([k, v]) => [k, v.mujoco ?? null]));
+  });
+  for (const name of ['bouncing-ball', 'newtons-cradle', 'ball-pit', 'stop-pendulum', 'incline', 'falling-chain', 'dominoes', 'billiards']) {
+    assert.match(texts[name] ?? '', /contact losses.*not an error/, name);
+  }
+  assert.match(texts['newtons-cradle'], /one rigid block/);
+  assert.equal(texts['nk-revolute'], null, 'no contact, no such paragraph');
+  // a system without contact: MuJoCo's line keeps its plain name
+  await page.selectOption('#scenario', 'damped-pendulum');
+  await page.waitForFunction(() => window.tumble.scenario().startsWith('damped-pendulum') && window.tumble.runs().length === 2, null, { timeout: 60000 });
+  await loaded(page);
+  await settle(page);
+  assert.deepEqual((await series(page, 'energy')).map(([l]) => l), ['director', 'MuJoCo']);
+  assert.equal(await page.$('#chart-caption-energy'), null);
+  const violations = await axe(page);
+  assert.deepEqual(violations, [], JSON.stringify(violations, null, 1));
+  assert.deepEqual(problems, []);
+  await page.close();
+});

@@ -19,7 +19,7 @@
 // them for drawing and keeps each interval's smallest and largest value, so no spike disappears.
 import uPlot from '../vendor/uPlot.esm.js';
 import { ChartStore } from './chart-store.js';
-import { INTEGRATOR_COLORS, LABEL } from '../shared/names.js';
+import { INTEGRATOR_COLORS, LABEL, MUJOCO } from '../shared/names.js';
 import { INV, NINV } from '../shared/invariants.js';
 
 const LOG_FLOOR = 1e-16;  // log charts: smaller values (round-off, exact zeros) are drawn at this floor
@@ -165,7 +165,12 @@ function fresh(s, k) {
   s.max = -Infinity;
 }
 
-function chartSpecs(names, v0s, conserved, forced, joint = null) {
+// MuJoCo's balance line beside contacts or stops: what it is (MuJoCo does not report what its
+// soft contacts take, so its D leaves that out)
+const MUJOCO_LOSSES = 'contact losses';
+const MUJOCO_CAPTION = `MuJoCo\u2019s line is not an error: its contacts and stops are soft constraints whose damping and friction take energy that MuJoCo does not report, so the D of its run leaves that out, and its |E \u2212 E\u2080 \u2212 W + D| is the energy its contacts and stops have taken (relative to max(|E\u2080|, ${E_FLOOR} J)). Tumble\u2019s lines are balance errors: their D counts every contact\u2019s loss.`;
+
+function chartSpecs(names, v0s, conserved, forced, joint = null, soft = false) {
   const one = names.length === 1;
   const col = (n) => INTEGRATOR_COLORS[n] ?? '#555555';
   const width = (i) => (one ? ONE_WIDTH : RUN_WIDTH[i] ?? 1.25);
@@ -201,7 +206,8 @@ function chartSpecs(names, v0s, conserved, forced, joint = null) {
       key: 'energy', log: true, short: '|E\u2212E\u2080\u2212W+D| / max(|E\u2080|, 1 J)',
       title: `Energy balance error ${balance}, E\u2080 = ${compact(v0s[0][INV.energy], 4)} J (W: work in, D: dissipated)`,
       name: 'energy balance error (relative)',
-      series: runs.map((r) => ({ ...r, label: who(r.n, one ? 'balance' : ''), dash: [], get: (v, v0) => Math.abs(v[INV.balance]) / escale(v0) })),
+      ...(soft && names.includes(MUJOCO) ? { caption: MUJOCO_CAPTION } : {}),
+      series: runs.map((r) => ({ ...r, label: who(r.n, one ? 'balance' : soft && r.n === MUJOCO ? MUJOCO_LOSSES : ''), dash: [], get: (v, v0) => Math.abs(v[INV.balance]) / escale(v0) })),
     }
     : {
       key: 'energy', log: true, short: 'energy error |E \u2212 E\u2080| / |E\u2080|', title: 'Energy: relative error |E \u2212 E\u2080| / |E\u2080|', name: 'relative energy error',
@@ -276,13 +282,15 @@ export class Charts {
 
   /** Start over for runs `names` (primary first) with initial invariants `invs0` and the
    * conserved-component flags `conserved` ([l1, l2, l3]); `forced`: the system has force
-   * elements or loads (the energy chart shows the balance, and the budget chart is added). */
-  reset(names, invs0, conserved = [false, false, false], forced = false, joint = null) {
+   * elements or loads (the energy chart shows the balance, and the budget chart is added);
+   * `soft`: it has contacts or stops (MuJoCo's balance line is then its contacts' losses). */
+  reset(names, invs0, conserved = [false, false, false], forced = false, joint = null, soft = false) {
     this.names = names.slice();
+    this.soft = soft;
     this.v0s = invs0.map((v) => Float64Array.from(v));
     this.conserved = conserved.slice();
     this.forced = forced;
-    this.specs = chartSpecs(this.names, this.v0s, this.conserved, forced, joint).filter((c) => !this.only || this.only.includes(c.key));
+    this.specs = chartSpecs(this.names, this.v0s, this.conserved, forced, joint, soft).filter((c) => !this.only || this.only.includes(c.key));
     this.n = 0;
     this.stoppedAt = this.names.map(() => null); // time of a stopped run's last sample
     this.nonzero = new Set();
@@ -475,7 +483,7 @@ export class Charts {
   setJoint(joint) {
     const ci = this.specs.findIndex((s) => s.key === 'reactions');
     if (ci < 0) return;
-    const spec = chartSpecs(this.names, this.v0s, this.conserved, this.forced, joint).find((s) => s.key === 'reactions');
+    const spec = chartSpecs(this.names, this.v0s, this.conserved, this.forced, joint, this.soft).find((s) => s.key === 'reactions');
     spec.series.forEach((s, j) => {
       fresh(s, this.specs[ci].series[j].k);
       this.store.ys[s.k].fill(NaN);

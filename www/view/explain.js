@@ -173,6 +173,13 @@ INTEGRATOR_TEXT.mujoco = {
   look: 'With RK4 at a small step the energy error is small but drifts; with Euler it decays, as the semi-implicit step damps the motion. On a closed loop (the four-bar) the joint violation chart shows the soft loop closure opening by about 1e-4 m, where Tumble\'s methods hold it at round-off (director, RATTLE) or close to it. Drives and loads that vary in time have no MuJoCo counterpart and are left out (the page says which).',
 };
 
+// MuJoCo beside a contact preset: what its balance line is, said in every contact preset's text
+const MUJOCO_BALANCE = 'MuJoCo\'s contacts (and stops) are soft constraints whose damping and friction take energy that MuJoCo does not report, so the D of MuJoCo\'s run leaves it out: its line in the energy balance chart, labelled "MuJoCo contact losses", is the energy its contacts have taken (relative to max(|E0|, 1 J)), not an error of its integrator. Tumble\'s lines there are balance errors: their D counts every contact\'s loss.';
+const MUJOCO_CRADLE = ' Its cradle does not do the cradle, and that is MuJoCo\'s contact model, not its integrator: a contact is a constraint, not a force law, active as soon as two balls touch, and MuJoCo\'s solver gives each active contact the relative acceleration of its spring-damper, zero for balls that touch at rest. So when the first ball strikes, the solver pushes the four touching balls as if they were one rigid block (to the 1 % its impedance of 0.99 lets through): they share the impact and move on a little together, and no pulse runs to the far ball. Tumble\'s Hertz contacts are forces that grow with the indentation, zero at touching: the impact passes from ball to ball in about 2 ms each and ends in the far ball, which swings out.';
+for (const name of ['bouncing-ball', 'newtons-cradle', 'ball-pit', 'stop-pendulum', 'incline', 'falling-chain', 'dominoes', 'billiards']) {
+  SCENARIO_TEXT[name].mujoco = MUJOCO_BALANCE + (name === 'newtons-cradle' ? MUJOCO_CRADLE : '');
+}
+
 const COMPARE_LOOK = 'Same scenario and the same start, one colour per integrator (its lines in the charts, its ghost in the view). Read the relative energy-error chart first: flat at round-off (director), bounded wiggles (RATTLE) or growth (Baumgarte). Then the constraint chart: which one keeps its joints closed.';
 
 const PHONE_WIDTH = 600; // closed by default below this window width (px)
@@ -235,6 +242,7 @@ export function renderExplanation(container, { scenario, integrators = [], open:
   left.append(el('h2', 'explain-h', sc.title), el('p', 'explain-text', sc.text));
   if (name === 'chain') left.append(el('p', 'explain-text explain-settings', chainSettings(scenario)));
   left.append(labelled('Look for:', sc.look, 'explain-look'));
+  if (sc.mujoco) left.append(labelled('With MuJoCo beside:', sc.mujoco, 'explain-look explain-mujoco'));
 
   const right = el('div', 'explain-methods');
   right.append(el('h2', 'explain-h', names.length > 1 ? `Comparing ${names.length} integrators` : 'Integrator'));
