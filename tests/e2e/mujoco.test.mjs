@@ -297,3 +297,22 @@ test("MuJoCo beside contact: its balance line is labelled as its contacts' losse
   assert.deepEqual(problems, []);
   await page.close();
 });
+
+test('a MuJoCo model that converts but cannot start (two balls inside each other): why, and what became of the last system, said once', { skip }, async () => {
+  const { writeFile, mkdtemp } = await import('node:fs/promises');
+  const { tmpdir } = await import('node:os');
+  const dir = await mkdtemp(join(tmpdir(), 'tumble-mjcf-'));
+  const file = join(dir, 'overlap.xml');
+  await writeFile(file, '<mujoco><worldbody><body pos="0 0 1"><freejoint/><geom type="sphere" size="0.1" mass="1"/></body>'
+    + '<body pos="0.02 0 1"><freejoint/><geom type="sphere" size="0.1" mass="1"/></body></worldbody></mujoco>');
+  const { page, problems } = await open('?scenario=nk-revolute&integrator=director');
+  await page.evaluate(() => { if (window.tumble.playing()) document.getElementById('play').click(); });
+  await page.setInputFiles('#open-mjcf-file', file);
+  await page.waitForFunction(() => window.tumble.error(), null, { timeout: 60000 });
+  const text = await page.evaluate(() => window.tumble.error());
+  assert.equal(text.match(/The last valid system/g)?.length, 1, text);
+  assert.match(text, /The last valid system is kept, paused\.$/, 'the old run was paused: said so');
+  assert.equal(await page.evaluate(() => window.tumble.scenario()), 'nk-revolute');
+  assert.deepEqual(problems, []);
+  await page.close();
+});
