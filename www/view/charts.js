@@ -355,7 +355,8 @@ export class Charts {
       title,
       width: this.width(),
       height: this.heightOf(ci),
-      padding: this.fit ? [8, 10, 0, 0] : [10, 20, 0, 2],
+      // right: room for half the last time label, centred on the plot's right edge ("100" was cut)
+      padding: [this.fit ? 8 : 10, (u) => Math.max(this.fit ? 10 : 20, Math.ceil(textWidth(u.axes[0]._values?.at(-1) ?? '') / 2) + 2), 0, this.fit ? 0 : 2],
       scales: { x: { time: false }, y: log ? { distr: 3, log: 10 } : spec.range ? { range: spec.range } : { auto: true } },
       series: [
         { label: 't (s)', value: (u, v, si, i) => show(this.legendValue(u, 0, i, v), false) },
