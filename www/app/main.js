@@ -27,6 +27,9 @@ function onPlaying(on) {
   app.summaryAt = 0; // announce the change
   // a "run to" that ended (or was paused) hides its bar now, not at the next drawn frame
   if (!on && app.player.target === null) $('run-progress').hidden = true;
+  // paused: the readout says so now, in the key's or the click's own task, not a frame later (a
+  // frame of a large scene may take hundreds of ms in software WebGL)
+  if (!on && app.player.run) onFrame(performance.now());
 }
 
 function onFailure(failed, live) {

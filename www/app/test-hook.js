@@ -11,7 +11,8 @@ export function installPageHook(p) {
     chartPoints: () => p.charts.points(),
     time: () => p.run.inv[INV.t],
     steps: () => p.run.steps, // the steps of the newest state the page holds (the view draws it at the next frame)
-    chunk: () => p.chunkMax, // the most steps one reply of the worker brought since the load
+    chunk: () => p.chunkMax,
+    draws: () => p.draws, // the 3-D views drawn since the load // the most steps one reply of the worker brought since the load
     energy: () => p.run.inv[INV.energy],
     hash: () => p.run.hash,
     settled: () => p.settled(),
