@@ -316,3 +316,23 @@ test('a MuJoCo model that converts but cannot start (two balls inside each other
   assert.deepEqual(problems, []);
   await page.close();
 });
+
+test("MuJoCo beside the ball pit: the readout gives each run's own rate, and says when MuJoCo's own step sets the pace", { skip }, async () => {
+  const { page, problems } = await open('?scenario=ball-pit&integrator=rattle&mujoco=implicitfast');
+  await page.waitForFunction(() => window.tumble.runs().length === 2, null, { timeout: 60000 });
+  await loaded(page);
+  await page.selectOption('#speed', '0');
+  await page.evaluate(() => { if (!window.tumble.playing()) document.getElementById('play').click(); });
+  // the balls land and pile up from t = 0.2 s: MuJoCo's constraint solver then takes most of its time
+  const re = /rates alone: RATTLE ([0-9.]+) x \(([0-9.]+) ms a step\), MuJoCo ([0-9.e-]+) x \(([0-9.]+) ms a step\) real time\nMuJoCo's own step takes ([0-9.]+) ms of its ([0-9.]+) ms \(collision detection and its constraint solver, \d+ iterations\): MuJoCo itself sets the pace here/;
+  await page.waitForFunction((s) => window.tumble.time() > 0.3 && new RegExp(s).test(document.getElementById('readout').textContent), re.source, { timeout: 240000 });
+  const m = re.exec(await page.textContent('#readout'));
+  const [tumbleX, tumbleMs, mujocoX, mujocoMs, own, all] = m.slice(1).map(Number);
+  console.log(`# ball pit at t > 0.3 s: RATTLE alone ${tumbleX} x real time (${tumbleMs} ms a step), MuJoCo implicitfast ${mujocoX} x (${mujocoMs} ms a step, ${own} ms of it in mj_step)`);
+  assert.ok(tumbleX > mujocoX, 'Tumble runs faster than MuJoCo here');
+  assert.ok(Math.abs(tumbleX - 1e-3 / (tumbleMs / 1000)) <= 0.05 * tumbleX + 0.01, 'rate = h / wall time a step');
+  assert.ok(own <= all && own > 0.7 * all);
+  await pause(page);
+  assert.deepEqual(problems, []);
+  await page.close();
+});

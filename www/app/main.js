@@ -6,7 +6,7 @@
 import * as wasm from '../pkg/tumble_wasm.js';
 import { loadSolver } from '../sim/engine.js';
 import { Player } from '../view/player.js';
-import { LABEL } from '../shared/names.js';
+import { LABEL, MUJOCO } from '../shared/names.js';
 import { INV } from '../shared/invariants.js';
 import { parseQuery, buildQuery, locationQuery, DEFAULTS, systemScenario, STUDY_DEFAULTS } from '../shared/url.js';
 import { attachRecorder } from './record.js';
@@ -64,7 +64,7 @@ function onFrame(now) {
     `E = T + V = ${fmtE(inv[INV.energy])} J   (T = ${fmtE(inv[INV.kinetic])} J, V = ${fmtE(inv[INV.potential])} J)\n` +
     (r.contact || r.stops ? `C = ${fmtE(inv[INV.contact])} J of V stored in ${r.contact ? 'contacts' : 'stops'}${r.contact && r.stops ? ' and stops' : ''}\n` : '') +
     (r.forced || r.pulled ? `W = ${fmtE(inv[INV.work])} J in${r.pulled ? ' (by your pull too)' : ''}, D = ${fmtE(inv[INV.dissipated])} J dissipated, E \u2212 E\u2080 \u2212 W + D = ${inv[INV.balance].toExponential(1)} J\n` : '') +
-    `Newton: ${inv[INV.iterations]} iterations, residual ${inv[INV.residual].toExponential(1)}\n` + arrowsLine(p.renderer.arrows) + driveLine(p.runs) + state;
+    `Newton: ${inv[INV.iterations]} iterations, residual ${inv[INV.residual].toExponential(1)}\n` + arrowsLine(p.renderer.arrows) + driveLine(p.runs) + ratesLine(p.runs, r.dt) + state;
   if ($('readout').textContent !== text) $('readout').textContent = text;
   const h = hash ?? r.hash; // the hash of the state shown
   if ($('hash').textContent !== h) $('hash').textContent = h;
@@ -75,6 +75,21 @@ function onFrame(now) {
     const text = `t = ${inv[INV.t].toFixed(1)} s, ${p.playing ? 'playing' : live ? 'paused' : 'showing the history'}. ` + (p.charts.summary?.() ?? '');
     if ($('sr-summary').textContent !== text) $('sr-summary').textContent = text;
   }
+}
+
+/** With MuJoCo beside, each run's own rate: how fast it would run alone (its wall time a step),
+ * so Tumble's rate shows apart from MuJoCo's (the runs step in lockstep, at the slower's pace);
+ * and when MuJoCo's own step (its collision detection and constraint solver) takes most of it, so. */
+function ratesLine(runs, h) {
+  const mj = runs.find((x) => x.name === MUJOCO);
+  if (!mj || !runs.some((x) => x.ms > 0)) return '';
+  const rate = (ms) => { const x = h / (ms / 1000); return x >= 10 ? x.toFixed(0) : x.toPrecision(2); };
+  const parts = runs.filter((x) => x.ms > 0 && !x.error).map((x) => `${LABEL[x.name]} ${rate(x.ms)} x (${x.ms.toPrecision(2)} ms a step)`);
+  const tumble = runs.filter((x) => x !== mj && !x.error).reduce((a, x) => a + (x.ms || 0), 0);
+  const own = mj.mjms > 0.7 * mj.ms && mj.mjms > tumble
+    ? `\nMuJoCo's own step takes ${mj.mjms.toPrecision(2)} ms of its ${mj.ms.toPrecision(2)} ms (collision detection and its constraint solver, ${mj.inv[INV.iterations]} iterations): MuJoCo itself sets the pace here`
+    : '';
+  return `rates alone: ${parts.join(', ')} real time${own}\n`;
 }
 
 /** With many contacts the view draws only the largest forces (arrows.js): how many, from what force. */

@@ -169,6 +169,8 @@ export class Player {
       x.hash = r.hash;
       x.pulled = r.pulled;
       x.substeps = r.substeps;
+      x.ms = r.ms; // wall time a step of this run takes (ms; MuJoCo's: mjms of it in its own mj_step)
+      x.mjms = r.mjms;
       x.drive = r.drive; // MuJoCo's drives' error (mujoco-run.js), or null
     }
     this.endT = reply.end;
