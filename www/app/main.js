@@ -180,6 +180,7 @@ function wire() {
     $('run-progress').hidden = false;
   });
   const exportAs = (format, type) => p.export(format, exportSettings()).then((text) => download(exportName(format), type, text), (e) => showError(e.message));
+  for (const which of ['top', 'side', 'fit']) $(`view-${which}`).addEventListener('click', () => p.look(which));
   $('export-csv').addEventListener('click', () => exportAs('csv', 'text/csv'));
   $('export-json').addEventListener('click', () => exportAs('json', 'application/json'));
   $('export-png').addEventListener('click', () => $('canvas').toBlob((b) => b && download(exportName('png'), 'image/png', b)));

@@ -401,6 +401,19 @@ export class Player {
     await engine.request({ type: 'joint', joint: j });
   }
 
+  /** Look at the bodies shown from above, from the side or from the camera's direction, framed
+   * to their bounds (camera.js look: 'top', 'side', 'fit'). */
+  look(which) {
+    if (!this.run) return;
+    const s = this.scrub?.runs[0];
+    const cam = this.renderer.camera, sh = this.renderer.shapes;
+    cam.look(which, s ? s.poses : this.run.poses, this.run.sizes, s ? s.joints : this.run.joints);
+    // a camera that goes along with free bodies on a plane keeps the new target's offset from
+    // their centroid (of the last frame drawn)
+    if (this.renderer.follow) for (let k = 0; k < 3; k++) sh.offset[k] = cam.target[k] - sh.mean[k];
+    this.touched = true;
+  }
+
   /** Grab body `body` at its point `point` (body frame, m): from now on `drag(target)` pulls it
    * there, the same pull on every run on the page; `release()` lets go. The view draws the pull
    * as a line from the body point to the target. */
