@@ -1,7 +1,8 @@
 // The view's Top, Side and Fit buttons, in headless Chromium: a small scene on a large floor
 // (billiard balls on their table) is framed to its bodies' bounds: seen from above, from the
 // side, and from the current direction, every body in the view and the bodies spanning most
-// of it (at the start they spanned a fraction). By keyboard too; phone size; axe-core clean.
+// of it (at the start they spanned a fraction); the cushions drawn low. By keyboard too; phone
+// size; axe-core clean.
 // Screenshots: tests/out/views-billiards-{start,top,side}.png, views-chain-phone.png.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -22,6 +23,9 @@ test('billiards: Top, Side and Fit frame the balls to their bounds', { skip }, a
   await page.evaluate(() => { if (window.tumble.playing()) document.getElementById('play').click(); });
   await settle(page);
   const start = await framed(page);
+  // the cushions drawn low: as high as the balls (57.15 mm) and a quarter more, not as walls
+  const wall = await page.evaluate(() => window.tumble.wallTop());
+  assert.ok(wall > 0.057 && wall < 0.08, `cushions drawn ${wall} m high`);
   await page.screenshot({ path: join(out, 'views-billiards-start.png') });
   const spans = { start: start.span };
   for (const which of ['top', 'side', 'fit']) {
