@@ -70,3 +70,20 @@ test('phone: the falling chain framed from above after it piled up', { skip }, a
   assert.deepEqual(problems, []);
   await page.close();
 });
+
+test("joint markers no wider than the thinnest body: the falling chain's 1 cm links are not buried, a large chain keeps its markers", { skip }, async () => {
+  const { page, problems } = await open('?scenario=falling-chain&integrator=director');
+  await loaded(page);
+  await settle(page);
+  await settle(page);
+  const chain = await page.evaluate(() => window.tumble.markerPx());
+  assert.ok(chain >= 2 && chain < 4, `falling chain: markers ${chain} px (they were 4 px, wider than the links)`);
+  await page.screenshot({ path: join(out, 'views-chain-markers.png') });
+  await page.selectOption('#scenario', 'nk-revolute');
+  await page.waitForFunction(() => window.tumble.scenario() === 'nk-revolute' && !window.tumble.loading());
+  await settle(page);
+  await settle(page);
+  assert.equal(await page.evaluate(() => window.tumble.markerPx()), 7, 'boxes of 0.5 m: the markers keep their 7 px');
+  assert.deepEqual(problems, []);
+  await page.close();
+});

@@ -67,6 +67,7 @@ export function installPageHook(p) {
     // the collision shapes' instances drawn (spheres and caps, cylinders, strings and stops,
     // boxes and plane tiles)
     shapes: () => ({ counts: Array.from(p.renderer.shapes.counts) }),
+    markerPx: () => p.renderer.camera.marker, // the joint markers' size drawn (CSS px)
     wallTop: () => p.renderer.shapes.wallTop, // how high walls on the floor are drawn (m; 0: whole planes)
     pick: (x, y) => p.renderer.camera.pick(x, y, p.run.poses, p.run.sizes)?.body ?? null,
     link: () => location.origin + location.pathname + buildQuery(app.settings),

@@ -442,7 +442,7 @@ export class Renderer {
     gl.useProgram(this.line.prog);
     gl.uniformMatrix4fv(this.line.u.uProj, false, this.proj);
     gl.uniformMatrix4fv(this.line.u.uView, false, this.view);
-    gl.uniform1f(this.line.u.uPoint, (joints.length > 48 ? 4 : 7) * dpr); // smaller among many joints
+    gl.uniform1f(this.line.u.uPoint, this.camera.markerSize(sizes, joints.length / 3) * dpr); // (no wider than the thinnest body)
     gl.bindVertexArray(this.lineVao);
     gl.drawArrays(gl.LINES, 0, lineVerts);
     gl.useProgram(this.axis.prog);
