@@ -1,7 +1,7 @@
 // The invariant charts (www/view/charts.js) in headless Chromium: readable in compare mode (every
 // integrator's line shows in its own colour in every chart), tick labels that neither overlap nor
 // get clipped at laptop, phone and iframe sizes, sparse log-axis labels, an accessible name and a
-// text summary, stopped runs, the ring buffer and the time cursor.
+// text summary, stopped runs, the whole run kept (thinned, every spike kept) and the time cursor.
 // Screenshots: tests/out/charts-compare.png, charts-phone.png.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -189,7 +189,7 @@ test('charts have accessible names and a text summary that names every integrato
   await page.close();
 });
 
-test('a stopped run ends its lines while the others go on; the ring keeps the newest 4000; the cursor marks a time', { skip }, async () => {
+test('a stopped run ends its lines while the others go on; the whole run is kept, thinned; the cursor marks a time', { skip }, async () => {
   const { page, problems } = await open();
   await pause(page);
   const r = await page.evaluate(async () => {
@@ -231,17 +231,81 @@ test('a stopped run ends its lines while the others go on; the ring keeps the ne
   });
   assert.ok(r.allOk);
   assert.equal(r.bad, false, 'a non-finite value of a live run is refused');
-  assert.equal(r.points, 4000);
-  assert.equal(r.n, 4000);
+  // 4100 samples kept (the last, not finite, refused): 2050 buckets of two samples, each drawn
+  // as its two samples (the store thins only past 8000 samples)
+  assert.equal(r.points, 4100);
+  assert.equal(r.n, 4100);
   assert.ok(r.typed, 'the x data is a Float64Array view');
-  assert.ok(Math.abs(r.x0 - 1.01) < 1e-9 && Math.abs(r.xn - 41) < 1e-9, `window ${r.x0} .. ${r.xn}`);
+  assert.ok(Math.abs(r.x0 - 0.01) < 1e-9 && Math.abs(r.xn - 41) < 1e-9, `whole run ${r.x0} .. ${r.xn}`);
   assert.equal(r.liveNulls, 0);
-  assert.equal(r.rattleValid, 2900, 'RATTLE samples 101..3000 kept, then nothing');
-  assert.equal(r.rattleLastValid, 2899);
+  assert.equal(r.rattleValid, 3000, 'RATTLE samples 1..3000 kept, then nothing');
+  assert.equal(r.rattleLastValid, 2999);
   assert.ok(r.legend.includes('stopped'), `legend: ${r.legend}`);
   assert.ok(r.marked > 30, `cursor column: ${r.marked} dark pixels`);
   assert.ok(r.cleared < 5, `cursor not cleared: ${r.cleared}`);
   assert.match(r.summary, /RATTLE stopped at t = 30\.00 s/);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test("the charts hold the whole run: the bouncing ball's first bounce (t = 0.3 s) is still in them at t = 10 s", { skip }, async () => {
+  // dropped 0.44 m, it touches the ground at t = 0.30 s; a step of 0.5 ms: 20 000 samples by
+  // t = 10 s, more than twice the 8000 points the charts draw per line
+  const { page, problems } = await open(`?scenario=${encodeURIComponent('bouncing-ball?height=0.44')}&integrator=director&dt=0.0005`);
+  await page.selectOption('#speed', '0');
+  await playUntil(page, () => window.tumble.time() > 10, null);
+  const r = await page.evaluate(() => {
+    const c = document.getElementById('charts').tumbleCharts;
+    const spec = c.specs.find((s) => s.key === 'budget');
+    const j = spec.shown.findIndex((s) => s.comp === 'C');
+    const [x, y] = [c.plots[c.specs.indexOf(spec)].data[0], c.plots[c.specs.indexOf(spec)].data[j + 1]];
+    let first = null, peak = 0;
+    for (let m = 0; m < x.length; m++) {
+      if (x[m] < 1 && y[m] > peak) peak = y[m];
+      if (first == null && y[m] > 0.1) first = x[m];
+    }
+    return { points: x.length, x0: x[0], xn: x[x.length - 1], first, peak, steps: window.tumble.steps() };
+  });
+  assert.ok(r.steps > 19000, `${r.steps} steps`);
+  assert.ok(r.points <= 8000, `${r.points} points drawn per line`);
+  assert.ok(r.x0 < 0.01 && r.xn > 10, `the charts span ${r.x0} .. ${r.xn} s`);
+  // the first bounce: the ball stores some joules in the contact at t = 0.3 s, drawn as a spike
+  assert.ok(r.first > 0.25 && r.first < 0.35, `first stored C over 0.1 J at t = ${r.first} s`);
+  assert.ok(r.peak > 1, `the first bounce's stored C peaks at ${r.peak} J in the chart`);
+  await page.locator('#charts').screenshot({ path: join(out, 'charts-whole-run.png') });
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('a fitted (embed) chart 190 px wide keeps its last time label whole: "100" at t = 100 s is not cut', { skip }, async () => {
+  const { page, problems } = await open();
+  await pause(page);
+  const r = await page.evaluate(async () => {
+    const { Charts } = await import('./view/charts.js');
+    const box = document.createElement('div');
+    Object.assign(box.style, { width: '190px', height: '300px' }); // the newtons-cradle embed's chart column at 480 x 360
+    document.body.append(box);
+    const c = new Charts(box, { fit: true, only: ['energy'] });
+    const inv = (t) => Float64Array.from([t, 10 + 1e-13 * Math.sin(t), 0, 0, 1, 2, 3, 1e-14, 1e-12, 2, 1e-13]);
+    c.reset(['director'], [inv(0)], [true, true, true]);
+    for (let k = 1; k <= 1000; k++) c.push([inv(k * 0.1)]);
+    const log = [];
+    const proto = CanvasRenderingContext2D.prototype, orig = proto.fillText;
+    proto.fillText = function (text, x, y, ...rest) {
+      const m = this.measureText(text), t = this.getTransform();
+      log.push({ text: String(text), l: t.a * (x - m.actualBoundingBoxLeft) + t.e, r: t.a * (x + m.actualBoundingBoxRight) + t.e });
+      return orig.call(this, text, x, y, ...rest);
+    };
+    c.redraw();
+    await new Promise((res) => requestAnimationFrame(() => requestAnimationFrame(res)));
+    proto.fillText = orig;
+    const width = c.plots[0].root.querySelector('canvas').width;
+    box.remove();
+    return { width, labels: log };
+  });
+  const last = r.labels.find((l) => l.text === '100');
+  assert.ok(last, `labels: ${r.labels.map((l) => l.text)}`);
+  for (const l of r.labels) assert.ok(l.l >= -0.5 && l.r <= r.width + 0.5, `label "${l.text}" cut: ${l.l.toFixed(1)}..${l.r.toFixed(1)} px in a canvas ${r.width} px wide`);
   assert.deepEqual(problems, []);
   await page.close();
 });

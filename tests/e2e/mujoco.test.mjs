@@ -261,3 +261,79 @@ test("the reaction chart has MuJoCo's line too: Tumble's reaction at MuJoCo's st
   assert.deepEqual(problems, []);
   await page.close();
 });
+
+test("MuJoCo beside contact: its balance line is labelled as its contacts' losses and explained; every contact preset's text says so", { skip }, async () => {
+  const { page, problems } = await open('?scenario=bouncing-ball&integrator=director&mujoco=RK4');
+  await page.waitForFunction(() => window.tumble.runs().length === 2, null, { timeout: 60000 });
+  await loaded(page);
+  await playUntil(page, (goal) => window.tumble.time() > goal, 0.6);
+  const energy = await series(page, 'energy');
+  assert.deepEqual(energy.map(([l]) => l), ['director', 'MuJoCo contact losses']);
+  const caption = await page.textContent('#chart-caption-energy');
+  assert.match(caption, /MuJoCo\u2019s line is not an error/);
+  assert.match(caption, /max\(\|E\u2080\|, 1 J\)/);
+  assert.equal(await page.getAttribute('#charts .uplot >> nth=0', 'aria-describedby'), 'chart-caption-energy');
+  const explained = await page.textContent('.explain-mujoco');
+  assert.match(explained, /^With MuJoCo beside: .*not an error of its integrator/);
+  // every contact preset's text says what MuJoCo's line is; the cradle's says why MuJoCo's cradle is not one
+  const texts = await page.evaluate(async () => {
+    const { SCENARIO_TEXT } = await import('./view/explain.js');
+    return Object.fromEntries(window.tumble && Object.entries(SCENARIO_TEXT).map(([k, v]) => [k, v.mujoco ?? null]));
+  });
+  for (const name of ['bouncing-ball', 'newtons-cradle', 'ball-pit', 'stop-pendulum', 'incline', 'falling-chain', 'dominoes', 'billiards']) {
+    assert.match(texts[name] ?? '', /contact losses.*not an error/, name);
+  }
+  assert.match(texts['newtons-cradle'], /one rigid block/);
+  assert.match(texts['ball-pit'], /constraint solver .* sets the pace: about 16 ms a step with implicitfast/);
+  assert.equal(texts['nk-revolute'], null, 'no contact, no such paragraph');
+  // a system without contact: MuJoCo's line keeps its plain name
+  await page.selectOption('#scenario', 'damped-pendulum');
+  await page.waitForFunction(() => window.tumble.scenario().startsWith('damped-pendulum') && window.tumble.runs().length === 2, null, { timeout: 60000 });
+  await loaded(page);
+  await settle(page);
+  assert.deepEqual((await series(page, 'energy')).map(([l]) => l), ['director', 'MuJoCo']);
+  assert.equal(await page.$('#chart-caption-energy'), null);
+  const violations = await axe(page);
+  assert.deepEqual(violations, [], JSON.stringify(violations, null, 1));
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('a MuJoCo model that converts but cannot start (two balls inside each other): why, and what became of the last system, said once', { skip }, async () => {
+  const { writeFile, mkdtemp } = await import('node:fs/promises');
+  const { tmpdir } = await import('node:os');
+  const dir = await mkdtemp(join(tmpdir(), 'tumble-mjcf-'));
+  const file = join(dir, 'overlap.xml');
+  await writeFile(file, '<mujoco><worldbody><body pos="0 0 1"><freejoint/><geom type="sphere" size="0.1" mass="1"/></body>'
+    + '<body pos="0.02 0 1"><freejoint/><geom type="sphere" size="0.1" mass="1"/></body></worldbody></mujoco>');
+  const { page, problems } = await open('?scenario=nk-revolute&integrator=director');
+  await page.evaluate(() => { if (window.tumble.playing()) document.getElementById('play').click(); });
+  await page.setInputFiles('#open-mjcf-file', file);
+  await page.waitForFunction(() => window.tumble.error(), null, { timeout: 60000 });
+  const text = await page.evaluate(() => window.tumble.error());
+  assert.equal(text.match(/The last valid system/g)?.length, 1, text);
+  assert.match(text, /The last valid system is kept, paused\.$/, 'the old run was paused: said so');
+  assert.equal(await page.evaluate(() => window.tumble.scenario()), 'nk-revolute');
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test("MuJoCo beside the ball pit: the readout gives each run's own rate, and says when MuJoCo's own step sets the pace", { skip }, async () => {
+  const { page, problems } = await open('?scenario=ball-pit&integrator=rattle&mujoco=implicitfast');
+  await page.waitForFunction(() => window.tumble.runs().length === 2, null, { timeout: 60000 });
+  await loaded(page);
+  await page.selectOption('#speed', '0');
+  await page.evaluate(() => { if (!window.tumble.playing()) document.getElementById('play').click(); });
+  // the balls land and pile up from t = 0.2 s: MuJoCo's constraint solver then takes most of its time
+  const re = /rates alone: RATTLE ([0-9.]+) x \(([0-9.]+) ms a step\), MuJoCo ([0-9.e-]+) x \(([0-9.]+) ms a step\) real time\nMuJoCo's own step takes ([0-9.]+) ms of its ([0-9.]+) ms \(collision detection and its constraint solver, \d+ iterations\): MuJoCo itself sets the pace here/;
+  await page.waitForFunction((s) => window.tumble.time() > 0.3 && new RegExp(s).test(document.getElementById('readout').textContent), re.source, { timeout: 240000 });
+  const m = re.exec(await page.textContent('#readout'));
+  const [tumbleX, tumbleMs, mujocoX, mujocoMs, own, all] = m.slice(1).map(Number);
+  console.log(`# ball pit at t > 0.3 s: RATTLE alone ${tumbleX} x real time (${tumbleMs} ms a step), MuJoCo implicitfast ${mujocoX} x (${mujocoMs} ms a step, ${own} ms of it in mj_step)`);
+  assert.ok(tumbleX > mujocoX, 'Tumble runs faster than MuJoCo here');
+  assert.ok(Math.abs(tumbleX - 1e-3 / (tumbleMs / 1000)) <= 0.05 * tumbleX + 0.01, 'rate = h / wall time a step');
+  assert.ok(own <= all && own > 0.7 * all);
+  await pause(page);
+  assert.deepEqual(problems, []);
+  await page.close();
+});

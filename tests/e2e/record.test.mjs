@@ -16,7 +16,7 @@ useBrowser();
 // ---- helpers ----
 
 const UNIT = /^\s*(?:kg m²\/s|kg m²|kg|m\/s²|m\/s|rad\/s|rad|mm|ms|MPa|m|s|J|1\/s|degrees|%|N m s\/rad|N m\/rad|N m|N\/m|N|Hz)(?![\w²])/;
-const COUNT = /^\s*(?:boxes|box|bodies|balls|links|iterations|steps|numbers|integrators)\b/;
+const COUNT = /^\s*(?:boxes|box|bodies|balls|links|iterations|steps|numbers|integrators|arrows|(?:contact )?rows)\b/;
 // numbers sharing one unit: "0.9144, 1.098 and 1.66 kg m²", "(0.1, 0.2, 0.3) rad/s", "l1 = 0.4, l2 = 0.9 kg m²/s", "3 to 8 iterations"
 const LIST = /^(?:\)?(?:,\s*|\s+and\s+|\s+to\s+)(?:l\d = )?\d[\d.e-]*)*\)?(?:\/N)?/;
 
@@ -180,7 +180,7 @@ test('axe-core while recording: no serious or critical violations from the recor
 test('every number in the explanations has a unit (or is a relative error or a count)', { skip }, async () => {
   const { page } = await open();
   const t = await texts(page);
-  const all = [...Object.entries(t.scenarios).flatMap(([k, v]) => [[k, v.title], [k, v.text], [k, v.look]]),
+  const all = [...Object.entries(t.scenarios).flatMap(([k, v]) => [[k, v.title], [k, v.text], [k, v.look], ...(v.mujoco ? [[k, v.mujoco]] : [])]),
     ...Object.entries(t.integrators).flatMap(([k, v]) => [[k, v.title], [k, v.text], [k, v.look]])];
   const bad = all.flatMap(([k, s]) => unitless(s).map((b) => `${k}: ${b}`));
   assert.deepEqual(bad, []);

@@ -6,7 +6,7 @@
 import * as wasm from '../pkg/tumble_wasm.js';
 import { loadSolver } from '../sim/engine.js';
 import { Player } from '../view/player.js';
-import { LABEL } from '../shared/names.js';
+import { LABEL, MUJOCO } from '../shared/names.js';
 import { INV } from '../shared/invariants.js';
 import { parseQuery, buildQuery, locationQuery, DEFAULTS, systemScenario, STUDY_DEFAULTS } from '../shared/url.js';
 import { attachRecorder } from './record.js';
@@ -28,6 +28,9 @@ function onPlaying(on) {
   app.summaryAt = 0; // announce the change
   // a "run to" that ended (or was paused) hides its bar now, not at the next drawn frame
   if (!on && app.player.target === null) $('run-progress').hidden = true;
+  // paused: the readout says so now, in the key's or the click's own task, not a frame later (a
+  // frame of a large scene may take hundreds of ms in software WebGL)
+  if (!on && app.player.run) onFrame(performance.now());
 }
 
 function onFailure(failed, live) {
@@ -62,7 +65,7 @@ function onFrame(now) {
     `E = T + V = ${fmtE(inv[INV.energy])} J   (T = ${fmtE(inv[INV.kinetic])} J, V = ${fmtE(inv[INV.potential])} J)\n` +
     (r.contact || r.stops ? `C = ${fmtE(inv[INV.contact])} J of V stored in ${r.contact ? 'contacts' : 'stops'}${r.contact && r.stops ? ' and stops' : ''}\n` : '') +
     (r.forced || r.pulled ? `W = ${fmtE(inv[INV.work])} J in${r.pulled ? ' (by your pull too)' : ''}, D = ${fmtE(inv[INV.dissipated])} J dissipated, E \u2212 E\u2080 \u2212 W + D = ${inv[INV.balance].toExponential(1)} J\n` : '') +
-    `Newton: ${inv[INV.iterations]} iterations, residual ${inv[INV.residual].toExponential(1)}\n` + driveLine(p.runs) + state;
+    `Newton: ${inv[INV.iterations]} iterations, residual ${inv[INV.residual].toExponential(1)}\n` + arrowsLine(p.renderer.arrows) + driveLine(p.runs) + ratesLine(p.runs, r.dt) + state;
   if ($('readout').textContent !== text) $('readout').textContent = text;
   const h = hash ?? r.hash; // the hash of the state shown
   if ($('hash').textContent !== h) $('hash').textContent = h;
@@ -73,6 +76,27 @@ function onFrame(now) {
     const text = `t = ${inv[INV.t].toFixed(1)} s, ${p.playing ? 'playing' : live ? 'paused' : 'showing the history'}. ` + (p.charts.summary?.() ?? '');
     if ($('sr-summary').textContent !== text) $('sr-summary').textContent = text;
   }
+}
+
+/** With MuJoCo beside, each run's own rate: how fast it would run alone (its wall time a step),
+ * so Tumble's rate shows apart from MuJoCo's (the runs step in lockstep, at the slower's pace);
+ * and when MuJoCo's own step (its collision detection and constraint solver) takes most of it, so. */
+function ratesLine(runs, h) {
+  const mj = runs.find((x) => x.name === MUJOCO);
+  if (!mj || !runs.some((x) => x.ms > 0)) return '';
+  const rate = (ms) => { const x = h / (ms / 1000); return x >= 10 ? x.toFixed(0) : x.toPrecision(2); };
+  const parts = runs.filter((x) => x.ms > 0 && !x.error).map((x) => `${LABEL[x.name]} ${rate(x.ms)} x (${x.ms.toPrecision(2)} ms a step)`);
+  const tumble = runs.filter((x) => x !== mj && !x.error).reduce((a, x) => a + (x.ms || 0), 0);
+  const own = mj.mjms > 0.7 * mj.ms && mj.mjms > tumble
+    ? `\nMuJoCo's own step takes ${mj.mjms.toPrecision(2)} ms of its ${mj.ms.toPrecision(2)} ms (collision detection and its constraint solver, ${mj.inv[INV.iterations]} iterations): MuJoCo itself sets the pace here`
+    : '';
+  return `rates alone: ${parts.join(', ')} real time${own}\n`;
+}
+
+/** With many contacts the view draws only the largest forces (arrows.js): how many, from what force. */
+function arrowsLine(A) {
+  if (!A.on || !(A.count > A.drawn) || !A.drawn) return '';
+  return `arrows: ${A.drawn} of ${A.count} contact forces drawn, from ${A.cut.toPrecision(2)} N to the largest, ${A.max.toPrecision(3)} N\n`;
 }
 
 /** MuJoCo's drives against Tumble's prescribed motion: |q - q0 - f(t)| now and at most so far. */
@@ -157,6 +181,7 @@ function wire() {
     $('run-progress').hidden = false;
   });
   const exportAs = (format, type) => p.export(format, exportSettings()).then((text) => download(exportName(format), type, text), (e) => showError(e.message));
+  for (const which of ['top', 'side', 'fit']) $(`view-${which}`).addEventListener('click', () => p.look(which));
   $('export-csv').addEventListener('click', () => exportAs('csv', 'text/csv'));
   $('export-json').addEventListener('click', () => exportAs('json', 'application/json'));
   $('export-png').addEventListener('click', () => $('canvas').toBlob((b) => b && download(exportName('png'), 'image/png', b)));
@@ -183,6 +208,25 @@ function wire() {
     e.preventDefault();
     e.stopPropagation();
   }, true);
+}
+
+// The readout's fold button: folded, only the button stays over the view; the choice is kept
+// for the next visit (where the browser lets the page store it)
+const FOLD_KEY = 'tumble.readout';
+function wireReadoutFold() {
+  const fold = (folded) => {
+    $('readout-box').classList.toggle('folded', folded);
+    $('readout-fold').setAttribute('aria-expanded', String(!folded));
+    $('readout-fold').textContent = folded ? 'Show readout' : 'Hide readout';
+  };
+  let stored = null;
+  try { stored = localStorage.getItem(FOLD_KEY); } catch { /* storage blocked: unfolded */ }
+  fold(stored === 'folded');
+  $('readout-fold').addEventListener('click', () => {
+    const folded = !$('readout-box').classList.contains('folded');
+    fold(folded);
+    try { localStorage.setItem(FOLD_KEY, folded ? 'folded' : 'open'); } catch { /* not kept */ }
+  });
 }
 
 /** `&embed=1`: the page is one <tumble-view> element filling the frame (tumble-view.js). */
@@ -247,6 +291,7 @@ async function main() {
   }
   if (linkError) showError(sentences(linkError, 'The default scene is shown instead.'));
   wire();
+  wireReadoutFold();
   wireTabs();
   const p = app.player;
   installPageHook(p);

@@ -4,7 +4,7 @@
 // MJCF pasted into the editor).
 import * as wasm from '../pkg/tumble_wasm.js';
 import { MUJOCO } from '../shared/names.js';
-import { $, app, showError, download, exportName, scenarioJson, applyCustom, restartAndPlay, onLoaded } from './page.js';
+import { $, app, showError, download, exportName, scenarioJson, applyCustom, keptSentence, restartAndPlay, onLoaded } from './page.js';
 import { sentences } from '../shared/text.js';
 
 /** MuJoCo's wasm build into its own worker (started by the simulation's worker), once: fetched
@@ -90,10 +90,16 @@ function showKeyframes(keyframes, current, model) {
   sel.replaceChildren(...keyframes.map((name, k) => new Option(name, String(k), false, k === current)));
 }
 
+// a model not opened: why, then what became of the last valid system, said once (a refusal by
+// applyCustom says it already) and as it is (running, or kept paused)
+function refused(why) {
+  showError(/The last valid system/.test(why) ? why : sentences(why, keptSentence()));
+}
+
 async function openMjcf(file) {
-  if (file.size > 50 * 1024 * 1024) { showError(`${file.name} is ${(file.size / 1048576).toFixed(0)} MB; Tumble reads MuJoCo models of at most 50 MB. The last valid system keeps running.`); return; }
+  if (file.size > 50 * 1024 * 1024) { refused(`${file.name} is ${(file.size / 1048576).toFixed(0)} MB; Tumble reads MuJoCo models of at most 50 MB.`); return; }
   const why = await openMjcfText(await file.text());
-  if (why) showError(sentences(why, 'The last valid system keeps running.'));
+  if (why) refused(why);
 }
 
 /** Files picked or dropped together (a model as it is distributed: its main file, the files it
@@ -113,7 +119,7 @@ async function openMjcfFiles(fileList) {
         gatherMjcf(f.name, (p) => (p === f.name ? text : null));
       } catch (e) {
         if (/does not exist/.test(e.message)) {
-          showError(`This MuJoCo model cannot be opened: ${e.message.replace(/which does not exist/, 'which was not opened with it')}. Open the model's main file together with every file it names (or drop them together). The last valid system keeps running.`);
+          refused(`This MuJoCo model cannot be opened: ${e.message.replace(/which does not exist/, 'which was not opened with it')}. Open the model's main file together with every file it names (or drop them together).`);
           return;
         }
       }
@@ -122,19 +128,19 @@ async function openMjcfFiles(fileList) {
     return;
   }
   const total = picked.reduce((n, f) => n + f.size, 0);
-  if (total > MAX_MODEL_BYTES) { showError(`These ${picked.length} files are ${(total / 1048576).toFixed(0)} MB together; Tumble reads MuJoCo models of at most ${MAX_MODEL_BYTES / 1048576} MB. The last valid system keeps running.`); return; }
+  if (total > MAX_MODEL_BYTES) { refused(`These ${picked.length} files are ${(total / 1048576).toFixed(0)} MB together; Tumble reads MuJoCo models of at most ${MAX_MODEL_BYTES / 1048576} MB.`); return; }
   let main, files;
   try {
     const list = await Promise.all(picked.map(async (f) => ({ path: f.webkitRelativePath || f.name, data: new Uint8Array(await f.arrayBuffer()) })));
     main = mainOf(list);
     files = gatherMjcf(baseOfPath(main), pickedReader(list, main));
   } catch (e) {
-    showError(`This MuJoCo model cannot be opened: ${e.message.replace(/which does not exist/, 'which was not opened with it')}. Open the model's main file together with every file it names (or drop them together). The last valid system keeps running.`);
+    refused(`This MuJoCo model cannot be opened: ${e.message.replace(/which does not exist/, 'which was not opened with it')}. Open the model's main file together with every file it names (or drop them together).`);
     return;
   }
   const name = baseOfPath(main);
   const why = await openMjcfText(files.get(name), { main: name, files });
-  if (why) showError(`${why} The last valid system keeps running.`);
+  if (why) refused(why);
 }
 const baseOfPath = (p) => p.slice(p.lastIndexOf('/') + 1);
 
@@ -164,7 +170,7 @@ export function wireMujoco() {
     const m = app.mjcfModel;
     if (!m) return;
     const why = await openMjcfText(m.xml, m.several, Number($('mjcf-keyframe').value));
-    if (why) showError(sentences(why, 'The last valid system keeps running.'));
+    if (why) refused(why);
   });
   $('open-mjcf').addEventListener('click', () => $('open-mjcf-file').click());
   $('open-mjcf-file').addEventListener('change', async () => {

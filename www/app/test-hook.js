@@ -11,7 +11,8 @@ export function installPageHook(p) {
     chartPoints: () => p.charts.points(),
     time: () => p.run.inv[INV.t],
     steps: () => p.run.steps, // the steps of the newest state the page holds (the view draws it at the next frame)
-    chunk: () => p.chunkMax, // the most steps one reply of the worker brought since the load
+    chunk: () => p.chunkMax,
+    draws: () => p.draws, // the 3-D views drawn since the load // the most steps one reply of the worker brought since the load
     energy: () => p.run.inv[INV.energy],
     hash: () => p.run.hash,
     settled: () => p.settled(),
@@ -23,6 +24,8 @@ export function installPageHook(p) {
     playing: () => p.playing,
     runs: () => p.runs.map((x) => [x.name, x.inv[INV.t], x.inv[INV.energy], x.error]),
     arrows: () => ({ on: p.renderer.arrows.on, count: p.renderer.arrows.count, shown: !$('arrows-label').hidden }),
+    // of the contact forces, how many the view drew, from what force to the largest (N)
+    arrowsDrawn: () => ({ drawn: p.renderer.arrows.drawn, cut: p.renderer.arrows.cut, max: p.renderer.arrows.max }),
     heights: (b) => p.runs.map((x) => x.poses[12 * b + 2]), // body b's centre's x3 (m) in each run
     // the invariants of the state shown (the NINV numbers, read by INV: shared/invariants.js)
     invariants: () => Array.from(p.shown().inv).slice(0, NINV),
@@ -64,6 +67,8 @@ export function installPageHook(p) {
     // the collision shapes' instances drawn (spheres and caps, cylinders, strings and stops,
     // boxes and plane tiles)
     shapes: () => ({ counts: Array.from(p.renderer.shapes.counts) }),
+    markerPx: () => p.renderer.camera.marker, // the joint markers' size drawn (CSS px)
+    wallTop: () => p.renderer.shapes.wallTop, // how high walls on the floor are drawn (m; 0: whole planes)
     pick: (x, y) => p.renderer.camera.pick(x, y, p.run.poses, p.run.sizes)?.body ?? null,
     link: () => location.origin + location.pathname + buildQuery(app.settings),
     view: () => app.view,

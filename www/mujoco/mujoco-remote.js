@@ -65,6 +65,7 @@ export class RemoteRun {
     this.hashNow = s.hash;
     this.pulledNow = s.pulled;
     this.msPerStep = s.ms;
+    this.mjMsPerStep = s.mjms; // (of which in MuJoCo's own mj_step)
     // the drives' error (mujoco-run.js): now, and the largest so far
     const k = this.driveUnits?.length ?? 0;
     this.driveError = k && s.drive ? s.drive.slice(0, k) : null;

@@ -81,7 +81,8 @@ export class MujocoRun {
     this.wasPulled = false;
     this.joint = 0;
     this.steps = 0;
-    this.msPerStep = 0;
+    this.msPerStep = 0; // wall time a step takes, its measures and samples included (ms)
+    this.mjMsPerStep = 0; // of which in MuJoCo's mj_step (ms)
     this.error = null;
     const self = this;
     this.sim = {
@@ -93,11 +94,20 @@ export class MujocoRun {
     this.energy0 = this.inv[INV.energy];
   }
 
-  /** Poses, joints, springs and invariants of MuJoCo's current state. */
+  /** Poses, joints, springs and invariants of MuJoCo's current state. Without drives only the
+   * kinematics are computed again (body frames, centres of mass, velocities: mj_kinematics,
+   * mj_comPos, mj_comVel), not a whole mj_forward, whose collision detection and constraint
+   * solve cost as much as a step and served no measure here. */
   refresh() {
     const { mj, model, data } = this;
-    if (this.drives) this.drives.set(model, data, 0, true); // (the targets of this time: the drives' force here)
-    mj.mj_forward(model, data); // positions and velocities of the current qpos, qvel
+    if (this.drives) {
+      this.drives.set(model, data, 0, true); // (the targets of this time: the drives' force here)
+      mj.mj_forward(model, data); // positions and velocities of the current qpos, qvel, and the drives' forces
+    } else {
+      mj.mj_kinematics(model, data);
+      mj.mj_comPos(model, data);
+      mj.mj_comVel(model, data);
+    }
     let work = this.work;
     if (this.drives) {
       this.drives.measure(data);
@@ -171,8 +181,10 @@ export class MujocoRun {
     const t0 = performance.now();
     let done = 0;
     const bad = mj.mjtWarning.mjWARN_BADQACC.value;
+    let inStep = 0; // ms in MuJoCo's own steps (the rest: Tumble's measures at its states, the samples)
     while (done < n) {
       const m = history ? Math.min(n - done, history.due(this.steps)) : n - done;
+      const s0 = performance.now();
       for (let k = 0; k < m; k++) {
         if (this.nextEvent < this.events.length) this.dueControls(this.steps + k);
         if (this.pulling) this.pullForce();
@@ -181,6 +193,7 @@ export class MujocoRun {
         if (this.drives && !this.drives.offset) this.drivePower = this.drives.power(data);
         if (this.counting) this.count();
       }
+      inStep += performance.now() - s0;
       done += m;
       this.steps += m;
       const stat = data.warning.get(bad); // (an embind object: deleted at once)
@@ -196,8 +209,9 @@ export class MujocoRun {
         history.record(r, this.steps, this.inv, this.poses, this.joints, this.springs, this.hash());
       }
     }
-    const ms = (performance.now() - t0) / Math.max(done, 1);
+    const ms = (performance.now() - t0) / Math.max(done, 1), own = inStep / Math.max(done, 1);
     this.msPerStep = this.msPerStep ? 0.9 * this.msPerStep + 0.1 * ms : ms;
+    this.mjMsPerStep = this.mjMsPerStep ? 0.9 * this.mjMsPerStep + 0.1 * own : own;
     this.refresh();
     this.finite();
     return done;

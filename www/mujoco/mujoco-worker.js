@@ -92,7 +92,7 @@ async function handle(msg) {
 function state() {
   const r = run;
   return {
-    steps: r.steps, error: r.error, hash: r.hash(), pulled: r.wasPulled, ms: r.msPerStep, drive: drive(r),
+    steps: r.steps, error: r.error, hash: r.hash(), pulled: r.wasPulled, ms: r.msPerStep, mjms: r.mjMsPerStep, drive: drive(r),
     poses: r.poses.slice(), joints: r.joints.slice(), springs: r.springs.slice(), inv: r.inv.slice(),
   };
 }
@@ -146,7 +146,7 @@ function advance(n, stride) {
   buf.now.set(r.inv, pn);
   recorder.buf = null;
   const out = {
-    type: 'advanced', steps: r.steps, error: r.error, hash: r.hash(), pulled: r.wasPulled, ms: r.msPerStep, drive: drive(r),
+    type: 'advanced', steps: r.steps, error: r.error, hash: r.hash(), pulled: r.wasPulled, ms: r.msPerStep, mjms: r.mjMsPerStep, drive: drive(r),
     from, count, stride, pn, hashes: recorder.hashes, buf,
   };
   return { out, transfer: [buf.inv.buffer, buf.poses.buffer, buf.recorded.buffer, buf.now.buffer, buf.react.buffer] };

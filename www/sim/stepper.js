@@ -274,7 +274,7 @@ export class Stepper {
     const reply = {
       type, taken, failed, buf, ncontacts,
       samples: Math.min(k, SAMPLE_CAP), sampleStart: k > SAMPLE_CAP ? k % SAMPLE_CAP : 0,
-      runs: this.runs.map((x) => ({ steps: x.steps, error: x.error, hash: x.sim.state_hash(), ms: x.msPerStep, pulled: x.sim.pulled(), substeps: x.sim.substeps?.() ?? 1, drive: x.driveError ? { now: Array.from(x.driveError), worst: Array.from(x.driveWorst), units: x.driveUnits } : null })),
+      runs: this.runs.map((x) => ({ steps: x.steps, error: x.error, hash: x.sim.state_hash(), ms: x.msPerStep, mjms: x.mjMsPerStep ?? null, pulled: x.sim.pulled(), substeps: x.sim.substeps?.() ?? 1, drive: x.driveError ? { now: Array.from(x.driveError), worst: Array.from(x.driveWorst), units: x.driveUnits } : null })),
       joint: this.runs[0]?.joint ?? 0, // the joint whose reaction `react` holds
       end: this.end(),
     };

@@ -81,6 +81,34 @@ export class Camera {
     return grounded ? gridZ : c[2] - reach * 0.9;
   }
 
+  /** Look at the bodies from above ('top'), from the side ('side': along x2, x1 across the view)
+   * or from the direction the camera has ('fit'), framed to their bounds: the centre of the
+   * bodies' boxes and the joints in the middle of the view, at the distance where they fill its
+   * middle (fitDistance). A small scene on a large floor (billiard balls on their table, a chain's
+   * pile) then fills the view. */
+  look(which, poses, sizes, joints) {
+    if (which === 'top') { this.yaw = -Math.PI / 2; this.pitch = 1.5; } // (not quite pi/2: the up vector stays defined)
+    else if (which === 'side') { this.yaw = -Math.PI / 2; this.pitch = 0.05; }
+    const n = sizes.length / 3, lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
+    const add = (p, r) => { for (let k = 0; k < 3; k++) { lo[k] = Math.min(lo[k], p[k] - r); hi[k] = Math.max(hi[k], p[k] + r); } };
+    for (let b = 0; b < n; b++) add(poses.subarray(POSE * b, POSE * b + 3), 0.5 * Math.hypot(sizes[3 * b], sizes[3 * b + 1], sizes[3 * b + 2]));
+    for (let j = 0; j < joints.length; j += 3) add(joints.subarray(j, j + 3), 0);
+    if (!(hi[0] >= lo[0])) return;
+    this.target = [0, 1, 2].map((k) => 0.5 * (lo[k] + hi[k]));
+    this.dist = Math.max(1e-3, this.fitDistance(poses, sizes, joints));
+  }
+
+  /** The joint markers' size (CSS px): 7 px, 4 px among more than 16 joints, and no wider than
+   * the thinnest body is drawn at the target's distance, at least 2 px (a falling chain's links,
+   * 1 cm thick, were buried under 4 px markers). Kept in `marker` for the tests. */
+  markerSize(sizes, joints) {
+    let thin = Infinity;
+    for (let b = 0; b < sizes.length / 3; b++) thin = Math.min(thin, sizes[3 * b], sizes[3 * b + 1], sizes[3 * b + 2]);
+    const perM = this.canvas.clientHeight / (2 * this.dist * Math.tan(FOVY / 2)); // CSS px a metre at the target
+    this.marker = Math.max(2, Math.min(joints > 16 ? 4 : 7, thin > 0 ? thin * perM : Infinity));
+    return this.marker;
+  }
+
   /** The camera distance at which every box corner of `poses` and `sizes` and every joint point
    * is drawn within the middle FIT of the view's width and height, seen from the camera's
    * direction towards its target. */

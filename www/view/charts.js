@@ -15,13 +15,13 @@
 // One colour per integrator (the same as its ghost in the 3-D view); dashes tell components apart,
 // and the legend swatches show them. In compare mode the runs are drawn widest first, so a line
 // that coincides with another still shows as a border around it.
-// Samples live in preallocated Float64Array rings of WINDOW points (each sample is written twice,
-// at k % W and k % W + W, so the newest W samples are always one contiguous subarray).
+// The charts show the whole run: the samples live in a ChartStore (chart-store.js), which thins
+// them for drawing and keeps each interval's smallest and largest value, so no spike disappears.
 import uPlot from '../vendor/uPlot.esm.js';
-import { INTEGRATOR_COLORS, LABEL } from '../shared/names.js';
+import { ChartStore } from './chart-store.js';
+import { INTEGRATOR_COLORS, LABEL, MUJOCO } from '../shared/names.js';
 import { INV, NINV } from '../shared/invariants.js';
 
-const WINDOW = 4000;      // samples kept per series
 const LOG_FLOOR = 1e-16;  // log charts: smaller values (round-off, exact zeros) are drawn at this floor
 /** Momentum drift is divided by max(|l(0)|, L_FLOOR): relative when |l(0)| > 1 kg m^2/s, in kg m^2/s
  * below. (nk-spherical starts from rest, l(0) = 0: with a tiny floor its 1e-11 kg m^2/s round-off
@@ -156,7 +156,21 @@ function reactionSpec(runs, who, joint) {
   };
 }
 
-function chartSpecs(names, v0s, conserved, forced, joint = null) {
+// a series' running values, before its first sample; k: its array in the store
+function fresh(s, k) {
+  s.k = k;
+  s.plain = null;
+  s.gaps = false;
+  s.last = NaN;
+  s.max = -Infinity;
+}
+
+// MuJoCo's balance line beside contacts or stops: what it is (MuJoCo does not report what its
+// soft contacts take, so its D leaves that out)
+const MUJOCO_LOSSES = 'contact losses';
+const MUJOCO_CAPTION = `MuJoCo\u2019s line is not an error: its contacts and stops are soft constraints whose damping and friction take energy that MuJoCo does not report, so the D of its run leaves that out, and its |E \u2212 E\u2080 \u2212 W + D| is the energy its contacts and stops have taken (relative to max(|E\u2080|, ${E_FLOOR} J)). Tumble\u2019s lines are balance errors: their D counts every contact\u2019s loss.`;
+
+function chartSpecs(names, v0s, conserved, forced, joint = null, soft = false) {
   const one = names.length === 1;
   const col = (n) => INTEGRATOR_COLORS[n] ?? '#555555';
   const width = (i) => (one ? ONE_WIDTH : RUN_WIDTH[i] ?? 1.25);
@@ -192,7 +206,8 @@ function chartSpecs(names, v0s, conserved, forced, joint = null) {
       key: 'energy', log: true, short: '|E\u2212E\u2080\u2212W+D| / max(|E\u2080|, 1 J)',
       title: `Energy balance error ${balance}, E\u2080 = ${compact(v0s[0][INV.energy], 4)} J (W: work in, D: dissipated)`,
       name: 'energy balance error (relative)',
-      series: runs.map((r) => ({ ...r, label: who(r.n, one ? 'balance' : ''), dash: [], get: (v, v0) => Math.abs(v[INV.balance]) / escale(v0) })),
+      ...(soft && names.includes(MUJOCO) ? { caption: MUJOCO_CAPTION } : {}),
+      series: runs.map((r) => ({ ...r, label: who(r.n, one ? 'balance' : soft && r.n === MUJOCO ? MUJOCO_LOSSES : ''), dash: [], get: (v, v0) => Math.abs(v[INV.balance]) / escale(v0) })),
     }
     : {
       key: 'energy', log: true, short: 'energy error |E \u2212 E\u2080| / |E\u2080|', title: 'Energy: relative error |E \u2212 E\u2080| / |E\u2080|', name: 'relative energy error',
@@ -260,33 +275,29 @@ export class Charts {
     this.names = [];
     this.n = 0;
     this.cursorT = null;
-    this.t = new Float64Array(2 * WINDOW);
+    this.store = new ChartStore();
     this.dirty = false;
     new ResizeObserver(() => this.resize()).observe(container);
   }
 
   /** Start over for runs `names` (primary first) with initial invariants `invs0` and the
    * conserved-component flags `conserved` ([l1, l2, l3]); `forced`: the system has force
-   * elements or loads (the energy chart shows the balance, and the budget chart is added). */
-  reset(names, invs0, conserved = [false, false, false], forced = false, joint = null) {
+   * elements or loads (the energy chart shows the balance, and the budget chart is added);
+   * `soft`: it has contacts or stops (MuJoCo's balance line is then its contacts' losses). */
+  reset(names, invs0, conserved = [false, false, false], forced = false, joint = null, soft = false) {
     this.names = names.slice();
+    this.soft = soft;
     this.v0s = invs0.map((v) => Float64Array.from(v));
     this.conserved = conserved.slice();
     this.forced = forced;
-    this.specs = chartSpecs(this.names, this.v0s, this.conserved, forced, joint).filter((c) => !this.only || this.only.includes(c.key));
+    this.specs = chartSpecs(this.names, this.v0s, this.conserved, forced, joint, soft).filter((c) => !this.only || this.only.includes(c.key));
     this.n = 0;
     this.stoppedAt = this.names.map(() => null); // time of a stopped run's last sample
-    this.lastGap = this.names.map(() => -Infinity); // index of a run's newest missing sample
     this.nonzero = new Set();
-    for (const spec of this.specs) {
-      for (const s of spec.series) {
-        s.buf = new Float64Array(2 * WINDOW);
-        s.plain = null;
-        s.last = NaN;
-        s.max = -Infinity;
-      }
-    }
-    this.scratch = new Float64Array(this.specs.reduce((k, c) => k + c.series.length, 0));
+    let k = 0;
+    for (const spec of this.specs) for (const s of spec.series) fresh(s, k++);
+    this.store.reset(k);
+    this.scratch = new Float64Array(k);
     for (const p of this.plots) p.destroy();
     this.plots = [];
     this.container.replaceChildren();
@@ -344,7 +355,8 @@ export class Charts {
       title,
       width: this.width(),
       height: this.heightOf(ci),
-      padding: this.fit ? [8, 10, 0, 0] : [10, 20, 0, 2],
+      // right: room for half the last time label, centred on the plot's right edge ("100" was cut)
+      padding: [this.fit ? 8 : 10, (u) => Math.max(this.fit ? 10 : 20, Math.ceil(textWidth(u.axes[0]._values?.at(-1) ?? '') / 2) + 2), 0, this.fit ? 0 : 2],
       scales: { x: { time: false }, y: log ? { distr: 3, log: 10 } : spec.range ? { range: spec.range } : { auto: true } },
       series: [
         { label: 't (s)', value: (u, v, si, i) => show(this.legendValue(u, 0, i, v), false) },
@@ -439,14 +451,9 @@ export class Charts {
     if (!Number.isFinite(t)) return false;
     for (let i = 0; i < invs.length; i++) {
       if (invs[i]) this.stoppedAt[i] = null; // (a run that resumed: its lines go on after a gap)
-      else {
-        if (this.stoppedAt[i] == null) this.stoppedAt[i] = this.lastT ?? t;
-        this.lastGap[i] = this.n;
-      }
+      else if (this.stoppedAt[i] == null) this.stoppedAt[i] = this.lastT ?? t;
     }
-    const at = this.n % WINDOW;
-    this.t[at] = t;
-    this.t[at + WINDOW] = t;
+    this.store.begin(t);
     k = 0;
     let rebuild = 0; // bit ci: chart ci shows a new group of series
     for (let ci = 0; ci < this.specs.length; ci++) {
@@ -461,9 +468,8 @@ export class Charts {
             rebuild |= 1 << ci;
           }
         }
-        const stored = spec.log && y < LOG_FLOOR ? LOG_FLOOR : y;
-        s.buf[at] = stored;
-        s.buf[at + WINDOW] = stored;
+        if (Number.isNaN(y)) s.gaps = true;
+        this.store.put(s.k, spec.log && y < LOG_FLOOR ? LOG_FLOOR : y);
       }
     }
     this.n++;
@@ -478,40 +484,39 @@ export class Charts {
   setJoint(joint) {
     const ci = this.specs.findIndex((s) => s.key === 'reactions');
     if (ci < 0) return;
-    const fresh = chartSpecs(this.names, this.v0s, this.conserved, this.forced, joint).find((s) => s.key === 'reactions');
-    for (const s of fresh.series) {
-      s.buf = new Float64Array(2 * WINDOW).fill(NaN);
-      s.plain = null;
-      s.last = NaN;
-      s.max = -Infinity;
-    }
-    this.specs[ci] = fresh;
+    const spec = chartSpecs(this.names, this.v0s, this.conserved, this.forced, joint, this.soft).find((s) => s.key === 'reactions');
+    spec.series.forEach((s, j) => {
+      fresh(s, this.specs[ci].series[j].k);
+      this.store.ys[s.k].fill(NaN);
+      s.gaps = true;
+    });
+    this.specs[ci] = spec;
     this.build(ci);
     this.dirty = true;
   }
 
+  /** Points drawn per line (the whole run, thinned). */
   points() {
-    return Math.min(this.n, WINDOW);
+    return this.store.length;
   }
 
-  /** Draw the newest samples; cheap when nothing changed since the last call. */
+  /** Draw the whole run; cheap when nothing changed since the last call. */
   redraw() {
     if (!this.dirty) return;
     this.dirty = false;
-    const len = Math.min(this.n, WINDOW);
-    const start = this.n <= WINDOW ? 0 : this.n % WINDOW;
-    const x = this.t.subarray(start, start + len);
+    const len = this.store.length;
+    const x = this.store.t.subarray(0, len);
     this.specs.forEach((spec, ci) => {
       const data = spec.data;
       data[0] = x;
       spec.shown.forEach((s, j) => {
-        const view = s.buf.subarray(start, start + len);
-        if (this.n - this.lastGap[s.i] > WINDOW && !s.nanOk) {
+        const view = this.store.ys[s.k].subarray(0, len);
+        if (!s.gaps) {
           data[j + 1] = view;
           return;
         }
-        // a run with missing samples in the window: uPlot ends a line only at null, which a
-        // Float64Array cannot hold
+        // a run with missing samples: uPlot ends a line only at null, which a Float64Array
+        // cannot hold
         s.plain ??= [];
         s.plain.length = len;
         for (let m = 0; m < len; m++) s.plain[m] = Number.isNaN(view[m]) ? null : view[m];

@@ -105,7 +105,7 @@ export const SCENARIO_TEXT = {
   'ball-pit': {
     title: 'Ball pit: a hundred balls poured into a box',
     text: 'A hundred balls 0.05 m in radius weighing 0.1 kg each start in a loose lattice 0.2 m above the floor of a box made of five planes (the floor and four walls) and fall in under gravity of 9.81 m/s². A ball that light for its size is hollow, a rubber shell about 2.9 mm thick, and a shell is far softer than a solid ball: pressed at a point it rings at about 210 rad/s. Each ball is modelled as a solid ball of a soft material (E = 0.2 MPa) whose Hertz contact rings at that rate (130 to 210 rad/s in the resting pile), so the bottom balls sink about 2 mm. Every ball touches the planes and the other balls with a restitution of 0.5 and friction with a coefficient mu = 0.3, on the planes and between balls. The step is 0.001 s; the impacts that need it are taken in sub-steps.',
-    look: 'The balls splash, bounce off each other and the walls, and settle into a heap; the bounces turn their energy into heat, which shows as D in the energy budget, while the director method keeps the balance at its tolerance. Which pairs of balls may touch is found once a step by a sweep along x1 (a broad phase), and a wall is only asked about the balls near it, so a step costs about as much per ball with many balls as with a few (tumble bench, the first 2 s: RATTLE takes 0.10 ms, 0.48 ms and 2.4 ms a step at 100, 400 and 1600 balls, the director 0.34 ms, 1.5 ms and 7.0 ms). Try 400 balls: once they rest, RATTLE runs them at real time in the page. Or try a restitution of one.',
+    look: 'The balls splash, bounce off each other and the walls, and settle into a heap; the bounces turn their energy into heat, which shows as D in the energy budget, while the director method keeps the balance at its tolerance. Which pairs of balls may touch is found once a step by a sweep along x1 (a broad phase), and a wall is only asked about the balls near it, so a step costs about as much per ball with many balls as with a few (tumble bench, the first 2 s: RATTLE takes 0.10 ms, 0.48 ms and 2.4 ms a step at 100, 400 and 1600 balls, the director 0.34 ms, 1.5 ms and 7.0 ms). Try 400 balls: once they rest, RATTLE runs them at real time in the page. Or try a restitution of one. Check "contact forces": a resting pile of a hundred balls presses with nearly a thousand contact forces (each contact\'s push and its friction), so only the largest are drawn, at most 60 arrows (the readout says how many and from what force, in N): they show where the pile presses hardest, on the floor under its middle.',
   },
   'stop-pendulum': {
     title: 'Pendulum against a stop: a joint limit',
@@ -173,6 +173,15 @@ INTEGRATOR_TEXT.mujoco = {
   look: 'With RK4 at a small step the energy error is small but drifts; with Euler it decays, as the semi-implicit step damps the motion. On a closed loop (the four-bar) the joint violation chart shows the soft loop closure opening by about 1e-4 m, where Tumble\'s methods hold it at round-off (director, RATTLE) or close to it. Drives and loads that vary in time have no MuJoCo counterpart and are left out (the page says which).',
 };
 
+// MuJoCo beside a contact preset: what its balance line is, said in every contact preset's text
+const MUJOCO_BALANCE = 'MuJoCo\'s contacts (and stops) are soft constraints whose damping and friction take energy that MuJoCo does not report, so the D of MuJoCo\'s run leaves it out: its line in the energy balance chart, labelled "MuJoCo contact losses", is the energy its contacts have taken (relative to max(|E0|, 1 J)), not an error of its integrator. Tumble\'s lines there are balance errors: their D counts every contact\'s loss.';
+const MUJOCO_CRADLE = ' Its cradle does not do the cradle, and that is MuJoCo\'s contact model, not its integrator: a contact is a constraint, not a force law, active as soon as two balls touch, and MuJoCo\'s solver gives each active contact the relative acceleration of its spring-damper, zero for balls that touch at rest. So when the first ball strikes, the solver pushes the four touching balls as if they were one rigid block (to the 1 % that its impedance ratio of 0.99 lets through): they share the impact and move on a little together, and no pulse runs to the far ball. Tumble\'s Hertz contacts are forces that grow with the indentation, zero at touching: the impact passes from ball to ball in about 2 ms each and ends in the far ball, which swings out.';
+const MUJOCO_PIT = ' It runs far slower than Tumble here, and the readout says why ("rates alone"): once the pile rests, MuJoCo\'s own step, its constraint solver working on some 800 contact rows, sets the pace: about 16 ms a step with implicitfast and 50 to 80 ms with RK4 in its wasm build (measured on a machine of two cores), where RATTLE takes 0.4 ms.';
+const MUJOCO_MORE = { 'newtons-cradle': MUJOCO_CRADLE, 'ball-pit': MUJOCO_PIT };
+for (const name of ['bouncing-ball', 'newtons-cradle', 'ball-pit', 'stop-pendulum', 'incline', 'falling-chain', 'dominoes', 'billiards']) {
+  SCENARIO_TEXT[name].mujoco = MUJOCO_BALANCE + (MUJOCO_MORE[name] ?? '');
+}
+
 const COMPARE_LOOK = 'Same scenario and the same start, one colour per integrator (its lines in the charts, its ghost in the view). Read the relative energy-error chart first: flat at round-off (director), bounded wiggles (RATTLE) or growth (Baumgarte). Then the constraint chart: which one keeps its joints closed.';
 
 const PHONE_WIDTH = 600; // closed by default below this window width (px)
@@ -235,6 +244,7 @@ export function renderExplanation(container, { scenario, integrators = [], open:
   left.append(el('h2', 'explain-h', sc.title), el('p', 'explain-text', sc.text));
   if (name === 'chain') left.append(el('p', 'explain-text explain-settings', chainSettings(scenario)));
   left.append(labelled('Look for:', sc.look, 'explain-look'));
+  if (sc.mujoco) left.append(labelled('With MuJoCo beside:', sc.mujoco, 'explain-look explain-mujoco'));
 
   const right = el('div', 'explain-methods');
   right.append(el('h2', 'explain-h', names.length > 1 ? `Comparing ${names.length} integrators` : 'Integrator'));

@@ -37,6 +37,15 @@ export function integratorNames(settings) {
  * 30-31. Five times a second still reads as live. */
 const CHART_EVERY_MS = 200;
 
+/** Draw less when the frame budget is spent: while playing, once a frame comes SLOW_MS or more
+ * after the one before (a large scene in software WebGL), the 3-D view is drawn every other
+ * frame, so the readout and the controls get the frames between; paused, the view is drawn only
+ * when what it shows may have changed (an event on the page, a new state, a new size) or
+ * IDLE_MS have passed, so a paused page leaves the machine alone. */
+const SLOW_MS = 100;
+const IDLE_MS = 500;
+const TOUCH_EVENTS = ['pointerdown', 'pointermove', 'pointerup', 'wheel', 'keydown', 'input', 'change', 'resize'];
+
 export class Player {
   /**
    * @param canvas the 3-D view's canvas; `charts` the charts' container (or null for none),
@@ -70,6 +79,13 @@ export class Player {
     this.idle = [];
     this.stats = { steps: 0, since: 0, rate: 0, rt: 0 };
     this.stopped = false;
+    this.frameAt = 0; // the last frame's time (ms)
+    this.drawnAt = -Infinity; // when the 3-D view was last drawn (ms)
+    this.skipped = false; // the last frame left the 3-D view out
+    this.draws = 0; // 3-D views drawn
+    this.touched = true; // something the view shows may have changed since it was drawn
+    this.touch = () => { this.touched = true; };
+    for (const t of TOUCH_EVENTS) window.addEventListener(t, this.touch, { capture: true, passive: true });
     this.tick = (now) => this.frame(now);
     this.raf = requestAnimationFrame(this.tick);
   }
@@ -129,7 +145,7 @@ export class Player {
     this.renderer.frame(r.poses, r.sizes, r.joints, r.nj > 0 || r.ns > 0, r.forced, r.reach);
     this.renderer.clearTrails();
     if (this.joint >= r.nj) this.joint = 0; // (the worker fell back to joint 0 too)
-    this.charts?.reset(this.runs.map((x) => x.name), this.runs.map((x) => x.inv0), r.conserved, r.forced, r.nj ? this.reactionJoint() : null);
+    this.charts?.reset(this.runs.map((x) => x.name), this.runs.map((x) => x.inv0), r.conserved, r.forced, r.nj ? this.reactionJoint() : null, !!(r.contact || r.stops));
     this.charts?.push(this.runs.map((x) => x.inv));
     this.frameChartedJoint();
     this.ghosts = this.runs.slice(1).map((x) => ({ poses: x.poses, color: hexColor(INTEGRATOR_COLORS[x.name]) }));
@@ -139,6 +155,7 @@ export class Player {
 
   // take a 'state' (or 'loaded') reply: the mirrors, the chart samples, failures
   apply(reply) {
+    this.touched = true;
     // plain loops: this runs for every reply and every chart sample, and makes no closures
     const b = reply.buf, runs = this.runs;
     for (let i = 0; i < runs.length; i++) {
@@ -152,6 +169,8 @@ export class Player {
       x.hash = r.hash;
       x.pulled = r.pulled;
       x.substeps = r.substeps;
+      x.ms = r.ms; // wall time a step of this run takes (ms; MuJoCo's: mjms of it in its own mj_step)
+      x.mjms = r.mjms;
       x.drive = r.drive; // MuJoCo's drives' error (mujoco-run.js), or null
     }
     this.endT = reply.end;
@@ -207,6 +226,7 @@ export class Player {
   }
 
   setPlaying(on) {
+    this.touched = true;
     if (on && this.runs.every((x) => x.error)) on = false;
     if (on) this.scrub = null; // back to the live state
     else this.target = null;
@@ -256,6 +276,7 @@ export class Player {
     const reply = await engine.request({ type: 'sample', t });
     if (gen !== this.gen || reply.type !== 'sample' || this.playing) return;
     this.scrub = { t: reply.runs[0].inv[INV.t], runs: reply.runs };
+    this.touched = true;
     this.scrubGhosts.forEach((g, i) => { g.poses = reply.runs[i + 1]?.poses ?? this.runs[i + 1].poses; });
   }
 
@@ -380,6 +401,19 @@ export class Player {
     await engine.request({ type: 'joint', joint: j });
   }
 
+  /** Look at the bodies shown from above, from the side or from the camera's direction, framed
+   * to their bounds (camera.js look: 'top', 'side', 'fit'). */
+  look(which) {
+    if (!this.run) return;
+    const s = this.scrub?.runs[0];
+    const cam = this.renderer.camera, sh = this.renderer.shapes;
+    cam.look(which, s ? s.poses : this.run.poses, this.run.sizes, s ? s.joints : this.run.joints);
+    // a camera that goes along with free bodies on a plane keeps the new target's offset from
+    // their centroid (of the last frame drawn)
+    if (this.renderer.follow) for (let k = 0; k < 3; k++) sh.offset[k] = cam.target[k] - sh.mean[k];
+    this.touched = true;
+  }
+
   /** Grab body `body` at its point `point` (body frame, m): from now on `drag(target)` pulls it
    * there, the same pull on every run on the page; `release()` lets go. The view draws the pull
    * as a line from the body point to the target. */
@@ -390,6 +424,7 @@ export class Player {
 
   drag(target) {
     if (!this.grabbed) return;
+    this.touched = true;
     this.grabbed.target = [...target];
     this.grabbed.dirty = true;
   }
@@ -435,9 +470,11 @@ export class Player {
     if (this.stopped) return;
     if (this.grabbed?.dirty) this.sendPull();
     if (this.run && this.playing) this.send();
+    const since = now - this.frameAt;
+    this.frameAt = now;
     this.last = now;
     if (this.run) {
-      this.draw();
+      if (this.viewDue(since)) this.draw();
       // the charts at most every CHART_EVERY_MS while playing: the 3-D view keeps every frame
       if (now - this.chartAt >= CHART_EVERY_MS || !this.playing) {
         this.charts?.redraw();
@@ -447,6 +484,16 @@ export class Player {
       this.on.frame?.(now);
     }
     this.raf = requestAnimationFrame(this.tick);
+  }
+
+  // whether this frame draws the 3-D view (SLOW_MS, IDLE_MS), `since` ms after the last frame
+  viewDue(since) {
+    const cv = this.renderer.canvas, w = cv.clientWidth, h = cv.clientHeight;
+    if (w !== this.drawnW || h !== this.drawnH) { this.drawnW = w; this.drawnH = h; this.touched = true; }
+    const due = this.playing ? since < SLOW_MS || this.skipped : this.touched || this.frameAt - this.drawnAt >= IDLE_MS;
+    this.skipped = !due;
+    if (due) { this.touched = false; this.drawnAt = this.frameAt; }
+    return due;
   }
 
   // steps per second and the real-time factor, over half-second windows
@@ -464,6 +511,7 @@ export class Player {
   /** Draw the live state, or the stored moment the scrubber points at. */
   draw() {
     const r = this.run;
+    this.draws++; // (the tests count them: a paused page that shows nothing new draws nothing)
     // the contact forces belong to the live state: none drawn on a stored moment
     const A = this.renderer.arrows;
     A.count = this.scrub ? 0 : this.ncontacts;
@@ -477,6 +525,7 @@ export class Player {
   /** Stop the loop and the worker (an element removed from its page). */
   destroy() {
     this.stopped = true;
+    for (const t of TOUCH_EVENTS) window.removeEventListener(t, this.touch, { capture: true });
     cancelAnimationFrame(this.raf);
     this.engine.then((e) => e.close());
     this.runs = [];

@@ -170,7 +170,7 @@ export class Renderer {
     this.trailEnd = 0; // end of the trails in `lines`, when valid
     this.jointFrames = null; // "joint axes": 14 numbers a joint (jointFrame below), or null
     // "contact forces": `count` forces in `data` (6 numbers each), one `weight` drawn `unit` m
-    this.arrows = { on: false, data: null, count: 0, weight: 1, unit: 0.2 };
+    this.arrows = { on: false, data: null, count: 0, weight: 1, unit: 0.2, drawn: 0, cut: 0, max: 0 };
     this.coilVerts = 0; // line vertices of the springs' coils in the last frame (a hook for the tests)
     this.camera = new Camera(canvas); // the orbit camera, its controls, rays and picking
     this.proj = this.camera.proj; this.view = this.camera.view; // (written each frame, in place)
@@ -420,7 +420,7 @@ export class Renderer {
       k += 12;
     }
     const framesEnd = k;
-    if (na) k = arrowLines(L, k, A.data, na, A.weight, A.unit); // drawn on top, as the joints
+    if (na) k = arrowLines(L, k, A.data, na, A.weight, A.unit, A); // drawn on top, as the joints
     const arrowsEnd = k;
     // the charted joint: a larger white point under its marker, a frame around it (drawn
     // first, in the same draw as the markers: colour 2 tells the shader to draw it larger)
@@ -442,7 +442,7 @@ export class Renderer {
     gl.useProgram(this.line.prog);
     gl.uniformMatrix4fv(this.line.u.uProj, false, this.proj);
     gl.uniformMatrix4fv(this.line.u.uView, false, this.view);
-    gl.uniform1f(this.line.u.uPoint, (joints.length > 48 ? 4 : 7) * dpr); // smaller among many joints
+    gl.uniform1f(this.line.u.uPoint, this.camera.markerSize(sizes, joints.length / 3) * dpr); // (no wider than the thinnest body)
     gl.bindVertexArray(this.lineVao);
     gl.drawArrays(gl.LINES, 0, lineVerts);
     gl.useProgram(this.axis.prog);

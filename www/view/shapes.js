@@ -52,6 +52,7 @@ export class ShapeLayer {
     this.shapes = shapes?.length ? shapes : null;
     this.stops = stops?.length ? stops : null;
     this.planes = planes?.length ? planes : null;
+    this.wallTop = 0; // (walls drawn as high as the bodies reach: set by frame)
     this.links = links?.length ? links : null;
     // a string's radius: a tenth of the smallest shape's size
     this.linkRadius = Infinity;
@@ -95,6 +96,13 @@ export class ShapeLayer {
       const size = Math.hypot(sizes[3 * b], sizes[3 * b + 1], sizes[3 * b + 2]);
       // room around each body: a box resting on an incline is seen with the slope around it
       reach = Math.max(reach, Math.hypot(poses[12 * b] - t[0], poses[12 * b + 1] - t[1], poses[12 * b + 2] - t[2]) + 2 * size);
+    }
+    // walls (planes standing on the first, level one) are drawn as high as the bodies reach over
+    // it at the start and a quarter more: low cushions round a billiard table, a pit's walls above its balls
+    this.wallTop = 0;
+    if (Math.abs(pl[5]) > 0.999) {
+      for (let b = 0; b < n; b++) this.wallTop = Math.max(this.wallTop, poses[12 * b + 2] - pl[2] + 0.5 * Math.max(sizes[3 * b], sizes[3 * b + 1], sizes[3 * b + 2]));
+      this.wallTop *= 1.25;
     }
     camera.target = t;
     camera.scale = reach;
@@ -220,6 +228,7 @@ export class ShapeLayer {
     const i0 = Math.floor((rx * t1x + ry * t1y + rz * t1z) / T) - (TILES >> 1);
     const j0 = Math.floor((rx * t2x + ry * t2y + rz * t2z) / T) - (TILES >> 1);
     const down = 0.6 * SLAB; // the slab's top just under the plane
+    if (this.wallTop > 0 && Math.abs(nz) < 0.1 && Math.abs(t1z) > 0.99) return this.wall(k, o, j0);
     for (let i = i0; i < i0 + TILES; i++) {
       for (let j = j0; j < j0 + TILES; j++) {
         const u = (i + 0.5) * T, v = (j + 0.5) * T;
@@ -227,6 +236,20 @@ export class ShapeLayer {
           pl[o + 2] + u * t1z + v * t2z - down * nz, ax, T, T, SLAB, PLANE_COLORS[(i + j) & 1]);
       }
     }
+    return k;
+  }
+
+  // a wall (plane `o` standing on the level first plane; its t1 vertical, t2 along the floor):
+  // one row of tiles from the floor up to wallTop, the rest of its instances empty
+  wall(k, o, j0) {
+    const pl = this.planes, ax = this.axes, T = this.tile, floor = pl[2], H = this.wallTop;
+    const u = (floor + 0.5 * H - pl[o + 2]) / ax[2], down = 0.6 * SLAB;
+    for (let j = j0; j < j0 + TILES; j++) {
+      const v = (j + 0.5) * T;
+      this.put(k++, pl[o] + u * ax[0] + v * ax[3] - down * ax[6], pl[o + 1] + u * ax[1] + v * ax[4] - down * ax[7],
+        pl[o + 2] + u * ax[2] + v * ax[5] - down * ax[8], ax, H / Math.abs(ax[2]), T, SLAB, PLANE_COLORS[j & 1]);
+    }
+    for (let i = 1; i < TILES; i++) for (let j = 0; j < TILES; j++) this.put(k++, 0, 0, 0, ax, 0, 0, 0, PLANE_COLORS[0]);
     return k;
   }
 

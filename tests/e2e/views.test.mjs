@@ -1,0 +1,89 @@
+// The view's Top, Side and Fit buttons, in headless Chromium: a small scene on a large floor
+// (billiard balls on their table) is framed to its bodies' bounds: seen from above, from the
+// side, and from the current direction, every body in the view and the bodies spanning most
+// of it (at the start they spanned a fraction); the cushions drawn low. By keyboard too; phone
+// size; axe-core clean.
+// Screenshots: tests/out/views-billiards-{start,top,side}.png, views-chain-phone.png.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { useBrowser, skip, open, axe, out, settle, loaded, PHONE } from './harness.mjs';
+
+useBrowser();
+
+/** The bodies' drawn bounds as shares of the view: { inside, span (the larger of width and height shares) }. */
+const framed = (page) => page.evaluate(() => {
+  const { view: [l, t, r, b], shown: [x0, y0, x1, y1] } = window.tumble.framing();
+  return { inside: x0 > l && y0 > t && x1 < r && y1 < b, span: Math.max((x1 - x0) / (r - l), (y1 - y0) / (b - t)) };
+});
+
+test('billiards: Top, Side and Fit frame the balls to their bounds', { skip }, async () => {
+  const { page, problems } = await open('?scenario=billiards&integrator=rattle');
+  await loaded(page);
+  await page.evaluate(() => { if (window.tumble.playing()) document.getElementById('play').click(); });
+  await settle(page);
+  const start = await framed(page);
+  // the cushions drawn low: as high as the balls (57.15 mm) and a quarter more, not as walls
+  const wall = await page.evaluate(() => window.tumble.wallTop());
+  assert.ok(wall > 0.057 && wall < 0.08, `cushions drawn ${wall} m high`);
+  await page.screenshot({ path: join(out, 'views-billiards-start.png') });
+  const spans = { start: start.span };
+  for (const which of ['top', 'side', 'fit']) {
+    if (which === 'side') { // by keyboard
+      await page.focus('#view-side');
+      await page.keyboard.press('Enter');
+    } else {
+      await page.click(`#view-${which}`);
+    }
+    await settle(page);
+    await settle(page);
+    const f = await framed(page);
+    spans[which] = f.span;
+    assert.ok(f.inside, `${which}: every ball in the view`);
+    assert.ok(f.span > 0.6, `${which}: the balls span ${(100 * f.span).toFixed(0)} % of the view (at the start ${(100 * start.span).toFixed(0)} %)`);
+    if (which !== 'fit') await page.screenshot({ path: join(out, `views-billiards-${which}.png`) });
+  }
+  console.log(`# billiards, the balls' span of the view: ${Object.entries(spans).map(([k, v]) => `${k} ${(100 * v).toFixed(0)} %`).join(', ')}`);
+  assert.ok(start.span < 0.6, `at the start the balls spanned ${(100 * start.span).toFixed(0)} % already`);
+  const violations = await axe(page);
+  assert.deepEqual(violations, [], JSON.stringify(violations, null, 1));
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('phone: the falling chain framed from above after it piled up', { skip }, async () => {
+  const { page, problems } = await open('?scenario=falling-chain&integrator=director', PHONE);
+  await loaded(page);
+  await page.selectOption('#speed', '0');
+  await page.evaluate(() => { if (!window.tumble.playing()) document.getElementById('play').click(); });
+  await page.waitForFunction(() => window.tumble.time() > 1.2, null, { timeout: 240000 });
+  await page.evaluate(() => { if (window.tumble.playing()) document.getElementById('play').click(); });
+  await settle(page);
+  const before = await framed(page);
+  await page.tap('#view-top');
+  await settle(page);
+  await settle(page);
+  const f = await framed(page);
+  await page.locator('.viewcol').screenshot({ path: join(out, 'views-chain-phone.png') });
+  console.log(`# falling chain piled (t > 1.2 s), phone: its span of the view ${(100 * before.span).toFixed(0)} % before Top, ${(100 * f.span).toFixed(0)} % after`);
+  assert.ok(f.inside && f.span > 0.6 && f.span > before.span, JSON.stringify([before, f]));
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test("joint markers no wider than the thinnest body: the falling chain's 1 cm links are not buried, a large chain keeps its markers", { skip }, async () => {
+  const { page, problems } = await open('?scenario=falling-chain&integrator=director');
+  await loaded(page);
+  await settle(page);
+  await settle(page);
+  const chain = await page.evaluate(() => window.tumble.markerPx());
+  assert.ok(chain >= 2 && chain < 4, `falling chain: markers ${chain} px (they were 4 px, wider than the links)`);
+  await page.screenshot({ path: join(out, 'views-chain-markers.png') });
+  await page.selectOption('#scenario', 'nk-revolute');
+  await page.waitForFunction(() => window.tumble.scenario() === 'nk-revolute' && !window.tumble.loading());
+  await settle(page);
+  await settle(page);
+  assert.equal(await page.evaluate(() => window.tumble.markerPx()), 7, 'boxes of 0.5 m: the markers keep their 7 px');
+  assert.deepEqual(problems, []);
+  await page.close();
+});
