@@ -134,7 +134,7 @@ fn load(ck: &Checks, name: &str, f: &ForceElement) -> Result<(), String> {
             force,
             time,
         } => {
-            ck.slide(name, joint, slide, "a slider motor pushes")?;
+            ck.slide(name, joint, slide, "a slider motor pushes along")?;
             if !(force.is_finite() && force.abs() <= MAX_COEFFICIENT) {
                 return Err(format!(
                     "{name}.force must be finite and at most {} N in size, not {}",
@@ -236,7 +236,7 @@ impl Checks<'_> {
             ));
         }
         Err(format!(
-            "{name}.joint: joints[{joint}] is a {} joint; {what} along a prismatic, cylindrical, planar or planar_slide joint's slide",
+            "{name}.joint: joints[{joint}] is a {} joint; {what} a prismatic, cylindrical, planar or planar_slide joint's slide",
             kind.name()
         ))
     }
@@ -284,7 +284,7 @@ fn slider(
     (joint, slide): (usize, usize),
     (stiffness, rest_slide, damping): (f64, f64, f64),
 ) -> Result<(), String> {
-    ck.slide(name, joint, slide, "a slider spring acts")?;
+    ck.slide(name, joint, slide, "a slider spring acts along")?;
     coefficient(name, "stiffness", stiffness)?;
     coefficient(name, "damping", damping)?;
     if !(rest_slide.is_finite() && rest_slide.abs() <= 1e9) {
