@@ -69,18 +69,17 @@ pub mod pairs;
 pub mod point_box;
 pub mod probe;
 pub mod sphere_sphere;
+pub mod start;
 pub mod step;
 
 use crate::model::{BodyState, Model};
-use crate::shapes::ShapeKind;
-use alloc::format;
-use alloc::string::String;
 pub use collider::{Collider, ColliderKind, Colliders};
 pub use compile::{Probes, MAX_PROBES};
 pub use friction::{rebase, return_map, PairFriction, PlaneFriction};
 pub use law::{Kind, Law};
 pub use material::{corner_stiffness, e_star};
 pub use probe::{gap, Geometry, Probe};
+pub use start::check_start;
 pub use step::StepState;
 
 /// The contacts' potential energy at `s` with friction state `slots` and the pairs of `state`
@@ -163,66 +162,4 @@ pub fn resolved(
         }
     }
     true
-}
-
-/// Refuse a start where a shape lies deep inside a plane or another sphere: deeper than a
-/// quarter of its radius (a box's corner: of its smallest half-size), which the contact force
-/// would answer with a launch. The message names the shapes and the depth.
-pub fn check_start(model: &Model, probes: &Probes, init: &[BodyState]) -> Result<(), String> {
-    let shapes = &model.contact.shapes;
-    let size = |i: usize| match shapes[i].kind {
-        ShapeKind::Sphere { radius } | ShapeKind::Capsule { radius, .. } => radius,
-        ShapeKind::Box { half } => half.min_element(),
-    };
-    for p in &probes.list {
-        let depth = -gap(p, init);
-        let i = p.shapes[0];
-        if depth > 0.25 * size(i) {
-            return Err(format!(
-                "contact: shape {i} ({} on body {}) starts {} m deep in a plane, more than a quarter of its size ({} m): the contact would launch it; start it on or above the plane",
-                shapes[i].kind.name(), shapes[i].body, crate::text::Num(depth), crate::text::Num(size(i))
-            ));
-        }
-    }
-    let mut near = StepState::default();
-    near.sweep_pairs(&probes.colliders, init, 0.0); // (nothing released: no last step)
-    for p in &near.pairs {
-        if let Geometry::PointFace { a, b, r, .. } = p.geometry {
-            // a sphere's centre (r > 0) or a box's corner (r = 0) in another body's box
-            let depth = -gap(p, init);
-            let size = if r > 0.0 {
-                r
-            } else {
-                probes.colliders.list[p.shapes[0]]
-                    .half
-                    .min_element()
-                    .min(probes.colliders.list[p.shapes[1]].half.min_element())
-            };
-            if depth > 0.25 * size {
-                return Err(format!(
-                    "contact: a {} of body {a} starts {} m inside the box of body {b}, more than a quarter of its size ({} m): the contact would throw them apart; start them apart or touching",
-                    if r > 0.0 { "sphere or capsule" } else { "box's corner or edge" }, crate::text::Num(depth), crate::text::Num(size)
-                ));
-            }
-        }
-        if let Geometry::SpherePair { ra, rb, a, b, .. } = p.geometry {
-            let depth = -gap(p, init);
-            if depth > 0.25 * ra.min(rb) {
-                let kind = |i: usize| match probes.colliders.list[p.shapes[i]].segment {
-                    Some(_) => "capsule",
-                    None => "sphere",
-                };
-                let what = if kind(0) == kind(1) {
-                    format!("{}s of bodies {a} and {b}", kind(0))
-                } else {
-                    format!("{} of body {a} and the {} of body {b}", kind(0), kind(1))
-                };
-                return Err(format!(
-                    "contact: the {what} start {} m inside each other, more than a quarter of the smaller radius ({} m): the contact would throw them apart; start them apart or touching",
-                    crate::text::Num(depth), crate::text::Num(ra.min(rb))
-                ));
-            }
-        }
-    }
-    Ok(())
 }
