@@ -302,10 +302,14 @@ function forceElement(doc, f, i) {
       const rest = f.type === 'joint_spring' ? f.rest_angle ?? 0 : f.rest_slide ?? 0;
       // several springs on one joint (its own and a servo's) add up: k1 (q - r1) + k2 (q - r2)
       // = (k1 + k2) (q - r), r their stiffness-weighted rest, and the dampings add
-      const old = doc.jointSprings.get(target) ?? { stiffness: 0, ref: 0, damping: 0 };
-      const k = old.stiffness + (f.stiffness ?? 0);
-      const ref = k > 0 ? (old.stiffness * old.ref + (f.stiffness ?? 0) * sign * rest) / k : 0;
-      doc.jointSprings.set(target, { stiffness: k, ref, damping: old.damping + (f.damping ?? 0) });
+      // (the first on a joint as it is, its rest kept even at stiffness 0: a round trip's bits)
+      const old = doc.jointSprings.get(target);
+      const add = { stiffness: f.stiffness ?? 0, ref: sign * rest, damping: f.damping ?? 0 };
+      const k = (old?.stiffness ?? 0) + add.stiffness;
+      doc.jointSprings.set(target, !old ? add : {
+        stiffness: k, damping: old.damping + add.damping,
+        ref: k > 0 ? (old.stiffness * old.ref + add.stiffness * add.ref) / k : old.ref,
+      });
       break;
     }
     case 'motor':
