@@ -48,7 +48,7 @@ const SCHEMA = [
     ['"cylindrical"', '', 'slider and hinge, 4 equations: b\'s point on that line and axis_b parallel to axis_a: b slides along and turns about it', 'axes default x1'],
     ['"universal"', '', 'Cardan joint, 4 equations: the points coincide and the cross axes axis_a (fixed in a) and axis_b (fixed in b) stay perpendicular', 'a: x1, b: x2 by default'],
     ['"planar"', '', 'slides in a plane and turns about its normal (MuJoCo\'s slide, slide, hinge), 3 equations: b\'s point stays in the plane through a\'s point normal to axis_a, and axis_b parallel to axis_a', 'axes: the normal; slides: the two in-plane directions in a\'s axes'],
-    ['"planar_slide"', '', 'slides in a plane without turning (MuJoCo\'s two slides), 4 equations', 'as planar'],
+    ['"planar_slide"', '', 'slides in a plane without turning (MuJoCo\'s two slides), 4 equations: as planar, and b keeps its orientation relative to a from the start', 'as planar'],
     ['slides', '', 'planar and planar_slide only: two directions in the plane, in a\'s axes, along which slide 0 and slide 1 of the slider elements are measured', 'perpendicular to axis_a and to each other; default a perpendicular pair'],
     ['"fixed"', '', 'weld, 6 equations: the points coincide and b keeps its orientation relative to a from the start', 'axes refused'],
     ['"distance"', '', 'rod, 1 equation: a massless rod with ball ends keeps the two points length apart (a rope that never slackens, a link, or with a drive a hydraulic cylinder)', 'axes refused'],
@@ -104,12 +104,14 @@ const SCHEMA = [
     ['joint', '', 'index of a revolute, cylindrical or planar joint', 'required'],
     ['torque', 'N m', 'the torque about axis_a, on b, and the opposite on a', 'required; |x| ≤ 1e12'],
     ['time', '', 'a time function f(t) that scales it', 'optional, default constant 1'],
+    ['control', '(factor)', 'MuJoCo\'s ctrl: { "value": its start, "range": [lower, upper] }; the torque is multiplied by it, set while the run goes by the page\'s sliders, tumble run --control and a link', 'optional; no time function beside it; value within range'],
   ]],
   ['Load "slider_motor"', 'forces[i]: a force along a slide, times a function of time', [
     ['joint', '', 'index of a prismatic, cylindrical, planar or planar_slide joint', 'required'],
     ['slide', '', 'which slide, as for slider_spring', 'default 0'],
     ['force', 'N', 'the force along the slide on b\'s point, and the opposite on a', 'required; |x| ≤ 1e12'],
     ['time', '', 'a time function f(t) that scales it', 'optional, default constant 1'],
+    ['control', '(factor)', 'as for a motor: the force is multiplied by it', 'optional; no time function beside it; value within range'],
   ]],
   ['Contact', 'bodies[i].shapes and the "contact" section (docs/scenarios.md: Contact)', [
     ['shapes[j].type', '', '"sphere" (radius), "capsule" (radius, half_length along its z) or "box" (half)', 'required'],
