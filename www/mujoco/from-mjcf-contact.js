@@ -57,6 +57,7 @@
 //     where two spheres are then let touch.
 import { sub, tmulv, mulm, transpose, mulv, add, restitutionOfDampratio } from './mjcf-math.js';
 import { names, flag, rows3, v3 } from './from-mjcf-read.js';
+import { slideOf } from './from-mjcf-springs.js';
 
 const fmt = (x) => Number(x.toPrecision(4));
 /** Tumble's range of restitution. */
@@ -96,7 +97,7 @@ export function jointLimits(ctx) {
   for (const k of limited) {
     const kept = jointForces.find(([, , kk]) => kk === k);
     if (!kept) {
-      notes.push(`${jlabel(k)}: its limits are ignored (Tumble's stops act on revolute, prismatic and cylindrical joints; this one is a ${['free', 'ball', 'slide', 'hinge'][model.jnt_type[k]]} joint that became another)`);
+      notes.push(`${jlabel(k)}: its limits are ignored (Tumble's stops act on the hinges and slides of revolute, prismatic, cylindrical, planar and planar_slide joints; this one is a ${['free', 'ball', 'slide', 'hinge'][model.jnt_type[k]]} joint that became another)`);
       continue;
     }
     const [t, kind, , slide = 0] = kept;
@@ -120,7 +121,7 @@ export function jointLimits(ctx) {
     // stiffness 0 is Tumble's default stop (10 Hz on body b), used where MuJoCo gives no inertia
     const stiffness = inv > 0 && s.w2 > 0 ? s.w2 / inv : 0;
     const e = restitution(s.z);
-    out.push({ type: kind === 'joint_spring' ? 'joint_limit' : 'slider_limit', joint: where[t], ...(slide ? { slide } : {}), lower, upper, stiffness, restitution: e });
+    out.push({ type: kind === 'joint_spring' ? 'joint_limit' : 'slider_limit', joint: where[t], ...slideOf(slide), lower, upper, stiffness, restitution: e });
     made++;
   }
   if (made) {

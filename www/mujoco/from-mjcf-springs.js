@@ -3,8 +3,8 @@
 // No DOM.
 //
 // - A hinge's or slide's stiffness and damping -> a `joint_spring` or `slider_spring` on the
-//   revolute, prismatic, cylindrical, planar or planar_slide joint it became, its rest angle or slide measured from
-//   the start (qpos_spring - q at the start, negated for a joint Tumble wrote reversed, jNr);
+//   revolute, prismatic, cylindrical, planar or planar_slide joint it became, its rest angle or
+//   slide measured from the start (qpos_spring - q at the start, negated for a joint Tumble wrote reversed, jNr);
 //   the other joints' are named.
 // - A spatial tendon between two sites with stiffness or damping -> a `spring` between the two
 //   points (its dead band's lower end the rest length); tendons with pulleys or wrapping, of
@@ -24,7 +24,7 @@ export function jointSprings(cx) {
     const dofs = [6, 3, 1, 1][model.jnt_type[k]], d0 = model.jnt_dofadr[k];
     let c = 0;
     for (let d = d0; d < d0 + dofs; d++) c = Math.max(c, model.dof_damping[d]);
-    if ((model.jnt_stiffness[k] > 0 && !noSpring) || (c > 0 && !noDamper)) notes.push(`${jlabel(k)}: its stiffness ${model.jnt_stiffness[k]} and damping ${c} are ignored (Tumble's joint springs act on revolute, prismatic and cylindrical joints only)`);
+    if ((model.jnt_stiffness[k] > 0 && !noSpring) || (c > 0 && !noDamper)) notes.push(`${jlabel(k)}: its stiffness ${model.jnt_stiffness[k]} and damping ${c} are ignored (Tumble's joint springs act on the hinges and slides of revolute, prismatic, cylindrical, planar and planar_slide joints only)`);
   }
   for (const [t, kind, k, slide = 0] of jointForces) {
     const kk = noSpring ? 0 : model.jnt_stiffness[k], c = noDamper ? 0 : model.dof_damping[model.jnt_dofadr[k]];
