@@ -310,6 +310,25 @@ pub fn tumble() -> &'static Path {
     })
 }
 
+/// `sc` run by `method` at the step `dt` (s) for `t_end` s, the other settings as the scenario's;
+/// a failed step panics, naming the method and the step.
+pub fn run_for(
+    sc: &tumble::Scenario,
+    method: tumble::Method,
+    dt: f64,
+    t_end: f64,
+) -> tumble::Simulation {
+    let mut settings = tumble::Settings::for_scenario(sc);
+    settings.dt = dt;
+    let mut sim = tumble::Simulation::new(sc, method, settings).unwrap();
+    for k in 0..(t_end / dt).round() as usize {
+        if let Err(e) = sim.step() {
+            panic!("{} at step {k}: {e}", method.name());
+        }
+    }
+    sim
+}
+
 /// The scenes the contact tests share: a ball on the ground, and a simulation at a given step.
 pub mod contact_scene {
     use tumble::{Method, Scenario, Settings, Simulation};

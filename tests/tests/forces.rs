@@ -16,16 +16,7 @@ fn oscillator(damping: f64, dt: f64) -> Scenario {
     .unwrap()
 }
 
-fn run(sc: &Scenario, method: Method, dt: f64, t_end: f64) -> Simulation {
-    let mut settings = Settings::for_scenario(sc);
-    settings.dt = dt;
-    let mut sim = Simulation::new(sc, method, settings).unwrap();
-    let n = (t_end / dt).round() as usize;
-    for _ in 0..n {
-        sim.step().unwrap();
-    }
-    sim
-}
+use tumble_tests::run_for as run;
 
 /// z(t) of the damped oscillator m z'' + c z' + k (z - z_r) = 0 from rest at z_r + a0.
 fn damped_closed_form(m: f64, k: f64, c: f64, a0: f64, t: f64) -> f64 {

@@ -14,17 +14,7 @@ use glam::{DMat3, DVec3};
 use tumble::{Method, Scenario, Settings, Simulation};
 use tumble_tests::{angle_difference, assert_orders};
 
-fn run(sc: &Scenario, method: Method, dt: f64, t_end: f64) -> Simulation {
-    let mut settings = Settings::for_scenario(sc);
-    settings.dt = dt;
-    let mut sim = Simulation::new(sc, method, settings).unwrap();
-    for k in 0..(t_end / dt).round() as usize {
-        if let Err(e) = sim.step() {
-            panic!("{} at step {k}: {e}", method.name());
-        }
-    }
-    sim
-}
+use tumble_tests::run_for as run;
 
 const K: f64 = 50.0;
 const M: f64 = 2.0;

@@ -18,17 +18,7 @@ use glam::DVec3;
 use tumble::{Method, Scenario, Settings, Simulation};
 use tumble_tests::{angle_difference, assert_orders};
 
-fn run(sc: &Scenario, method: Method, dt: f64, t_end: f64) -> Simulation {
-    let mut settings = Settings::for_scenario(sc);
-    settings.dt = dt;
-    let mut sim = Simulation::new(sc, method, settings).unwrap();
-    for k in 0..(t_end / dt).round() as usize {
-        if let Err(e) = sim.step() {
-            panic!("{} at step {k}: {e}", method.name());
-        }
-    }
-    sim
-}
+use tumble_tests::run_for as run;
 
 const G: [f64; 3] = [2.0, -5.0, -9.81];
 const V0: [f64; 3] = [1.0, 0.0, 2.0];
