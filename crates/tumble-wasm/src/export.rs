@@ -94,6 +94,11 @@ fn preset_value(sc: &Scenario) -> Value {
             v["drives"] = d;
         }
     }
+    if !sc.model.tendons.is_empty() {
+        if let Ok(t) = tumble::custom::tendons_json(&sc.model) {
+            v["tendons"] = t;
+        }
+    }
     // contact: the section (planes, each material written out) and each body's shapes
     if !sc.model.contact.is_empty() {
         if let Ok((section, shapes)) = tumble::custom::contact_json(&sc.model) {

@@ -60,6 +60,13 @@ pub use crate::custom_contact::contact_json;
 use crate::custom_contact::{contact_from, JsonContact, JsonShape};
 use crate::custom_forces::{drives_from, forces_from, JsonDrive, JsonForce};
 pub use crate::custom_forces::{drives_json, forces_json};
+
+/// The JSON form of `model`'s tendons (the `tendons` list of a scenario file), for the
+/// editor's export.
+pub fn tendons_json(model: &Model) -> Result<serde_json::Value, String> {
+    serde_json::to_value(crate::custom_tendons::tendons_json(model))
+        .map_err(|e| format!("tendons: {e}"))
+}
 use crate::model::box_for_inertia;
 use crate::model::{twist_reference, Body, BodyState, Joint, JointKind, Model, Names};
 use crate::names;
@@ -93,6 +100,8 @@ struct JsonScenario {
     forces: Vec<JsonForce>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     drives: Vec<JsonDrive>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    tendons: Vec<crate::custom_tendons::JsonTendon>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     contact: Option<JsonContact>,
 }
@@ -206,7 +215,8 @@ pub fn parse(text: &str) -> Result<CustomSystem, ScenarioError> {
             gravity,
         )?,
         names: names_from(&js)?,
-        controls: crate::custom_forces::controls_from(&js.forces)?,
+        controls: crate::custom_controls::controls_from(&js.forces)?,
+        tendons: crate::custom_tendons::tendons_from(&js.tendons),
     };
     crate::validate::check_consistent(&model, &initial)?;
     let json =
@@ -501,13 +511,14 @@ fn distance_kind(
     Ok(JointKind::Distance { length })
 }
 
-/// The optional names of the bodies, joints, forces and drives, checked list by list.
+/// The optional names of the bodies, joints, forces, drives and tendons, checked list by list.
 fn names_from(js: &JsonScenario) -> Result<Names, ScenarioError> {
     Ok(Names {
         bodies: names::check("bodies", &listed(&js.bodies, |b| &b.name))?,
         joints: names::check("joints", &listed(&js.joints, |j| &j.name))?,
         forces: names::check("forces", &listed(&js.forces, JsonForce::name))?,
         drives: names::check("drives", &listed(&js.drives, |d| d.name()))?,
+        tendons: names::check("tendons", &listed(&js.tendons, |t| t.name()))?,
     })
 }
 

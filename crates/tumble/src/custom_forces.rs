@@ -1,10 +1,11 @@
 //! The JSON form of the force elements, loads, time functions and drives (the `forces` and
 //! `drives` lists of a scenario file; `custom.rs` documents the format and reads the rest).
+use crate::custom_controls::{controlled, JsonControl};
+use crate::custom_tendons::{FTendonMotor, FTendonSpring};
 use crate::custom_time::{time_fn, JsonTime, TConstant};
 use crate::forces::ForceElement;
 use crate::json_path::{tagged, Tagged};
 use crate::model::{Drive, DriveKind, LimitKind, Model, Names};
-use crate::validate::ScenarioError;
 use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -64,6 +65,8 @@ pub(crate) enum JsonForce {
     Torque(FTorque),
     Motor(FMotor),
     SliderMotor(FSliderMotor),
+    TendonSpring(FTendonSpring),
+    TendonMotor(FTendonMotor),
 }
 
 /// The values of a force's "type".
@@ -79,6 +82,8 @@ pub(crate) enum ForceType {
     Torque,
     Motor,
     SliderMotor,
+    TendonSpring,
+    TendonMotor,
 }
 
 impl Tagged for JsonForce {
@@ -95,11 +100,23 @@ impl Tagged for JsonForce {
             ForceType::Torque => JsonForce::Torque(FTorque::deserialize(d)?),
             ForceType::Motor => JsonForce::Motor(FMotor::deserialize(d)?),
             ForceType::SliderMotor => JsonForce::SliderMotor(FSliderMotor::deserialize(d)?),
+            ForceType::TendonSpring => JsonForce::TendonSpring(FTendonSpring::deserialize(d)?),
+            ForceType::TendonMotor => JsonForce::TendonMotor(FTendonMotor::deserialize(d)?),
         })
     }
 }
 
 impl JsonForce {
+    /// A motor's control and time function (`None` for the other elements).
+    pub(crate) fn control_and_time(&self) -> Option<(Option<JsonControl>, &Option<JsonTime>)> {
+        match self {
+            JsonForce::Motor(m) => Some((m.control, &m.time)),
+            JsonForce::SliderMotor(m) => Some((m.control, &m.time)),
+            JsonForce::TendonMotor(m) => Some((m.control, &m.time)),
+            _ => None,
+        }
+    }
+
     /// The element's optional name.
     pub(crate) fn name(&self) -> &Option<String> {
         match self {
@@ -112,6 +129,8 @@ impl JsonForce {
             JsonForce::Torque(f) => &f.name,
             JsonForce::Motor(f) => &f.name,
             JsonForce::SliderMotor(f) => &f.name,
+            JsonForce::TendonSpring(f) => &f.name,
+            JsonForce::TendonMotor(f) => &f.name,
         }
     }
 }
@@ -261,16 +280,6 @@ pub(crate) struct FSliderMotor {
     name: Option<String>,
 }
 
-/// A motor's control (MuJoCo's ctrl): the motor's factor, `value` at the start, set between
-/// steps within `range`.
-#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq)]
-#[serde(deny_unknown_fields)]
-pub(crate) struct JsonControl {
-    #[serde(default)]
-    value: f64,
-    range: [f64; 2],
-}
-
 fn half() -> f64 {
     0.5
 }
@@ -402,6 +411,9 @@ fn element_json(f: &ForceElement, name: Option<String>, control: Option<JsonCont
             time: time_json(time),
             control,
         }),
+        ForceElement::TendonSpring { .. } | ForceElement::TendonMotor { .. } => {
+            crate::custom_tendons::element_json(f, name, control)
+        }
     }
 }
 
@@ -522,62 +534,10 @@ fn element_from(f: &JsonForce) -> ForceElement {
             force: m.force,
             time: controlled(m.time, m.control),
         },
-    }
-}
-
-/// A motor's time function: its control's value where it has a control (`controls_from`
-/// refuses a motor with both), else its own.
-fn controlled(time: Option<JsonTime>, control: Option<JsonControl>) -> crate::timefn::TimeFn {
-    match control {
-        Some(c) => crate::timefn::TimeFn::Constant { value: c.value },
-        None => time_fn(time),
-    }
-}
-
-/// The controls of the JSON form's motors, checked: a control's range is finite, lower below
-/// upper, at most 1e12 in size, and holds its value; a controlled motor has no time function.
-pub(crate) fn controls_from(js: &[JsonForce]) -> Result<Vec<crate::model::Control>, ScenarioError> {
-    let mut out = Vec::new();
-    for (i, f) in js.iter().enumerate() {
-        let (control, time) = match f {
-            JsonForce::Motor(m) => (m.control, &m.time),
-            JsonForce::SliderMotor(m) => (m.control, &m.time),
-            _ => continue,
-        };
-        let Some(c) = control else { continue };
-        let [lower, upper] = c.range;
-        let name = format!("forces[{i}].control");
-        if time.is_some() {
-            return Err(ScenarioError(format!(
-                "forces[{i}]: a motor with a control takes no time function (the control is its factor, set while it runs)"
-            )));
+        JsonForce::TendonSpring(_) | JsonForce::TendonMotor(_) => {
+            crate::custom_tendons::element_from(f)
         }
-        if !(lower.is_finite()
-            && upper.is_finite()
-            && lower < upper
-            && lower.abs().max(upper.abs()) <= 1e12)
-        {
-            return Err(ScenarioError(format!(
-                "{name}.range must be two finite numbers, the first below the second, at most 1e12 in size, not [{}, {}]",
-                crate::text::Num(lower),
-                crate::text::Num(upper)
-            )));
-        }
-        if !(c.value.is_finite() && (lower..=upper).contains(&c.value)) {
-            return Err(ScenarioError(format!(
-                "{name}.value must be within its range [{}, {}], not {}",
-                crate::text::Num(lower),
-                crate::text::Num(upper),
-                crate::text::Num(c.value)
-            )));
-        }
-        out.push(crate::model::Control {
-            element: i,
-            lower,
-            upper,
-        });
     }
-    Ok(out)
 }
 
 /// The drives of the JSON form (checked in `validate::check_drives`).

@@ -116,6 +116,12 @@ pub fn conserved_momentum(model: &Model) -> [bool; 3] {
                 | ForceElement::Motor { joint, .. }
                 | ForceElement::SliderMotor { joint, .. }
                 | ForceElement::SliderSpring { joint, .. } => model.joints[joint].a.is_some(),
+                // a tendon's force acts on each of its coordinates' joints, as a joint spring
+                ForceElement::TendonSpring { tendon, .. }
+                | ForceElement::TendonMotor { tendon, .. } => model.tendons[tendon]
+                    .terms
+                    .iter()
+                    .all(|x| model.joints[x.joint].a.is_some()),
                 // an external load changes the momentum
                 ForceElement::Force { .. } | ForceElement::Torque { .. } => false,
             })

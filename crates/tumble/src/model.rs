@@ -309,6 +309,29 @@ pub enum ForceElement {
         /// the factor f(t)
         time: TimeFn,
     },
+    /// A spring and damper on a fixed tendon's length L = sum c_i q_i (`tendons.rs`):
+    /// V = k (L - L_r)^2 / 2, damping force c dL/dt (MuJoCo's fixed tendon with its stiffness,
+    /// springlength and damping).
+    TendonSpring {
+        /// the tendon ([`Model::tendons`])
+        tendon: usize,
+        /// stiffness (N/m or N m/rad: per unit of L), >= 0
+        stiffness: f64,
+        /// L at rest, relative to the start (L is measured from the start, as the angles are)
+        rest_length: f64,
+        /// damping, >= 0
+        damping: f64,
+    },
+    /// A generalised force F along a fixed tendon's length: c_i F on each coordinate q_i
+    /// (MuJoCo's motor on a tendon); its power is F dL/dt.
+    TendonMotor {
+        /// the tendon ([`Model::tendons`])
+        tendon: usize,
+        /// the force at f = 1 (N or N m: per unit of L)
+        force: f64,
+        /// the factor f(t)
+        time: TimeFn,
+    },
 }
 
 impl ForceElement {
@@ -318,7 +341,8 @@ impl ForceElement {
             ForceElement::Force { time, .. }
             | ForceElement::Torque { time, .. }
             | ForceElement::Motor { time, .. }
-            | ForceElement::SliderMotor { time, .. } => Some(time),
+            | ForceElement::SliderMotor { time, .. }
+            | ForceElement::TendonMotor { time, .. } => Some(time),
             _ => None,
         }
     }
@@ -352,6 +376,9 @@ pub struct Model {
     pub names: Names,
     /// The controls: motors whose factor is an input set between steps (MuJoCo's ctrl).
     pub controls: Vec<Control>,
+    /// Fixed tendons: lengths that are linear combinations of joint coordinates
+    /// (`tendons.rs`), on which tendon springs and tendon motors act.
+    pub tendons: Vec<crate::tendons::Tendon>,
 }
 
 /// A control: the factor of motor or slider motor `element` (its time function, a constant),
@@ -359,7 +386,7 @@ pub struct Model {
 /// ctrl with its ctrlrange, the element's torque or force its gear.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Control {
-    /// the force element (a `Motor` or `SliderMotor` with a constant time function)
+    /// the force element (a `Motor`, `SliderMotor` or `TendonMotor` with a constant time function)
     pub element: usize,
     /// the lowest value
     pub lower: f64,
@@ -380,6 +407,8 @@ pub struct Names {
     pub forces: Vec<String>,
     /// the drives' names
     pub drives: Vec<String>,
+    /// the tendons' names
+    pub tendons: Vec<String>,
 }
 
 impl Names {
@@ -390,9 +419,15 @@ impl Names {
 
     /// Whether no element is named.
     pub fn is_empty(&self) -> bool {
-        [&self.bodies, &self.joints, &self.forces, &self.drives]
-            .iter()
-            .all(|l| l.iter().all(String::is_empty))
+        [
+            &self.bodies,
+            &self.joints,
+            &self.forces,
+            &self.drives,
+            &self.tendons,
+        ]
+        .iter()
+        .all(|l| l.iter().all(String::is_empty))
     }
 }
 

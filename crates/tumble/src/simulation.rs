@@ -378,20 +378,22 @@ impl Simulation {
                     rest_length: 0.0,
                     damping: 0.0,
                 });
+                // (the tendons' terms keep their frames and angles after the elements': the
+                // pull's go in at its place, k)
                 self.compiled
                     .force_frames
-                    .push(crate::forces::Frame::default());
+                    .insert(k, crate::forces::Frame::default());
                 match &mut self.solver {
                     Solver::Director(s, w) => {
-                        s.forces.angles.push(0.0);
+                        s.forces.angles.insert(k, 0.0);
                         w.grow_elements(&self.compiled);
                     }
                     Solver::Rattle(s, w) => {
-                        s.forces.angles.push(0.0);
+                        s.forces.angles.insert(k, 0.0);
                         w.grow_elements();
                     }
                     Solver::Baumgarte(s, w) => {
-                        s.forces.angles.push(0.0);
+                        s.forces.angles.insert(k, 0.0);
                         w.grow_elements();
                     }
                 }
@@ -450,8 +452,9 @@ impl Simulation {
             ));
         }
         let value = crate::timefn::TimeFn::Constant { value };
-        if let ForceElement::Motor { time, .. } | ForceElement::SliderMotor { time, .. } =
-            &mut self.compiled.model.forces[ctl.element]
+        if let ForceElement::Motor { time, .. }
+        | ForceElement::SliderMotor { time, .. }
+        | ForceElement::TendonMotor { time, .. } = &mut self.compiled.model.forces[ctl.element]
         {
             *time = value;
         }

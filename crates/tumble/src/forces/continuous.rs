@@ -34,6 +34,9 @@ pub fn add_world(
             ForceElement::Spring { .. }
             | ForceElement::JointSpring { .. }
             | ForceElement::SliderSpring { .. } => springs(el, fr, s, *angle, out, &mut p),
+            ForceElement::TendonSpring { .. } | ForceElement::TendonMotor { .. } => {
+                super::tendon_world(model, frames, (s, angles, t), el, out, &mut p)
+            }
             _ => stops_and_loads(el, fr, (s, *angle, t), out, &mut p),
         }
     }
@@ -114,7 +117,7 @@ fn springs(
 
 /// A slide x = mw . d - s0 (mw = R_a n_a, d = p_b - p_a) at the states `s` and its rate
 /// mw . (pdot_b - pdot_a) + (w_a x mw) . d.
-fn slide_and_rate(fr: &Frame, s: &[BodyState]) -> (f64, f64) {
+pub(super) fn slide_and_rate(fr: &Frame, s: &[BodyState]) -> (f64, f64) {
     let mw = rot(s, fr.a) * fr.n_a;
     let d = point(s, fr.b, fr.point_b) - end(s, fr.a, fr.point_a);
     let wa = fr.a.map_or(DVec3::ZERO, |a| s[a].r * s[a].w);
@@ -126,7 +129,7 @@ fn slide_and_rate(fr: &Frame, s: &[BodyState]) -> (f64, f64) {
 
 /// The generalised force `f` along a slide: f along mw on b's point, -f on a at that same point
 /// (the Jacobian of the sliding row, joints.rs), so that its power is f times the slide's rate.
-fn push_along_slide(fr: &Frame, s: &[BodyState], f: f64, (force, torque): Out) {
+pub(super) fn push_along_slide(fr: &Frame, s: &[BodyState], f: f64, (force, torque): Out) {
     let mw = rot(s, fr.a) * fr.n_a;
     let pb = point(s, fr.b, fr.point_b);
     apply(fr.b, pb - s[fr.b].x, mw * f, force, torque);
@@ -136,7 +139,7 @@ fn push_along_slide(fr: &Frame, s: &[BodyState], f: f64, (force, torque): Out) {
 }
 
 /// The per-body forces and torques an element adds to.
-type Out<'a> = (&'a mut [DVec3], &'a mut [DVec3]);
+pub(super) type Out<'a> = (&'a mut [DVec3], &'a mut [DVec3]);
 
 /// A limit's stops, a force's, a torque's or a motor's forces and torques at the states `s`
 /// (`angle`: the joint's angle there), time `t`, into `force` and `torque`, their powers into

@@ -17,6 +17,8 @@
 //! slider motor   F(t) = force f(t) along a joint's slide x (as the slider spring's): F mw on
 //!                b's point, -F mw on a at that place; power F xdot
 //! limit          a joint's angle or slide held between two stops (`forces/limits.rs`)
+//! tendon         a spring or motor on a fixed tendon's length L = sum c_i q_i (`tendons.rs`,
+//!                `forces/tendon.rs`): generalised force c_i F on each coordinate
 //! budget         E = T + V (V: gravity and springs), W = work of loads and motors,
 //!                D = energy dissipated by dampers; E(t) - E(0) - W(t) + D(t) = 0
 //! ```
@@ -31,6 +33,7 @@
 mod continuous;
 pub mod frame;
 pub mod limits;
+mod tendon;
 mod validate;
 
 use crate::math::length;
@@ -40,12 +43,14 @@ use alloc::vec;
 use alloc::vec::Vec;
 pub use continuous::{add_world, stop_on_b, Power, Stop};
 pub use frame::{angle_xy, end, point, point_velocity, rot, slide, unwrap, Frame};
+pub use tendon::tendon_world;
 pub use validate::{validate, MAX_COEFFICIENT};
 
 /// The frames of `model`'s elements, with the angles of joint springs measured from `init`
-/// (from the identity orientation when `init` is `None`).
+/// (from the identity orientation when `init` is `None`), then those of the tendons' terms
+/// (`tendons::slot`).
 pub fn frames(model: &Model, init: Option<&[BodyState]>) -> Vec<Frame> {
-    model
+    let mut out: Vec<Frame> = model
         .forces
         .iter()
         .map(|f| {
@@ -62,7 +67,9 @@ pub fn frames(model: &Model, init: Option<&[BodyState]>) -> Vec<Frame> {
             }
             frame
         })
-        .collect()
+        .collect();
+    out.extend(crate::tendons::term_frames(model, init));
+    out
 }
 
 /// What the run has put in and taken out, and what the joint springs' angles are: the part of
@@ -75,7 +82,8 @@ pub struct State {
     pub work: f64,
     /// D: energy dissipated by the dampers so far (J), >= 0 and never decreasing
     pub dissipated: f64,
-    /// per element: the unwrapped angle of a joint spring (rad), zero for other elements
+    /// per element: the unwrapped angle of a joint spring (rad), zero for other elements; then
+    /// per tendon term (`tendons::slot`): a hinge's unwrapped angle
     pub angles: Vec<f64>,
     /// per plane contact: the friction state (`contact/`)
     pub contact: Vec<crate::contact::PlaneFriction>,
@@ -105,7 +113,7 @@ impl State {
     /// initial configuration), no contact slot.
     pub fn new(model: &Model) -> State {
         State {
-            angles: vec![0.0; model.forces.len()],
+            angles: vec![0.0; angle_slots(model)],
             ..Default::default()
         }
     }
@@ -126,8 +134,23 @@ impl State {
     }
 }
 
-/// The joint springs' angles at `s`, each unwrapped against `angles` (in place).
+/// How many angles the force state holds: one per element, one per tendon term.
+pub fn angle_slots(model: &Model) -> usize {
+    model.forces.len() + crate::tendons::term_count(model)
+}
+
+/// The joint springs' and the tendons' hinges' angles at `s`, each unwrapped against `angles`
+/// (in place).
 pub fn update_angles(model: &Model, frames: &[Frame], s: &[BodyState], angles: &mut [f64]) {
+    let nf = model.forces.len();
+    let terms = model.tendons.iter().flat_map(|t| t.terms.iter());
+    for (j, term) in terms.enumerate() {
+        if term.kind == LimitKind::Angle {
+            let fr = &frames[nf + j];
+            let (x, y) = angle_xy(fr, &rot(s, fr.a), &rot(s, Some(fr.b)));
+            angles[nf + j] = unwrap(x, y, angles[nf + j]);
+        }
+    }
     for ((f, fr), angle) in model.forces.iter().zip(frames).zip(angles.iter_mut()) {
         if matches!(
             f,
@@ -173,6 +196,15 @@ pub fn potential(model: &Model, frames: &[Frame], s: &[BodyState], angles: &[f64
                 ..
             } => {
                 let x = slide(fr, s) - rest_slide;
+                v += 0.5 * stiffness * x * x;
+            }
+            ForceElement::TendonSpring {
+                tendon,
+                stiffness,
+                rest_length,
+                ..
+            } => {
+                let x = crate::tendons::length(model, frames, s, angles, tendon) - rest_length;
                 v += 0.5 * stiffness * x * x;
             }
             ForceElement::Limit {

@@ -18,6 +18,9 @@ pub const MAX_COEFFICIENT: f64 = 1e12;
 /// coincide when its rest length is not zero. The message names the element and the field.
 pub fn validate(model: &Model, init: &[BodyState]) -> Result<(), String> {
     let ck = &Checks { model };
+    for i in 0..model.tendons.len() {
+        ck.tendon_terms(i)?;
+    }
     for (i, f) in model.forces.iter().enumerate() {
         let name = format!("forces[{i}]");
         let name = name.as_str();
@@ -83,7 +86,24 @@ fn element(ck: &Checks, name: &str, f: &ForceElement, init: &[BodyState]) -> Res
         ForceElement::Force { .. }
         | ForceElement::Torque { .. }
         | ForceElement::Motor { .. }
-        | ForceElement::SliderMotor { .. } => load(ck, name, f)?,
+        | ForceElement::SliderMotor { .. }
+        | ForceElement::TendonMotor { .. } => load(ck, name, f)?,
+        ForceElement::TendonSpring {
+            tendon,
+            stiffness,
+            rest_length,
+            damping,
+        } => {
+            ck.tendon(name, tendon)?;
+            coefficient(name, "stiffness", stiffness)?;
+            coefficient(name, "damping", damping)?;
+            if !(rest_length.is_finite() && rest_length.abs() <= 1e6) {
+                return Err(format!(
+                    "{name}.rest_length must be finite and at most 1e6 in size, not {}",
+                    Num(rest_length)
+                ));
+            }
+        }
     }
 
     Ok(())
@@ -144,6 +164,21 @@ fn load(ck: &Checks, name: &str, f: &ForceElement) -> Result<(), String> {
             }
             time.validate(&format!("{name}.time"))?;
         }
+        ForceElement::TendonMotor {
+            tendon,
+            force,
+            time,
+        } => {
+            ck.tendon(name, tendon)?;
+            if !(force.is_finite() && force.abs() <= MAX_COEFFICIENT) {
+                return Err(format!(
+                    "{name}.force must be finite and at most {} in size, not {}",
+                    Num(MAX_COEFFICIENT),
+                    Num(force)
+                ));
+            }
+            time.validate(&format!("{name}.time"))?;
+        }
         _ => {}
     }
     Ok(())
@@ -181,6 +216,57 @@ fn finite(name: &str, field: &str, v: DVec3, max: f64) -> Result<(), String> {
 }
 
 impl Checks<'_> {
+    /// A tendon index (a tendon element's).
+    fn tendon(&self, name: &str, t: usize) -> Result<(), String> {
+        let n = self.model.tendons.len();
+        if t < n {
+            return Ok(());
+        }
+        Err(format!(
+            "{name}.tendon: {}, so tendons[{t}] does not exist",
+            numbered(n, "tendon", "tendons")
+        ))
+    }
+
+    /// Tendon `i`'s terms: 1 to `MAX_TERMS` of them, each an existing joint's angle (a
+    /// revolute, cylindrical or planar joint) or slide, with a finite coefficient of at most
+    /// 1e6 in size.
+    fn tendon_terms(&self, i: usize) -> Result<(), String> {
+        let terms = &self.model.tendons[i].terms;
+        let max = crate::tendons::MAX_TERMS;
+        if terms.is_empty() || terms.len() > max {
+            return Err(format!(
+                "tendons[{i}].terms: a tendon takes 1 to {max} terms, not {}",
+                terms.len()
+            ));
+        }
+        for (j, x) in terms.iter().enumerate() {
+            let name = format!("tendons[{i}].terms[{j}]");
+            let kind = self.joint(&name, x.joint)?;
+            if x.kind == LimitKind::Slide {
+                self.slide(
+                    &name,
+                    x.joint,
+                    x.slide,
+                    "a tendon term with \"slide\" takes",
+                )?;
+            } else if !kind.has_angle() {
+                return Err(format!(
+                    "{name}: joints[{}] is a {} joint, which has no angle; a term without \"slide\" takes the angle of a revolute, cylindrical or planar joint (give \"slide\": 0 for its slide)",
+                    x.joint,
+                    kind.name()
+                ));
+            }
+            if !(x.coef.is_finite() && x.coef.abs() <= 1e6) {
+                return Err(format!(
+                    "{name}.coef must be finite and at most 1e6 in size, not {}",
+                    Num(x.coef)
+                ));
+            }
+        }
+        Ok(())
+    }
+
     /// A body index.
     fn body(&self, name: &str, field: &str, b: usize) -> Result<(), String> {
         let n = self.model.bodies.len();

@@ -111,7 +111,7 @@ impl Workspace {
             js: JointMatrix::new(&c.pattern),
             k1: vec![(DVec3::ZERO, DVec3::ZERO); n],
             k2: vec![(DVec3::ZERO, DVec3::ZERO); n],
-            angles: vec![0.0; c.model.forces.len()],
+            angles: vec![0.0; crate::forces::angle_slots(&c.model)],
         }
     }
 

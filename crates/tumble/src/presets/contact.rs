@@ -116,6 +116,7 @@ fn contact_model(
     Model {
         names: Default::default(),
         controls: Vec::new(),
+        tendons: Vec::new(),
         bodies,
         joints,
         gravity: DVec3::new(0.0, 0.0, -G),

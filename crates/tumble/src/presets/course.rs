@@ -83,6 +83,7 @@ pub fn double_pendulum(values: &[f64]) -> (Model, Vec<BodyState>) {
     let model = Model {
         names: Default::default(),
         controls: Vec::new(),
+        tendons: Vec::new(),
         bodies,
         joints,
         gravity: GRAVITY,
@@ -212,6 +213,7 @@ pub fn four_bar(values: &[f64]) -> (Model, Vec<BodyState>) {
     let model = Model {
         names: Default::default(),
         controls: Vec::new(),
+        tendons: Vec::new(),
         bodies: vec![rod(a), rod(b), rod(c)],
         joints,
         gravity: GRAVITY,
@@ -289,6 +291,7 @@ pub fn catenary(values: &[f64]) -> (Model, Vec<BodyState>) {
     let model = Model {
         names: Default::default(),
         controls: Vec::new(),
+        tendons: Vec::new(),
         bodies: vec![rod(l); n],
         joints,
         gravity: GRAVITY,

@@ -58,6 +58,7 @@ pub fn crane(values: &[f64]) -> (Model, Vec<BodyState>) {
     let model = Model {
         names: Default::default(),
         controls: Vec::new(),
+        tendons: Vec::new(),
         bodies: vec![boom, weight],
         joints: vec![
             Joint {

@@ -48,6 +48,7 @@ pub fn spring_pendulum(values: &[f64]) -> (Model, Vec<BodyState>) {
     let model = Model {
         names: Default::default(),
         controls: Vec::new(),
+        tendons: Vec::new(),
         bodies: vec![body],
         joints: vec![],
         gravity: GRAVITY,
@@ -75,6 +76,7 @@ pub(crate) fn hinged_rod(angle: f64, forces: Vec<ForceElement>) -> (Model, Vec<B
     let model = Model {
         names: Default::default(),
         controls: Vec::new(),
+        tendons: Vec::new(),
         bodies: vec![rod],
         joints: vec![Joint {
             kind: JointKind::Revolute {
@@ -147,6 +149,7 @@ pub fn slider_crank(values: &[f64]) -> (Model, Vec<BodyState>) {
     let mut model = Model {
         names: Default::default(),
         controls: Vec::new(),
+        tendons: Vec::new(),
         bodies,
         joints,
         gravity: GRAVITY,
@@ -307,6 +310,7 @@ pub fn kapitza(values: &[f64]) -> (Model, Vec<BodyState>) {
     let model = Model {
         names: Default::default(),
         controls: Vec::new(),
+        tendons: Vec::new(),
         bodies: vec![carriage, rod(l)],
         joints: vec![
             slider_z(None, 0),

@@ -28,6 +28,7 @@ pub fn andrews() -> (Model, Vec<BodyState>) {
     let model = Model {
         names: Default::default(),
         controls: Vec::new(),
+        tendons: Vec::new(),
         bodies,
         joints,
         gravity: DVec3::ZERO,
@@ -231,6 +232,7 @@ pub fn governor(values: &[f64]) -> (Model, Vec<BodyState>) {
     let model = Model {
         names: Default::default(),
         controls: Vec::new(),
+        tendons: Vec::new(),
         bodies: g.bodies,
         joints: g.joints,
         gravity: GRAVITY,

@@ -115,6 +115,7 @@ fn bare(bodies: Vec<Body>, joints: Vec<Joint>, gravity: DVec3) -> Model {
     Model {
         names: Default::default(),
         controls: Vec::new(),
+        tendons: Vec::new(),
         bodies,
         joints,
         gravity,

@@ -36,6 +36,10 @@
 //!                axis for the ground); W_step = -g . Delta q
 //! slider motor   the force F (mean of f as above) along a slide x (as the slider spring's):
 //!                g = -F grad x(qbar), W_step = F Delta x = -g . Delta q exactly
+//! tendon         L = sum c_i q_i of the hinges' angles and slides above: Delta L =
+//!                (sum c_i G_i) . Delta q exactly with each coordinate's discrete gradient G_i,
+//!                so a spring's or motor's force F along L acts as F sum c_i G_i
+//!                (`tendons.rs`)
 //! ```
 //! Every g is a combination of gradients of rotation- and translation-invariant functions (the
 //! spring, the joint spring) or an external load, so the elements between bodies keep the
@@ -251,6 +255,9 @@ pub fn evaluate(
                 kind: LimitKind::Slide,
                 ..
             } => slide(el, fr, &step, g, &mut out),
+            ForceElement::TendonSpring { .. } | ForceElement::TendonMotor { .. } => {
+                super::tendons::tendon(c, el, &step, (angles, &mut *angles1), g, &mut out)
+            }
             _ => load(el, fr, &step, g, &mut out),
         }
     }
@@ -258,11 +265,11 @@ pub fn evaluate(
 }
 
 /// The step the elements take: from `qn` (time `t`) to the iterate `q1` (time t + h).
-struct Step<'a> {
-    qn: &'a [[f64; 12]],
-    q1: &'a [[f64; 12]],
-    t: f64,
-    h: f64,
+pub(super) struct Step<'a> {
+    pub(super) qn: &'a [[f64; 12]],
+    pub(super) q1: &'a [[f64; 12]],
+    pub(super) t: f64,
+    pub(super) h: f64,
 }
 
 impl Step<'_> {
@@ -272,7 +279,7 @@ impl Step<'_> {
     }
 
     /// A time function's mean over the step's two ends.
-    fn factor(&self, f: &crate::timefn::TimeFn) -> f64 {
+    pub(super) fn factor(&self, f: &crate::timefn::TimeFn) -> f64 {
         0.5 * (f.at(self.t) + f.at(self.t + self.h))
     }
 }
@@ -311,8 +318,6 @@ fn spring(el: &ForceElement, step: &Step, g: &mut [[f64; 12]], out: &mut StepBud
 
 /// A joint spring's or angle limit's discrete gradient (module notes): the angle th0 at n,
 /// the one at n+1 into `angle1`.
-// (`!(r2 > 1e-300)`: a NaN radius leaves the gradient out, as a zero one)
-#[allow(clippy::neg_cmp_op_on_partial_ord)]
 fn angle(
     el: &ForceElement,
     fr: &crate::forces::Frame,
@@ -321,8 +326,21 @@ fn angle(
     g: &mut [[f64; 12]],
     out: &mut StepBudget,
 ) {
-    let (qn, q1, h) = (step.qn, step.q1, step.h);
-    let mean_dirs = |b: usize| step.mean_dirs(b);
+    let (th1, gx, gy) = angle_dg(fr, step, th0);
+    *angle1 = th1;
+    // f: the step's dV/dtheta plus damping, and what it dissipates
+    let (f, diss) = angle_force(el, fr, th0, th1, step.h);
+    out.dissipated += diss;
+    add_angle_grad(fr, step, f * gx, f * gy, g);
+}
+
+/// A hinge's angle over the step: the angle at n+1 (unwrapped against th0) and Gonzalez's 2-D
+/// discrete gradient (gx, gy) of theta(x, y) (module notes): Delta theta = gx Delta x + gy Delta y
+/// exactly ((0, 0) where the mean (x, y) has no direction).
+// (`!(r2 > 1e-300)`: a NaN radius leaves the gradient out, as a zero one)
+#[allow(clippy::neg_cmp_op_on_partial_ord)]
+pub(super) fn angle_dg(fr: &crate::forces::Frame, step: &Step, th0: f64) -> (f64, f64, f64) {
+    let (qn, q1) = (step.qn, step.q1);
     let qa = |q: &[[f64; 12]]| fr.a.map_or(DMat3::IDENTITY, |a| dirs(&q[a]));
     let xy = |q: &[[f64; 12]]| {
         let (ra, rb) = (qa(q), dirs(&q[fr.b]));
@@ -330,18 +348,12 @@ fn angle(
     };
     let (x0, y0) = xy(qn);
     let (x1, y1) = xy(q1);
-
     let th1 = unwrap(x1, y1, th0);
-    *angle1 = th1;
     let dth = th1 - th0;
-    // f: the step's dV/dtheta plus damping, and what it dissipates
-    let (f, diss) = angle_force(el, fr, th0, th1, h);
-    out.dissipated += diss;
-    // 2-D discrete gradient of theta(x, y)
     let (xb, yb) = (0.5 * (x0 + x1), 0.5 * (y0 + y1));
     let r2 = xb * xb + yb * yb;
     if !(r2 > 1e-300) {
-        return;
+        return (th1, 0.0, 0.0);
     }
     let (mut gx, mut gy) = (-yb / r2, xb / r2);
     let (dx, dy) = (x1 - x0, y1 - y0);
@@ -355,16 +367,28 @@ fn angle(
         gx += corr * dx;
         gy += corr * dy;
     }
-    // grad x, grad y at the mean: on a's directors r_a,i u and m_a,i u
-    // (u = Qbar_b e); on b's directors e_i (Qbar_a r_a) and e_i (Qbar_a m_a)
+    (th1, gx, gy)
+}
+
+/// Add fx grad x + fy grad y of a hinge's (x, y) at the mean configuration to `g`: on a's
+/// directors r_a,i u and m_a,i u (u = Qbar_b e); on b's directors e_i (Qbar_a r_a) and
+/// e_i (Qbar_a m_a).
+pub(super) fn add_angle_grad(
+    fr: &crate::forces::Frame,
+    step: &Step,
+    fx: f64,
+    fy: f64,
+    g: &mut [[f64; 12]],
+) {
+    let mean_dirs = |b: usize| step.mean_dirs(b);
     let qa_bar = fr.a.map_or(DMat3::IDENTITY, mean_dirs);
     let qb_bar = mean_dirs(fr.b);
-    let w = qa_bar * (fr.r_a * (f * gx) + fr.m_a * (f * gy)); // world
+    let s = fr.r_a * fx + fr.m_a * fy;
+    let w = qa_bar * s; // world
     let e = fr.e_b;
     add_dirs(&mut g[fr.b], &DMat3::from_cols(w * e.x, w * e.y, w * e.z));
     if let Some(a) = fr.a {
         let u = qb_bar * e;
-        let s = fr.r_a * (f * gx) + fr.m_a * (f * gy);
         add_dirs(&mut g[a], &DMat3::from_cols(u * s.x, u * s.y, u * s.z));
     }
 }
@@ -377,14 +401,7 @@ fn slide(
     g: &mut [[f64; 12]],
     out: &mut StepBudget,
 ) {
-    let (qn, q1, h) = (step.qn, step.q1, step.h);
-    // x(q) = (Q_a n) . (x_b + Q_b s_b - x_a - Q_a s_a) - s0 is quadratic, so its
-    // gradient at the mean configuration is exact: Delta x = grad x(qbar) . Delta q
-    let slide = |q: &[[f64; 12]]| {
-        let mw = fr.a.map_or(fr.n_a, |a| dirs(&q[a]) * fr.n_a);
-        mw.dot(point(&q[fr.b], fr.point_b) - end(q, fr.a, fr.point_a)) - fr.s0
-    };
-    let (x0, x1) = (slide(qn), slide(q1));
+    let (x0, x1) = slide_ends(fr, step);
     let (f, diss) = match *el {
         // a slider motor: the force F (the mean of f(t) over the step) along the slide,
         // g = -F grad x(qbar), W_step = F Delta x exactly
@@ -393,9 +410,25 @@ fn slide(
             out.work += push * (x1 - x0);
             (-push, 0.0)
         }
-        _ => slide_force(el, fr, x0, x1, h),
+        _ => slide_force(el, fr, x0, x1, step.h),
     };
     out.dissipated += diss;
+    add_slide_grad(fr, step, f, g);
+}
+
+/// A slide at the step's two ends: x(q) = (Q_a n) . (x_b + Q_b s_b - x_a - Q_a s_a) - s0.
+pub(super) fn slide_ends(fr: &crate::forces::Frame, step: &Step) -> (f64, f64) {
+    let slide = |q: &[[f64; 12]]| {
+        let mw = fr.a.map_or(fr.n_a, |a| dirs(&q[a]) * fr.n_a);
+        mw.dot(point(&q[fr.b], fr.point_b) - end(q, fr.a, fr.point_a)) - fr.s0
+    };
+    (slide(step.qn), slide(step.q1))
+}
+
+/// Add f grad x(qbar) of a slide to `g`: x is quadratic, so its gradient at the mean
+/// configuration is exact, Delta x = grad x(qbar) . Delta q.
+pub(super) fn add_slide_grad(fr: &crate::forces::Frame, step: &Step, f: f64, g: &mut [[f64; 12]]) {
+    let (qn, q1) = (step.qn, step.q1);
     let mean = |b: usize| -> [f64; 12] { core::array::from_fn(|i| 0.5 * (qn[b][i] + q1[b][i])) };
     let qb = mean(fr.b);
     let qa = fr.a.map(mean);

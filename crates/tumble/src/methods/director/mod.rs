@@ -63,6 +63,7 @@ mod spring_rows;
 mod springs;
 mod stiffness;
 mod tangent;
+mod tendons;
 
 use crate::compiled::{Compiled, Incident};
 use crate::math::max_abs_cols;
@@ -331,7 +332,7 @@ impl Workspace {
             qna: vec![DMat3::IDENTITY; n],
             fext: vec![[0.0; 12]; n],
             qm: vec![[0.0; 12]; n],
-            angles1: vec![0.0; c.model.forces.len()],
+            angles1: vec![0.0; crate::forces::angle_slots(&c.model)],
             slots1: vec![crate::contact::PlaneFriction::default(); c.contacts.list.len()],
             stiff: vec![stiffness::Stiffness::default(); n],
             // room for the broad phase's pairs (`broad.rs`: 6 a ball), each a normal force

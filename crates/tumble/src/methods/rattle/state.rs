@@ -157,7 +157,7 @@ impl Workspace {
             ext: vec![(DVec3::ZERO, DVec3::ZERO); n],
             vel0: vec![(DVec3::ZERO, DVec3::ZERO); n],
             probe: vec![BodyState::at_rest(DVec3::ZERO, DMat3::IDENTITY); n],
-            angles: vec![0.0; c.model.forces.len()],
+            angles: vec![0.0; crate::forces::angle_slots(&c.model)],
         }
     }
 }

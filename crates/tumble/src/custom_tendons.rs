@@ -1,0 +1,169 @@
+//! The JSON form of fixed tendons (`tendons.rs`) and of the elements on them:
+//!
+//! ```json
+//! "tendons": [ { "name": "coupling", "terms": [ { "joint": 0, "coef": 0.5 },
+//!                                               { "joint": 2, "slide": 0, "coef": -1 } ] } ]
+//! { "type": "tendon_spring", "tendon": 0, "stiffness": 100, "rest_length": 0, "damping": 1 }
+//! { "type": "tendon_motor", "tendon": 0, "force": 2, "time": F }
+//! ```
+//! A term without `slide` takes its joint's angle (rad; a revolute, cylindrical or planar
+//! joint), one with `slide` that slide (m). L = sum coef q is measured from the start, as
+//! joint springs' angles are; a tendon motor takes a `control` as a motor does.
+use crate::custom_controls::{controlled, JsonControl};
+use crate::custom_time::JsonTime;
+use crate::forces::ForceElement;
+use crate::model::LimitKind;
+use crate::tendons::{Tendon, TendonTerm};
+use alloc::string::String;
+use alloc::vec::Vec;
+use serde::{Deserialize, Serialize};
+
+/// A tendon: its optional name and its terms.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct JsonTendon {
+    terms: Vec<JsonTerm>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    name: Option<String>,
+}
+
+/// One term of a tendon: a joint's angle (no `slide`) or slide, and its coefficient.
+#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq)]
+#[serde(deny_unknown_fields)]
+struct JsonTerm {
+    joint: usize,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    slide: Option<usize>,
+    coef: f64,
+}
+
+impl JsonTendon {
+    /// The tendon's optional name.
+    pub(crate) fn name(&self) -> &Option<String> {
+        &self.name
+    }
+}
+
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct FTendonSpring {
+    tendon: usize,
+    #[serde(default)]
+    stiffness: f64,
+    #[serde(default)]
+    rest_length: f64,
+    #[serde(default)]
+    damping: f64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) name: Option<String>,
+}
+
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct FTendonMotor {
+    tendon: usize,
+    force: f64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) time: Option<JsonTime>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) control: Option<JsonControl>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) name: Option<String>,
+}
+
+/// The tendons of the JSON form (checked in `forces::validate`).
+pub(crate) fn tendons_from(js: &[JsonTendon]) -> Vec<Tendon> {
+    js.iter()
+        .map(|t| Tendon {
+            terms: t
+                .terms
+                .iter()
+                .map(|x| TendonTerm {
+                    joint: x.joint,
+                    kind: if x.slide.is_some() {
+                        LimitKind::Slide
+                    } else {
+                        LimitKind::Angle
+                    },
+                    slide: x.slide.unwrap_or(0),
+                    coef: x.coef,
+                })
+                .collect(),
+        })
+        .collect()
+}
+
+/// The JSON form of `model`'s tendons, with their names.
+pub(crate) fn tendons_json(model: &crate::model::Model) -> Vec<JsonTendon> {
+    model
+        .tendons
+        .iter()
+        .enumerate()
+        .map(|(i, t)| JsonTendon {
+            name: crate::model::Names::of(&model.names.tendons, i).map(String::from),
+            terms: t
+                .terms
+                .iter()
+                .map(|x| JsonTerm {
+                    joint: x.joint,
+                    slide: (x.kind == LimitKind::Slide).then_some(x.slide),
+                    coef: x.coef,
+                })
+                .collect(),
+        })
+        .collect()
+}
+
+/// A tendon element's JSON form, with its name and (a motor's) control.
+pub(crate) fn element_json(
+    f: &ForceElement,
+    name: Option<String>,
+    control: Option<JsonControl>,
+) -> crate::custom_forces::JsonForce {
+    use crate::custom_forces::JsonForce;
+    match *f {
+        ForceElement::TendonMotor {
+            tendon,
+            force,
+            time,
+        } => JsonForce::TendonMotor(FTendonMotor {
+            name,
+            tendon,
+            force,
+            time: control.map_or_else(|| JsonTime::from_fn(time), |_| None),
+            control,
+        }),
+        ForceElement::TendonSpring {
+            tendon,
+            stiffness,
+            rest_length,
+            damping,
+        } => JsonForce::TendonSpring(FTendonSpring {
+            name,
+            tendon,
+            stiffness,
+            rest_length,
+            damping,
+        }),
+        _ => unreachable!("only tendon elements are written here"),
+    }
+}
+
+/// A tendon element of the JSON form.
+pub(crate) fn element_from(f: &crate::custom_forces::JsonForce) -> ForceElement {
+    use crate::custom_forces::JsonForce;
+    match f {
+        JsonForce::TendonMotor(m) => ForceElement::TendonMotor {
+            tendon: m.tendon,
+            force: m.force,
+            time: controlled(m.time, m.control),
+        },
+        JsonForce::TendonSpring(s) => ForceElement::TendonSpring {
+            tendon: s.tendon,
+            stiffness: s.stiffness,
+            rest_length: s.rest_length,
+            damping: s.damping,
+        },
+        _ => unreachable!("only tendon elements are read here"),
+    }
+}

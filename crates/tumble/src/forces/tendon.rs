@@ -1,0 +1,76 @@
+//! A fixed tendon's spring and motor in the continuous form of the rotation-matrix methods
+//! (RATTLE, Baumgarte; `tendons.rs` has the equations): the force F along L = sum c_i q_i
+//! becomes c_i F on each coordinate, a torque c_i F n about a hinge's axis n = R_a n_a (on b,
+//! the opposite on a) or a force c_i F along a slide, so that its power is F dL/dt with
+//! dL/dt = sum c_i dq_i/dt (a hinge's rate n . (w_b - w_a), a slide's as the slider spring's).
+use super::continuous::{push_along_slide, slide_and_rate, Out, Power};
+use super::frame::{rot, Frame};
+use crate::model::{BodyState, ForceElement, LimitKind, Model};
+use glam::DVec3;
+
+/// A tendon element's forces and torques at the states `s` (the angles `angles` of the same
+/// states, time `t`) into `out`, its powers into `p`.
+pub fn tendon_world(
+    model: &Model,
+    frames: &[Frame],
+    (s, angles, t): (&[BodyState], &[f64], f64),
+    el: &ForceElement,
+    (force, torque): Out,
+    p: &mut Power,
+) {
+    let Some(tendon) = crate::tendons::of(el) else {
+        return;
+    };
+    let first = crate::tendons::slot(model, tendon, 0);
+    let terms = &model.tendons[tendon].terms;
+    // L and dL/dt
+    let (mut l, mut rate) = (0.0, 0.0);
+    for (i, term) in terms.iter().enumerate() {
+        let fr = &frames[first + i];
+        let (q, qdot) = match term.kind {
+            LimitKind::Angle => (angles[first + i], hinge_rate(fr, s)),
+            LimitKind::Slide => slide_and_rate(fr, s),
+        };
+        l += term.coef * q;
+        rate += term.coef * qdot;
+    }
+    // the generalised force along L
+    let f = match *el {
+        ForceElement::TendonSpring {
+            stiffness,
+            rest_length,
+            damping,
+            ..
+        } => {
+            p.dissipation += damping * rate * rate;
+            -(stiffness * (l - rest_length) + damping * rate)
+        }
+        ForceElement::TendonMotor { force: f, time, .. } => {
+            let f = f * time.at(t);
+            p.input += f * rate;
+            f
+        }
+        _ => 0.0,
+    };
+    for (i, term) in terms.iter().enumerate() {
+        let fr = &frames[first + i];
+        let fi = term.coef * f;
+        match term.kind {
+            LimitKind::Angle => {
+                let n = rot(s, fr.a) * fr.n_a;
+                torque[fr.b] += n * fi;
+                if let Some(a) = fr.a {
+                    torque[a] -= n * fi;
+                }
+            }
+            LimitKind::Slide => push_along_slide(fr, s, fi, (&mut *force, &mut *torque)),
+        }
+    }
+}
+
+/// A hinge's rate n . (w_b - w_a), n = R_a n_a (world angular velocities).
+fn hinge_rate(fr: &Frame, s: &[BodyState]) -> f64 {
+    let n = rot(s, fr.a) * fr.n_a;
+    let wa = fr.a.map_or(DVec3::ZERO, |a| s[a].r * s[a].w);
+    n.dot(s[fr.b].r * s[fr.b].w - wa)
+}

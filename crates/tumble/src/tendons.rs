@@ -1,0 +1,124 @@
+//! Fixed tendons: a length that is a linear combination of joint coordinates (MuJoCo's
+//! `<tendon><fixed>`), on which tendon springs and tendon motors act.
+//!
+//! ```text
+//! L = sum_i c_i q_i            q_i: a hinge's angle (rad) or a slide (m), each measured from
+//!                              the start as Tumble's joint springs measure them
+//! spring      V = k (L - L_r)^2 / 2,   damping force c dL/dt
+//! motor       a generalised force F along L: c_i F on each coordinate, power F dL/dt
+//! ```
+//! Each coordinate is one Tumble joint springs already measure (`forces/frame.rs`): a hinge's
+//! angle theta = atan2(y, x) with x, y bilinear in the directors, a slide x quadratic in them.
+//! In the director each has a discrete gradient G_i with Delta q_i = G_i . Delta q exactly
+//! (Gonzalez's 2-D one for the angle, the gradient at the mean for the slide), so
+//! Delta L = (sum_i c_i G_i) . Delta q exactly, and the element's force along L,
+//! F = k (Lbar - L_r) + c Delta L / h (a spring) or the motor's mean force, acting through
+//! sum_i c_i G_i, does exactly Delta V + c Delta L^2 / h (or W = F Delta L) of work: the energy
+//! balance stays exact (`methods/director/tendons.rs`). In RATTLE and Baumgarte the force is
+//! c_i F on each coordinate: a torque c_i F n about a hinge's axis, a force c_i F along a slide.
+//!
+//! The hinges' angles are unwrapped (continuous across +-pi), so they are part of the state: a
+//! term's angle lives in the force state's `angles` after the elements' own, at
+//! [`slot`] (its frame likewise in `Compiled::force_frames`).
+use crate::forces::Frame;
+use crate::model::{BodyState, ForceElement, LimitKind, Model};
+use alloc::vec::Vec;
+
+/// Most terms a tendon may have.
+pub const MAX_TERMS: usize = 32;
+
+/// A fixed tendon: its terms.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Tendon {
+    /// the coordinates and their coefficients
+    pub terms: Vec<TendonTerm>,
+}
+
+/// One coordinate of a tendon with its coefficient.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TendonTerm {
+    /// the joint
+    pub joint: usize,
+    /// its angle (a revolute, cylindrical or planar joint) or one of its slides
+    pub kind: LimitKind,
+    /// which slide ([`crate::model::JointKind::slide_axis`]); 0 for an angle
+    pub slide: usize,
+    /// the coefficient c_i (m/rad for an angle, m/m for a slide, or per unit of L)
+    pub coef: f64,
+}
+
+/// How many terms all the tendons of `model` have.
+pub fn term_count(model: &Model) -> usize {
+    model.tendons.iter().map(|t| t.terms.len()).sum()
+}
+
+/// The place of term `i` of tendon `tendon` in the force state's angles and the force frames:
+/// after the elements' own.
+pub fn slot(model: &Model, tendon: usize, i: usize) -> usize {
+    let before: usize = model.tendons[..tendon].iter().map(|t| t.terms.len()).sum();
+    model.forces.len() + before + i
+}
+
+/// The frames of every tendon's terms, in order (each a joint spring's frame for an angle, a
+/// slider spring's for a slide), angles measured from `init`.
+pub fn term_frames(model: &Model, init: Option<&[BodyState]>) -> Vec<Frame> {
+    model
+        .tendons
+        .iter()
+        .flat_map(|t| t.terms.iter())
+        .map(|term| crate::forces::frame::frame(model, &as_element(term), init))
+        .collect()
+}
+
+/// The element whose frame measures `term`'s coordinate.
+fn as_element(term: &TendonTerm) -> ForceElement {
+    match term.kind {
+        LimitKind::Angle => ForceElement::JointSpring {
+            joint: term.joint,
+            stiffness: 0.0,
+            rest_angle: 0.0,
+            damping: 0.0,
+        },
+        LimitKind::Slide => ForceElement::SliderSpring {
+            joint: term.joint,
+            slide: term.slide,
+            stiffness: 0.0,
+            rest_slide: 0.0,
+            damping: 0.0,
+        },
+    }
+}
+
+/// The tendon of a tendon element, if `f` is one.
+pub fn of(f: &ForceElement) -> Option<usize> {
+    match *f {
+        ForceElement::TendonSpring { tendon, .. } | ForceElement::TendonMotor { tendon, .. } => {
+            Some(tendon)
+        }
+        _ => None,
+    }
+}
+
+/// Tendon `tendon`'s length L at the states `s`, the angles from `angles` (those of the same
+/// states, `forces::update_angles`).
+pub fn length(
+    model: &Model,
+    frames: &[Frame],
+    s: &[BodyState],
+    angles: &[f64],
+    tendon: usize,
+) -> f64 {
+    let first = slot(model, tendon, 0);
+    model.tendons[tendon]
+        .terms
+        .iter()
+        .enumerate()
+        .map(|(i, term)| {
+            term.coef
+                * match term.kind {
+                    LimitKind::Angle => angles[first + i],
+                    LimitKind::Slide => crate::forces::slide(&frames[first + i], s),
+                }
+        })
+        .sum()
+}
