@@ -213,3 +213,57 @@ fn the_json_form_writes_tendons_back() {
             "control":{"value":0.0,"range":[-1.0,2.0]}}])
     );
 }
+
+/// A body hanging on a universal joint from the ground (axis_a x, axis_b y in the body, which
+/// starts unturned: R = R_x(theta1) R_y(theta2)), gravity tilted, a one-term tendon with a spring
+/// and a damper on each hinge (MuJoCo's two hinges with their own stiffness and damping).
+fn cardan() -> Scenario {
+    Scenario::parse(
+        r#"{"gravity":[2,-3,-9.81],"dt":0.005,
+           "bodies":[{"mass":1.5,"inertia":[0.05,0.06,0.02],"position":[0,0,-0.4],
+                      "velocity":[0.8,0.6,0],"angular_velocity":[1.5,-2,0]}],
+           "joints":[{"type":"universal","a":null,"b":0,"point_b":[0,0,0.4],
+                      "axis_a":[1,0,0],"axis_b":[0,1,0]}],
+           "tendons":[{"terms":[{"joint":0,"coef":1}]},{"terms":[{"joint":0,"hinge":1,"coef":1}]}],
+           "forces":[{"type":"tendon_spring","tendon":0,"stiffness":4,"rest_length":0.2,"damping":0.03},
+                     {"type":"tendon_spring","tendon":1,"stiffness":2,"rest_length":-0.1,"damping":0.02}]}"#,
+    )
+    .unwrap_or_else(|e| panic!("{e}"))
+}
+
+#[test]
+fn a_universal_joints_two_hinge_angles_are_mujocos_and_keep_the_balance() {
+    let sc = cardan();
+    for method in Method::ALL {
+        let mut settings = Settings::for_scenario(&sc);
+        settings.dt = 0.005;
+        let mut sim = Simulation::new(&sc, method, settings).unwrap();
+        let mut worst: f64 = 0.0;
+        for _ in 0..600 {
+            sim.step().unwrap();
+            // R = R_x(theta1) R_y(theta2): its second column (0, c1, s1), its first row (c2, 0, s2)
+            let r = sim.states()[0].r;
+            let theta1 = r.y_axis.z.atan2(r.y_axis.y);
+            let theta2 = r.z_axis.x.atan2(r.x_axis.x);
+            let angles = &sim.force_state().angles;
+            let wrap = |x: f64| {
+                (x + std::f64::consts::PI).rem_euclid(std::f64::consts::TAU) - std::f64::consts::PI
+            };
+            worst = worst
+                .max(wrap(angles[2] - theta1).abs())
+                .max(wrap(angles[3] - theta2).abs());
+        }
+        let inv = sim.invariants();
+        println!(
+            "{}: the hinges' angles against R = R_x R_y: worst {worst:.1e} rad; D {:.4} J, balance {:.2e} J",
+            method.name(),
+            inv.dissipated,
+            inv.balance
+        );
+        assert!(worst < 1e-9, "{}: {worst:e}", method.name());
+        assert!(inv.dissipated > 0.01, "{}", inv.dissipated);
+        if method == Method::Director {
+            assert!(inv.balance.abs() < 1e-9, "balance {:e}", inv.balance);
+        }
+    }
+}

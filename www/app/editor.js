@@ -37,7 +37,7 @@ const SCHEMA = [
     ['angular_velocity', 'rad/s', 'angular velocity, body components', 'default zero'],
   ]],
   ['Joints', 'joints[k]: type, the two bodies, a point on each; the initial state must satisfy the joint (1e-6 m, 1e-6 rad)', [
-    ['type', '', 'one of the nine below', 'required'],
+    ['type', '', 'one of the ten below', 'required'],
     ['a', '', 'first body by index; null or absent: the ground', 'a ≠ b; loops allowed, closed at the initial positions'],
     ['b', '', 'second body by index', 'required'],
     ['point_a, point_b', 'm', 'the joint point relative to each centre of mass, in body axes (global for the ground)', 'must coincide at the start (1e-6 m; distance: be length apart); default [0, 0, 0]'],
@@ -47,6 +47,7 @@ const SCHEMA = [
     ['"prismatic"', '', 'slider, 5 equations: b\'s point stays on the line through a\'s point along axis_a, and b keeps its orientation relative to a from the start', 'axes default x1'],
     ['"cylindrical"', '', 'slider and hinge, 4 equations: b\'s point on that line and axis_b parallel to axis_a: b slides along and turns about it', 'axes default x1'],
     ['"universal"', '', 'Cardan joint, 4 equations: the points coincide and the cross axes axis_a (fixed in a) and axis_b (fixed in b) stay perpendicular', 'a: x1, b: x2 by default'],
+    ['"gimbal"', '', 'three hinges through one point (MuJoCo\'s hip: the first about axis_a fixed in a, the middle about `middle`, the last about axis_b fixed in b), 3 equations: the points coincide; its three angles are coordinates for tendons ("hinge": 0, 1, 2)', 'axis_a, middle and axis_b mutually perpendicular at the zero of the middle angle; middle in b\'s axes at the start'],
     ['"planar"', '', 'slides in a plane and turns about its normal (MuJoCo\'s slide, slide, hinge), 3 equations: b\'s point stays in the plane through a\'s point normal to axis_a, and axis_b parallel to axis_a', 'axes: the normal; slides: the two in-plane directions in a\'s axes'],
     ['"planar_slide"', '', 'slides in a plane without turning (MuJoCo\'s two slides), 4 equations: as planar, and b keeps its orientation relative to a from the start', 'as planar'],
     ['slides', '', 'planar and planar_slide only: two directions in the plane, in a\'s axes, along which slide 0 and slide 1 of the slider elements are measured', 'perpendicular to axis_a and to each other; default a perpendicular pair'],

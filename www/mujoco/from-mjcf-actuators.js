@@ -18,42 +18,55 @@
 // - a `velocity` actuator (kv: g = kv, b2 = -kv): a damper -gear^2 kv dq/dt (a joint or slider
 //   spring of stiffness 0) plus, when ctrl is not 0, the constant torque gear kv ctrl: a `motor`
 //   on a hinge, a `slider_motor` on a slide (a damper about the speed ctrl / gear, exactly).
-// Named and left out: other transmissions (tendon, site, body), activation dynamics (filter,
-// integrator, muscle: MuJoCo's act follows ctrl in time), other gain and bias kinds, actuators on
-// a ball or free joint, and actuation disabled in the model.
+// On a fixed tendon Tumble kept (from-mjcf-tendons.js) the same with the tendon's length L for q:
+// a tendon_spring for the bias, a tendon_motor for the force. An activation filter (filter,
+// filterexact: MuJoCo's act follows ctrl with a time constant) is left out with a note: the
+// force follows the control at once. Named and left out: other transmissions (site, body,
+// spatial tendons), other activation dynamics (integrator, muscle), other gain and bias kinds,
+// actuators on a ball or free joint, and actuation disabled in the model.
 import { slideOf } from './from-mjcf-springs.js';
-import { controlledActuator } from './from-mjcf-controls.js';
+import { actuatorMotor, biasSpring, controlledActuator } from './from-mjcf-controls.js';
 
 /** The force elements of `model`'s actuators (module notes), each with `key` (its place among
  * the elements Tumble wrote, f0, f1, ...). `ctx`: { mujoco, model, key (the keyframe, -1: none),
  * notes, names, jointForces ([Tumble joint, 'joint_spring' | 'slider_spring', MuJoCo joint]),
  * where (Tumble joint -> its place), reversed (Tumble joint -> its tree runs from b to a),
- * flag, off, noActuation, qStart (MuJoCo joint -> its qpos at the start) }. */
+ * flag, off, noActuation, qStart (MuJoCo joint -> its qpos at the start), data, tendonIndex
+ * (MuJoCo tendon -> Tumble tendon), hingeTendons (MuJoCo hinge of a universal joint -> its
+ * one-term Tumble tendon) }. */
 export function actuatorForces(ctx) {
-  const { mujoco, model, key, notes, names, jointForces, where, reversed, flag, off, noActuation, qStart } = ctx;
+  const { mujoco, model, data, key, notes, names, jointForces, where, reversed, flag, off, noActuation, qStart, tendonIndex, hingeTendons } = ctx;
   const forces = [], controls = [];
   const hinge = mujoco.mjtJoint.mjJNT_HINGE.value, slide = mujoco.mjtJoint.mjJNT_SLIDE.value;
   const AFFINE = mujoco.mjtBias.mjBIAS_AFFINE.value, NONE = mujoco.mjtBias.mjBIAS_NONE.value;
+  const onJointType = (a) => model.actuator_trntype[a] === mujoco.mjtTrn.mjTRN_JOINT.value;
+  const TENDON = mujoco.mjtTrn.mjTRN_TENDON.value, FILTERS = [mujoco.mjtDyn.mjDYN_FILTER.value, mujoco.mjtDyn.mjDYN_FILTEREXACT.value];
   for (let a = 0; a < model.nu; a++) {
     const nm = names[a] || `actuator ${a}`;
     const keyOf = /^f\d+$/.test(nm) ? Number(nm.slice(1)) : Infinity;
-    const onJoint = model.actuator_trntype[a] === mujoco.mjtTrn.mjTRN_JOINT.value;
+    const onJoint = onJointType(a) && !hingeTendons?.has(model.actuator_trnid[2 * a]);
     const k = model.actuator_trnid[2 * a];
+    // (a hinge of a universal joint is a one-term tendon: from-mjcf-tendons.js)
+    const viaHinge = onJointType(a) && hingeTendons?.has(k);
+    const onTendon = (model.actuator_trntype[a] === TENDON && tendonIndex?.has(k)) || viaHinge;
     const jt = onJoint ? model.jnt_type[k] : -1;
-    const kind = jt === hinge ? 'joint_spring' : 'slider_spring';
+    const kind = onTendon ? 'tendon' : jt === hinge ? 'joint_spring' : 'slider_spring';
     const entry = onJoint ? jointForces.find(([, kd, kk]) => kk === k && kd === kind) : undefined;
     const t = entry?.[0] ?? -1, along = slideOf(entry?.[3] ?? 0);
     const gainFixed = model.actuator_gaintype[a] === mujoco.mjtGain.mjGAIN_FIXED.value;
     const biasType = model.actuator_biastype[a];
     const dyn = model.actuator_dyntype[a];
-    if (!onJoint || t < 0 || !gainFixed || (biasType !== NONE && biasType !== AFFINE) || dyn !== mujoco.mjtDyn.mjDYN_NONE.value) {
-      const why = !onJoint ? 'it acts through a tendon, site or body, not a joint'
-        : t < 0 ? 'its joint is not a hinge or slide of a Tumble revolute, prismatic, cylindrical, planar or planar_slide joint'
-          : dyn !== mujoco.mjtDyn.mjDYN_NONE.value ? 'its activation follows the control in time (dynamics), which no Tumble element does'
+    const filtered = FILTERS.includes(dyn);
+    if (!(onJoint || onTendon) || (onJoint && t < 0) || !gainFixed || (biasType !== NONE && biasType !== AFFINE) || (dyn !== mujoco.mjtDyn.mjDYN_NONE.value && !filtered)) {
+      const why = !(onJoint || onTendon) ? (model.actuator_trntype[a] === TENDON ? 'its tendon is not a fixed tendon Tumble kept' : 'it acts through a site or body, not a joint or fixed tendon')
+        : onJoint && t < 0 ? 'its joint is not a hinge or slide of a Tumble revolute, prismatic, cylindrical, planar or planar_slide joint'
+          : dyn !== mujoco.mjtDyn.mjDYN_NONE.value && !filtered ? 'its activation follows the control in time (integrator, muscle or other dynamics), which no Tumble element does'
             : 'its gain or bias is not MuJoCo\'s fixed gain with an affine bias';
       notes.push(`${nm}: an actuator Tumble has no element for (${why}): ignored`);
       continue;
     }
+    if (filtered) notes.push(`${nm}: its activation filter (time constant ${model.actuator_dynprm[10 * a]} s) is left out: in Tumble (and in MuJoCo beside, run from Tumble's system) its force follows the control at once`);
+    const target = onTendon ? { kind, tendon: viaHinge ? hingeTendons.get(k) : tendonIndex.get(k) } : { kind, joint: where[t], along };
     if (noActuation) { notes.push(`${nm}: actuation is disabled in the model: left out`); continue; }
     let ctrl = key >= 0 ? model.key_ctrl[key * model.nu + a] : 0;
     if (flag(model, 'actuator', a, 'ctrllimited') && !off('mjDSBL_CLAMPCTRL')) ctrl = Math.min(Math.max(ctrl, model.actuator_ctrlrange[2 * a]), model.actuator_ctrlrange[2 * a + 1]);
@@ -67,30 +80,28 @@ export function actuatorForces(ctx) {
       else notes.push(`${nm}: its force range is ignored (Tumble's springs are not clamped)`);
     }
     const constant = gear * force;
-    const sign = reversed(t) ? -1 : 1;
+    const sign = onTendon || !reversed(t) ? 1 : -1;
+    const q0 = viaHinge ? qStart(k) : onTendon ? data.ten_length[k] : qStart(k);
     if (stiffness < 0 || damping < 0) { notes.push(`${nm}: its bias pushes away from its target (negative stiffness or damping): ignored`); continue; }
     if (flag(model, 'actuator', a, 'ctrllimited') && !off('mjDSBL_CLAMPCTRL') && g !== 0) {
       // a control range: drivable (from-mjcf-controls.js)
-      forces.push(...controlledActuator(nm, a, { model, flag, kind, joint: where[t], along, sign, g, gear, b0, stiffness, damping, ctrl, qStart: qStart(k), keyOf, notes }));
+      forces.push(...controlledActuator(nm, a, { model, flag, ...target, sign, g, gear, b0, stiffness, damping, ctrl, qStart: q0, keyOf, notes }));
       controls.push(nm);
       continue;
     }
     if (stiffness > 0) {
       // a spring about MuJoCo's q = constant / stiffness, measured from the start
-      const rest = sign * (constant / stiffness - qStart(k));
-      forces.push(kind === 'joint_spring'
-        ? { type: 'joint_spring', joint: where[t], stiffness, rest_angle: rest, damping, key: keyOf }
-        : { type: 'slider_spring', joint: where[t], ...along, stiffness, rest_slide: rest, damping, key: keyOf });
+      const rest = sign * (constant / stiffness - q0);
+      forces.push(biasSpring(target, stiffness, rest, damping, keyOf));
       if (!/^f\d+$/.test(nm)) notes.push(`${nm}: a position servo held at the start's control ${ctrl}: a ${kind.replace('_', ' ')} of stiffness ${stiffness} and damping ${damping} about ${constant / stiffness} (MuJoCo's qpos); a control that changes in time has no Tumble element`);
       continue;
     }
-    if (damping > 0) {
-      forces.push(kind === 'joint_spring'
-        ? { type: 'joint_spring', joint: where[t], stiffness: 0, rest_angle: 0, damping, key: keyOf }
-        : { type: 'slider_spring', joint: where[t], ...along, stiffness: 0, rest_slide: 0, damping, key: keyOf });
-    }
+    if (damping > 0) forces.push(biasSpring(target, 0, 0, damping, keyOf));
     const servo = damping > 0 ? `a velocity servo held at the start's control ${ctrl}: a damper of ${damping}` : '';
-    if (jt === hinge && (constant !== 0 || damping === 0)) {
+    if (onTendon && (constant !== 0 || damping === 0)) {
+      forces.push(actuatorMotor(target, constant, {}, keyOf));
+      if (!/^f\d+$/.test(nm)) notes.push(`${nm}: a motor on a tendon whose control is held at the start's ${ctrl} (a constant force of ${constant} along the tendon); a control that changes in time has no Tumble element`);
+    } else if (jt === hinge && (constant !== 0 || damping === 0)) {
       forces.push({ type: 'motor', joint: where[t], torque: sign * constant, key: keyOf });
       if (!/^f\d+$/.test(nm)) {
         notes.push(servo ? `${nm}: ${servo} and a constant torque of ${constant} N m (together, a damper about the speed ${ctrl / gear} rad/s, exactly); a control that changes in time has no Tumble element`

@@ -18,7 +18,7 @@
 import { dot, sub, add, scale, cross, norm, unit } from './mjcf-math.js';
 
 /** The forms' names in the refusal message. */
-const TAKES = 'Tumble takes one hinge, ball or slide; a slide and a hinge on one axis (cylindrical); two perpendicular hinges whose axes meet (universal); two perpendicular slides (planar_slide); two perpendicular slides and then a hinge normal to both (planar); or none';
+const TAKES = 'Tumble takes one hinge, ball or slide; a slide and a hinge on one axis (cylindrical); two perpendicular hinges whose axes meet (universal); three mutually perpendicular hinges through one point (gimbal); two perpendicular slides (planar_slide); two perpendicular slides and then a hinge normal to both (planar); or none';
 
 /** MuJoCo body `i`'s joints `list` (two or more; `types` their MuJoCo types) as one Tumble joint
  * through `make(type, k, extra)` (from-mjcf-joints.js), with their coordinates into
@@ -47,14 +47,31 @@ export function composeJoints(cx, out, { i, list, types, make, anchor, axis }) {
   if (list.length === 2 && types.every((t) => t === HINGE) && perpendicular(list[0], list[1])) {
     const meet = meeting(anchor(list[0]), axis(list[0]), anchor(list[1]), axis(list[1]));
     if (meet) {
-      make('universal', list[0], { axes: [axis(list[0]), axis(list[1])], at: meet });
+      const t = make('universal', list[0], { axes: [axis(list[0]), axis(list[1])], at: meet });
+      // its two hinges' angles: tendon terms (from-mjcf-tendons.js)
+      out.jointForces.push([t, 'universal_hinge', list[0], 0], [t, 'universal_hinge', list[1], 1]);
       if (norm(sub(meet, anchor(list[0]))) > 1e-9 || norm(sub(meet, anchor(list[1]))) > 1e-9) {
         cx.notes.push(`${cx.label(i)}: its two hinges meet ${fmtMm(norm(sub(meet, anchor(list[0]))))} from the first's anchor: a universal joint there`);
       }
       return true;
     }
   }
+  if (list.length === 3 && types.every((t) => t === HINGE) && gimbalAxes(cx, list)
+    && [1, 2].every((n) => norm(sub(anchor(list[n]), anchor(list[0]))) < 1e-9)) {
+    // three hinges through one point, mutually perpendicular at qpos0 (the humanoid's hips):
+    // a gimbal joint, its three angles tendon terms (`hinge` 0, 1, 2)
+    const t = make('gimbal', list[0], { axes: [axis(list[0]), axis(list[2])], middle: axis(list[1]) });
+    out.jointForces.push(...list.map((k, n) => [t, 'universal_hinge', k, n]));
+    return true;
+  }
   return false;
+}
+
+/** Whether hinges `list` are mutually perpendicular in their body's frame at qpos0 (MuJoCo's
+ * jnt_axis), as a gimbal joint's three hinges are at its zero. */
+function gimbalAxes(cx, list) {
+  const ax = list.map((k) => unit(Array.from(cx.model.jnt_axis.slice(3 * k, 3 * k + 3))));
+  return [[0, 1], [1, 2], [0, 2]].every(([x, y]) => Math.abs(dot(ax[x], ax[y])) < 1e-9);
 }
 
 /** The refusal for MuJoCo body i's joints `list` that no Tumble joint matches. */

@@ -101,6 +101,10 @@ export function jointLimits(ctx) {
       continue;
     }
     const [t, kind, , slide = 0] = kept;
+    if (kind === 'universal_hinge') {
+      notes.push(`${jlabel(k)}: its limits are ignored (a hinge of a universal joint takes springs, dampers and actuators in Tumble, as one-term tendons, but no stops)`);
+      continue;
+    }
     const q = data.qpos[model.jnt_qposadr[k]];
     const lo = model.jnt_range[2 * k], hi = model.jnt_range[2 * k + 1];
     // MuJoCo's bounds are of qpos (0 at the joint's ref); Tumble's of the motion from the start

@@ -54,6 +54,7 @@ function bodyJoint(cx, out, i) {
     const j = { type, a: p === 0 ? null : index[p], point_a: inFrame(cx, p, world), b: index[i], point_b: inFrame(cx, i, world) };
     if (ax) { j.axis_a = dirIn(cx, p, ax[0]); j.axis_b = dirIn(cx, i, ax[1]); }
     if (extra.slides) j.slides = extra.slides.map((d) => dirIn(cx, p, d));
+    if (extra.middle) j.middle = dirIn(cx, i, extra.middle); // a gimbal's middle axis, in b's frame
     const nm = (jointNames[k] ?? '').split(':')[0];
     joints.push(j);
     order.push({ name: nm, mj: k });
@@ -113,23 +114,29 @@ function dofNotes(cx, i, p, list, axis) {
 /** The equality constraints: loop-closing joints and rods appended to cx.joints and cx.order;
  * returns { rods (the
  * tendons held at their length: distance joints), holds (the joint equalities: drives holding a
- * joint, from-mjcf-actuators.js) }. */
+ * joint, from-mjcf-actuators.js), tendonHolds (the equalities on fixed tendons,
+ * from-mjcf-tendons.js) }. */
 export function equalities(cx) {
   const { mujoco, model, notes, eqNames, noEquality } = cx;
   const eqt = mujoco.mjtEq;
   const rods = new Set();
-  const holds = [];
+  const holds = [], tendonHolds = [];
   for (let e = 0; e < model.neq; e++) {
     const type = model.eq_type[e];
     const kind = ['connect', 'weld', 'joint', 'tendon', 'flex', 'distance'][type] ?? 'kind of';
     const nm = eqNames[e] || `equality ${e}`;
     if (noEquality) { notes.push(`${kind} '${nm}': equality constraints are disabled in the model: ignored`); continue; }
     if (!flag(model, 'eq', e, 'active0')) { notes.push(`${kind} '${nm}' is inactive at the start: ignored`); continue; }
-    if (type === eqt.mjEQ_TENDON.value) { rods.add(rodJoint(cx, e, nm)); continue; }
+    if (type === eqt.mjEQ_TENDON.value) {
+      // on a fixed tendon (of joints): a stiff tendon spring (from-mjcf-tendons.js)
+      if (model.wrap_type[model.tendon_adr[model.eq_obj1id[e]]] === mujoco.mjtWrap.mjWRAP_JOINT.value) tendonHolds.push(e);
+      else rods.add(rodJoint(cx, e, nm));
+      continue;
+    }
     if (type === eqt.mjEQ_JOINT.value) { holds.push(e); continue; }
     loopJoint(cx, e, kind, nm);
   }
-  return { rods, holds };
+  return { rods, holds, tendonHolds };
 }
 
 /** A tendon equality `e` (name `nm`): a tendon between two sites held at its start length

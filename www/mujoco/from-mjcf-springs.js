@@ -7,8 +7,8 @@
 //   slide measured from the start (qpos_spring - q at the start, negated for a joint Tumble wrote reversed, jNr);
 //   the other joints' are named.
 // - A spatial tendon between two sites with stiffness or damping -> a `spring` between the two
-//   points (its dead band's lower end the rest length); tendons with pulleys or wrapping, of
-//   joints, or with neither stiffness nor damping are named.
+//   points (its dead band's lower end the rest length); tendons with pulleys or wrapping, or
+//   with neither stiffness nor damping are named (fixed tendons: from-mjcf-tendons.js).
 // Each stage takes `cx`, what fromMjModel has read so far, and returns force elements.
 import { flag, names, v3 } from './from-mjcf-read.js';
 import { inFrame } from './from-mjcf-bodies.js';
@@ -27,6 +27,7 @@ export function jointSprings(cx) {
     if ((model.jnt_stiffness[k] > 0 && !noSpring) || (c > 0 && !noDamper)) notes.push(`${jlabel(k)}: its stiffness ${model.jnt_stiffness[k]} and damping ${c} are ignored (Tumble's joint springs act on the hinges and slides of revolute, prismatic, cylindrical, planar and planar_slide joints only)`);
   }
   for (const [t, kind, k, slide = 0] of jointForces) {
+    if (kind === 'universal_hinge') continue; // its springs are tendon springs (from-mjcf-tendons.js)
     const kk = noSpring ? 0 : model.jnt_stiffness[k], c = noDamper ? 0 : model.dof_damping[model.jnt_dofadr[k]];
     if (!(kk > 0 || c > 0)) continue;
     const q = data.qpos[model.jnt_qposadr[k]];
@@ -56,8 +57,9 @@ export function tendonSprings(cx) {
     const kinds = [];
     for (let w = adr; w < adr + num; w++) kinds.push(model.wrap_type[w]);
     const tname = names(model, model.name_tendonadr, model.ntendon)[t] || `tendon ${t}`;
+    if (num && model.wrap_type[adr] === mujoco.mjtWrap.mjWRAP_JOINT.value) continue; // a fixed tendon: from-mjcf-tendons.js
     if (num !== 2 || !kinds.every((k) => k === mujoco.mjtWrap.mjWRAP_SITE.value)) {
-      notes.push(`${tname}: a tendon with pulleys or wrapping (or of joints) has no Tumble element: ignored`);
+      notes.push(`${tname}: a tendon with pulleys or wrapping has no Tumble element: ignored`);
       continue;
     }
     const [s1, s2] = [model.wrap_objid[adr], model.wrap_objid[adr + 1]];

@@ -24,6 +24,7 @@ import { MAX_BODIES } from './from-mjcf-compile.js';
 import { bodyTree, modelOptions, bodyStates, drawSizes } from './from-mjcf-bodies.js';
 import { treeJoints, equalities, jointOrder } from './from-mjcf-joints.js';
 import { jointSprings, tendonSprings } from './from-mjcf-springs.js';
+import { fixedTendons } from './from-mjcf-tendons.js';
 import { jointLimits, collision } from './from-mjcf-contact.js';
 import { actuatorForces, jointHolds } from './from-mjcf-actuators.js';
 import { nameElements, carriedNames } from './mjcf-names.js';
@@ -60,13 +61,18 @@ export function fromMjModel(mujoco, model, { keyframe = 0 } = {}) {
     Object.assign(cx, jointOrder(cx)); // idx, where, reversed
     // 3. force elements
     const drives = jointHolds({ ...cx, eqs: cx.holds });
-    const forces = [...jointSprings(cx), ...jointLimits(cx), ...tendonSprings(cx), ...actuators(cx)];
+    const fixed = fixedTendons(cx); // tendons, forces, index
+    cx.tendonIndex = fixed.index;
+    cx.hingeTendons = fixed.hinges;
+    const forces = [...jointSprings(cx), ...jointLimits(cx), ...tendonSprings(cx), ...fixed.forces, ...actuators(cx)];
     // 4. contact
     const contact = contacts(cx);
     if (model.nflex) notes.push(`flex (${model.nflex}): ignored`);
     if (model.nsensor) notes.push(`sensors (${model.nsensor}): ignored (they do not act on the motion)`);
     // 5. the system
-    return { system: assemble(cx, forces, drives, contact), notes, keyframes };
+    const system = assemble(cx, forces, drives, contact);
+    if (fixed.tendons.length) system.tendons = fixed.tendons;
+    return { system, notes, keyframes };
   } finally {
     data.delete();
   }

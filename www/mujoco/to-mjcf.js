@@ -44,6 +44,7 @@
 import { dot, sub, add, scale, cross, unit, mulv, tmulv, transpose, mulm, IDENTITY, quatOf } from './mjcf-math.js';
 import { contactParts, limitAttrs } from './to-mjcf-contact.js';
 import { driveParts } from './to-mjcf-drives.js';
+import { fixedTendonLines, tendonElement } from './to-mjcf-tendons.js';
 import { namesCustom } from './mjcf-names.js';
 
 /** A number as MJCF text: the shortest that reads back to the same double. */
@@ -101,7 +102,7 @@ function normalise(system) {
     axis_a: j.axis_a ?? (j.type === 'universal' ? [1, 0, 0] : [1, 0, 0]),
     axis_b: j.axis_b ?? (j.type === 'universal' ? [0, 1, 0] : [1, 0, 0]),
   }));
-  return { gravity: system.gravity ?? [0, 0, -9.81], dt: system.dt ?? 0.01, duration: system.duration ?? 10, bodies, joints, forces: system.forces ?? [], drives: system.drives ?? [] };
+  return { gravity: system.gravity ?? [0, 0, -9.81], dt: system.dt ?? 0.01, duration: system.duration ?? 10, bodies, joints, forces: system.forces ?? [], drives: system.drives ?? [], tendons: system.tendons ?? [] };
 }
 
 /** The MJCF document of Tumble system `system` (parsed JSON): { xml, notes, drives }. In
@@ -121,6 +122,7 @@ export function toMjcf(system, { integrator = 'RK4', timestep = null } = {}) {
     jointName: new Map(), // Tumble joint -> { names (its MuJoCo joints), reversed }
     actuators: [], tendons: [], equalities: [],
     jointSprings: new Map(), // MuJoCo joint name -> { stiffness, ref, damping }
+    tendonSprings: new Map(), // Tumble tendon -> { stiffness, rest, damping }
     jointRanges: new Map(), // MuJoCo joint name -> its range attributes (joint limits)
   };
   // 1. the tree's joints, with the start's qpos and qvel
@@ -133,6 +135,7 @@ export function toMjcf(system, { integrator = 'RK4', timestep = null } = {}) {
   s.joints.forEach((j, k) => { if (!doc.tree.isTree(j, k)) loopJoint(doc, j, k, driveInfo.rodDrives); });
   // 4. the force elements
   s.forces.forEach((f, i) => forceElement(doc, f, i));
+  doc.tendons.push(...fixedTendonLines(doc, coordinatePattern)); // (to-mjcf-tendons.js)
   // 5. contact, from the system as given (normalise keeps what MuJoCo gets; to-mjcf-contact.js)
   const loops = s.joints.filter((j, k) => !doc.tree.isTree(j, k));
   doc.contact = contactParts(system, n, h, loops);
@@ -207,6 +210,21 @@ function treeJoint(doc, b) {
       hinge(`${name}:a`, tmulv(B.rotation, apW));
       hinge(`${name}:b`, axisC);
       qpos.push(0, 0); qvel.push(dot(wRel, apW), dot(wRel, axisW)); break;
+    }
+    case 'gimbal': {
+      if (reversed) throw new Error(`joints[${k}]: a gimbal joint whose tree runs from its body b to a has no MuJoCo counterpart here (its hinges are written parent first): make a the body nearer the ground`);
+      // MuJoCo's three hinges, the first about a's axis_a, the middle, the last about b's
+      // axis_b, each as it lies at the start (qpos 0 there: the composition from the start's
+      // pose is the same rotation, to-mjcf's rule for every joint); the rates solve
+      // w_rel = q1' u1 + q2' u2 + q3' u3 (Cramer's rule: the axes are independent)
+      const u1 = bp < 0 ? unit(j.axis_a) : mulv(s.bodies[bp].rotation, unit(j.axis_a));
+      const u2 = mulv(B.rotation, unit(j.middle)), u3 = axisW;
+      hinge(`${name}:a`, tmulv(B.rotation, u1));
+      hinge(`${name}:m`, unit(j.middle));
+      hinge(`${name}:b`, axisC);
+      const det = (x, y, z) => dot(x, cross(y, z));
+      const d = det(u1, u2, u3);
+      qpos.push(0, 0, 0); qvel.push(det(wRel, u2, u3) / d, det(u1, wRel, u3) / d, det(u1, u2, wRel) / d); break;
     }
     case 'planar':
     case 'planar_slide': {
@@ -338,6 +356,10 @@ function forceElement(doc, f, i) {
       doc.jointRanges.set(target, limitAttrs(s, f, info.reversed ? -1 : 1));
       break;
     }
+    case 'tendon_spring':
+    case 'tendon_motor':
+      tendonElement(doc, f, i);
+      break;
     default:
       notes.push(`forces[${i}] (${f.type}): a load on a body has no MJCF element (MuJoCo applies such loads at run time through data.xfrc_applied): left out`);
   }

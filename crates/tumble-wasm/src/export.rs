@@ -63,6 +63,9 @@ fn preset_value(sc: &Scenario) -> Value {
                 m["axis_a"] = v3(axis_a);
                 m["axis_b"] = v3(axis_b);
             }
+            if let JointKind::Gimbal { middle, .. } = j.kind {
+                m["middle"] = v3(middle);
+            }
             if let JointKind::Planar { slides, .. } | JointKind::PlanarSlide { slides, .. } = j.kind
             {
                 m["slides"] = json!([v3(slides[0]), v3(slides[1])]);

@@ -517,7 +517,16 @@ impl Simulation {
                         let slides = terms
                             .iter()
                             .all(|x| x.kind == tumble::model::LimitKind::Slide);
-                        (force, if angles { "N m" } else if slides { "N" } else { "" })
+                        (
+                            force,
+                            if angles {
+                                "N m"
+                            } else if slides {
+                                "N"
+                            } else {
+                                ""
+                            },
+                        )
                     }
                     _ => (0.0, ""),
                 };

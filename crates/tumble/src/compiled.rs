@@ -159,7 +159,9 @@ impl JointFrame {
         use RowSpec::{Dist, Dot, Perp, Pos};
         let (axis_a, axis_b) = joint.kind.axes();
         let (n_a, e) = match joint.kind {
-            JointKind::Spherical | JointKind::Distance { .. } => (DVec3::ZERO, [DVec3::ZERO; 2]),
+            JointKind::Spherical | JointKind::Gimbal { .. } | JointKind::Distance { .. } => {
+                (DVec3::ZERO, [DVec3::ZERO; 2])
+            }
             _ => {
                 let (e1, e2) = perpendicular_pair(axis_b);
                 (normalize(axis_a), [e1, e2])
@@ -173,7 +175,10 @@ impl JointFrame {
         let pos = [Pos(0), Pos(1), Pos(2)];
         let align = [Dot(n_a, e[0]), Dot(n_a, e[1])];
         let list: &[RowSpec] = &match joint.kind {
-            JointKind::Spherical => [pos[0], pos[1], pos[2], Pos(0), Pos(0), Pos(0)],
+            // (a gimbal's rows are a ball joint's: its hinges' axes only measure its angles)
+            JointKind::Spherical | JointKind::Gimbal { .. } => {
+                [pos[0], pos[1], pos[2], Pos(0), Pos(0), Pos(0)]
+            }
             JointKind::Distance { length } => {
                 let still = TimeFn::Constant { value: 0.0 };
                 [Dist(length, still), Pos(0), Pos(0), Pos(0), Pos(0), Pos(0)]
@@ -231,7 +236,7 @@ impl JointFrame {
             general: list.iter().any(RowSpec::is_general),
             classic: matches!(
                 joint.kind,
-                JointKind::Spherical | JointKind::Revolute { .. }
+                JointKind::Spherical | JointKind::Gimbal { .. } | JointKind::Revolute { .. }
             ),
         }
     }

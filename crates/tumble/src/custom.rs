@@ -22,7 +22,9 @@
 //! turns about its normal; MuJoCo's slide, slide, hinge) and "planar_slide" (the same without
 //! turning: two slides); these two take `slides`, two directions in the plane in a's frame
 //! (default: a perpendicular pair), along which slider springs, limits and motors act
-//! (`"slide": 0` or `1`). Axes default to x1 and are made unit
+//! (`"slide": 0` or `1`), and "gimbal" (three hinges through the point, MuJoCo's hip: the
+//! points coincide, b turns freely; its angles about axis_a, `middle` (in b's frame at the
+//! start) and axis_b are coordinates for tendons). Axes default to x1 and are made unit
 //! vectors. And
 //! `forces`: a list of force elements and loads, each tagged by "type" (units: m, N, N m, s):
 //!
@@ -53,6 +55,8 @@
 //! `{"joint": 4, "type": "distance", "time": F}` (m, a distance joint: its length becomes
 //! length + f(t), a distance driver).
 //! Contact: a body's `shapes` and the scenario's `contact` section (`custom_contact.rs`).
+//! Fixed tendons: `tendons`, lengths that are linear combinations of joint coordinates, with
+//! `tendon_spring` and `tendon_motor` elements on them (`custom_tendons.rs`).
 //! Names: each body, joint, force element and drive may carry a `"name"` (1 to 64 letters,
 //! digits, spaces and `_-.:/`, unique within its list; `names.rs`), a label the exports and
 //! `tumble run` write back.
@@ -148,6 +152,8 @@ struct JsonJoint {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     slides: Option<[[f64; 3]; 2]>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    middle: Option<[f64; 3]>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     name: Option<String>,
 }
 
@@ -216,7 +222,7 @@ pub fn parse(text: &str) -> Result<CustomSystem, ScenarioError> {
         )?,
         names: names_from(&js)?,
         controls: crate::custom_controls::controls_from(&js.forces)?,
-        tendons: crate::custom_tendons::tendons_from(&js.tendons),
+        tendons: crate::custom_tendons::tendons_from(&js.tendons)?,
     };
     crate::validate::check_consistent(&model, &initial)?;
     let json =
@@ -349,6 +355,12 @@ fn joint_from(name: &str, j: &JsonJoint, states: &[BodyState]) -> Result<Joint, 
             j.kind
         ));
     }
+    if j.middle.is_some() && j.kind != "gimbal" {
+        return err(format!(
+            "{name}: only a gimbal joint has a middle axis; a {} joint takes none",
+            j.kind
+        ));
+    }
     if j.length.is_some() && j.kind != "distance" {
         return err(format!(
             "{name}: only a distance joint has a length; a {} joint takes none",
@@ -416,13 +428,59 @@ fn joint_kind(name: &str, j: &JsonJoint, states: &[BodyState]) -> Result<JointKi
                 }
             }
         }
+        "gimbal" => gimbal_kind(name, j, &rot(j.a), &rot(Some(j.b)))?,
         "fixed" => fixed_kind(name, j, &rot(j.a), &rot(Some(j.b)))?,
         "distance" => distance_kind(name, j, states)?,
         other => {
             return err(format!(
-                "{name}.type must be spherical, revolute, prismatic, cylindrical, universal, planar, planar_slide, fixed or distance, not '{other}'"
+                "{name}.type must be spherical, revolute, prismatic, cylindrical, universal, gimbal, planar, planar_slide, fixed or distance, not '{other}'"
             ))
         }
+    })
+}
+
+/// A gimbal joint's axes (unit): `middle` given, perpendicular (to 1e-6) to axis_a and axis_b
+/// as they lie at the start (rotations `ra`, `rb`), and axis_a not along axis_b (the middle
+/// angle below 89 degrees: its two outer angles are defined).
+fn gimbal_kind(
+    name: &str,
+    j: &JsonJoint,
+    ra: &DMat3,
+    rb: &DMat3,
+) -> Result<JointKind, ScenarioError> {
+    let unit = |key: &str, v: Option<[f64; 3]>| -> Result<DVec3, ScenarioError> {
+        let Some(v) = v else {
+            return err(format!("{name}.{key} is required for a gimbal joint"));
+        };
+        let a = vec3(&format!("{name}.{key}"), v)?;
+        if a.length() < 1e-9 {
+            return err(format!("{name}.{key} must be a non-zero vector"));
+        }
+        Ok(a.normalize())
+    };
+    let (axis_a, middle, axis_b) = (
+        unit("axis_a", j.axis_a)?,
+        unit("middle", j.middle)?,
+        unit("axis_b", j.axis_b)?,
+    );
+    let (u1, u2, u3) = (*ra * axis_a, *rb * middle, *rb * axis_b);
+    for (key, u) in [("axis_a", u1), ("axis_b", u3)] {
+        if u2.dot(u).abs() > 1e-6 {
+            return err(format!(
+                "{name}.middle must be perpendicular to {key} at the start: their cosine is {}",
+                crate::text::Num(u2.dot(u))
+            ));
+        }
+    }
+    if u1.dot(u3).abs() > 0.9998 {
+        return err(format!(
+            "{name}: axis_a and axis_b lie along each other at the start (the middle angle 90 degrees, the gimbal's lock), where its outer angles are not defined"
+        ));
+    }
+    Ok(JointKind::Gimbal {
+        axis_a,
+        middle,
+        axis_b,
     })
 }
 

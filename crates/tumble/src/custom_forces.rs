@@ -314,8 +314,6 @@ pub fn forces_json(model: &Model) -> Result<serde_json::Value, String> {
 
 /// One force element's JSON form, with its name and (a motor's) control.
 fn element_json(f: &ForceElement, name: Option<String>, control: Option<JsonControl>) -> JsonForce {
-    // a controlled motor's time function is its control's value
-    let time_json = |time| control.map_or_else(|| JsonTime::from_fn(time), |_| None);
     match *f {
         ForceElement::Spring {
             a,
@@ -387,6 +385,20 @@ fn element_json(f: &ForceElement, name: Option<String>, control: Option<JsonCont
             torque: torque.to_array(),
             time: JsonTime::from_fn(time),
         }),
+        ForceElement::Motor { .. } | ForceElement::SliderMotor { .. } => {
+            motor_json(f, name, control)
+        }
+        ForceElement::TendonSpring { .. } | ForceElement::TendonMotor { .. } => {
+            crate::custom_tendons::element_json(f, name, control)
+        }
+    }
+}
+
+/// A motor's or slider motor's JSON form, with its name and control.
+fn motor_json(f: &ForceElement, name: Option<String>, control: Option<JsonControl>) -> JsonForce {
+    // a controlled motor's time function is its control's value
+    let time_json = |time| control.map_or_else(|| JsonTime::from_fn(time), |_| None);
+    match *f {
         ForceElement::Motor {
             joint,
             torque,
@@ -411,9 +423,7 @@ fn element_json(f: &ForceElement, name: Option<String>, control: Option<JsonCont
             time: time_json(time),
             control,
         }),
-        ForceElement::TendonSpring { .. } | ForceElement::TendonMotor { .. } => {
-            crate::custom_tendons::element_json(f, name, control)
-        }
+        _ => unreachable!("only motors are written here"),
     }
 }
 

@@ -6,14 +6,17 @@
 //! { "type": "tendon_spring", "tendon": 0, "stiffness": 100, "rest_length": 0, "damping": 1 }
 //! { "type": "tendon_motor", "tendon": 0, "force": 2, "time": F }
 //! ```
-//! A term without `slide` takes its joint's angle (rad; a revolute, cylindrical or planar
-//! joint), one with `slide` that slide (m). L = sum coef q is measured from the start, as
+//! A term without `slide` takes its joint's hinge angle (rad; a revolute, cylindrical or planar
+//! joint's, or a universal joint's `"hinge": 0` about axis_a or `1` about axis_b: MuJoCo's two
+//! hinges), one with `slide` that slide (m). L = sum coef q is measured from the start, as
 //! joint springs' angles are; a tendon motor takes a `control` as a motor does.
 use crate::custom_controls::{controlled, JsonControl};
 use crate::custom_time::JsonTime;
 use crate::forces::ForceElement;
 use crate::model::LimitKind;
 use crate::tendons::{Tendon, TendonTerm};
+use crate::validate::ScenarioError;
+use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
@@ -27,11 +30,14 @@ pub(crate) struct JsonTendon {
     name: Option<String>,
 }
 
-/// One term of a tendon: a joint's angle (no `slide`) or slide, and its coefficient.
+/// One term of a tendon: a joint's hinge angle (no `slide`; `hinge` 1 for a universal joint's
+/// second) or slide, and its coefficient.
 #[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq)]
 #[serde(deny_unknown_fields)]
 struct JsonTerm {
     joint: usize,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    hinge: Option<usize>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     slide: Option<usize>,
     coef: f64,
@@ -71,26 +77,32 @@ pub(crate) struct FTendonMotor {
     pub(crate) name: Option<String>,
 }
 
-/// The tendons of the JSON form (checked in `forces::validate`).
-pub(crate) fn tendons_from(js: &[JsonTendon]) -> Vec<Tendon> {
-    js.iter()
-        .map(|t| Tendon {
-            terms: t
-                .terms
-                .iter()
-                .map(|x| TendonTerm {
-                    joint: x.joint,
-                    kind: if x.slide.is_some() {
-                        LimitKind::Slide
-                    } else {
-                        LimitKind::Angle
-                    },
-                    slide: x.slide.unwrap_or(0),
-                    coef: x.coef,
-                })
-                .collect(),
-        })
-        .collect()
+/// The tendons of the JSON form (their numbers checked in `forces::validate`); a term with both
+/// `hinge` and `slide` is refused.
+pub(crate) fn tendons_from(js: &[JsonTendon]) -> Result<Vec<Tendon>, ScenarioError> {
+    let mut out = Vec::with_capacity(js.len());
+    for (i, t) in js.iter().enumerate() {
+        let mut terms = Vec::with_capacity(t.terms.len());
+        for (j, x) in t.terms.iter().enumerate() {
+            let (kind, index) = match (x.hinge, x.slide) {
+                (Some(_), Some(_)) => {
+                    return Err(ScenarioError(format!(
+                        "tendons[{i}].terms[{j}]: a term takes a hinge's angle (\"hinge\") or a slide (\"slide\"), not both"
+                    )))
+                }
+                (_, Some(k)) => (LimitKind::Slide, k),
+                (h, None) => (LimitKind::Angle, h.unwrap_or(0)),
+            };
+            terms.push(TendonTerm {
+                joint: x.joint,
+                kind,
+                index,
+                coef: x.coef,
+            });
+        }
+        out.push(Tendon { terms });
+    }
+    Ok(out)
 }
 
 /// The JSON form of `model`'s tendons, with their names.
@@ -106,7 +118,8 @@ pub(crate) fn tendons_json(model: &crate::model::Model) -> Vec<JsonTendon> {
                 .iter()
                 .map(|x| JsonTerm {
                     joint: x.joint,
-                    slide: (x.kind == LimitKind::Slide).then_some(x.slide),
+                    hinge: (x.kind == LimitKind::Angle && x.index > 0).then_some(x.index),
+                    slide: (x.kind == LimitKind::Slide).then_some(x.index),
                     coef: x.coef,
                 })
                 .collect(),

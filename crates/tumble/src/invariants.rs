@@ -96,7 +96,9 @@ pub fn conserved_momentum(model: &Model) -> [bool; 3] {
                 parallel(j.point_a, e)
                     && match j.kind {
                         // a rod's force acts along the line through its ground point
-                        JointKind::Spherical | JointKind::Distance { .. } => true,
+                        JointKind::Spherical | JointKind::Gimbal { .. } | JointKind::Distance { .. } => {
+                            true
+                        }
                         JointKind::Revolute { axis_a, .. } => parallel(axis_a, e),
                         // sliding, universal and fixed joints to the ground: reaction moments
                         // about more than one axis, or forces off the origin along a line

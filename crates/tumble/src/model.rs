@@ -60,6 +60,19 @@ pub enum JointKind {
         /// the cross axis fixed in b, perpendicular to `axis_a` at the start
         axis_b: DVec3,
     },
+    /// Three hinges through one point (MuJoCo's hip: hinge, hinge, hinge with a common anchor),
+    /// a gimbal: the points coincide (3 equations, as a spherical joint); its three angles are
+    /// coordinates (`forces/frame.rs`, `hinge_frame`): the first about `axis_a` (fixed in a), the
+    /// middle about `middle`, the last about `axis_b` (fixed in b), the three mutually
+    /// perpendicular where the middle angle is 0.
+    Gimbal {
+        /// the first hinge's axis, fixed in a
+        axis_a: DVec3,
+        /// the middle hinge's axis in b's frame at the start (it stays perpendicular to both)
+        middle: DVec3,
+        /// the last hinge's axis, fixed in b
+        axis_b: DVec3,
+    },
     /// Fixed joint (weld): the points coincide and b keeps its orientation relative to a.
     /// 6 equations.
     Fixed {
@@ -110,7 +123,7 @@ impl JointKind {
     pub fn rows(&self) -> usize {
         match self {
             JointKind::Distance { .. } => 1,
-            JointKind::Spherical | JointKind::Planar { .. } => 3,
+            JointKind::Spherical | JointKind::Gimbal { .. } | JointKind::Planar { .. } => 3,
             JointKind::PlanarSlide { .. } => 4,
             JointKind::Revolute { .. } | JointKind::Prismatic { .. } => 5,
             JointKind::Cylindrical { .. } | JointKind::Universal { .. } => 4,
@@ -126,6 +139,7 @@ impl JointKind {
             JointKind::Prismatic { .. } => "prismatic",
             JointKind::Cylindrical { .. } => "cylindrical",
             JointKind::Universal { .. } => "universal",
+            JointKind::Gimbal { .. } => "gimbal",
             JointKind::Fixed { .. } => "fixed",
             JointKind::Distance { .. } => "distance",
             JointKind::Planar { .. } => "planar",
@@ -141,6 +155,7 @@ impl JointKind {
             | JointKind::Prismatic { axis_a, axis_b, .. }
             | JointKind::Cylindrical { axis_a, axis_b }
             | JointKind::Universal { axis_a, axis_b }
+            | JointKind::Gimbal { axis_a, axis_b, .. }
             | JointKind::Planar { axis_a, axis_b, .. }
             | JointKind::PlanarSlide { axis_a, axis_b, .. }
             | JointKind::Fixed { axis_a, axis_b, .. } => (axis_a, axis_b),
@@ -348,6 +363,28 @@ impl ForceElement {
     }
 }
 
+/// A fixed tendon (`tendons.rs`): its terms.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Tendon {
+    /// the coordinates and their coefficients
+    pub terms: Vec<TendonTerm>,
+}
+
+/// One coordinate of a tendon with its coefficient.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TendonTerm {
+    /// the joint
+    pub joint: usize,
+    /// one of its hinges' angles (a revolute, cylindrical, planar or universal joint) or one
+    /// of its slides
+    pub kind: LimitKind,
+    /// which hinge (1: a universal joint's second, about axis_b) or which slide
+    /// ([`crate::model::JointKind::slide_axis`])
+    pub index: usize,
+    /// the coefficient c_i (m/rad for an angle, m/m for a slide, or per unit of L)
+    pub coef: f64,
+}
+
 /// Which coordinate of its joint a [`ForceElement::Limit`] bounds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum LimitKind {
@@ -378,7 +415,7 @@ pub struct Model {
     pub controls: Vec<Control>,
     /// Fixed tendons: lengths that are linear combinations of joint coordinates
     /// (`tendons.rs`), on which tendon springs and tendon motors act.
-    pub tendons: Vec<crate::tendons::Tendon>,
+    pub tendons: Vec<Tendon>,
 }
 
 /// A control: the factor of motor or slider motor `element` (its time function, a constant),

@@ -8,7 +8,8 @@
 //! motor       a generalised force F along L: c_i F on each coordinate, power F dL/dt
 //! ```
 //! Each coordinate is one Tumble joint springs already measure (`forces/frame.rs`): a hinge's
-//! angle theta = atan2(y, x) with x, y bilinear in the directors, a slide x quadratic in them.
+//! angle theta = atan2(y, x) with x, y bilinear in the directors, a slide x quadratic in them;
+//! a universal joint's two hinges each so too (`frame::hinge_frame`: MuJoCo's two hinges).
 //! In the director each has a discrete gradient G_i with Delta q_i = G_i . Delta q exactly
 //! (Gonzalez's 2-D one for the angle, the gradient at the mean for the slide), so
 //! Delta L = (sum_i c_i G_i) . Delta q exactly, and the element's force along L,
@@ -22,30 +23,11 @@
 //! [`slot`] (its frame likewise in `Compiled::force_frames`).
 use crate::forces::Frame;
 use crate::model::{BodyState, ForceElement, LimitKind, Model};
+pub use crate::model::{Tendon, TendonTerm};
 use alloc::vec::Vec;
 
 /// Most terms a tendon may have.
 pub const MAX_TERMS: usize = 32;
-
-/// A fixed tendon: its terms.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Tendon {
-    /// the coordinates and their coefficients
-    pub terms: Vec<TendonTerm>,
-}
-
-/// One coordinate of a tendon with its coefficient.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct TendonTerm {
-    /// the joint
-    pub joint: usize,
-    /// its angle (a revolute, cylindrical or planar joint) or one of its slides
-    pub kind: LimitKind,
-    /// which slide ([`crate::model::JointKind::slide_axis`]); 0 for an angle
-    pub slide: usize,
-    /// the coefficient c_i (m/rad for an angle, m/m for a slide, or per unit of L)
-    pub coef: f64,
-}
 
 /// How many terms all the tendons of `model` have.
 pub fn term_count(model: &Model) -> usize {
@@ -66,27 +48,22 @@ pub fn term_frames(model: &Model, init: Option<&[BodyState]>) -> Vec<Frame> {
         .tendons
         .iter()
         .flat_map(|t| t.terms.iter())
-        .map(|term| crate::forces::frame::frame(model, &as_element(term), init))
+        .map(|term| match term.kind {
+            LimitKind::Angle => {
+                crate::forces::frame::hinge_frame(model, term.joint, term.index, init)
+            }
+            LimitKind::Slide => {
+                let slider = ForceElement::SliderSpring {
+                    joint: term.joint,
+                    slide: term.index,
+                    stiffness: 0.0,
+                    rest_slide: 0.0,
+                    damping: 0.0,
+                };
+                crate::forces::frame::frame(model, &slider, init)
+            }
+        })
         .collect()
-}
-
-/// The element whose frame measures `term`'s coordinate.
-fn as_element(term: &TendonTerm) -> ForceElement {
-    match term.kind {
-        LimitKind::Angle => ForceElement::JointSpring {
-            joint: term.joint,
-            stiffness: 0.0,
-            rest_angle: 0.0,
-            damping: 0.0,
-        },
-        LimitKind::Slide => ForceElement::SliderSpring {
-            joint: term.joint,
-            slide: term.slide,
-            stiffness: 0.0,
-            rest_slide: 0.0,
-            damping: 0.0,
-        },
-    }
 }
 
 /// The tendon of a tendon element, if `f` is one.

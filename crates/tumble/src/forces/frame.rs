@@ -30,6 +30,124 @@ pub struct Frame {
     pub s0: f64,
     /// a joint limit's stops (`forces/limits.rs`)
     pub law: Option<crate::contact::Law>,
+    /// a universal joint's second hinge ([`hinge_frame`]): the axis and the reference
+    /// vectors `n_a`, `r_a`, `m_a` are in b's frame and `e_b` in a's, and the angle is that of b
+    /// relative to a about b's axis: theta = atan2(-(R_b m) . (R_a e), (R_b r) . (R_a e))
+    pub flip: bool,
+    /// a gimbal's middle hinge ([`hinge_frame`]): its angle is asin(x) - s0 with
+    /// x = (R_a r_a) . (R_b e_b) = sin theta2 (r_a = s u1 in a, e_b = u3 in b), not an atan2
+    pub middle: bool,
+}
+
+impl Frame {
+    /// The hinge's axis, world, at the rotations `ra` of a and `rb` of b: R_a n_a (R_b n_a for
+    /// a flipped frame).
+    pub fn axis(&self, ra: &DMat3, rb: &DMat3) -> DVec3 {
+        if self.flip {
+            *rb * self.n_a
+        } else {
+            *ra * self.n_a
+        }
+    }
+}
+
+/// The frame of hinge `index` of joint `joint` (a tendon term's angle): a revolute,
+/// cylindrical or planar joint's one hinge as a joint spring's (index 0); a universal joint's
+/// first hinge about axis_a (fixed in a), measured by b's axis_b, which stays perpendicular to
+/// it, or its second (index 1) about axis_b (fixed in b), measured by a's axis_a: a flipped
+/// frame. Each is exactly MuJoCo's hinge angle of the two hinges the universal joint composes
+/// (the first in the parent, the second in the child). A gimbal's first and last hinges are
+/// measured so too (its last flipped), its middle hinge by [`middle_frame`].
+pub fn hinge_frame(model: &Model, joint: usize, index: usize, init: Option<&[BodyState]>) -> Frame {
+    let j = &model.joints[joint];
+    let (axis_a, axis_b) = match j.kind {
+        JointKind::Universal { axis_a, axis_b } | JointKind::Gimbal { axis_a, axis_b, .. } => {
+            (axis_a, axis_b)
+        }
+        _ => {
+            let spring = ForceElement::JointSpring {
+                joint,
+                stiffness: 0.0,
+                rest_angle: 0.0,
+                damping: 0.0,
+            };
+            return frame(model, &spring, init);
+        }
+    };
+    let rot = |b: Option<usize>| match (b, init) {
+        (Some(b), Some(s)) => s[b].r,
+        _ => DMat3::IDENTITY,
+    };
+    let (ra, rb) = (rot(j.a), rot(Some(j.b)));
+    let (ua, ub) = (
+        crate::math::normalize(axis_a),
+        crate::math::normalize(axis_b),
+    );
+    let last = if matches!(j.kind, JointKind::Gimbal { .. }) {
+        2
+    } else {
+        1
+    };
+    if index == 1 && last == 2 {
+        return middle_frame(j, ua, ub, &ra, &rb);
+    }
+    // (n, e, the rotation from e's body to n's): the axis, the vector that measures the angle
+    let (n, e, to_n) = if index == 0 {
+        (ua, ub, ra.transpose() * rb)
+    } else {
+        (ub, ua, rb.transpose() * ra)
+    };
+    let r = to_n * e;
+    let r = crate::math::normalize(r - n * n.dot(r));
+    Frame {
+        a: j.a,
+        b: j.b,
+        n_a: n,
+        r_a: r,
+        m_a: n.cross(r),
+        e_b: e,
+        flip: index == last,
+        ..Frame::default()
+    }
+}
+
+/// A gimbal's middle hinge (`hinge_frame`). With u1 (a's axis), u2 (the middle) and u3 (b's
+/// axis) perpendicular at theta2 = 0, R_rel = R1 R2 R3 turns u3 into cos theta2 R1 u3 +
+/// sin theta2 R1 (u2 x u3), and u1 . (u2 x u3) = s = +-1, so (R_a u1) . (R_b u3) = s sin theta2:
+/// bilinear in the directors, theta2 = asin(x) with x = (R_a s u1) . (R_b u3), measured from the
+/// start (s0 its value there; s from the axes at the start, where u2 is still perpendicular to
+/// both). Valid for |theta2| < 90 degrees (the gimbal's lock is at 90).
+fn middle_frame(j: &crate::model::Joint, ua: DVec3, ub: DVec3, ra: &DMat3, rb: &DMat3) -> Frame {
+    let JointKind::Gimbal { middle, .. } = j.kind else {
+        return Frame::default();
+    };
+    let (u1, u2, u3) = (*ra * ua, *rb * crate::math::normalize(middle), *rb * ub);
+    let s = if u1.dot(u2.cross(u3)) < 0.0 {
+        -1.0
+    } else {
+        1.0
+    };
+    let x0 = (u1 * s).dot(u3).clamp(-1.0, 1.0);
+    Frame {
+        a: j.a,
+        b: j.b,
+        n_a: ua,
+        r_a: ua * s,
+        e_b: ub,
+        s0: libm::asin(x0),
+        middle: true,
+        ..Frame::default()
+    }
+}
+
+/// A hinge's angle at rotations `ra`, `rb` (a term's: `hinge_frame`): a gimbal's middle angle,
+/// or the atan2 angle unwrapped against `previous`.
+pub fn hinge_angle(f: &Frame, ra: &DMat3, rb: &DMat3, previous: f64) -> f64 {
+    let (x, y) = angle_xy(f, ra, rb);
+    if f.middle {
+        return libm::asin(x.clamp(-1.0, 1.0)) - f.s0;
+    }
+    unwrap(x, y, previous)
 }
 
 /// Element `f`'s frame (see `forces::frames`).
@@ -123,8 +241,13 @@ pub fn point_velocity(s: &[BodyState], a: Option<usize>, p: DVec3) -> DVec3 {
     }
 }
 
-/// (cos, sin) of a joint spring's angle, unnormalised: (x, y) of the module notes.
+/// (cos, sin) of a joint spring's angle, unnormalised: (x, y) of the module notes (of a
+/// flipped frame, [`Frame::flip`]).
 pub fn angle_xy(f: &Frame, ra: &DMat3, rb: &DMat3) -> (f64, f64) {
+    if f.flip {
+        let u = *ra * f.e_b;
+        return ((*rb * f.r_a).dot(u), -(*rb * f.m_a).dot(u));
+    }
     let u = *rb * f.e_b;
     ((*ra * f.r_a).dot(u), (*ra * f.m_a).dot(u))
 }

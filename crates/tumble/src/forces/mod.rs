@@ -147,8 +147,8 @@ pub fn update_angles(model: &Model, frames: &[Frame], s: &[BodyState], angles: &
     for (j, term) in terms.enumerate() {
         if term.kind == LimitKind::Angle {
             let fr = &frames[nf + j];
-            let (x, y) = angle_xy(fr, &rot(s, fr.a), &rot(s, Some(fr.b)));
-            angles[nf + j] = unwrap(x, y, angles[nf + j]);
+            angles[nf + j] =
+                frame::hinge_angle(fr, &rot(s, fr.a), &rot(s, Some(fr.b)), angles[nf + j]);
         }
     }
     for ((f, fr), angle) in model.forces.iter().zip(frames).zip(angles.iter_mut()) {

@@ -57,7 +57,7 @@ pub fn tendon_world(
         let fi = term.coef * f;
         match term.kind {
             LimitKind::Angle => {
-                let n = rot(s, fr.a) * fr.n_a;
+                let n = hinge_jacobian(fr, s);
                 torque[fr.b] += n * fi;
                 if let Some(a) = fr.a {
                     torque[a] -= n * fi;
@@ -68,9 +68,30 @@ pub fn tendon_world(
     }
 }
 
-/// A hinge's rate n . (w_b - w_a), n = R_a n_a (world angular velocities).
+/// A hinge's rate j . (w_b - w_a) (world angular velocities), j = [`hinge_jacobian`].
 fn hinge_rate(fr: &Frame, s: &[BodyState]) -> f64 {
-    let n = rot(s, fr.a) * fr.n_a;
     let wa = fr.a.map_or(DVec3::ZERO, |a| s[a].r * s[a].w);
-    n.dot(s[fr.b].r * s[fr.b].w - wa)
+    hinge_jacobian(fr, s).dot(s[fr.b].r * s[fr.b].w - wa)
+}
+
+/// The hinge's angle's rate per relative angular velocity: theta' = j . (w_b - w_a), and so a
+/// generalised force f along theta is the torque f j on b (-f j on a). From the angle's
+/// definition (`forces/frame.rs`), with A = R_a, B = R_b:
+///   atan2:   x = (A r) . (B e), y = (A m) . (B e): j = B e x (x A m - y A r) / (x^2 + y^2)
+///   flipped: x = (B r) . (A e), y = -(B m) . (A e): j = -(x B m + y B r) x A e / (x^2 + y^2)
+///   middle:  x = (A r) . (B e) = sin theta: j = B e x A r / sqrt(1 - x^2)
+/// On a revolute or universal joint j is the axis n itself; on a gimbal's outer hinges it is not
+/// (B e has a component along n where the middle angle is not 0).
+fn hinge_jacobian(fr: &Frame, s: &[BodyState]) -> DVec3 {
+    let (ra, rb) = (rot(s, fr.a), rot(s, Some(fr.b)));
+    let (x, y) = crate::forces::angle_xy(fr, &ra, &rb);
+    if fr.middle {
+        return (rb * fr.e_b).cross(ra * fr.r_a) / libm::sqrt((1.0 - x * x).max(1e-300));
+    }
+    let r2 = (x * x + y * y).max(1e-300);
+    if fr.flip {
+        let ae = ra * fr.e_b;
+        return -((rb * fr.m_a) * x + (rb * fr.r_a) * y).cross(ae) / r2;
+    }
+    (rb * fr.e_b).cross((ra * fr.m_a) * x - (ra * fr.r_a) * y) / r2
 }

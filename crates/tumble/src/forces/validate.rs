@@ -243,18 +243,31 @@ impl Checks<'_> {
         for (j, x) in terms.iter().enumerate() {
             let name = format!("tendons[{i}].terms[{j}]");
             let kind = self.joint(&name, x.joint)?;
+            let hinges = match kind {
+                JointKind::Universal { .. } => 2,
+                JointKind::Gimbal { .. } => 3,
+                _ => usize::from(kind.has_angle()),
+            };
             if x.kind == LimitKind::Slide {
                 self.slide(
                     &name,
                     x.joint,
-                    x.slide,
+                    x.index,
                     "a tendon term with \"slide\" takes",
                 )?;
-            } else if !kind.has_angle() {
+            } else if hinges == 0 {
                 return Err(format!(
-                    "{name}: joints[{}] is a {} joint, which has no angle; a term without \"slide\" takes the angle of a revolute, cylindrical or planar joint (give \"slide\": 0 for its slide)",
+                    "{name}: joints[{}] is a {} joint, which has no angle; a term without \"slide\" takes a hinge's angle: of a revolute, cylindrical, planar, universal or gimbal joint (give \"slide\": 0 for its slide)",
                     x.joint,
                     kind.name()
+                ));
+            } else if x.index >= hinges {
+                return Err(format!(
+                    "{name}.hinge: joints[{}] is a {} joint: {}, so hinge {} does not exist",
+                    x.joint,
+                    kind.name(),
+                    numbered(hinges, "hinge", "hinges"),
+                    x.index
                 ));
             }
             if !(x.coef.is_finite() && x.coef.abs() <= 1e6) {

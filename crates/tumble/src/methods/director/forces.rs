@@ -348,6 +348,9 @@ pub(super) fn angle_dg(fr: &crate::forces::Frame, step: &Step, th0: f64) -> (f64
     };
     let (x0, y0) = xy(qn);
     let (x1, y1) = xy(q1);
+    if fr.middle {
+        return middle_dg(fr, x0, x1, th0);
+    }
     let th1 = unwrap(x1, y1, th0);
     let dth = th1 - th0;
     let (xb, yb) = (0.5 * (x0 + x1), 0.5 * (y0 + y1));
@@ -370,6 +373,23 @@ pub(super) fn angle_dg(fr: &crate::forces::Frame, step: &Step, th0: f64) -> (f64
     (th1, gx, gy)
 }
 
+/// A gimbal's middle angle theta = asin(x) - s0 over the step (x bilinear: `forces/frame.rs`):
+/// the angle at n+1 and the 1-D mean-value discrete gradient (Delta theta / Delta x, 0), so that
+/// Delta theta = gx Delta x exactly; where |Delta x| < 1e-7 the derivative at the mean
+/// 1 / sqrt(1 - xbar^2) instead (the quotient's round-off, eps / |Delta x|, would exceed the
+/// difference, O(Delta x^2) of it).
+fn middle_dg(fr: &crate::forces::Frame, x0: f64, x1: f64, th0: f64) -> (f64, f64, f64) {
+    let th1 = libm::asin(x1.clamp(-1.0, 1.0)) - fr.s0;
+    let dx = x1 - x0;
+    let g = if dx.abs() > 1e-7 {
+        (th1 - th0) / dx
+    } else {
+        let xb = 0.5 * (x0 + x1);
+        1.0 / libm::sqrt((1.0 - xb * xb).max(1e-300))
+    };
+    (th1, g, 0.0)
+}
+
 /// Add fx grad x + fy grad y of a hinge's (x, y) at the mean configuration to `g`: on a's
 /// directors r_a,i u and m_a,i u (u = Qbar_b e); on b's directors e_i (Qbar_a r_a) and
 /// e_i (Qbar_a m_a).
@@ -383,9 +403,21 @@ pub(super) fn add_angle_grad(
     let mean_dirs = |b: usize| step.mean_dirs(b);
     let qa_bar = fr.a.map_or(DMat3::IDENTITY, mean_dirs);
     let qb_bar = mean_dirs(fr.b);
+    let e = fr.e_b;
+    if fr.flip {
+        // x = (Q_b r) . (Q_a e), y = -(Q_b m) . (Q_a e): on b's directors s_i (Qbar_a e), on
+        // a's e_i (Qbar_b s), s = r fx - m fy
+        let s = fr.r_a * fx - fr.m_a * fy;
+        let u = qa_bar * e;
+        add_dirs(&mut g[fr.b], &DMat3::from_cols(u * s.x, u * s.y, u * s.z));
+        if let Some(a) = fr.a {
+            let w = qb_bar * s;
+            add_dirs(&mut g[a], &DMat3::from_cols(w * e.x, w * e.y, w * e.z));
+        }
+        return;
+    }
     let s = fr.r_a * fx + fr.m_a * fy;
     let w = qa_bar * s; // world
-    let e = fr.e_b;
     add_dirs(&mut g[fr.b], &DMat3::from_cols(w * e.x, w * e.y, w * e.z));
     if let Some(a) = fr.a {
         let u = qb_bar * e;
