@@ -59,6 +59,15 @@ const FIN = wrap(`
     </body>
   </body>`, '<keyframe><key qvel="0 0 0 1 0.5 0 2 -1"/></keyframe>');
 
+const HIP = wrap(`
+  <body name="thigh" pos="0 0 1">
+    <joint name="hip_x" type="hinge" axis="1 0 0" stiffness="3" springref="0.2" damping="0.02"/>
+    <joint name="hip_z" type="hinge" axis="0 0 1" stiffness="2" damping="0.01"/>
+    <joint name="hip_y" type="hinge" axis="0 1 0" stiffness="4" springref="-0.3"/>
+    <geom type="capsule" fromto="0 0 0 0.05 0.02 -0.35" size="0.04" mass="2" contype="0" conaffinity="0"/>
+  </body>`, `<tendon><fixed name="twist" stiffness="1"><joint joint="hip_x" coef="0.5"/><joint joint="hip_y" coef="-1"/></fixed></tendon>
+  <keyframe><key qpos="0.3 -0.4 0.2" qvel="1.5 -2 0.8"/></keyframe>`);
+
 /** `xml` converted and run by Tumble's director (h = 1e-3) and MuJoCo (its RK4 at 1e-4) for
  * `seconds`: the largest distance between a body's centre in the two, the director's worst
  * balance |E - E0 - W + D|, and the system. */
@@ -128,11 +137,38 @@ test('two perpendicular hinges whose axes meet off their anchors are a universal
   assert.ok(gap < 1e-4, `${gap}`);
 });
 
+test('three perpendicular hinges through one point are a gimbal joint whose angles carry their springs and a tendon; the thigh follows MuJoCo from a turned start, and so does the export', () => {
+  const { system, notes } = convert(HIP);
+  assert.equal(system.joints[0].type, 'gimbal');
+  assert.ok(notes.some((n) => /universal and gimbal joints: 3 of their hinges/.test(n)), notes.join('; '));
+  assert.deepEqual(system.tendons.map((t) => t.terms.map((x) => x.hinge ?? 0)), [[0, 2], [0], [1], [2]]);
+  const { gap, balance } = against(HIP);
+  console.log(`# hip (gimbal): gap ${gap.toExponential(2)} m, balance ${balance.toExponential(2)} J`);
+  assert.ok(gap < 1e-4, `${gap}`);
+  assert.ok(balance < 1e-8, `${balance}`);
+  // MuJoCo runs Tumble's export of the turned start as the model itself
+  const original = compileMjcf(mujoco, HIP);
+  const exported = compileMjcf(mujoco, toMjcf(system, { integrator: 'RK4', timestep: 1e-4 }).xml);
+  const runs = [original, exported].map((model) => ({ model, data: new mujoco.MjData(model) }));
+  try {
+    for (const { model, data } of runs) {
+      mujoco.mj_resetDataKeyframe(model, data, 0);
+      for (let k = 0; k < 10000; k++) mujoco.mj_step(model, data);
+    }
+    const [a, b] = runs.map(({ data }) => Array.from(data.xipos.slice(3, 6)));
+    const apart = Math.max(...a.map((x, i) => Math.abs(x - b[i])));
+    console.log(`# hip: the export beside the model over 1 s: ${apart.toExponential(2)} m apart`);
+    assert.ok(apart < 1e-9, `${a} ${b}`);
+  } finally {
+    for (const { model, data } of runs) { data.delete(); model.delete(); }
+  }
+});
+
 test('forms Tumble has no joint for are refused naming the body, its joints and the forms it takes', () => {
-  const hip = wrap(`<body name="thigh" pos="0 0 1">
-    <joint name="hip_x" type="hinge" axis="1 0 0"/><joint name="hip_z" type="hinge" axis="0 0 1"/><joint name="hip_y" type="hinge" axis="0 1 0"/>
-    <geom type="capsule" fromto="0 0 0 0 0 -0.3" size="0.04"/></body>`);
-  assert.throws(() => convert(hip), /body 'thigh' has 3 joints \(hinge 'hip_x', hinge 'hip_z', hinge 'hip_y'\) that no Tumble joint matches; Tumble takes .*two perpendicular slides and then a hinge normal to both \(planar\)/);
+  const ankle = wrap(`<body name="foot" pos="0 0 1">
+    <joint name="ankle_y" type="hinge" axis="0 1 0" pos="0 0 0.08"/><joint name="ankle_x" type="hinge" axis="1 0 0.5" pos="0 0 0.04"/>
+    <geom type="capsule" fromto="0 0 0 0.1 0 0" size="0.03"/></body>`);
+  assert.throws(() => convert(ankle), /body 'foot' has 2 joints \(hinge 'ankle_y', hinge 'ankle_x'\) that no Tumble joint matches; Tumble takes .*three mutually perpendicular hinges through one point \(gimbal\).*two perpendicular slides and then a hinge normal to both \(planar\)/);
   const turnFirst = wrap(`<body name="b" pos="0 0 1"><joint type="hinge" axis="0 1 0"/><joint type="slide" axis="1 0 0"/><joint type="slide" axis="0 0 1"/>
     <geom type="sphere" size="0.1"/></body>`);
   assert.throws(() => convert(turnFirst), /body 'b' has 3 joints \(hinge, slide, slide\) that no Tumble joint matches/);

@@ -378,15 +378,15 @@ test('what MuJoCo has and Tumble leaves out is named, each element', () => {
   </worldbody>
   <tendon><spatial name="rope" stiffness="10" range="0 2"><site site="s1"/><site site="s2"/></spatial></tendon>
   <equality><connect name="off" body1="ball" body2="world" anchor="0 0 0" active="false"/></equality>
-  <actuator><general name="filtered" joint="h" dyntype="filter" dynprm="0.1"/><motor name="m" joint="h" gear="2" ctrllimited="true" ctrlrange="-1 1"/></actuator>
+  <actuator><general name="filtered" joint="h" dyntype="filter" dynprm="0.1"/><motor name="m" joint="h" gear="2" ctrllimited="true" ctrlrange="-1 1"/><general name="integrated" joint="h" dyntype="integrator"/></actuator>
   <sensor><jointpos joint="h"/></sensor>
-  <keyframe><key qpos="0 1 0 0 0" ctrl="0 5"/><key qpos="0.1 1 0 0 0"/></keyframe></mujoco>`;
+  <keyframe><key qpos="0 1 0 0 0" ctrl="0 5 0"/><key qpos="0.1 1 0 0 0"/></keyframe></mujoco>`;
   const out = convert(xml);
   const text = out.notes.join('\n');
   for (const want of [/keyframes: 'key 0' is the start \(2 to choose from\)/, /gravity is disabled in the model/, /the medium \(density 1.2/,
     /body 'arm': its gravity compensation/, /body 'target' is a mocap body/, /joint 'b': its armature \(rotor inertia\) is ignored/, /joint 'h': its dry friction/,
     /joint 'b': its stiffness 2 and damping 1 are ignored/, /rope: its length limits are ignored/, /connect 'off' is inactive at the start: ignored/,
-    /filtered: an actuator Tumble has no element for \(its activation follows the control in time/, /controls \(1\): 'm': drivable \(MuJoCo's ctrl, within its ctrlrange/, /sensors \(1\)/]) {
+    /filtered: its activation filter \(time constant 0.1 s\) is left out/, /integrated: an actuator Tumble has no element for \(its activation follows the control in time \(integrator/, /controls \(1\): 'm': drivable \(MuJoCo's ctrl, within its ctrlrange/, /sensors \(1\)/]) {
     assert.match(text, want);
   }
   assert.deepEqual(out.system.gravity, [0, 0, 0]);
@@ -397,7 +397,9 @@ test('what MuJoCo has and Tumble leaves out is named, each element', () => {
   assert.ok(Math.abs(box[2] - (I + 0.1)) < 1e-12 && box[0] === box[1] && box[0] + box[1] > box[2] && box[0] + box[1] - box[2] < 1e-9, `${box}`);
   assert.match(text, /joint 'h': its armature 0.1 is in the body's inertia about the hinge; the body's other two moments are raised/);
   // (a control: gear 2 N m at ctrl 1, the keyframe's ctrl 1 its start, ctrlrange its range)
-  assert.deepEqual(out.system.forces.find((f) => f.type === 'motor'), { type: 'motor', name: 'm', joint: 0, torque: 2, control: { value: 1, range: [-1, 1] } });
+  assert.deepEqual(out.system.forces.find((f) => f.name === 'm'), { type: 'motor', name: 'm', joint: 0, torque: 2, control: { value: 1, range: [-1, 1] } });
+  // (the filtered actuator, its filter left out: a motor at the keyframe's control, 0)
+  assert.deepEqual(out.system.forces.filter((f) => f.type === 'motor' && !f.name), [{ type: 'motor', joint: 0, torque: 0 }]);
   // hinge and ball; the mocap body, without mass, is merged into the ground with its site
   assert.deepEqual(out.system.joints.map((j) => j.type), ['revolute', 'spherical']);
   assert.match(text, /body 'target' has neither mass nor joint: merged into the ground \(a frame\)/);

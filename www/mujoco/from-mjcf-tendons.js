@@ -93,7 +93,7 @@ function universalHinges(cx, tendons, forces) {
       forces.push({ type: 'tendon_spring', tendon: out.get(k), stiffness, rest_length: model.qpos_spring[adr] - data.qpos[adr], damping });
     }
   }
-  if (out.size) notes.push(`universal joints: ${out.size} of their hinges carry springs, dampers or actuators, each as a Tumble tendon over its angle alone`);
+  if (out.size) notes.push(`universal and gimbal joints: ${out.size} of their hinges carry springs, dampers or actuators, each as a Tumble tendon over its angle alone`);
   return out;
 }
 
