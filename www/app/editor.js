@@ -114,6 +114,22 @@ const SCHEMA = [
     ['time', '', 'a time function f(t) that scales it', 'optional, default constant 1'],
     ['control', '(factor)', 'as for a motor: the force is multiplied by it', 'optional; no time function beside it; value within range'],
   ]],
+  ['Tendons', '"tendons": fixed tendons, lengths L = sum coef q of joint coordinates (MuJoCo\'s <tendon><fixed>)', [
+    ['terms[j].joint', '', 'the joint whose coordinate the term takes', 'required'],
+    ['terms[j].hinge', '', 'which hinge\'s angle (rad): 0; a universal joint\'s 1 (about axis_b), a gimbal\'s 1 (middle) or 2 (axis_b)', 'default 0; not with slide'],
+    ['terms[j].slide', '', 'a slide (m) instead of an angle, as for slider_spring', 'optional'],
+    ['terms[j].coef', '(per unit)', 'its coefficient in L', 'required; |x| ≤ 1e6; 1 to 32 terms'],
+  ]],
+  ['Force "tendon_spring"', 'forces[i]: a spring and damper on a tendon\'s length L, measured from the start', [
+    ['tendon', '', 'index into "tendons"', 'required'],
+    ['stiffness, damping', '(per unit of L)', 'V = k (L - rest_length)^2 / 2, damping force c dL/dt', '0 to 1e12'],
+    ['rest_length', '(unit of L)', 'L at rest, from the start', 'default 0'],
+  ]],
+  ['Load "tendon_motor"', 'forces[i]: a force along a tendon\'s length (coef F on each coordinate), times a function of time', [
+    ['tendon', '', 'index into "tendons"', 'required'],
+    ['force', '(per unit of L)', 'the force along L', 'required; |x| ≤ 1e12'],
+    ['time, control', '', 'as for a motor', 'optional'],
+  ]],
   ['Contact', 'bodies[i].shapes and the "contact" section (docs/scenarios.md: Contact)', [
     ['shapes[j].type', '', '"sphere" (radius), "capsule" (radius, half_length along its z) or "box" (half)', 'required'],
     ['radius, half_length, half', 'm', 'the shape\'s sizes', '1e-6 to 1e6 (half_length from 0)'],

@@ -508,25 +508,8 @@ impl Simulation {
                 let (gear, unit) = match model.forces[ctl.element] {
                     tumble::ForceElement::Motor { torque, .. } => (torque, "N m"),
                     tumble::ForceElement::SliderMotor { force, .. } => (force, "N"),
-                    // per unit of the tendon's length: N m where it sums angles, N where slides
                     tumble::ForceElement::TendonMotor { tendon, force, .. } => {
-                        let terms = &model.tendons[tendon].terms;
-                        let angles = terms
-                            .iter()
-                            .all(|x| x.kind == tumble::model::LimitKind::Angle);
-                        let slides = terms
-                            .iter()
-                            .all(|x| x.kind == tumble::model::LimitKind::Slide);
-                        (
-                            force,
-                            if angles {
-                                "N m"
-                            } else if slides {
-                                "N"
-                            } else {
-                                ""
-                            },
-                        )
+                        (force, tumble::tendons::force_unit(model, tendon))
                     }
                     _ => (0.0, ""),
                 };

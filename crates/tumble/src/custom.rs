@@ -221,7 +221,9 @@ pub fn parse(text: &str) -> Result<CustomSystem, ScenarioError> {
             gravity,
         )?,
         names: names_from(&js)?,
-        controls: crate::custom_controls::controls_from(&js.forces)?,
+        controls: crate::custom_controls::controls_from(
+            js.forces.iter().map(JsonForce::control_and_time),
+        )?,
         tendons: crate::custom_tendons::tendons_from(&js.tendons)?,
     };
     crate::validate::check_consistent(&model, &initial)?;
@@ -428,7 +430,10 @@ fn joint_kind(name: &str, j: &JsonJoint, states: &[BodyState]) -> Result<JointKi
                 }
             }
         }
-        "gimbal" => gimbal_kind(name, j, &rot(j.a), &rot(Some(j.b)))?,
+        "gimbal" => {
+            let (axis_a, middle, axis_b) = (j.axis_a, j.middle, j.axis_b);
+            crate::custom_gimbal::gimbal_kind(name, [axis_a, middle, axis_b], &rot(j.a), &rot(Some(j.b)))?
+        }
         "fixed" => fixed_kind(name, j, &rot(j.a), &rot(Some(j.b)))?,
         "distance" => distance_kind(name, j, states)?,
         other => {
@@ -436,51 +441,6 @@ fn joint_kind(name: &str, j: &JsonJoint, states: &[BodyState]) -> Result<JointKi
                 "{name}.type must be spherical, revolute, prismatic, cylindrical, universal, gimbal, planar, planar_slide, fixed or distance, not '{other}'"
             ))
         }
-    })
-}
-
-/// A gimbal joint's axes (unit): `middle` given, perpendicular (to 1e-6) to axis_a and axis_b
-/// as they lie at the start (rotations `ra`, `rb`), and axis_a not along axis_b (the middle
-/// angle below 89 degrees: its two outer angles are defined).
-fn gimbal_kind(
-    name: &str,
-    j: &JsonJoint,
-    ra: &DMat3,
-    rb: &DMat3,
-) -> Result<JointKind, ScenarioError> {
-    let unit = |key: &str, v: Option<[f64; 3]>| -> Result<DVec3, ScenarioError> {
-        let Some(v) = v else {
-            return err(format!("{name}.{key} is required for a gimbal joint"));
-        };
-        let a = vec3(&format!("{name}.{key}"), v)?;
-        if a.length() < 1e-9 {
-            return err(format!("{name}.{key} must be a non-zero vector"));
-        }
-        Ok(a.normalize())
-    };
-    let (axis_a, middle, axis_b) = (
-        unit("axis_a", j.axis_a)?,
-        unit("middle", j.middle)?,
-        unit("axis_b", j.axis_b)?,
-    );
-    let (u1, u2, u3) = (*ra * axis_a, *rb * middle, *rb * axis_b);
-    for (key, u) in [("axis_a", u1), ("axis_b", u3)] {
-        if u2.dot(u).abs() > 1e-6 {
-            return err(format!(
-                "{name}.middle must be perpendicular to {key} at the start: their cosine is {}",
-                crate::text::Num(u2.dot(u))
-            ));
-        }
-    }
-    if u1.dot(u3).abs() > 0.9998 {
-        return err(format!(
-            "{name}: axis_a and axis_b lie along each other at the start (the middle angle 90 degrees, the gimbal's lock), where its outer angles are not defined"
-        ));
-    }
-    Ok(JointKind::Gimbal {
-        axis_a,
-        middle,
-        axis_b,
     })
 }
 

@@ -1,7 +1,6 @@
 //! The JSON form of a motor's control (MuJoCo's ctrl with its ctrlrange): `"control":
 //! {"value": 0, "range": [-1, 1]}` on a motor, slider motor or tendon motor, and the checks of
 //! the controls read from it.
-use crate::custom_forces::JsonForce;
 use crate::custom_time::{time_fn, JsonTime};
 use crate::validate::ScenarioError;
 use alloc::format;
@@ -30,12 +29,15 @@ pub(crate) fn controlled(
     }
 }
 
-/// The controls of the JSON form's motors, checked: a control's range is finite, lower below
+/// The controls of the JSON form's motors (per element of the `forces` list, a motor's control
+/// and time function, `JsonForce::control_and_time`), checked: a control's range is finite, lower below
 /// upper, at most 1e12 in size, and holds its value; a controlled motor has no time function.
-pub(crate) fn controls_from(js: &[JsonForce]) -> Result<Vec<crate::model::Control>, ScenarioError> {
+pub(crate) fn controls_from<'a>(
+    motors: impl Iterator<Item = Option<(Option<JsonControl>, &'a Option<JsonTime>)>>,
+) -> Result<Vec<crate::model::Control>, ScenarioError> {
     let mut out = Vec::new();
-    for (i, f) in js.iter().enumerate() {
-        let Some((control, time)) = f.control_and_time() else {
+    for (i, f) in motors.enumerate() {
+        let Some((control, time)) = f else {
             continue;
         };
         let Some(c) = control else { continue };

@@ -389,7 +389,10 @@ fn element_json(f: &ForceElement, name: Option<String>, control: Option<JsonCont
             motor_json(f, name, control)
         }
         ForceElement::TendonSpring { .. } | ForceElement::TendonMotor { .. } => {
-            crate::custom_tendons::element_json(f, name, control)
+            match crate::custom_tendons::element_json(f, name, control) {
+                Ok(spring) => JsonForce::TendonSpring(spring),
+                Err(motor) => JsonForce::TendonMotor(motor),
+            }
         }
     }
 }
@@ -544,9 +547,8 @@ fn element_from(f: &JsonForce) -> ForceElement {
             force: m.force,
             time: controlled(m.time, m.control),
         },
-        JsonForce::TendonSpring(_) | JsonForce::TendonMotor(_) => {
-            crate::custom_tendons::element_from(f)
-        }
+        JsonForce::TendonSpring(s) => crate::custom_tendons::spring_from(s),
+        JsonForce::TendonMotor(m) => crate::custom_tendons::motor_from(m),
     }
 }
 

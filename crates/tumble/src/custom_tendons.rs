@@ -127,56 +127,56 @@ pub(crate) fn tendons_json(model: &crate::model::Model) -> Vec<JsonTendon> {
         .collect()
 }
 
-/// A tendon element's JSON form, with its name and (a motor's) control.
+/// A tendon element's JSON form (`custom_forces.rs` tags it), with its name and (a motor's)
+/// control: Ok a spring's, Err a motor's.
 pub(crate) fn element_json(
     f: &ForceElement,
     name: Option<String>,
     control: Option<JsonControl>,
-) -> crate::custom_forces::JsonForce {
-    use crate::custom_forces::JsonForce;
+) -> Result<FTendonSpring, FTendonMotor> {
     match *f {
+        ForceElement::TendonSpring {
+            tendon,
+            stiffness,
+            rest_length,
+            damping,
+        } => Ok(FTendonSpring {
+            name,
+            tendon,
+            stiffness,
+            rest_length,
+            damping,
+        }),
         ForceElement::TendonMotor {
             tendon,
             force,
             time,
-        } => JsonForce::TendonMotor(FTendonMotor {
+        } => Err(FTendonMotor {
             name,
             tendon,
             force,
             time: control.map_or_else(|| JsonTime::from_fn(time), |_| None),
             control,
         }),
-        ForceElement::TendonSpring {
-            tendon,
-            stiffness,
-            rest_length,
-            damping,
-        } => JsonForce::TendonSpring(FTendonSpring {
-            name,
-            tendon,
-            stiffness,
-            rest_length,
-            damping,
-        }),
         _ => unreachable!("only tendon elements are written here"),
     }
 }
 
-/// A tendon element of the JSON form.
-pub(crate) fn element_from(f: &crate::custom_forces::JsonForce) -> ForceElement {
-    use crate::custom_forces::JsonForce;
-    match f {
-        JsonForce::TendonMotor(m) => ForceElement::TendonMotor {
-            tendon: m.tendon,
-            force: m.force,
-            time: controlled(m.time, m.control),
-        },
-        JsonForce::TendonSpring(s) => ForceElement::TendonSpring {
-            tendon: s.tendon,
-            stiffness: s.stiffness,
-            rest_length: s.rest_length,
-            damping: s.damping,
-        },
-        _ => unreachable!("only tendon elements are read here"),
+/// A tendon spring of the JSON form.
+pub(crate) fn spring_from(s: &FTendonSpring) -> ForceElement {
+    ForceElement::TendonSpring {
+        tendon: s.tendon,
+        stiffness: s.stiffness,
+        rest_length: s.rest_length,
+        damping: s.damping,
+    }
+}
+
+/// A tendon motor of the JSON form.
+pub(crate) fn motor_from(m: &FTendonMotor) -> ForceElement {
+    ForceElement::TendonMotor {
+        tendon: m.tendon,
+        force: m.force,
+        time: controlled(m.time, m.control),
     }
 }

@@ -24,6 +24,7 @@ pub mod custom;
 mod custom_contact;
 mod custom_controls;
 mod custom_forces;
+mod custom_gimbal;
 mod custom_tendons;
 mod custom_time;
 pub mod forces;

@@ -66,6 +66,19 @@ pub fn term_frames(model: &Model, init: Option<&[BodyState]>) -> Vec<Frame> {
         .collect()
 }
 
+/// The unit of a force along tendon `tendon`'s length: "N m" where it sums angles, "N" where
+/// slides, "" (per unit of L) where both.
+pub fn force_unit(model: &Model, tendon: usize) -> &'static str {
+    let terms = &model.tendons[tendon].terms;
+    if terms.iter().all(|x| x.kind == LimitKind::Angle) {
+        "N m"
+    } else if terms.iter().all(|x| x.kind == LimitKind::Slide) {
+        "N"
+    } else {
+        ""
+    }
+}
+
 /// The tendon of a tendon element, if `f` is one.
 pub fn of(f: &ForceElement) -> Option<usize> {
     match *f {

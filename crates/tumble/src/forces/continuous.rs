@@ -17,7 +17,8 @@ pub struct Power {
 }
 
 /// Add the elements' forces and torques (world) at the states `s`, time `t` to `force` and
-/// `torque` (one per body); `angles` are the joint springs' angles at `s`. Returns the powers.
+/// `torque` (one per body), but the tendons' (`forces/tendon.rs`, added by `forces::add_world`);
+/// `angles` are the joint springs' angles at `s`. Returns the powers.
 pub fn add_world(
     model: &Model,
     frames: &[Frame],
@@ -34,9 +35,6 @@ pub fn add_world(
             ForceElement::Spring { .. }
             | ForceElement::JointSpring { .. }
             | ForceElement::SliderSpring { .. } => springs(el, fr, s, *angle, out, &mut p),
-            ForceElement::TendonSpring { .. } | ForceElement::TendonMotor { .. } => {
-                super::tendon_world(model, frames, (s, angles, t), el, out, &mut p)
-            }
             _ => stops_and_loads(el, fr, (s, *angle, t), out, &mut p),
         }
     }

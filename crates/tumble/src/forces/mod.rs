@@ -41,9 +41,8 @@ pub use crate::model::ForceElement;
 use crate::model::{BodyState, LimitKind, Model};
 use alloc::vec;
 use alloc::vec::Vec;
-pub use continuous::{add_world, stop_on_b, Power, Stop};
+pub use continuous::{stop_on_b, Power, Stop};
 pub use frame::{angle_xy, end, point, point_velocity, rot, slide, unwrap, Frame};
-pub use tendon::tendon_world;
 pub use validate::{validate, MAX_COEFFICIENT};
 
 /// The frames of `model`'s elements, with the angles of joint springs measured from `init`
@@ -132,6 +131,28 @@ impl State {
         s.broad.cull.find(probes, init, 0.0, &s.contact);
         s
     }
+}
+
+/// Add the elements' forces and torques (world) at the states `s`, time `t` to `force` and
+/// `torque` (one per body), for RATTLE and Baumgarte: the continuous forms (`continuous.rs`),
+/// then the tendons' (`tendon.rs`); `angles` are the joint springs' and the tendons' hinges'
+/// angles at `s`. Returns the powers.
+pub fn add_world(
+    model: &Model,
+    frames: &[Frame],
+    s: &[BodyState],
+    angles: &[f64],
+    t: f64,
+    force: &mut [glam::DVec3],
+    torque: &mut [glam::DVec3],
+) -> Power {
+    let mut p = continuous::add_world(model, frames, s, angles, t, force, torque);
+    if !model.tendons.is_empty() {
+        for el in &model.forces {
+            tendon::tendon_world(model, frames, (s, angles, t), el, (force, torque), &mut p);
+        }
+    }
+    p
 }
 
 /// How many angles the force state holds: one per element, one per tendon term.

@@ -53,50 +53,15 @@
 //! a body of mass M (h c / M for a damper): fast for the elements of the presets. A stiff
 //! spring-damper is instead a row of the condensed Newton solve, its force the unknown
 //! (`springs.rs`); `full.rs`, the fallback, keeps the fixed point.
+pub use super::coordinates::StepBudget;
+use super::coordinates::{
+    add_angle_grad, add_dirs, add_slide_grad, angle_dg, dirs, end, point, slide_ends, Step,
+};
 use super::stiffness::add_point;
 use crate::compiled::Compiled;
-use crate::forces::{unwrap, ForceElement};
+use crate::forces::ForceElement;
 use crate::model::LimitKind;
 use glam::{DMat3, DVec3};
-
-/// What one step's elements did: the work of the loads, the energy the dampers took out, and
-/// the joint springs' angles at n+1 (written into the caller's slice).
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct StepBudget {
-    /// W_step (J)
-    pub work: f64,
-    /// D_step (J), >= 0
-    pub dissipated: f64,
-}
-
-fn pos(q: &[f64; 12]) -> DVec3 {
-    DVec3::new(q[0], q[1], q[2])
-}
-
-fn dirs(q: &[f64; 12]) -> DMat3 {
-    DMat3::from_cols_slice(&q[3..12])
-}
-
-/// The point s of a body at q: q0 + Q s.
-fn point(q: &[f64; 12], s: DVec3) -> DVec3 {
-    pos(q) + dirs(q) * s
-}
-
-/// The point of side `a` (a body, or the fixed global point).
-fn end(qs: &[[f64; 12]], a: Option<usize>, s: DVec3) -> DVec3 {
-    match a {
-        Some(a) => point(&qs[a], s),
-        None => s,
-    }
-}
-
-/// Add v_i to the directors' block: g_i += v.col(i).
-fn add_dirs(g: &mut [f64; 12], v: &DMat3) {
-    let a = v.to_cols_array();
-    for i in 0..9 {
-        g[3 + i] += a[i];
-    }
-}
 
 /// g . Delta q over one body.
 fn dot(g: &[f64; 12], q0: &[f64; 12], q1: &[f64; 12]) -> f64 {
@@ -264,26 +229,6 @@ pub fn evaluate(
     out
 }
 
-/// The step the elements take: from `qn` (time `t`) to the iterate `q1` (time t + h).
-pub(super) struct Step<'a> {
-    pub(super) qn: &'a [[f64; 12]],
-    pub(super) q1: &'a [[f64; 12]],
-    pub(super) t: f64,
-    pub(super) h: f64,
-}
-
-impl Step<'_> {
-    /// Body `b`'s mean directors over the step.
-    fn mean_dirs(&self, b: usize) -> DMat3 {
-        (dirs(&self.qn[b]) + dirs(&self.q1[b])) * 0.5
-    }
-
-    /// A time function's mean over the step's two ends.
-    pub(super) fn factor(&self, f: &crate::timefn::TimeFn) -> f64 {
-        0.5 * (f.at(self.t) + f.at(self.t + self.h))
-    }
-}
-
 /// A spring-damper's discrete gradient (module notes).
 fn spring(el: &ForceElement, step: &Step, g: &mut [[f64; 12]], out: &mut StepBudget) {
     let ForceElement::Spring {
@@ -334,97 +279,6 @@ fn angle(
     add_angle_grad(fr, step, f * gx, f * gy, g);
 }
 
-/// A hinge's angle over the step: the angle at n+1 (unwrapped against th0) and Gonzalez's 2-D
-/// discrete gradient (gx, gy) of theta(x, y) (module notes): Delta theta = gx Delta x + gy Delta y
-/// exactly ((0, 0) where the mean (x, y) has no direction).
-// (`!(r2 > 1e-300)`: a NaN radius leaves the gradient out, as a zero one)
-#[allow(clippy::neg_cmp_op_on_partial_ord)]
-pub(super) fn angle_dg(fr: &crate::forces::Frame, step: &Step, th0: f64) -> (f64, f64, f64) {
-    let (qn, q1) = (step.qn, step.q1);
-    let qa = |q: &[[f64; 12]]| fr.a.map_or(DMat3::IDENTITY, |a| dirs(&q[a]));
-    let xy = |q: &[[f64; 12]]| {
-        let (ra, rb) = (qa(q), dirs(&q[fr.b]));
-        crate::forces::angle_xy(fr, &ra, &rb)
-    };
-    let (x0, y0) = xy(qn);
-    let (x1, y1) = xy(q1);
-    if fr.middle {
-        return middle_dg(fr, x0, x1, th0);
-    }
-    let th1 = unwrap(x1, y1, th0);
-    let dth = th1 - th0;
-    let (xb, yb) = (0.5 * (x0 + x1), 0.5 * (y0 + y1));
-    let r2 = xb * xb + yb * yb;
-    if !(r2 > 1e-300) {
-        return (th1, 0.0, 0.0);
-    }
-    let (mut gx, mut gy) = (-yb / r2, xb / r2);
-    let (dx, dy) = (x1 - x0, y1 - y0);
-    let dz2 = dx * dx + dy * dy;
-    // Gonzalez's correction is O(|dz|^2) analytically, but its numerator carries the
-    // angles' round-off (about 1e-16 rad), which it divides by |dz|: below a turn of
-    // 1e-6 rad a step it is left out (its true size there, 1e-12 of the gradient,
-    // is below that noise; a body resting against a joint limit stalled Newton)
-    if dz2 > 1e-12 * r2 {
-        let corr = (dth - gx * dx - gy * dy) / dz2;
-        gx += corr * dx;
-        gy += corr * dy;
-    }
-    (th1, gx, gy)
-}
-
-/// A gimbal's middle angle theta = asin(x) - s0 over the step (x bilinear: `forces/frame.rs`):
-/// the angle at n+1 and the 1-D mean-value discrete gradient (Delta theta / Delta x, 0), so that
-/// Delta theta = gx Delta x exactly; where |Delta x| < 1e-7 the derivative at the mean
-/// 1 / sqrt(1 - xbar^2) instead (the quotient's round-off, eps / |Delta x|, would exceed the
-/// difference, O(Delta x^2) of it).
-fn middle_dg(fr: &crate::forces::Frame, x0: f64, x1: f64, th0: f64) -> (f64, f64, f64) {
-    let th1 = libm::asin(x1.clamp(-1.0, 1.0)) - fr.s0;
-    let dx = x1 - x0;
-    let g = if dx.abs() > 1e-7 {
-        (th1 - th0) / dx
-    } else {
-        let xb = 0.5 * (x0 + x1);
-        1.0 / libm::sqrt((1.0 - xb * xb).max(1e-300))
-    };
-    (th1, g, 0.0)
-}
-
-/// Add fx grad x + fy grad y of a hinge's (x, y) at the mean configuration to `g`: on a's
-/// directors r_a,i u and m_a,i u (u = Qbar_b e); on b's directors e_i (Qbar_a r_a) and
-/// e_i (Qbar_a m_a).
-pub(super) fn add_angle_grad(
-    fr: &crate::forces::Frame,
-    step: &Step,
-    fx: f64,
-    fy: f64,
-    g: &mut [[f64; 12]],
-) {
-    let mean_dirs = |b: usize| step.mean_dirs(b);
-    let qa_bar = fr.a.map_or(DMat3::IDENTITY, mean_dirs);
-    let qb_bar = mean_dirs(fr.b);
-    let e = fr.e_b;
-    if fr.flip {
-        // x = (Q_b r) . (Q_a e), y = -(Q_b m) . (Q_a e): on b's directors s_i (Qbar_a e), on
-        // a's e_i (Qbar_b s), s = r fx - m fy
-        let s = fr.r_a * fx - fr.m_a * fy;
-        let u = qa_bar * e;
-        add_dirs(&mut g[fr.b], &DMat3::from_cols(u * s.x, u * s.y, u * s.z));
-        if let Some(a) = fr.a {
-            let w = qb_bar * s;
-            add_dirs(&mut g[a], &DMat3::from_cols(w * e.x, w * e.y, w * e.z));
-        }
-        return;
-    }
-    let s = fr.r_a * fx + fr.m_a * fy;
-    let w = qa_bar * s; // world
-    add_dirs(&mut g[fr.b], &DMat3::from_cols(w * e.x, w * e.y, w * e.z));
-    if let Some(a) = fr.a {
-        let u = qb_bar * e;
-        add_dirs(&mut g[a], &DMat3::from_cols(u * s.x, u * s.y, u * s.z));
-    }
-}
-
 /// A slider spring's or slide limit's discrete gradient (module notes).
 fn slide(
     el: &ForceElement,
@@ -446,34 +300,6 @@ fn slide(
     };
     out.dissipated += diss;
     add_slide_grad(fr, step, f, g);
-}
-
-/// A slide at the step's two ends: x(q) = (Q_a n) . (x_b + Q_b s_b - x_a - Q_a s_a) - s0.
-pub(super) fn slide_ends(fr: &crate::forces::Frame, step: &Step) -> (f64, f64) {
-    let slide = |q: &[[f64; 12]]| {
-        let mw = fr.a.map_or(fr.n_a, |a| dirs(&q[a]) * fr.n_a);
-        mw.dot(point(&q[fr.b], fr.point_b) - end(q, fr.a, fr.point_a)) - fr.s0
-    };
-    (slide(step.qn), slide(step.q1))
-}
-
-/// Add f grad x(qbar) of a slide to `g`: x is quadratic, so its gradient at the mean
-/// configuration is exact, Delta x = grad x(qbar) . Delta q.
-pub(super) fn add_slide_grad(fr: &crate::forces::Frame, step: &Step, f: f64, g: &mut [[f64; 12]]) {
-    let (qn, q1) = (step.qn, step.q1);
-    let mean = |b: usize| -> [f64; 12] { core::array::from_fn(|i| 0.5 * (qn[b][i] + q1[b][i])) };
-    let qb = mean(fr.b);
-    let qa = fr.a.map(mean);
-    let mw = qa.map_or(fr.n_a, |q| dirs(&q) * fr.n_a);
-    let pa = qa.map_or(fr.point_a, |q| point(&q, fr.point_a));
-    let d = point(&qb, fr.point_b) - pa;
-    add_point(&mut g[fr.b], fr.point_b, mw * f);
-    if let Some(a) = fr.a {
-        // on a: -mw on x_a, n_i d - s_a,i mw on q_a,i
-        add_point(&mut g[a], fr.point_a, -mw * f);
-        let n = fr.n_a * f;
-        add_dirs(&mut g[a], &DMat3::from_cols(d * n.x, d * n.y, d * n.z));
-    }
 }
 
 /// A force's, a torque's or a motor's generalised forces and work over the step (module notes).

@@ -52,6 +52,7 @@
 mod algebra;
 mod condensed;
 mod contact;
+mod coordinates;
 mod coupled;
 mod cross;
 mod elements;

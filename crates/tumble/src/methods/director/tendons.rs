@@ -13,7 +13,7 @@
 //! The tangents of `condensed.rs` leave the element out (a fixed point within Newton, as the
 //! joint springs are); the step is judged on the residual with it, so the balance is exact to
 //! the Newton tolerance.
-use super::forces::{add_angle_grad, add_slide_grad, angle_dg, slide_ends, Step, StepBudget};
+use super::coordinates::{add_angle_grad, add_slide_grad, angle_dg, slide_ends, Step, StepBudget};
 use crate::compiled::Compiled;
 use crate::forces::ForceElement;
 use crate::model::LimitKind;
