@@ -2,7 +2,7 @@
 // most people who simulate jointed rigid bodies use. The same system goes to MuJoCo as the MJCF
 // document mjcf.js writes, and MuJoCo (its official wasm build) steps it with its own integrator
 // (RK4, Euler, implicit, implicitfast) at the page's step. It has the run interface (RunInterface
-// in shared/names.js, as sim/sim.js's Run has), so the stepper runs it in lockstep with the others,
+// in shared/names.js, as sim/sim.js's Run has), so the stepper runs it beside the others (at its own pace: mujoco-pipe.js),
 // the history stores it and the charts, ghosts and exports show it. Its invariants are Tumble's own
 // definitions evaluated at MuJoCo's body poses and velocities (the wasm Evaluator): the same E, T,
 // V, momentum about the origin and joint violation from Tumble's joint equations, so the curves
