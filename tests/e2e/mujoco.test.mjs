@@ -368,3 +368,29 @@ test("MuJoCo beside the ball pit never holds Tumble's run to its pace: Tumble's 
   assert.deepEqual(problems, []);
   await page.close();
 });
+
+test("MuJoCo's solver: CG is offered beside MuJoCo (hidden without it), goes into the link, and restarts MuJoCo's run with it", { skip }, async () => {
+  const { page, problems } = await open('?scenario=four-bar&integrator=director');
+  assert.equal(await page.isVisible('#mujoco-solver'), false, 'no solver menu without MuJoCo');
+  await page.selectOption('#mujoco', 'implicitfast');
+  await page.waitForFunction(() => window.tumble.runs().length === 2, null, { timeout: 60000 });
+  await loaded(page);
+  assert.equal(await page.isVisible('#mujoco-solver'), true);
+  assert.equal(await page.inputValue('#mujoco-solver'), '');
+  await page.selectOption('#mujoco-solver', 'CG');
+  await page.waitForFunction(() => /[?&]mjsolver=CG/.test(location.search), null, { timeout: 20000 });
+  await loaded(page);
+  await page.waitForFunction(() => window.tumble.runs().length === 2, null, { timeout: 60000 });
+  await playUntil(page, (goal) => window.tumble.time() > goal, 0.3);
+  const runs = await page.evaluate(() => window.tumble.runs());
+  assert.equal(runs[1][3], null, `MuJoCo with CG: ${runs[1][3]}`);
+  assert.equal(runs[1][1], runs[0][1], 'paused, MuJoCo caught up with the director');
+  // the link carries it: a reload starts with CG
+  await page.reload();
+  await page.waitForFunction(() => window.tumble?.runs().length === 2, null, { timeout: 60000 });
+  assert.equal(await page.inputValue('#mujoco-solver'), 'CG');
+  const violations = await axe(page);
+  assert.deepEqual(violations, [], JSON.stringify(violations, null, 1));
+  assert.deepEqual(problems, []);
+  await page.close();
+});

@@ -30,7 +30,7 @@ export async function ask(engine, msg, transfer = []) {
 export class RemoteRun {
   /** MuJoCo's run of `settings` (its integrator in settings.mujoco) in the worker `engine`. */
   static async create(engine, settings) {
-    const { id, info, state } = await ask(engine, { type: 'load', settings: { scenario: settings.scenario, mujoco: settings.mujoco, dt: settings.dt, controls: settings.controls } });
+    const { id, info, state } = await ask(engine, { type: 'load', settings: { scenario: settings.scenario, mujoco: settings.mujoco, solver: settings.mjsolver || '', dt: settings.dt, controls: settings.controls } });
     return new RemoteRun(engine, id, info, state);
   }
 

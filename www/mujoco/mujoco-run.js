@@ -26,10 +26,11 @@ import { INV, NINV } from '../shared/invariants.js';
 import { scheduleEvents } from '../shared/controls.js';
 
 export class MujocoRun {
-  /** `mujoco`: the loaded module; `settings`: { scenario, mujoco (its integrator), dt }. */
-  constructor(wasm, mujoco, { scenario, mujoco: integrator, dt, controls }) {
+  /** `mujoco`: the loaded module; `settings`: { scenario, mujoco (its integrator), solver (its
+   * constraint solver: '' for MuJoCo's default, Newton, or CG), dt }. */
+  constructor(wasm, mujoco, { scenario, mujoco: integrator, solver = '', dt, controls }) {
     const system = JSON.parse(wasm.scenario_json(scenario));
-    const { xml, notes, drives } = toMjcf(system, { integrator, timestep: dt || system.dt });
+    const { xml, notes, drives } = toMjcf(system, { integrator, solver, timestep: dt || system.dt });
     this.name = MUJOCO;
     this.integrator = integrator;
     this.notes = notes;
