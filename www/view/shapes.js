@@ -105,8 +105,8 @@ export class ShapeLayer {
       this.wallTop *= 1.25;
     }
     camera.scale = reach;
-    // framed to the bodies' bounds and the points under them on the plane (a dropped ball with
-    // the floor it falls to, billiard balls on their table, a row of dominoes): at most 1.2 times
+    // several bodies framed to their bounds and the points under them on the plane (billiard
+    // balls on their table, a row of dominoes, a pit's balls over its floor): at most 1.2 times
     // the distance that fits them in the view's middle (billiard balls were 18-25 % of the view
     // at 3.4 times the reach), never closer than that
     const feet = new Float64Array(3 * n), lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity]; // (once a load)
@@ -122,7 +122,8 @@ export class ShapeLayer {
     for (let k = 0; k < 3; k++) t[k] = 0.5 * (lo[k] + hi[k]); // the middle of those bounds
     camera.target = t;
     const fit = camera.fitDistance(poses, sizes, feet);
-    camera.dist = Math.max(fit, Math.min(3.4 * reach, 1.2 * fit));
+    // (one body keeps the room its reach gives: a box sliding down an incline, seen with the slope)
+    camera.dist = Math.max(fit, n > 1 ? Math.min(3.4 * reach, 1.2 * fit) : 3.4 * reach);
     this.size(camera.dist);
     this.offset = [t[0] - m[0], t[1] - m[1], t[2] - m[2]];
     return true;
