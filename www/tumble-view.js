@@ -71,6 +71,11 @@ const TEMPLATE = `
   <div class="bar">
     <button class="play" type="button" aria-pressed="false">Play</button>
     <button class="reset" type="button">Reset</button>
+    <span class="look" role="group" aria-label="View">
+      <button type="button" data-look="top" title="Look from above, the bodies framed to their bounds" aria-label="Top view">Top</button>
+      <button type="button" data-look="side" title="Look from the side, the bodies framed to their bounds" aria-label="Side view">Side</button>
+      <button type="button" data-look="fit" title="Frame the bodies to their bounds from here" aria-label="Fit the bodies in the view">Fit</button>
+    </span>
     <span class="time" aria-hidden="true"></span>
     <a class="open" target="_blank" rel="noopener">Open in Tumble</a>
   </div>
@@ -89,6 +94,7 @@ export class TumbleView extends HTMLElement {
     this.ui.play.addEventListener('click', () => (this.playing ? this.pause() : this.play()));
     this.ui.start.addEventListener('click', () => this.play());
     this.ui.reset.addEventListener('click', () => this.reset());
+    for (const b of this.root.querySelectorAll('[data-look]')) b.addEventListener('click', () => this.player?.look(b.dataset.look));
     this.player = null;
     this.autoPaused = false;
     this.eventAt = 0;

@@ -154,3 +154,16 @@ test("a sample of MuJoCo's run measures its state without a second mj_forward (n
     run.free();
   }
 });
+
+test("MuJoCo's run with its CG solver: the model's option says CG (Newton, MuJoCo's default, without it), and the four-bar's loop still closes", () => {
+  const runs = ['', 'CG'].map((solver) => new MujocoRun(wasm, mujoco, { scenario: 'four-bar', mujoco: 'implicitfast', solver, dt: 1e-3 }));
+  try {
+    assert.equal(runs[0].model.opt.solver, mujoco.mjtSolver.mjSOL_NEWTON.value);
+    assert.equal(runs[1].model.opt.solver, mujoco.mjtSolver.mjSOL_CG.value);
+    for (const r of runs) assert.equal(r.advance(500), 500);
+    const drift = runs.map((r) => r.inv[at('joint_violation')]);
+    assert.ok(drift.every((d) => d < 1e-2), `loop drift ${drift} m`);
+  } finally {
+    for (const r of runs) r.free();
+  }
+});

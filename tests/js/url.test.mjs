@@ -27,11 +27,13 @@ test('every preset, with non-default parameters, round-trips through a link', ()
 
 test('links round-trip the scenario text, integrator and step', () => {
   for (const settings of [
-    { scenario: 'chain?links=64&joint=spherical', integrator: 'rattle', dt: 0.005, tol: 1e-12, alpha: 10, beta: 10, compare: '', mujoco: '' },
-    { scenario: 'nk-revolute', integrator: 'director', dt: 0, tol: 0, alpha: 10, beta: 10, compare: 'all', mujoco: 'RK4' },
-    { scenario: 'top?spin=12.5&tilt=0.2', integrator: 'baumgarte', dt: 0.001, tol: 0, alpha: 25, beta: 0, compare: 'rattle', mujoco: 'implicitfast' },
+    { scenario: 'chain?links=64&joint=spherical', integrator: 'rattle', dt: 0.005, tol: 1e-12, alpha: 10, beta: 10, compare: '', mujoco: '', mjsolver: '' },
+    { scenario: 'nk-revolute', integrator: 'director', dt: 0, tol: 0, alpha: 10, beta: 10, compare: 'all', mujoco: 'RK4', mjsolver: '' },
+    // MuJoCo's CG solver (Newton, its default, is left out of the link)
+    { scenario: 'ball-pit', integrator: 'rattle', dt: 0, tol: 0, alpha: 10, beta: 10, compare: '', mujoco: 'implicitfast', mjsolver: 'CG' },
+    { scenario: 'top?spin=12.5&tilt=0.2', integrator: 'baumgarte', dt: 0.001, tol: 0, alpha: 25, beta: 0, compare: 'rattle', mujoco: 'implicitfast', mjsolver: '' },
     // the reaction chart's joint (joint 0, the default, is left out of the link)
-    { scenario: 'slider-crank', integrator: 'director', dt: 0, tol: 0, alpha: 10, beta: 10, compare: '', mujoco: '', joint: 3 },
+    { scenario: 'slider-crank', integrator: 'director', dt: 0, tol: 0, alpha: 10, beta: 10, compare: '', mujoco: '', mjsolver: '', joint: 3 },
   ]) {
     const { settings: back, error } = parseQuery(buildQuery(settings));
     assert.equal(error, null);
@@ -45,6 +47,7 @@ test('malformed links are rejected with a message and fall back to the defaults'
     ['?integrator=euler', 'Unknown integrator'],
     ['?dt=abc', 'dt'],
     ['?mujoco=rk4', "'mujoco' in this link must be RK4, Euler, implicit, implicitfast"],
+    ['?mujoco=RK4&mjsolver=cg', "'mjsolver' in this link must be Newton or CG"],
     ['?reaction=two', "'reaction' in this link must be the number of the joint"],
     ['?reaction=-1', "'reaction' in this link must be the number of the joint"],
     ['?reaction=1e3', "'reaction' in this link must be the number of the joint"],

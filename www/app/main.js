@@ -78,9 +78,10 @@ function onFrame(now) {
   }
 }
 
-/** With MuJoCo beside, each run's own rate: how fast it would run alone (its wall time a step),
- * so Tumble's rate shows apart from MuJoCo's (the runs step in lockstep, at the slower's pace);
- * and when MuJoCo's own step (its collision detection and constraint solver) takes most of it, so. */
+/** With MuJoCo beside, each run's own rate (its wall time a step): the runs step side by side,
+ * each at its own pace (mujoco-pipe.js), so Tumble's is not held to MuJoCo's; when MuJoCo's own
+ * step (its collision detection and constraint solver) takes most of its time, so; and where
+ * MuJoCo's run is, when it is behind. */
 function ratesLine(runs, h) {
   const mj = runs.find((x) => x.name === MUJOCO);
   if (!mj || !runs.some((x) => x.ms > 0)) return '';
@@ -88,9 +89,13 @@ function ratesLine(runs, h) {
   const parts = runs.filter((x) => x.ms > 0 && !x.error).map((x) => `${LABEL[x.name]} ${rate(x.ms)} x (${x.ms.toPrecision(2)} ms a step)`);
   const tumble = runs.filter((x) => x !== mj && !x.error).reduce((a, x) => a + (x.ms || 0), 0);
   const own = mj.mjms > 0.7 * mj.ms && mj.mjms > tumble
-    ? `\nMuJoCo's own step takes ${mj.mjms.toPrecision(2)} ms of its ${mj.ms.toPrecision(2)} ms (collision detection and its constraint solver, ${mj.inv[INV.iterations]} iterations): MuJoCo itself sets the pace here`
+    ? `\nMuJoCo's own step takes ${mj.mjms.toPrecision(2)} ms of its ${mj.ms.toPrecision(2)} ms (collision detection and its constraint solver, ${mj.inv[INV.iterations]} iterations): MuJoCo itself sets its pace`
     : '';
-  return `rates alone: ${parts.join(', ')} real time${own}\n`;
+  const lead = runs.find((x) => x !== mj && !x.error);
+  const behind = lead && !mj.error && mj.steps < lead.steps
+    ? `\nMuJoCo's run is at t = ${mj.inv[INV.t].toFixed(3)} s, ${lead.steps - mj.steps} steps behind: the charts compare the runs where both have been`
+    : '';
+  return `each run's rate: ${parts.join(', ')} real time${own}${behind}\n`;
 }
 
 /** With many contacts the view draws only the largest forces (arrows.js): how many, from what force. */

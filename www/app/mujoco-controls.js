@@ -53,9 +53,9 @@ async function exportMjcf() {
   try {
     const { toMjcf } = await import('../mujoco/mjcf.js');
     const text = scenarioJson();
-    const { xml, notes } = toMjcf(JSON.parse(text), { integrator: app.settings.mujoco || 'RK4', timestep: app.player.run.dt });
+    const { xml, notes } = toMjcf(JSON.parse(text), { integrator: app.settings.mujoco || 'RK4', solver: app.settings.mujoco ? app.settings.mjsolver || '' : '', timestep: app.player.run.dt });
     download(exportName('xml'), 'application/xml', xml);
-    $('mujoco-status').textContent = `Exported as a MuJoCo model (integrator ${app.settings.mujoco || 'RK4'}, h = ${app.player.run.dt} s).${notes.length ? ` Left out, with no MuJoCo counterpart: ${notes.join('; ')}.` : ''}`;
+    $('mujoco-status').textContent = `Exported as a MuJoCo model (integrator ${app.settings.mujoco || 'RK4'}${app.settings.mujoco && app.settings.mjsolver ? `, solver ${app.settings.mjsolver}` : ''}, h = ${app.player.run.dt} s).${notes.length ? ` Left out, with no MuJoCo counterpart: ${notes.join('; ')}.` : ''}`;
   } catch (e) {
     showError(`This system cannot be written as a MuJoCo model: ${e.message}`);
   }
@@ -154,6 +154,8 @@ function showMujocoNotes() {
 // after each load: the menu shows MuJoCo's integrator, the status line what its run leaves out
 onLoaded(() => {
   $('mujoco').value = app.settings.mujoco || '';
+  $('mujoco-solver').value = app.settings.mjsolver || '';
+  $('mujoco-solver-label').hidden = !app.settings.mujoco;
   showMujocoNotes();
 });
 
@@ -164,6 +166,10 @@ export function wireMujoco() {
     if (v && !(await startMujoco())) { $('mujoco').value = app.settings.mujoco || ''; return; }
     app.settings.mujoco = v;
     restartAndPlay();
+  });
+  $('mujoco-solver').addEventListener('change', () => {
+    app.settings.mjsolver = $('mujoco-solver').value;
+    if (app.settings.mujoco) restartAndPlay();
   });
   $('export-mjcf').addEventListener('click', exportMjcf);
   $('mjcf-keyframe').addEventListener('change', async () => {

@@ -67,6 +67,11 @@ export function installPageHook(p) {
     // the collision shapes' instances drawn (spheres and caps, cylinders, strings and stops,
     // boxes and plane tiles)
     shapes: () => ({ counts: Array.from(p.renderer.shapes.counts) }),
+    // the first stop's bar as drawn (shapes.js stop): the hinge's and the bar's far end's client pixels
+    stopOnScreen: () => {
+      const S = p.renderer.shapes.stops, cam = p.renderer.camera, d = Number.isFinite(S[4]) ? 4 : 7, bar = 1.6 * S[10];
+      return [cam.toScreen(S[1], S[2], S[3]), cam.toScreen(S[1] + bar * S[d], S[2] + bar * S[d + 1], S[3] + bar * S[d + 2])];
+    },
     markerPx: () => p.renderer.camera.marker, // the joint markers' size drawn (CSS px)
     wallTop: () => p.renderer.shapes.wallTop, // how high walls on the floor are drawn (m; 0: whole planes)
     pick: (x, y) => p.renderer.camera.pick(x, y, p.run.poses, p.run.sizes)?.body ?? null,

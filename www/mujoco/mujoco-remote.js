@@ -1,9 +1,9 @@
 // mujoco-remote.js: MuJoCo's run as the stepper sees it when MuJoCo steps in its own worker
 // (mujoco-worker.js). RemoteRun has the run interface (RunInterface, shared/names.js: poses,
 // joints, springs, inv, steps, error, msPerStep, sim.state_hash(), ...), kept from the worker's
-// last reply. The stepper steps Tumble's runs first, then asks this one for the same number of
-// steps (`catchUp`) and records its samples at the same steps: the runs stay in lockstep, one
-// message each way a frame.
+// last reply. Beside Tumble's runs it is driven by a pipe (mujoco-pipe.js): its worker steps
+// while Tumble's runs step, catching up to them at its own pace. Alone (Tumble's runs stopped)
+// the stepper asks it for steps (`catchUp`) and waits.
 import { startWorker, WorkerEngine } from '../sim/workers.js';
 import { INV, NINV } from '../shared/invariants.js';
 
@@ -30,7 +30,7 @@ export async function ask(engine, msg, transfer = []) {
 export class RemoteRun {
   /** MuJoCo's run of `settings` (its integrator in settings.mujoco) in the worker `engine`. */
   static async create(engine, settings) {
-    const { id, info, state } = await ask(engine, { type: 'load', settings: { scenario: settings.scenario, mujoco: settings.mujoco, dt: settings.dt, controls: settings.controls } });
+    const { id, info, state } = await ask(engine, { type: 'load', settings: { scenario: settings.scenario, mujoco: settings.mujoco, solver: settings.mjsolver || '', dt: settings.dt, controls: settings.controls } });
     return new RemoteRun(engine, id, info, state);
   }
 
@@ -47,6 +47,7 @@ export class RemoteRun {
     this.springs = new Float64Array(6 * this.ns);
     this.inv = new Float64Array(NINV);
     this.give = null; // the worker's sample buffers, handed back with the next request
+    this.pipe = null; // beside Tumble's runs: what drives this run (mujoco-pipe.js)
     this.apply(state);
     this.poses.set(state.poses);
     this.joints.set(state.joints);
@@ -76,9 +77,19 @@ export class RemoteRun {
    * multiples of `stride`; then `sampleAt(step, i)` reads the invariants of a sample taken there
    * into a chart row. Resolves when the reply is in. */
   async catchUp(n, stride, history, r) {
+    this.take(await this.request(n, stride), history, r);
+  }
+
+  /** Ask the worker for n steps sampled at the multiples of `stride`: a Promise of its reply,
+   * for `take` (the stepper's pipe, mujoco-pipe.js, asks and goes on with Tumble's steps). */
+  request(n, stride) {
     const give = this.give;
     this.give = null;
-    const rep = await ask(this.engine, { type: 'advance', n, stride, give, joint: this.joint }, give ? [give.inv.buffer, give.poses.buffer, give.recorded.buffer, give.now.buffer, give.react.buffer] : []);
+    return ask(this.engine, { type: 'advance', n, stride, give, joint: this.joint }, give ? [give.inv.buffer, give.poses.buffer, give.recorded.buffer, give.now.buffer, give.react.buffer] : []);
+  }
+
+  /** Take the reply `rep` of an advance: the state after it, its samples into `history` (run `r`). */
+  take(rep, history, r) {
     this.apply(rep);
     const b = rep.buf, pn = rep.pn, np = this.poses.length, nj = this.joints.length, ns = this.springs.length;
     this.poses.set(b.now.subarray(0, np));
@@ -110,15 +121,22 @@ export class RemoteRun {
     }
   }
 
-  // the rest goes to the worker in order, before the next steps it is asked for
-  pull(p) { this.engine.request({ type: 'pull', pull: p }); }
+  // the rest goes to the worker in order, before the next steps it is asked for; beside
+  // Tumble's runs (the pipe) at the step Tumble's runs take it from, however far behind this is
+  send(msg, now = false) {
+    if (this.pipe) this.pipe.later(msg, now);
+    else this.engine.request(msg);
+  }
 
-  setControl(control, value) { this.engine.request({ type: 'control', control, value }); }
+  pull(p) { this.send({ type: 'pull', pull: p }); }
+
+  setControl(control, value) { this.send({ type: 'control', control, value }); }
 
   resume(h) {
     this.h = h;
+    // a run that stopped takes it before any more steps; a live one at the others' step
+    this.send({ type: 'resume', h }, !!this.error);
     this.error = null;
-    this.engine.request({ type: 'resume', h });
   }
 
   free() { this.engine.request({ type: 'free', id: this.id }); }

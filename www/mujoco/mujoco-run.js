@@ -2,7 +2,7 @@
 // most people who simulate jointed rigid bodies use. The same system goes to MuJoCo as the MJCF
 // document mjcf.js writes, and MuJoCo (its official wasm build) steps it with its own integrator
 // (RK4, Euler, implicit, implicitfast) at the page's step. It has the run interface (RunInterface
-// in shared/names.js, as sim/sim.js's Run has), so the stepper runs it in lockstep with the others,
+// in shared/names.js, as sim/sim.js's Run has), so the stepper runs it beside the others (at its own pace: mujoco-pipe.js),
 // the history stores it and the charts, ghosts and exports show it. Its invariants are Tumble's own
 // definitions evaluated at MuJoCo's body poses and velocities (the wasm Evaluator): the same E, T,
 // V, momentum about the origin and joint violation from Tumble's joint equations, so the curves
@@ -26,10 +26,11 @@ import { INV, NINV } from '../shared/invariants.js';
 import { scheduleEvents } from '../shared/controls.js';
 
 export class MujocoRun {
-  /** `mujoco`: the loaded module; `settings`: { scenario, mujoco (its integrator), dt }. */
-  constructor(wasm, mujoco, { scenario, mujoco: integrator, dt, controls }) {
+  /** `mujoco`: the loaded module; `settings`: { scenario, mujoco (its integrator), solver (its
+   * constraint solver: '' for MuJoCo's default, Newton, or CG), dt }. */
+  constructor(wasm, mujoco, { scenario, mujoco: integrator, solver = '', dt, controls }) {
     const system = JSON.parse(wasm.scenario_json(scenario));
-    const { xml, notes, drives } = toMjcf(system, { integrator, timestep: dt || system.dt });
+    const { xml, notes, drives } = toMjcf(system, { integrator, solver, timestep: dt || system.dt });
     this.name = MUJOCO;
     this.integrator = integrator;
     this.notes = notes;

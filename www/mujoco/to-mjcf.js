@@ -109,7 +109,7 @@ function normalise(system) {
  * stages: the spanning tree, its joints with the start's qpos and qvel, the drives' equalities,
  * the loop-closing joints' equalities, the force elements, the contact's geoms, then the nested
  * bodies and the document. */
-export function toMjcf(system, { integrator = 'RK4', timestep = null } = {}) {
+export function toMjcf(system, { integrator = 'RK4', timestep = null, solver = '' } = {}) {
   const s = normalise(system);
   const n = s.bodies.length;
   const h = timestep ?? s.dt;
@@ -142,7 +142,7 @@ export function toMjcf(system, { integrator = 'RK4', timestep = null } = {}) {
   doc.notes.push(...doc.contact.notes);
   // 6. the bodies, nested, and the document
   for (const c of doc.tree.children[n]) bodyLines(doc, c, 2);
-  return { xml: documentText(system, doc, h, integrator), notes: doc.notes, drives: driveInfo.drives };
+  return { xml: documentText(system, doc, h, integrator, solver), notes: doc.notes, drives: driveInfo.drives };
 }
 
 /** The kinematic tree of `s` (normalised): { parent (per body its tree joint or -1), parentBody
@@ -398,14 +398,14 @@ function withSpring(doc, jd) {
 
 /** The MJCF text: options, the world's geoms and sites, the bodies' lines, then the contact
  * exclusions, equalities, tendons, actuators, the Tumble names and the start's keyframe. */
-function documentText(system, doc, h, integrator) {
+function documentText(system, doc, h, integrator, solver = '') {
   const { s, contact, lines, equalities, tendons, actuators, qpos, qvel, ctrl } = doc;
   const n = s.bodies.length;
   const out = [
     '<mujoco model="tumble">',
     '  <!-- written by Tumble (www/mujoco/to-mjcf.js): bodies b0.. at their centres of mass along their principal axes, joints j0.. as in the Tumble system -->',
     '  <compiler angle="radian" inertiafromgeom="false" autolimits="true"/>',
-    `  <option timestep="${num(h)}" gravity="${vec(s.gravity)}" integrator="${esc(integrator)}">`,
+    `  <option timestep="${num(h)}" gravity="${vec(s.gravity)}" integrator="${esc(integrator)}"${solver ? ` solver="${esc(solver)}"` : ''}>`,
     `    <flag contact="${contact.contact ? 'enable' : 'disable'}" energy="enable"${contact.flags}/>`,
     '  </option>',
     '  <worldbody>',

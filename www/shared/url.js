@@ -13,7 +13,7 @@
 // settings.view and settings.study, buildStudyQuery writes them.
 // Nothing read here is trusted: the scenario text is validated by the wasm module before use.
 
-import { INTEGRATORS, MUJOCO_INTEGRATORS } from './names.js';
+import { INTEGRATORS, MUJOCO_INTEGRATORS, MUJOCO_SOLVERS } from './names.js';
 import { scheduleForm } from './controls.js';
 
 export const MAX_QUERY = 2048; // everything but the system= value
@@ -22,7 +22,7 @@ export const MAX_SYSTEM_BYTES = 16384;
 export const MAX_SYSTEM_PARAM = Math.ceil(MAX_SYSTEM_BYTES / 3) * 4;
 /** Largest custom system JSON a link inflates to (bytes; the solver's own limit, custom.rs MAX_JSON). */
 export const MAX_SYSTEM_JSON = 1 << 20;
-export const DEFAULTS = { scenario: 'free-body', integrator: 'rattle', dt: 0, tol: 0, alpha: 10, beta: 10, compare: '', mujoco: '' };
+export const DEFAULTS = { scenario: 'free-body', integrator: 'rattle', dt: 0, tol: 0, alpha: 10, beta: 10, compare: '', mujoco: '', mjsolver: '' };
 /** The Study view's defaults (study/study.js): the CLI's (tumble study), with a 1000 s long run. */
 export const STUDY_DEFAULTS = { integrators: [...INTEGRATORS], h0: 0, levels: 4, duration: 1, long: 1000 };
 /** The study settings a link carries (parseStudy). */
@@ -77,7 +77,7 @@ function readLink(search) {
 
 /** The error of a key the page does not know, or null. */
 function unknownKey(params) {
-  const known = new Set(['scenario', 'system', 'integrator', 'dt', 'tol', 'alpha', 'beta', 'embed', 'compare', 'mujoco', 'charts', 'reaction', 'autoplay', 'explain', 'view', 'control', ...STUDY_KEYS]);
+  const known = new Set(['scenario', 'system', 'integrator', 'dt', 'tol', 'alpha', 'beta', 'embed', 'compare', 'mujoco', 'mjsolver', 'charts', 'reaction', 'autoplay', 'explain', 'view', 'control', ...STUDY_KEYS]);
   for (const key of params.keys()) {
     if (known.has(key)) continue;
     // most likely a hand-written link whose scenario text was not encoded: its '&' split it
@@ -145,6 +145,11 @@ function readComparison(params, settings) {
   if (mujoco !== null) {
     if (!MUJOCO_INTEGRATORS.includes(mujoco)) return `'mujoco' in this link must be ${MUJOCO_INTEGRATORS.join(', ')}, not '${mujoco.slice(0, 40)}'.`;
     settings.mujoco = mujoco;
+  }
+  const solver = params.get('mjsolver');
+  if (solver !== null) {
+    if (!MUJOCO_SOLVERS.includes(solver)) return `'mjsolver' in this link must be ${MUJOCO_SOLVERS.join(' or ')}, not '${solver.slice(0, 40)}'.`;
+    settings.mjsolver = solver === 'Newton' ? '' : solver;
   }
   return null;
 }
@@ -239,7 +244,7 @@ const fragment = (system) => (system ? '#system=' + system : '');
 
 /** The link (query, and a custom system in the fragment) for settings: the scenario text
  * encoded, dt omitted when it is the default; `extra` more parameters ({ embed: 1 }). */
-export function buildQuery({ scenario, system, integrator, dt, tol, alpha, beta, compare, mujoco, joint, controls }, extra = {}) {
+export function buildQuery({ scenario, system, integrator, dt, tol, alpha, beta, compare, mujoco, mjsolver, joint, controls }, extra = {}) {
   const p = new URLSearchParams();
   if (!system) p.set('scenario', scenario);
   p.set('integrator', integrator);
@@ -249,6 +254,7 @@ export function buildQuery({ scenario, system, integrator, dt, tol, alpha, beta,
   if (beta !== undefined && beta !== DEFAULTS.beta) p.set('beta', String(beta));
   if (compare) p.set('compare', compare);
   if (mujoco) p.set('mujoco', mujoco);
+  if (mujoco && mjsolver) p.set('mjsolver', mjsolver);
   if (joint) p.set('reaction', String(joint));
   for (const c of controls ?? []) p.append('control', c);
   for (const [k, v] of Object.entries(extra)) p.set(k, String(v));

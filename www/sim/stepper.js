@@ -5,7 +5,7 @@
 //
 // Messages (each answered by one reply):
 //   { type: 'load', settings }        -> 'loaded' { info: [{ name, n, nj, ns, forced, sizes, conserved, inv0, dt, tol, gains }] } + state
-//   { type: 'step', n, budget, give } -> 'state': up to n steps of every live run in lockstep, for
+//   { type: 'step', n, budget, give } -> 'state': up to n steps of every live Tumble run in lockstep, for
 //                                        about `budget` ms of wall-clock time (the page asks for a
 //                                        few ms, a chunk, and again at once: whatever it sends
 //                                        meanwhile waits a chunk at most, and a pause, which asks
@@ -30,8 +30,11 @@
 //   { type: 'mjcf', xml[, main, files, keyframe] } -> 'mjcf' { system, notes, keyframes }: a MuJoCo model compiled by
 //                                        MuJoCo and converted (mjcf.js), or 'error' saying why
 // Every answer may be a Promise (the worker awaits each in turn). With MuJoCo on the page a
-// 'step' steps Tumble's runs here, then asks MuJoCo's worker for the same number of steps and
-// records its samples at the same steps: lockstep, one message each way.
+// 'step' steps Tumble's runs here while MuJoCo's worker steps MuJoCo's run towards them at its
+// own pace (mujoco-pipe.js): Tumble's run never waits for MuJoCo's. MuJoCo's values in the chart
+// rows come in later replies (`late`), at the same steps. A 'step' of no steps with `sync` (a
+// paused page while MuJoCo catches up) waits for MuJoCo's next reply. Only MuJoCo's run left (the
+// others stopped): it catches up with them, then steps alone, awaited.
 // A 'state' reply holds each run's poses, joints, spring ends, invariants, step count, hash and
 // error, the chart samples taken since the last reply (`samples`: k x runs x NINV, NaN where a run had
 // stopped; at most SAMPLE_CAP of the newest) with the chosen joint's reaction (`react`: k x runs x
@@ -46,6 +49,7 @@ import { History } from './history.js';
 import { SAMPLE_CAP, CONTACT_CAP } from '../shared/names.js';
 import { INV, NINV } from '../shared/invariants.js';
 import { RemoteRun, startMujocoWorker, ask } from '../mujoco/mujoco-remote.js';
+import { MujocoPipe } from '../mujoco/mujoco-pipe.js';
 
 export class Stepper {
   constructor(wasm, module = null) {
@@ -55,8 +59,8 @@ export class Stepper {
     this.runs = [];
     this.history = new History();
     this.pool = [];
-    this.sampleSteps = new Float64Array(SAMPLE_CAP); // the step of each chart sample of a reply (MuJoCo's column)
     this.arrows = false; // the page draws the contact forces: they are computed for its replies
+    this.pipe = null; // MuJoCo's run beside Tumble's (mujoco-pipe.js)
   }
 
   /** Answer one message: { reply, transfer } (transfer: the ArrayBuffers the reply hands over). */
@@ -65,7 +69,7 @@ export class Stepper {
       if (msg.give) this.pool.push(msg.give);
       switch (msg.type) {
         case 'load': return await this.load(msg.settings);
-        case 'step': return await this.step(msg.n, msg.budget ?? Infinity);
+        case 'step': return await this.step(msg.n, msg.budget ?? Infinity, !!msg.sync);
         case 'resume': for (const x of this.runs) x.resume(msg.h); this.history.dt = msg.h; return this.state('state', 0, []);
         case 'sample': return this.sample(msg.t);
         case 'export': return { reply: { type: 'export', text: this.export(msg) }, transfer: [] };
@@ -129,6 +133,7 @@ export class Stepper {
       throw e;
     }
     for (const r of this.runs) r.free();
+    this.pipe?.stop();
     this.runs = runs;
     this.arrows = !!settings.arrows;
     // joint -1: no reaction chart on this page (an embed of other charts), none is computed
@@ -137,6 +142,9 @@ export class Stepper {
     const r = runs[0];
     this.history.reset(runs.length, r.n, r.nj, r.sim.dt(), r.ns);
     runs.forEach((x, i) => this.history.record(i, 0, x.inv, x.poses, x.joints, x.springs, x.sim.state_hash()));
+    const last = runs[runs.length - 1];
+    // beside Tumble's runs MuJoCo's steps at its own pace (alone, the stepper steps it)
+    this.pipe = last?.remote && runs.length > 1 ? new MujocoPipe(last, this.history, runs.length - 1) : null;
     const info = runs.map((x) => ({
       name: x.name, n: x.n, nj: x.nj, ns: x.ns, forced: x.forced, reach: x.reach ?? -1, sizes: x.sizes, conserved: x.conserved, inv0: x.inv0, notes: x.notes ?? [],
       controls: x.controls ?? [], dt: x.sim.dt(), tol: x.sim.tol(), gains: Array.from(x.sim.gains()), weight: x.sim.weight?.() ?? 1, contact: x.sim.has_contact?.() ?? false, stops: x.sim.has_limits?.() ?? false,
@@ -150,7 +158,8 @@ export class Stepper {
   buffers() {
     const r = this.runs;
     const arrows = r.length && r[0].sim.has_contact?.() ? 6 * CONTACT_CAP : 0;
-    const fits = (b) => b.react && b.poses.length === r.length && b.poses[0].length === 12 * r[0].n && b.joints[0].length === 3 * r[0].nj && b.springs[0].length === 6 * r[0].ns && b.contacts.length === arrows;
+    const late = this.pipe ? SAMPLE_CAP : 0; // MuJoCo's late rows (the pipe)
+    const fits = (b) => b.react && b.poses.length === r.length && b.poses[0].length === 12 * r[0].n && b.joints[0].length === 3 * r[0].nj && b.springs[0].length === 6 * r[0].ns && b.contacts.length === arrows && b.lateRows?.length === late;
     while (this.pool.length) {
       const b = this.pool.pop();
       if (fits(b)) return b;
@@ -163,41 +172,44 @@ export class Stepper {
       samples: new Float64Array(SAMPLE_CAP * r.length * NINV),
       react: new Float64Array(SAMPLE_CAP * r.length * 2),
       contacts: new Float64Array(arrows),
+      lateRows: new Float64Array(late),
+      late: new Float64Array(late * (NINV + 2)),
     };
   }
 
-  async step(n, budget) {
+  async step(n, budget, sync = false) {
+    const runs = this.runs, pipe = this.pipe;
+    // MuJoCo's run (in its worker) is the last
+    const remote = runs.length && runs[runs.length - 1].remote ? runs[runs.length - 1] : null;
+    const local = remote ? runs.length - 1 : runs.length;
+    let live = false;
+    for (let i = 0; i < local; i++) if (!runs[i].error) live = true;
+    if (remote && !remote.error && !live && n > 0) {
+      // only MuJoCo's run is left: it catches up with the others' steps, then steps alone
+      if (pipe && (pipe.busy || remote.steps < pipe.target)) {
+        await pipe.settled();
+        return this.state('state', 0, pipe.failures([]));
+      }
+      return this.alone(remote, local, n, budget);
+    }
     const t0 = performance.now();
     const failed = [];
     const buf = this.buffers();
-    const width = this.runs.length * NINV;
+    const width = runs.length * NINV;
+    const first = pipe ? pipe.next : 0; // the number of the first row taken here
     let taken = 0, k = 0, left = n;
     // plain loops, no closures: this runs for every batch of steps and every chart sample
-    const runs = this.runs;
-    // MuJoCo's run (in its worker) is the last; its steps follow below, its time counts here
-    const remote = runs.length && runs[runs.length - 1].remote ? runs[runs.length - 1] : null;
-    const local = remote ? runs.length - 1 : runs.length;
-    const stride = this.history.stride; // (thinning may double it on the way: a subset of these)
-    const extra = remote && !remote.error ? remote.msPerStep : 0;
-    let base = -1; // the lead's steps before these
     while (left > 0) {
-      // wall-clock time so far (MuJoCo's steps, taken after these, at its measured pace)
-      const spent = performance.now() - t0 + taken * extra;
+      const spent = performance.now() - t0;
       if (taken > 0 && spent >= budget) break;
       let lead = null;
       for (let i = 0; i < local && !lead; i++) if (!runs[i].error) lead = runs[i];
-      if (!lead && remote && !remote.error && taken === 0) {
-        // only MuJoCo's run is left: it takes the steps alone, as many as its time allows
-        taken = Math.min(left, Math.max(1, Math.floor(budget / Math.max(remote.msPerStep, 1e-3))));
-        break;
-      }
       if (!lead) break;
-      if (base < 0) base = lead.steps;
       // at most to the next history sample (the charts get the same samples as the history),
       // and as many as fit in the time left at the measured pace of a step of every run (at
       // least one): a request never runs much past its budget, however slow a step or sparse
-      // the samples
-      const pace = this.pace(local) + extra;
+      // the samples. MuJoCo's run is not waited for: it steps meanwhile in its own worker.
+      const pace = this.pace(local);
       const fit = pace > 0 ? Math.max(1, Math.floor((budget - spent) / pace)) : 1;
       const m = Math.min(left, this.history.due(lead.steps), fit);
       for (let i = 0; i < local; i++) {
@@ -208,6 +220,7 @@ export class Stepper {
       }
       left -= m;
       taken += m;
+      if (pipe) pipe.target = lead.steps;
       if (lead.steps % this.history.stride === 0) {
         const at = (k % SAMPLE_CAP) * width;
         const ra = (k % SAMPLE_CAP) * runs.length * 2;
@@ -219,39 +232,53 @@ export class Stepper {
           if (x.error || !x.nj) buf.react.fill(NaN, ra + 2 * i, ra + 2 * i + 2);
           else x.reaction(buf.react, ra + 2 * i);
         }
-        if (remote) this.sampleSteps[k % SAMPLE_CAP] = lead.steps;
+        if (remote) {
+          // MuJoCo's values come in a later reply, once its run has reached this step
+          buf.samples.fill(NaN, at + local * NINV, at + (local + 1) * NINV);
+          buf.react.fill(NaN, ra + 2 * local, ra + 2 * local + 2);
+          if (pipe && !remote.error) pipe.row(lead.steps, this.history.stride);
+          else pipe?.skip(1);
+        }
         k++;
       }
       if (failed.length) break;
     }
-    if (remote && !remote.error && taken > 0) {
-      const before = remote.steps;
-      try {
-        await remote.catchUp(taken, stride, this.history, local);
-      } catch (e) {
-        // its worker failed (MuJoCo aborted): that run stops, the others go on
-        remote.error = `MuJoCo's worker stopped: ${e.message}`;
-        remote.last = null;
-      }
-      if (remote.error) failed.push({ name: remote.name, error: remote.error });
-      if (base < 0) {
-        // MuJoCo alone: its samples are the chart's
-        for (let s = before + stride - (before % stride); s <= remote.steps && k < SAMPLE_CAP; s += stride) this.sampleSteps[k++] = s;
-      }
+    if (pipe) {
+      pipe.kick();
+      // a paused page asks with no steps while MuJoCo catches up: this waits for its next reply
+      if (sync && n === 0) await pipe.settled();
+      pipe.failures(failed);
     }
-    if (remote) {
-      // MuJoCo's column of the chart samples, at the steps the others took theirs (NaN where it
-      // took none: it had stopped); when it ran alone, the others' columns are NaN
-      const kk = Math.min(k, SAMPLE_CAP);
-      for (let j = 0; j < kk; j++) {
-        remote.sampleAt(this.sampleSteps[j], buf.samples, j * width + local * NINV, buf.react, j * runs.length * 2 + 2 * local);
-        if (base < 0) {
-          buf.samples.fill(NaN, j * width, j * width + local * NINV);
-          buf.react.fill(NaN, j * runs.length * 2, j * runs.length * 2 + 2 * local);
-        }
-      }
+    return this.state('state', taken, failed, buf, k, first + Math.max(0, k - SAMPLE_CAP));
+  }
+
+  // MuJoCo's run alone (Tumble's stopped): its steps, as many as its time allows, awaited; its
+  // samples are the chart's rows (the others' columns NaN)
+  async alone(remote, local, n, budget) {
+    const buf = this.buffers(), runs = this.runs, width = runs.length * NINV, stride = this.history.stride;
+    const taken = Math.min(n, Math.max(1, Math.floor(budget / Math.max(remote.msPerStep, 1e-3))));
+    const before = remote.steps, failed = [];
+    try {
+      await remote.catchUp(taken, stride, this.history, local);
+    } catch (e) {
+      // its worker failed (MuJoCo aborted): that run stops
+      remote.error = `MuJoCo's worker stopped: ${e.message}`;
+      remote.last = null;
     }
-    return this.state('state', taken, failed, buf, k);
+    if (remote.error) failed.push({ name: remote.name, error: remote.error });
+    let k = 0;
+    for (let s = before + stride - (before % stride); s <= remote.steps && k < SAMPLE_CAP; s += stride) {
+      buf.samples.fill(NaN, k * width, k * width + local * NINV);
+      buf.react.fill(NaN, k * runs.length * 2, k * runs.length * 2 + 2 * local);
+      remote.sampleAt(s, buf.samples, k * width + local * NINV, buf.react, k * runs.length * 2 + 2 * local);
+      k++;
+    }
+    const first = this.pipe ? this.pipe.next : 0;
+    if (this.pipe) {
+      this.pipe.skip(k);
+      this.pipe.target = remote.steps;
+    }
+    return this.state('state', taken, failed, buf, k, first);
   }
 
   // ms a step of every live local run takes (each run's own measured pace; 0 before any)
@@ -261,24 +288,32 @@ export class Stepper {
     return ms;
   }
 
-  state(type, taken, failed, buf = this.buffers(), k = 0) {
+  state(type, taken, failed, buf = this.buffers(), k = 0, rowFirst = 0) {
     this.runs.forEach((x, i) => {
       buf.poses[i].set(x.poses);
       buf.joints[i].set(x.joints);
       buf.springs[i].set(x.springs);
       buf.inv[i].set(x.inv);
     });
-    const first = this.runs[0];
+    const first = this.runs[0], pipe = this.pipe;
     // the contact forces only while the page draws them (its "contact forces" checkbox)
     const ncontacts = this.arrows && buf.contacts.length && !first.error ? Math.min(first.sim.contact_forces(buf.contacts), CONTACT_CAP) : 0;
     const reply = {
       type, taken, failed, buf, ncontacts,
       samples: Math.min(k, SAMPLE_CAP), sampleStart: k > SAMPLE_CAP ? k % SAMPLE_CAP : 0,
+      // beside MuJoCo (the pipe): the number of the first row here (row 0 is the load's), the
+      // run whose values in them come later (-1: none), and the rows of it come in (`late`: in
+      // buf.lateRows their numbers, in buf.late NINV invariants and |F|, |M| each), and the
+      // work MuJoCo's run has left (steps behind Tumble's, rows not yet sent)
+      rowFirst,
+      later: pipe && !pipe.remote.error ? this.runs.length - 1 : -1,
+      late: pipe ? pipe.drain(buf.lateRows, buf.late) : 0,
+      behind: pipe ? pipe.behind() : 0,
       runs: this.runs.map((x) => ({ steps: x.steps, error: x.error, hash: x.sim.state_hash(), ms: x.msPerStep, mjms: x.mjMsPerStep ?? null, pulled: x.sim.pulled(), substeps: x.sim.substeps?.() ?? 1, drive: x.driveError ? { now: Array.from(x.driveError), worst: Array.from(x.driveWorst), units: x.driveUnits } : null })),
       joint: this.runs[0]?.joint ?? 0, // the joint whose reaction `react` holds
       end: this.end(),
     };
-    return { reply, transfer: [...buf.poses, ...buf.joints, ...buf.springs, ...buf.inv, buf.samples, buf.react, buf.contacts].map((a) => a.buffer) };
+    return { reply, transfer: [...buf.poses, ...buf.joints, ...buf.springs, ...buf.inv, buf.samples, buf.react, buf.contacts, buf.lateRows, buf.late].map((a) => a.buffer) };
   }
 
   // time of the newest stored sample (s)

@@ -43,6 +43,9 @@ export class ChartStore {
     this.bucket = 0;   // the bucket being filled
     this.fill = 0;     // samples in it so far
     this.samples = 0;  // samples pushed
+    // per series, how many of the first samples hold their values: a series whose values come
+    // later (MuJoCo's beside Tumble's, mujoco-pipe.js) holds NaN placeholders after them
+    this.filled = new Float64Array(series);
   }
 
   /** Points held now (the bucket being filled included). */
@@ -64,10 +67,26 @@ export class ChartStore {
     this.samples++;
   }
 
-  /** Value y of series j in the sample begun last. */
-  put(j, y) {
+  /** Value y of series j in the sample begun last (`held`: false for a placeholder, NaN, of a
+   * value that comes later, by `late`). */
+  put(j, y, held = true) {
     const Y = this.ys[j], at = 2 * this.bucket;
+    if (held && this.filled[j] === this.samples - 1) this.filled[j] = this.samples;
     if (this.fill === 1) { Y[at] = y; Y[at + 1] = y; return; }
+    four[0] = Y[at];
+    four[1] = Y[at + 1];
+    four[2] = y;
+    four[3] = y;
+    extremes(Y, at);
+  }
+
+  /** Value y of series j in sample s, which came before it (its place held by a placeholder). */
+  late(j, s, y) {
+    if (!(s >= 0 && s < this.samples)) return;
+    const Y = this.ys[j], at = 2 * Math.floor(s / this.span);
+    // (samples skipped keep their placeholder: a gap)
+    if (s + 1 > this.filled[j]) this.filled[j] = s + 1;
+    if (s % this.span === 0) { Y[at] = y; Y[at + 1] = y; return; }
     four[0] = Y[at];
     four[1] = Y[at + 1];
     four[2] = y;
@@ -77,13 +96,20 @@ export class ChartStore {
 
   // every two neighbouring buckets into one: span doubles, half the buckets are left
   merge() {
-    const half = CAP / 2;
+    const half = CAP / 2, span = this.span;
     for (let b = 0; b < half; b++) {
       this.t[2 * b] = this.t[4 * b];
       this.t[2 * b + 1] = this.t[4 * b + 3];
     }
-    for (const Y of this.ys) {
+    for (let k = 0; k < this.ys.length; k++) {
+      const Y = this.ys[k], filled = this.filled[k];
       for (let b = 0; b < half; b++) {
+        if ((2 * b + 1) * span >= filled) {
+          // the second half holds only placeholders: the first half's points as they are
+          Y[2 * b] = Y[4 * b];
+          Y[2 * b + 1] = Y[4 * b + 1];
+          continue;
+        }
         for (let j = 0; j < 4; j++) four[j] = Y[4 * b + j];
         extremes(Y, 2 * b);
       }

@@ -69,6 +69,7 @@ export class Player {
     this.target = null; // "run to t" goal (s)
     this.pending = 0; // single steps asked for and not yet sent
     this.inflight = false;
+    this.behind = 0; // MuJoCo's run has work left (steps behind Tumble's, rows not yet sent): a paused page asks on
     this.local = false; // the engine steps on this thread (engine.js): a request a frame
     this.loads = 0; // loads asked for and not yet answered (the tests wait for 0 after a reset)
     this.give = null; // reply arrays to hand back to the worker
@@ -99,6 +100,7 @@ export class Player {
     // reply to a request sent before is dropped
     const gen = ++this.gen;
     this.pending = 0;
+    this.behind = 0;
     this.inflight = false;
     this.chunkMax = 0;
     this.give = null;
@@ -185,10 +187,13 @@ export class Player {
     // a reply to a request sent before the user picked another joint carries the reaction of
     // the joint before: the chart, which already shows the new one, leaves those samples out
     const stale = reply.joint !== this.joint;
+    // beside MuJoCo its values come later (stepper.js, mujoco-pipe.js): its column is left to them
+    if (reply.samples) this.charts?.rowsFrom(reply.rowFirst ?? 0);
     for (let j = 0; j < reply.samples; j++) {
       const at = ((reply.sampleStart + j) % SAMPLE_CAP) * width;
       for (let i = 0; i < runs.length; i++) {
         const o = at + i * NINV;
+        if (i === reply.later) { this.invs[i] = undefined; continue; }
         if (Number.isNaN(b.samples[o + INV.t])) { this.invs[i] = null; continue; }
         for (let m = 0; m < NINV; m++) runs[i].row[m] = b.samples[o + m];
         const ra = ((reply.sampleStart + j) % SAMPLE_CAP) * runs.length * 2 + 2 * i;
@@ -198,6 +203,8 @@ export class Player {
       }
       this.charts?.push(this.invs);
     }
+    for (let j = 0; j < (reply.late ?? 0); j++) this.charts?.late(runs.length - 1, b.lateRows[j], b.late, j * (NINV + 2));
+    this.behind = reply.behind ?? 0;
     if (reply.samples && this.trails && !this.run.error) this.renderer.recordTrails(this.run.poses);
     this.give = b;
     this.stats.steps += reply.taken;
@@ -239,7 +246,7 @@ export class Player {
     if (changed) this.on.playing?.(on);
   }
 
-  /** Take n more steps with every live run (in the worker, in lockstep). */
+  /** Take n more steps with every live run (in the worker, Tumble's in lockstep; MuJoCo's follows at its own pace). */
   step(n) {
     this.scrub = null;
     this.pending += n;
@@ -290,7 +297,7 @@ export class Player {
 
   /** Resolves once no steps are asked for or under way (for tests and exports). */
   settled() {
-    if (!this.inflight && !this.pending) return Promise.resolve();
+    if (!this.inflight && !this.pending && !this.behind) return Promise.resolve();
     return new Promise((r) => this.idle.push(r));
   }
 
@@ -318,7 +325,9 @@ export class Player {
       n = Math.floor(this.acc / h + 1e-9);
       if (this.target !== null) n = Math.min(n, Math.max(0, Math.round((this.target - r.inv[INV.t]) / h)));
     }
-    if (n <= 0) { for (const f of this.idle.splice(0)) f(); return; }
+    // paused while MuJoCo's run catches up: a request of no steps brings its rows when they come
+    const sync = !this.playing && !n && this.behind > 0;
+    if (n <= 0 && !sync) { if (!this.behind) for (const f of this.idle.splice(0)) f(); return; }
     const single = this.pending > 0;
     this.pending = 0;
     this.inflight = true;
@@ -328,11 +337,12 @@ export class Player {
     const transfer = (this.transfer ??= []);
     msg.n = n;
     msg.budget = single ? Infinity : this.local ? LOCAL_MS : CHUNK_MS;
+    msg.sync = sync;
     msg.give = this.take();
     transfer.length = 0;
     if (msg.give) {
       for (const k of ['poses', 'joints', 'springs', 'inv']) for (const a of msg.give[k]) transfer.push(a.buffer);
-      transfer.push(msg.give.samples.buffer, msg.give.react.buffer, msg.give.contacts.buffer);
+      transfer.push(msg.give.samples.buffer, msg.give.react.buffer, msg.give.contacts.buffer, msg.give.lateRows.buffer, msg.give.late.buffer);
     }
     const reply = await engine.request(msg, transfer);
     msg.give = null;
@@ -343,10 +353,11 @@ export class Player {
     if (!single) this.acc = Math.max(0, this.acc - reply.taken * h);
     this.apply(reply);
     if (this.target !== null && (r.inv[INV.t] >= this.target - 0.5 * h || r.error)) this.setPlaying(false);
-    if (!this.pending && !this.playing) for (const f of this.idle.splice(0)) f();
+    if (!this.pending && !this.playing && !this.behind) for (const f of this.idle.splice(0)) f();
     // ask again at once: the worker keeps stepping while this thread draws (a frame may take
-    // longer than a request); stepping on this thread (no worker) waits for the next frame instead
-    if (this.pending || (this.playing && !this.local)) queueMicrotask(() => this.send());
+    // longer than a request); stepping on this thread (no worker) waits for the next frame
+    // instead; paused, while MuJoCo's run catches up (each such request waits for it)
+    if (this.pending || (!this.local && (this.playing || this.behind))) queueMicrotask(() => this.send());
   }
 
   /** The reaction chart's joint: { index, label } (`jointLabel` is the page's describer). */
@@ -469,7 +480,7 @@ export class Player {
   frame(now) {
     if (this.stopped) return;
     if (this.grabbed?.dirty) this.sendPull();
-    if (this.run && this.playing) this.send();
+    if (this.run && (this.playing || this.behind)) this.send();
     const since = now - this.frameAt;
     this.frameAt = now;
     this.last = now;

@@ -1,8 +1,7 @@
 // render.js: draws the bodies (shaded boxes with their principal axes), the joints, a ground
 // grid and the world axes with WebGL2, from the pose array the wasm module fills, and the
 // point-to-point springs as coils between the end points the module writes (write_springs).
-// World z is up. The camera (camera.js) is framed here on each new scene; its matrices are
-// written here each frame.
+// World z is up. The camera (camera.js) is framed here on each new scene; its matrices each frame.
 import { Camera, UP, FOVY } from './camera.js';
 import { cube, meshVao } from './meshes.js';
 import { ShapeLayer } from './shapes.js';
@@ -213,6 +212,7 @@ export class Renderer {
 
   /** Frame the camera on a new scene (Camera.frame says how) and lay the ground grid under it. */
   frame(poses, sizes, joints, grounded, driven = false, bound = -1) {
+    this.shapes.faceStop(this.camera, poses); // (a joint limit's swing seen face on)
     let gridZ = this.camera.frame(poses, sizes, joints, grounded, driven, bound);
     this.follow = !grounded && this.shapes.planes !== null && this.shapes.frame(this.camera, poses, sizes);
     if (this.follow) gridZ = this.shapes.groundZ(gridZ);
