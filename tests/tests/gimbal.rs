@@ -6,7 +6,10 @@
 //! start spin so that all three move, a spring and a damper on each angle (one-term tendons).
 //! Every method's angles match the decomposition at every step to round-off, the director's
 //! balance is exact at the Newton tolerance, and each method converges at order 2 (against its
-//! own run at h = 1.25e-4 s). Bad gimbals are named.
+//! own run at h = 1.25e-4 s). A stop on each hinge (a one-term tendon's limit) rebounds a rotor
+//! spinning about it at the restitution asked (director to 1e-4, RATTLE and Baumgarte to 2e-3 at
+//! h = 1e-4, as tests/limits.rs takes a joint limit's) with the director's balance exact. Bad
+//! gimbals are named.
 use tumble::{Method, Scenario, Settings, Simulation};
 use tumble_tests::{assert_orders, run_for};
 
@@ -137,4 +140,56 @@ fn bad_gimbals_are_named() {
         e.contains("tendons[0].terms[0].hinge: joints[0] is a gimbal joint: there are 3 hinges, numbered 0 to 2, so hinge 3 does not exist"),
         "{e}"
     );
+}
+
+/// A rotor on a gimbal at its centre (no gravity), spinning about hinge `k`'s axis (x, z, y: its
+/// principal axes) towards a stop on that hinge (a one-term tendon's limit, +-0.3 rad, e asked).
+fn stopped(k: usize, e: f64) -> Scenario {
+    let w = [[2.0, 0.0, 0.0], [0.0, 0.0, 2.0], [0.0, 2.0, 0.0]][k];
+    Scenario::parse(&format!(
+        r#"{{"gravity":[0,0,0],"dt":0.001,
+           "bodies":[{{"mass":1.5,"inertia":[0.05,0.06,0.02],"angular_velocity":{w:?}}}],
+           "joints":[{{"type":"gimbal","a":null,"b":0,"axis_a":[1,0,0],"middle":[0,0,1],"axis_b":[0,1,0]}}],
+           "tendons":[{{"terms":[{{"joint":0,"hinge":{k},"coef":1}}]}}],
+           "forces":[{{"type":"tendon_limit","tendon":0,"lower":-0.3,"upper":0.3,"restitution":{e}}}]}}"#
+    ))
+    .unwrap_or_else(|e| panic!("{e}"))
+}
+
+#[test]
+fn a_stop_on_each_hinge_of_a_gimbal_rebounds_at_the_restitution_asked() {
+    for k in 0..3 {
+        for e in [0.5, 0.9] {
+            let sc = stopped(k, e);
+            for method in Method::ALL {
+                // out at 2 rad/s, the stop at 0.15 s, rebounds within 0.05 s (10 Hz), and is
+                // back in the free range, turning the other way, at 0.35 s
+                // (h = 1e-4, as tests/limits.rs takes a joint limit's rebound)
+                let sim = run_for(&sc, method, 1e-4, 0.35);
+                let s = sim.states()[0];
+                let w = s.r * s.w;
+                let along = [w.x, w.z, w.y][k];
+                let rebound = -along / 2.0;
+                let inv = sim.invariants();
+                println!(
+                    "{} hinge {k}, e {e}: rebound {rebound:.6}, balance {:.1e} J",
+                    method.name(),
+                    inv.balance
+                );
+                let within = if method == Method::Director {
+                    1e-4
+                } else {
+                    2e-3
+                };
+                assert!(
+                    (rebound - e).abs() < within,
+                    "{} hinge {k}: {rebound} against {e}",
+                    method.name()
+                );
+                if method == Method::Director {
+                    assert!(inv.balance.abs() < 1e-10, "balance {:e}", inv.balance);
+                }
+            }
+        }
+    }
 }

@@ -125,6 +125,11 @@ const SCHEMA = [
     ['stiffness, damping', '(per unit of L)', 'V = k (L - rest_length)^2 / 2, damping force c dL/dt', '0 to 1e12'],
     ['rest_length', '(unit of L)', 'L at rest, from the start', 'default 0'],
   ]],
+  ['Force "tendon_limit"', 'forces[i]: stops on a tendon\'s length (a gimbal\'s or universal joint\'s hinge through a one-term tendon)', [
+    ['tendon', '', 'index into "tendons"', 'required'],
+    ['lower, upper', '(unit of L)', 'the bounds, from the start', 'lower ≤ 0 ≤ upper'],
+    ['stiffness, restitution', '', 'as for joint_limit, on the tendon\'s inertia', 'default 0 (10 Hz) and 0.5'],
+  ]],
   ['Load "tendon_motor"', 'forces[i]: a force along a tendon\'s length (coef F on each coordinate), times a function of time', [
     ['tendon', '', 'index into "tendons"', 'required'],
     ['force', '(per unit of L)', 'the force along L', 'required; |x| ≤ 1e12'],

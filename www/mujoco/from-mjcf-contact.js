@@ -75,6 +75,14 @@ function soft(r0, r1, timestep, refsafe) {
   return { w2: k, z: k > 0 ? b / (2 * Math.sqrt(k)) : 1, direct: true };
 }
 
+/** A stop's { stiffness, restitution } from MuJoCo's solreflimit (r0, r1) on the inertia 1 / inv
+ * (the joint's dof_invweight0, a tendon's tendon_invweight0), as the joint limits take them
+ * (stiffness 0, Tumble's default stop, where MuJoCo gives no inertia). */
+export function stopOf(model, r0, r1, inv, refsafe) {
+  const s = soft(r0, r1, model.opt.timestep, refsafe);
+  return { stiffness: inv > 0 && s.w2 > 0 ? s.w2 / inv : 0, restitution: restitution(s.z) };
+}
+
 /** Tumble's restitution for damping ratio z: restitutionOfDampratio clamped to Tumble's least. */
 const restitution = (z) => Math.min(1, Math.max(E_MIN, restitutionOfDampratio(z)));
 
@@ -101,10 +109,7 @@ export function jointLimits(ctx) {
       continue;
     }
     const [t, kind, , slide = 0] = kept;
-    if (kind === 'universal_hinge') {
-      notes.push(`${jlabel(k)}: its limits are ignored (a hinge of a universal joint takes springs, dampers and actuators in Tumble, as one-term tendons, but no stops)`);
-      continue;
-    }
+    if (kind === 'universal_hinge') continue; // a one-term tendon's limit (from-mjcf-tendons.js)
     const q = data.qpos[model.jnt_qposadr[k]];
     const lo = model.jnt_range[2 * k], hi = model.jnt_range[2 * k + 1];
     // MuJoCo's bounds are of qpos (0 at the joint's ref); Tumble's of the motion from the start

@@ -79,6 +79,16 @@ export function limitAttrs(s, f, sign) {
   return `limited="true" range="${num(lo)} ${num(hi)}" solreflimit="${solref(w, f.restitution ?? 0.5)}" solimplimit="${SOLIMP}"`;
 }
 
+/** A tendon limit's attributes for its <fixed> tendon: the range and, for Tumble's default stop
+ * (10 Hz on the tendon's inertia), MuJoCo's solreflimit of that frequency and restitution; a
+ * stop of given stiffness keeps MuJoCo's default solreflimit (the tendon's inertia in MuJoCo,
+ * tendon_invweight0, is known only once it compiles): { attrs, note }. */
+export function tendonLimitAttrs(f) {
+  const range = `limited="true" range="${num(f.lower)} ${num(f.upper)}"`;
+  if (f.stiffness > 0) return { attrs: range, note: `tendon ${f.tendon}'s limit: its stiffness ${num(f.stiffness)} becomes MuJoCo's default solreflimit` };
+  return { attrs: `${range} solreflimit="${solref(2 * Math.PI * LIMIT_HZ, f.restitution ?? 0.5)}" solimplimit="${SOLIMP}"`, note: '' };
+}
+
 /** The contact of `system` (as given) for MJCF at step h: geom lines per body (index n: the
  * world), the <exclude> lines, whether contact is on, the option flags, and notes. `loops`:
  * the joints that close loops ({ a, b } each, a null for the ground). */

@@ -9,14 +9,23 @@
 // - Its tendon springs -> the tendon's stiffness, springlength and damping, several adding up
 //   as joint springs do: k1 (L - r1) + k2 (L - r2) = (k1 + k2) (L - r). Every tree joint starts
 //   at qpos 0, so MuJoCo's L at the start is 0, as Tumble's is: the rest lengths carry over.
+// - A tendon limit -> the tendon's range (to-mjcf-contact.js, tendonLimitAttrs).
 // - A tendon motor -> a <motor tendon="tK">: with a control, gear its force and the control's
 //   range; without, gear 1 and its constant force as the control.
+import { tendonLimitAttrs } from './to-mjcf-contact.js';
+
 const num = (x) => String(Number(x));
 
 /** A tendon element (`tendon_spring` or `tendon_motor`, index i) into doc: its spring into
  * doc.tendonSprings, its motor into doc.actuators and doc.ctrl. */
 export function tendonElement(doc, f, i) {
   const { notes, actuators, ctrl } = doc;
+  if (f.type === 'tendon_limit') {
+    const { attrs, note } = tendonLimitAttrs(f);
+    doc.tendonRanges.set(f.tendon, attrs);
+    if (note) notes.push(note);
+    return;
+  }
   if (f.type === 'tendon_spring') {
     const old = doc.tendonSprings.get(f.tendon);
     const add = { stiffness: f.stiffness ?? 0, rest: f.rest_length ?? 0, damping: f.damping ?? 0 };
@@ -58,7 +67,8 @@ export function fixedTendonLines(doc, coordinatePattern) {
       joints.push(`<joint joint="${target}" coef="${num((info.reversed ? -1 : 1) * term.coef)}"/>`);
     }
     const sp = doc.tendonSprings.get(k);
-    const attrs = sp ? ` stiffness="${num(sp.stiffness)}" springlength="${num(sp.rest)}" damping="${num(sp.damping)}"` : '';
+    const range = doc.tendonRanges.get(k);
+    const attrs = (sp ? ` stiffness="${num(sp.stiffness)}" springlength="${num(sp.rest)}" damping="${num(sp.damping)}"` : '') + (range ? ` ${range}` : '');
     out.push(`<fixed name="t${k}"${attrs}>${joints.join('')}</fixed>`);
   });
   return out;

@@ -123,6 +123,7 @@ export function toMjcf(system, { integrator = 'RK4', timestep = null, solver = '
     actuators: [], tendons: [], equalities: [],
     jointSprings: new Map(), // MuJoCo joint name -> { stiffness, ref, damping }
     tendonSprings: new Map(), // Tumble tendon -> { stiffness, rest, damping }
+    tendonRanges: new Map(), // Tumble tendon -> its range attributes (tendon limits)
     jointRanges: new Map(), // MuJoCo joint name -> its range attributes (joint limits)
   };
   // 1. the tree's joints, with the start's qpos and qvel
@@ -357,6 +358,7 @@ function forceElement(doc, f, i) {
       break;
     }
     case 'tendon_spring':
+    case 'tendon_limit':
     case 'tendon_motor':
       tendonElement(doc, f, i);
       break;

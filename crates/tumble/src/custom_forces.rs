@@ -1,7 +1,7 @@
 //! The JSON form of the force elements, loads, time functions and drives (the `forces` and
 //! `drives` lists of a scenario file; `custom.rs` documents the format and reads the rest).
 use crate::custom_controls::{controlled, JsonControl};
-use crate::custom_tendons::{FTendonMotor, FTendonSpring};
+use crate::custom_tendons::{FTendonLimit, FTendonMotor, FTendonSpring, TendonJson};
 use crate::custom_time::{time_fn, JsonTime, TConstant};
 use crate::forces::ForceElement;
 use crate::json_path::{tagged, Tagged};
@@ -67,6 +67,7 @@ pub(crate) enum JsonForce {
     SliderMotor(FSliderMotor),
     TendonSpring(FTendonSpring),
     TendonMotor(FTendonMotor),
+    TendonLimit(FTendonLimit),
 }
 
 /// The values of a force's "type".
@@ -84,6 +85,7 @@ pub(crate) enum ForceType {
     SliderMotor,
     TendonSpring,
     TendonMotor,
+    TendonLimit,
 }
 
 impl Tagged for JsonForce {
@@ -102,6 +104,7 @@ impl Tagged for JsonForce {
             ForceType::SliderMotor => JsonForce::SliderMotor(FSliderMotor::deserialize(d)?),
             ForceType::TendonSpring => JsonForce::TendonSpring(FTendonSpring::deserialize(d)?),
             ForceType::TendonMotor => JsonForce::TendonMotor(FTendonMotor::deserialize(d)?),
+            ForceType::TendonLimit => JsonForce::TendonLimit(FTendonLimit::deserialize(d)?),
         })
     }
 }
@@ -131,6 +134,7 @@ impl JsonForce {
             JsonForce::SliderMotor(f) => &f.name,
             JsonForce::TendonSpring(f) => &f.name,
             JsonForce::TendonMotor(f) => &f.name,
+            JsonForce::TendonLimit(f) => &f.name,
         }
     }
 }
@@ -388,10 +392,13 @@ fn element_json(f: &ForceElement, name: Option<String>, control: Option<JsonCont
         ForceElement::Motor { .. } | ForceElement::SliderMotor { .. } => {
             motor_json(f, name, control)
         }
-        ForceElement::TendonSpring { .. } | ForceElement::TendonMotor { .. } => {
+        ForceElement::TendonSpring { .. }
+        | ForceElement::TendonMotor { .. }
+        | ForceElement::TendonLimit { .. } => {
             match crate::custom_tendons::element_json(f, name, control) {
-                Ok(spring) => JsonForce::TendonSpring(spring),
-                Err(motor) => JsonForce::TendonMotor(motor),
+                TendonJson::Spring(x) => JsonForce::TendonSpring(x),
+                TendonJson::Motor(x) => JsonForce::TendonMotor(x),
+                TendonJson::Limit(x) => JsonForce::TendonLimit(x),
             }
         }
     }
@@ -549,6 +556,7 @@ fn element_from(f: &JsonForce) -> ForceElement {
         },
         JsonForce::TendonSpring(s) => crate::custom_tendons::spring_from(s),
         JsonForce::TendonMotor(m) => crate::custom_tendons::motor_from(m),
+        JsonForce::TendonLimit(l) => crate::custom_tendons::limit_from(l),
     }
 }
 

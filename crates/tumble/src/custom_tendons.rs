@@ -5,6 +5,7 @@
 //!                                               { "joint": 2, "slide": 0, "coef": -1 } ] } ]
 //! { "type": "tendon_spring", "tendon": 0, "stiffness": 100, "rest_length": 0, "damping": 1 }
 //! { "type": "tendon_motor", "tendon": 0, "force": 2, "time": F }
+//! { "type": "tendon_limit", "tendon": 0, "lower": -0.5, "upper": 0.8, "stiffness": 0, "restitution": 0.5 }
 //! ```
 //! A term without `slide` takes its joint's hinge angle (rad; a revolute, cylindrical or planar
 //! joint's, or a universal joint's `"hinge": 0` about axis_a or `1` about axis_b: MuJoCo's two
@@ -77,6 +78,31 @@ pub(crate) struct FTendonMotor {
     pub(crate) name: Option<String>,
 }
 
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct FTendonLimit {
+    tendon: usize,
+    lower: f64,
+    upper: f64,
+    #[serde(default)]
+    stiffness: f64,
+    #[serde(default = "half")]
+    restitution: f64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) name: Option<String>,
+}
+
+fn half() -> f64 {
+    0.5
+}
+
+/// A tendon element's JSON form, which `custom_forces.rs` tags.
+pub(crate) enum TendonJson {
+    Spring(FTendonSpring),
+    Motor(FTendonMotor),
+    Limit(FTendonLimit),
+}
+
 /// The tendons of the JSON form (their numbers checked in `forces::validate`); a term with both
 /// `hinge` and `slide` is refused.
 pub(crate) fn tendons_from(js: &[JsonTendon]) -> Result<Vec<Tendon>, ScenarioError> {
@@ -128,19 +154,19 @@ pub(crate) fn tendons_json(model: &crate::model::Model) -> Vec<JsonTendon> {
 }
 
 /// A tendon element's JSON form (`custom_forces.rs` tags it), with its name and (a motor's)
-/// control: Ok a spring's, Err a motor's.
+/// control.
 pub(crate) fn element_json(
     f: &ForceElement,
     name: Option<String>,
     control: Option<JsonControl>,
-) -> Result<FTendonSpring, FTendonMotor> {
+) -> TendonJson {
     match *f {
         ForceElement::TendonSpring {
             tendon,
             stiffness,
             rest_length,
             damping,
-        } => Ok(FTendonSpring {
+        } => TendonJson::Spring(FTendonSpring {
             name,
             tendon,
             stiffness,
@@ -151,14 +177,39 @@ pub(crate) fn element_json(
             tendon,
             force,
             time,
-        } => Err(FTendonMotor {
+        } => TendonJson::Motor(FTendonMotor {
             name,
             tendon,
             force,
             time: control.map_or_else(|| JsonTime::from_fn(time), |_| None),
             control,
         }),
+        ForceElement::TendonLimit {
+            tendon,
+            lower,
+            upper,
+            stiffness,
+            restitution,
+        } => TendonJson::Limit(FTendonLimit {
+            name,
+            tendon,
+            lower,
+            upper,
+            stiffness,
+            restitution,
+        }),
         _ => unreachable!("only tendon elements are written here"),
+    }
+}
+
+/// A tendon limit of the JSON form.
+pub(crate) fn limit_from(l: &FTendonLimit) -> ForceElement {
+    ForceElement::TendonLimit {
+        tendon: l.tendon,
+        lower: l.lower,
+        upper: l.upper,
+        stiffness: l.stiffness,
+        restitution: l.restitution,
     }
 }
 

@@ -120,7 +120,8 @@ pub fn conserved_momentum(model: &Model) -> [bool; 3] {
                 | ForceElement::SliderSpring { joint, .. } => model.joints[joint].a.is_some(),
                 // a tendon's force acts on each of its coordinates' joints, as a joint spring
                 ForceElement::TendonSpring { tendon, .. }
-                | ForceElement::TendonMotor { tendon, .. } => model.tendons[tendon]
+                | ForceElement::TendonMotor { tendon, .. }
+                | ForceElement::TendonLimit { tendon, .. } => model.tendons[tendon]
                     .terms
                     .iter()
                     .all(|x| model.joints[x.joint].a.is_some()),

@@ -337,6 +337,22 @@ pub enum ForceElement {
         /// damping, >= 0
         damping: f64,
     },
+    /// Stops on a fixed tendon's length L (`tendons.rs`): held between `lower` and `upper`
+    /// (from the start) by the stops of `forces/limits.rs` on L, as a joint limit on its
+    /// coordinate (MuJoCo's range of a tendon, or of a universal or gimbal joint's hinge).
+    TendonLimit {
+        /// the tendon ([`Model::tendons`])
+        tendon: usize,
+        /// the lower bound, <= 0
+        lower: f64,
+        /// the upper bound, >= 0
+        upper: f64,
+        /// the stop's stiffness (per unit of L); 0: a stop that rings at 10 Hz on the tendon's
+        /// inertia (`tendons::inertia`)
+        stiffness: f64,
+        /// the coefficient of restitution of an impact on the stop
+        restitution: f64,
+    },
     /// A generalised force F along a fixed tendon's length: c_i F on each coordinate q_i
     /// (MuJoCo's motor on a tendon); its power is F dL/dt.
     TendonMotor {

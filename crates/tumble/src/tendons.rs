@@ -66,6 +66,53 @@ pub fn term_frames(model: &Model, init: Option<&[BodyState]>) -> Vec<Frame> {
         .collect()
 }
 
+/// The inertia a tendon's stops act on, 1 / sum c_i^2 / m_i, m_i each coordinate's own: body
+/// b's moment about the hinge's axis through the joint's point (the axis as it lies at the start
+/// `init`), its mass for a slide; exact for one coordinate of a body on a fixed axis (as a joint
+/// limit's), an approximation where the coordinates move bodies together.
+pub fn inertia(model: &Model, tendon: usize, frames: &[Frame], init: Option<&[BodyState]>) -> f64 {
+    let first = slot(model, tendon, 0);
+    let mut inv = 0.0;
+    for (i, term) in model.tendons[tendon].terms.iter().enumerate() {
+        let j = &model.joints[term.joint];
+        let body = &model.bodies[j.b];
+        let m = match term.kind {
+            LimitKind::Slide => body.mass,
+            LimitKind::Angle => {
+                let fr = &frames[first + i];
+                let rot = |b: Option<usize>| match (b, init) {
+                    (Some(b), Some(s)) => s[b].r,
+                    _ => glam::DMat3::IDENTITY,
+                };
+                let (ra, rb) = (rot(j.a), rot(Some(j.b)));
+                // the axis in b's frame: n_a (a's, or b's for a flipped frame), or a gimbal's
+                // middle axis there
+                let n = if fr.middle {
+                    match j.kind {
+                        crate::model::JointKind::Gimbal { middle, .. } => middle,
+                        _ => fr.n_a,
+                    }
+                } else if fr.flip {
+                    fr.n_a
+                } else {
+                    rb.transpose() * (ra * fr.n_a)
+                };
+                let n = crate::math::normalize(n);
+                let r = j.point_b;
+                let along = r.dot(n);
+                (body.inertia * n * n).element_sum()
+                    + body.mass * (r.length_squared() - along * along)
+            }
+        };
+        inv += term.coef * term.coef / m;
+    }
+    if inv > 0.0 {
+        1.0 / inv
+    } else {
+        0.0
+    }
+}
+
 /// The unit of a force along tendon `tendon`'s length: "N m" where it sums angles, "N" where
 /// slides, "" (per unit of L) where both.
 pub fn force_unit(model: &Model, tendon: usize) -> &'static str {
@@ -82,9 +129,9 @@ pub fn force_unit(model: &Model, tendon: usize) -> &'static str {
 /// The tendon of a tendon element, if `f` is one.
 pub fn of(f: &ForceElement) -> Option<usize> {
     match *f {
-        ForceElement::TendonSpring { tendon, .. } | ForceElement::TendonMotor { tendon, .. } => {
-            Some(tendon)
-        }
+        ForceElement::TendonSpring { tendon, .. }
+        | ForceElement::TendonMotor { tendon, .. }
+        | ForceElement::TendonLimit { tendon, .. } => Some(tendon),
         _ => None,
     }
 }

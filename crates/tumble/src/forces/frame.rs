@@ -37,6 +37,8 @@ pub struct Frame {
     /// a gimbal's middle hinge ([`hinge_frame`]): its angle is asin(x) - s0 with
     /// x = (R_a r_a) . (R_b e_b) = sin theta2 (r_a = s u1 in a, e_b = u3 in b), not an atan2
     pub middle: bool,
+    /// a tendon limit's inertia (`tendons::inertia`: what its stops' damping is calibrated on)
+    pub inertia: f64,
 }
 
 impl Frame {

@@ -49,7 +49,11 @@ pub fn inertia(model: &Model, joint: usize, kind: LimitKind) -> f64 {
 /// The stops' law: the linear contact law with stiffness `stiffness` (the default when 0) and
 /// restitution `e`, on the inertia of [`inertia`].
 pub fn law(model: &Model, joint: usize, kind: LimitKind, stiffness: f64, e: f64) -> Law {
-    let m = inertia(model, joint, kind);
+    law_on(inertia(model, joint, kind), stiffness, e)
+}
+
+/// The stops' law on the inertia `m` (a tendon limit's, `tendons::inertia`): as [`law`].
+pub fn law_on(m: f64, stiffness: f64, e: f64) -> Law {
     let w = 2.0 * core::f64::consts::PI * DEFAULT_HZ;
     let k = if stiffness > 0.0 {
         stiffness
@@ -64,23 +68,33 @@ pub fn law(model: &Model, joint: usize, kind: LimitKind, stiffness: f64, e: f64)
 /// most a quarter radian a step and its damping takes at most half the rate (module notes).
 pub fn resolved(model: &Model, frames: &[Frame], s: &[BodyState], angles: &[f64], h: f64) -> bool {
     for ((f, fr), angle) in model.forces.iter().zip(frames).zip(angles) {
-        let ForceElement::Limit {
-            joint,
-            kind,
-            lower,
-            upper,
-            ..
-        } = *f
-        else {
-            continue;
-        };
         let Some(law) = &fr.law else { continue };
-        let x = match kind {
-            LimitKind::Angle => *angle,
-            LimitKind::Slide => slide(fr, s),
+        let (x, m, lower, upper) = match *f {
+            ForceElement::Limit {
+                joint,
+                kind,
+                lower,
+                upper,
+                ..
+            } => {
+                let x = match kind {
+                    LimitKind::Angle => *angle,
+                    LimitKind::Slide => slide(fr, s),
+                };
+                (x, inertia(model, joint, kind), lower, upper)
+            }
+            ForceElement::TendonLimit {
+                tendon,
+                lower,
+                upper,
+                ..
+            } => {
+                let x = crate::tendons::length(model, frames, s, angles, tendon);
+                (x, fr.inertia, lower, upper)
+            }
+            _ => continue,
         };
         let d = (x - upper).max(lower - x);
-        let m = inertia(model, joint, kind);
         if d > 0.0 && (16.0 * h * h * law.slope(d) > m || h * law.damping(d) > 0.5 * m) {
             return false;
         }

@@ -68,6 +68,20 @@ pub fn frames(model: &Model, init: Option<&[BodyState]>) -> Vec<Frame> {
         })
         .collect();
     out.extend(crate::tendons::term_frames(model, init));
+    // a tendon limit's stops, on the tendon's inertia (its terms' frames are made above)
+    for k in 0..model.forces.len() {
+        if let ForceElement::TendonLimit {
+            tendon,
+            stiffness,
+            restitution,
+            ..
+        } = model.forces[k]
+        {
+            let m = crate::tendons::inertia(model, tendon, &out, init);
+            out[k].inertia = m;
+            out[k].law = Some(limits::law_on(m, stiffness, restitution));
+        }
+    }
     out
 }
 
@@ -148,8 +162,8 @@ pub fn add_world(
 ) -> Power {
     let mut p = continuous::add_world(model, frames, s, angles, t, force, torque);
     if !model.tendons.is_empty() {
-        for el in &model.forces {
-            tendon::tendon_world(model, frames, (s, angles, t), el, (force, torque), &mut p);
+        for k in 0..model.forces.len() {
+            tendon::tendon_world(model, frames, (s, angles, t), k, (force, torque), &mut p);
         }
     }
     p
@@ -227,6 +241,17 @@ pub fn potential(model: &Model, frames: &[Frame], s: &[BodyState], angles: &[f64
             } => {
                 let x = crate::tendons::length(model, frames, s, angles, tendon) - rest_length;
                 v += 0.5 * stiffness * x * x;
+            }
+            ForceElement::TendonLimit {
+                tendon,
+                lower,
+                upper,
+                ..
+            } => {
+                if let Some(law) = &fr.law {
+                    let x = crate::tendons::length(model, frames, s, angles, tendon);
+                    stops += limits::potential(law, x, lower, upper);
+                }
             }
             ForceElement::Limit {
                 kind, lower, upper, ..

@@ -8,16 +8,17 @@ use super::frame::{rot, Frame};
 use crate::model::{BodyState, ForceElement, LimitKind, Model};
 use glam::DVec3;
 
-/// A tendon element's forces and torques at the states `s` (the angles `angles` of the same
+/// Tendon element `k`'s forces and torques at the states `s` (the angles `angles` of the same
 /// states, time `t`) into `out`, its powers into `p`.
 pub fn tendon_world(
     model: &Model,
     frames: &[Frame],
     (s, angles, t): (&[BodyState], &[f64], f64),
-    el: &ForceElement,
+    k: usize,
     (force, torque): Out,
     p: &mut Power,
 ) {
+    let el = &model.forces[k];
     let Some(tendon) = crate::tendons::of(el) else {
         return;
     };
@@ -50,6 +51,14 @@ pub fn tendon_world(
             p.input += f * rate;
             f
         }
+        ForceElement::TendonLimit { lower, upper, .. } => match &frames[k].law {
+            Some(law) => {
+                let (f, diss) = super::limits::force(law, l, rate, lower, upper);
+                p.dissipation += diss;
+                -f
+            }
+            None => 0.0,
+        },
         _ => 0.0,
     };
     for (i, term) in terms.iter().enumerate() {

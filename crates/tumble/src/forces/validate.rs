@@ -88,6 +88,20 @@ fn element(ck: &Checks, name: &str, f: &ForceElement, init: &[BodyState]) -> Res
         | ForceElement::Motor { .. }
         | ForceElement::SliderMotor { .. }
         | ForceElement::TendonMotor { .. } => load(ck, name, f)?,
+        ForceElement::TendonLimit {
+            tendon,
+            lower,
+            upper,
+            stiffness,
+            restitution,
+        } => {
+            ck.tendon(name, tendon)?;
+            bounds(
+                name,
+                "(the tendon's unit)",
+                (lower, upper, stiffness, restitution),
+            )?;
+        }
         ForceElement::TendonSpring {
             tendon,
             stiffness,
@@ -416,6 +430,15 @@ fn limit(
             "m"
         }
     };
+    bounds(name, unit, (lower, upper, stiffness, e))
+}
+
+/// A limit's bounds (in `unit`, from the start), stiffness and restitution.
+fn bounds(
+    name: &str,
+    unit: &str,
+    (lower, upper, stiffness, e): (f64, f64, f64, f64),
+) -> Result<(), String> {
     if !(lower.is_finite()
         && upper.is_finite()
         && lower <= 0.0
@@ -424,7 +447,7 @@ fn limit(
         && upper - lower <= 1e6)
     {
         return Err(format!(
-            "{name}: lower ({}) and upper ({}) must bound the start, lower <= 0 <= upper {unit} (measured from the joint's start), with lower < upper",
+            "{name}: lower ({}) and upper ({}) must bound the start, lower <= 0 <= upper {unit} (measured from the start), with lower < upper",
             Num(lower), Num(upper)
         ));
     }

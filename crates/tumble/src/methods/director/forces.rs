@@ -220,8 +220,10 @@ pub fn evaluate(
                 kind: LimitKind::Slide,
                 ..
             } => slide(el, fr, &step, g, &mut out),
-            ForceElement::TendonSpring { .. } | ForceElement::TendonMotor { .. } => {
-                super::tendons::tendon(c, el, &step, (angles, &mut *angles1), g, &mut out)
+            ForceElement::TendonSpring { .. }
+            | ForceElement::TendonMotor { .. }
+            | ForceElement::TendonLimit { .. } => {
+                super::tendons::tendon(c, k, &step, (angles, &mut *angles1), g, &mut out)
             }
             _ => load(el, fr, &step, g, &mut out),
         }

@@ -9,6 +9,7 @@
 //! spring   f = k (Lbar - L_r) + c Delta L / h:  f Delta L = Delta V + c Delta L^2 / h,
 //!          D_step = c Delta L^2 / h >= 0
 //! motor    f = -F, F the mean of force f(t) over the step:  W_step = F Delta L exactly
+//! limit    f from the stops' discrete law on L (`forces/limits.rs`): f Delta L = Delta V + D_step
 //! ```
 //! The tangents of `condensed.rs` leave the element out (a fixed point within Newton, as the
 //! joint springs are); the step is judged on the residual with it, so the balance is exact to
@@ -23,13 +24,14 @@ use crate::model::LimitKind;
 /// (both indexed by `tendons::slot`).
 pub(super) fn tendon(
     c: &Compiled,
-    el: &ForceElement,
+    k: usize,
     step: &Step,
     (angles, angles1): (&[f64], &mut [f64]),
     g: &mut [[f64; 12]],
     out: &mut StepBudget,
 ) {
     let model = &c.model;
+    let el = &model.forces[k];
     let Some(tendon) = crate::tendons::of(el) else {
         return;
     };
@@ -68,6 +70,15 @@ pub(super) fn tendon(
             out.work += push * dl;
             -push
         }
+        // the stops' discrete law on L: f Delta L = Delta V + D_step (`forces/limits.rs`)
+        ForceElement::TendonLimit { lower, upper, .. } => match &c.force_frames[k].law {
+            Some(law) => {
+                let (f, diss) = crate::forces::limits::discrete(law, l0, l1, lower, upper, step.h);
+                out.dissipated += diss;
+                f
+            }
+            None => 0.0,
+        },
         _ => 0.0,
     };
     // g = f sum c_i G_i
