@@ -63,9 +63,11 @@ fn invert_n<const N: usize>(a: &mut [f64; B * B]) -> bool {
         if m[p][k].abs() <= 1e-14 * scale {
             return false;
         }
-        // whole rows: the columns before k of `m` are never read again
-        m.swap(k, p);
-        inv.swap(k, p);
+        if p != k {
+            // whole rows: the columns before k of `m` are never read again
+            m.swap(k, p);
+            inv.swap(k, p);
+        }
         let d = 1.0 / m[k][k];
         for c in k + 1..N {
             m[k][c] *= d;
