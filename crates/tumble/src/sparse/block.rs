@@ -31,32 +31,35 @@ fn put<const N: usize>(a: &mut [f64; B * B], m: &[[f64; N]; N]) {
 /// was, when a pivot is below 1e-14 of the largest entry or an entry is not finite.
 pub fn invert(a: &mut [f64; B * B], n: usize) -> bool {
     match n {
-        1 => invert_n::<1>(a),
-        2 => invert_n::<2>(a),
-        3 => invert_n::<3>(a),
-        4 => invert_n::<4>(a),
-        5 => invert_n::<5>(a),
+        1 => invert_n::<1, 2>(a),
+        2 => invert_n::<2, 2>(a),
+        3 => invert_n::<3, 4>(a),
+        4 => invert_n::<4, 4>(a),
+        5 => invert_n::<5, 6>(a),
         _ => {
             debug_assert_eq!(n, B);
-            invert_n::<B>(a)
+            invert_n::<B, B>(a)
         }
     }
 }
 
-/// [`invert`] for n = `N` known at compile time. Elimination k works on the columns of `m`
-/// beyond k only: the pivot column and those before it are never read again (only `inv` is
-/// kept), so skipping them leaves every value that is read as it was.
-fn invert_n<const N: usize>(a: &mut [f64; B * B]) -> bool {
-    let mut m = load::<N>(a);
-    let Some(scale) = crate::math::max_abs_rows(&m) else {
+/// [`invert`] for n = `N` known at compile time, on rows `W` wide (N rounded up to even, so
+/// that a row operation is whole pairs of numbers, the columns beyond N zero and not written
+/// back). Elimination k updates whole rows of `m`, but only its columns beyond k are read
+/// again: the pivot column and those before it are not (only `inv` is kept), so every value
+/// that is read is the one of the elimination on the columns beyond k alone.
+fn invert_n<const N: usize, const W: usize>(a: &mut [f64; B * B]) -> bool {
+    let Some(scale) = crate::math::max_abs_rows(&load::<N>(a)) else {
         return false;
     };
     if scale == 0.0 {
         return false;
     }
-    let mut inv = [[0.0; N]; N];
-    for (r, row) in inv.iter_mut().enumerate() {
-        row[r] = 1.0;
+    let mut m = [[0.0; W]; N];
+    let mut inv = [[0.0; W]; N];
+    for (r, (mr, ir)) in m.iter_mut().zip(&mut inv).enumerate() {
+        mr[..N].copy_from_slice(&a[r * B..r * B + N]);
+        ir[r] = 1.0;
     }
     for k in 0..N {
         let p = (k + 1..N).fold(k, |p, i| if m[i][k].abs() > m[p][k].abs() { i } else { p });
@@ -64,13 +67,12 @@ fn invert_n<const N: usize>(a: &mut [f64; B * B]) -> bool {
             return false;
         }
         if p != k {
-            // whole rows: the columns before k of `m` are never read again
             m.swap(k, p);
             inv.swap(k, p);
         }
         let d = 1.0 / m[k][k];
-        for c in k + 1..N {
-            m[k][c] *= d;
+        for x in &mut m[k] {
+            *x *= d;
         }
         for x in &mut inv[k] {
             *x *= d;
@@ -79,16 +81,18 @@ fn invert_n<const N: usize>(a: &mut [f64; B * B]) -> bool {
         for i in 0..N {
             let f = m[i][k];
             if i != k && f != 0.0 {
-                for c in k + 1..N {
-                    m[i][c] -= f * mk[c];
+                for (x, y) in m[i].iter_mut().zip(&mk) {
+                    *x -= f * y;
                 }
-                for c in 0..N {
-                    inv[i][c] -= f * ik[c];
+                for (x, y) in inv[i].iter_mut().zip(&ik) {
+                    *x -= f * y;
                 }
             }
         }
     }
-    put(a, &inv);
+    for (r, ir) in inv.iter().enumerate() {
+        a[r * B..r * B + N].copy_from_slice(&ir[..N]);
+    }
     true
 }
 
