@@ -282,7 +282,7 @@ pub struct Compiled {
     pub pair_block: Vec<Vec<usize>>,
     /// parallel to `pair_block`: whether body b is the first body (lowest index) at which the
     /// two joints meet, so that a sum over bodies in order stores its first term
-    /// (`JointMatrix::add_block`) instead of clearing every block first
+    /// (as 0 + value, `joints::assemble`) instead of clearing every block first
     pub pair_first: Vec<Vec<bool>>,
     /// per joint: its position in at_body of body a (unused for the ground) and of body b
     pub slot: Vec<[usize; 2]>,

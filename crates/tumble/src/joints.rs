@@ -323,7 +323,7 @@ impl InverseMass {
 
 /// S = C_left W C_right^T into `s`, for the Jacobians `left` and `right` (the same slice for
 /// the symmetric C W C^T) and inverse masses `w`. Every block is a sum over the bodies its two
-/// joints share, in body order: each body's term is formed in a local block and stored as the
+/// joints share, in body order: each body's term is written straight into the block as the
 /// first term (0 + value, the bits of adding it to a cleared matrix) or added, as
 /// `Compiled::pair_first` says; no block is cleared first.
 pub fn assemble(
@@ -346,28 +346,52 @@ pub fn assemble(
                 let ek = &left[ik.joint];
                 let cks = if ik.is_b { &ek.cb } else { &ek.ca };
                 let general = c.frames[ik.joint].general;
-                let mut blk = [0.0; B * B];
-                for (col, (row, ck)) in blk.chunks_exact_mut(B).zip(&cks[..ek.rows]).enumerate() {
-                    for (x, wc) in row.iter_mut().zip(&wc[..ej.rows]) {
-                        // row `col`'s translational part is +-e_col (col < 3) or zero (the
-                        // rows of `evaluate_frame` without a Perp row), so of its first three
-                        // products only ck[col] wc[col] can be non-zero: the same sum, bit for
-                        // bit, in half the multiplications
-                        let lin = if general {
-                            ck[0] * wc[0] + ck[1] * wc[1] + ck[2] * wc[2]
-                        } else {
-                            debug_assert!((0..3).all(|i| ck[i] == 0.0 || i == col));
-                            if col < 3 {
-                                ck[col] * wc[col]
-                            } else {
-                                0.0
-                            }
-                        };
-                        *x = lin + ck[3] * wc[3] + ck[4] * wc[4] + ck[5] * wc[5];
-                    }
+                let blk = s.block_mut(c.block(b, kl, jl));
+                let first = c.pair_first[b][kl * n + jl];
+                // the common sizes as constants, so that the loops unroll
+                match (general, ek.rows, ej.rows) {
+                    (false, 5, 5) => body_term(blk, cks, &wc, first, 5, 5, false),
+                    (false, 3, 3) => body_term(blk, cks, &wc, first, 3, 3, false),
+                    (false, 5, 3) => body_term(blk, cks, &wc, first, 5, 3, false),
+                    (false, 3, 5) => body_term(blk, cks, &wc, first, 3, 5, false),
+                    (g, rk, rj) => body_term(blk, cks, &wc, first, rk, rj, g),
                 }
-                s.add_block(c.block(b, kl, jl), &blk, c.pair_first[b][kl * n + jl]);
             }
+        }
+    }
+}
+
+/// One body's term C_k W C_j^T (`rk` x `rj`, from k's Jacobian rows `ck` on the body and
+/// `wc` = W C_j^T) stored into or added to `blk`.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn body_term(
+    blk: &mut [f64; B * B],
+    ck: &[[f64; 6]; 6],
+    wc: &[[f64; 6]; B],
+    first: bool,
+    rk: usize,
+    rj: usize,
+    general: bool,
+) {
+    for (r, ck) in ck.iter().enumerate().take(rk) {
+        for (x, wc) in blk[r * B..r * B + rj].iter_mut().zip(wc) {
+            // row r's translational part is +-e_r (r < 3) or zero (the rows of
+            // `evaluate_frame` without a Perp row), so of its first three products only
+            // ck[r] wc[r] can be non-zero: the same sum, bit for bit, in half the
+            // multiplications
+            let lin = if general {
+                ck[0] * wc[0] + ck[1] * wc[1] + ck[2] * wc[2]
+            } else {
+                debug_assert!((0..3).all(|i| ck[i] == 0.0 || i == r));
+                if r < 3 {
+                    ck[r] * wc[r]
+                } else {
+                    0.0
+                }
+            };
+            let v = lin + ck[3] * wc[3] + ck[4] * wc[4] + ck[5] * wc[5];
+            *x = if first { 0.0 + v } else { *x + v };
         }
     }
 }

@@ -1,163 +1,206 @@
-//! Fixed-size kernels on the 6 x 6 blocks of the joint-space matrix (row-major, stride 6):
-//! inverse by Gauss-Jordan elimination with partial pivoting, product, matrix-vector product.
-//! A joint of n < 6 rows (1 to 6) uses the leading n x n part; the rest stays zero. And the
-//! lookup of a block index in the adjacency of joints sharing a body.
+//! Fixed-size kernels on the 6 x 6 blocks of the joint-space matrix (row-major, stride 6), in
+//! place: inverse by Gauss-Jordan elimination with partial pivoting, the product that forms
+//! U = D^-1 S, the block update S_kl -= S_kj U_jl and the solve's block-vector products. A
+//! joint of n < 6 rows (1 to 6) uses the leading n x n part; the rest stays zero. Each kernel
+//! is compiled for its size (`N`, a constant: the loops unroll, and no index is checked in
+//! them), the size chosen once per block; it works on local copies of the n x n parts and
+//! writes back only those. And the lookup of a block index in the adjacency of joints sharing
+//! a body.
 use alloc::vec::Vec;
 
 /// Largest joint: fixed, 6 rows.
 pub const B: usize = 6;
 
-/// The inverse of the leading n x n part of a block (n = 1 to 6; a distance joint has 1 row), by Gauss-Jordan elimination
-/// with partial pivoting (the pivots of LU with partial pivoting); the rows and columns beyond
-/// n stay zero. None when a pivot is below 1e-14 of the largest entry or an entry is not finite.
-pub fn invert(a: &[f64; B * B], n: usize) -> Option<[f64; B * B]> {
+/// The leading N x N part of a block.
+#[inline(always)]
+fn load<const N: usize>(a: &[f64; B * B]) -> [[f64; N]; N] {
+    core::array::from_fn(|r| core::array::from_fn(|c| a[r * B + c]))
+}
+
+/// Write `m` into the leading N x N part of a block.
+#[inline(always)]
+fn put<const N: usize>(a: &mut [f64; B * B], m: &[[f64; N]; N]) {
+    for (r, row) in m.iter().enumerate() {
+        a[r * B..r * B + N].copy_from_slice(row);
+    }
+}
+
+/// Invert the leading n x n part of a block in place (n = 1 to 6; a distance joint has 1 row),
+/// by Gauss-Jordan elimination with partial pivoting (the pivots of LU with partial pivoting);
+/// the rows and columns beyond n are left as they are (zero). `false`, and the block left as it
+/// was, when a pivot is below 1e-14 of the largest entry or an entry is not finite.
+pub fn invert(a: &mut [f64; B * B], n: usize) -> bool {
     match n {
-        1 => invert_n::<1>(a),
-        2 => invert_n::<2>(a),
-        3 => invert_n::<3>(a),
-        4 => invert_n::<4>(a),
-        5 => invert_n::<5>(a),
+        1 => invert_n::<1, 2>(a),
+        2 => invert_n::<2, 2>(a),
+        3 => invert_n::<3, 4>(a),
+        4 => invert_n::<4, 4>(a),
+        5 => invert_n::<5, 6>(a),
         _ => {
             debug_assert_eq!(n, B);
-            invert_n::<B>(a)
+            invert_n::<B, B>(a)
         }
     }
 }
 
-/// [`invert`] for n = `N` known at compile time. Elimination k works on the columns of `m`
-/// beyond k only: the pivot column and those before it are never read again (only `inv` is
-/// returned), so skipping them leaves every value that is read as it was.
-fn invert_n<const N: usize>(a: &[f64; B * B]) -> Option<[f64; B * B]> {
-    let mut rows = [[0.0; N]; N];
-    for (r, row) in rows.iter_mut().enumerate() {
-        row.copy_from_slice(&a[r * B..r * B + N]);
-    }
-    let scale = crate::math::max_abs_rows(&rows)?;
+/// [`invert`] for n = `N` known at compile time, on rows `W` wide (N rounded up to even, so
+/// that a row operation is whole pairs of numbers, the columns beyond N zero and not written
+/// back). Elimination k updates whole rows of `m`, but only its columns beyond k are read
+/// again: the pivot column and those before it are not (only `inv` is kept), so every value
+/// that is read is the one of the elimination on the columns beyond k alone.
+fn invert_n<const N: usize, const W: usize>(a: &mut [f64; B * B]) -> bool {
+    let Some(scale) = crate::math::max_abs_rows(&load::<N>(a)) else {
+        return false;
+    };
     if scale == 0.0 {
-        return None;
+        return false;
     }
-    let mut m = *a;
-    let mut inv = [0.0; B * B];
-    for r in 0..N {
-        inv[r * B + r] = 1.0;
+    let mut m = [[0.0; W]; N];
+    let mut inv = [[0.0; W]; N];
+    for (r, (mr, ir)) in m.iter_mut().zip(&mut inv).enumerate() {
+        mr[..N].copy_from_slice(&a[r * B..r * B + N]);
+        ir[r] = 1.0;
     }
     for k in 0..N {
-        let p = (k + 1..N).fold(k, |p, i| {
-            if m[i * B + k].abs() > m[p * B + k].abs() {
-                i
-            } else {
-                p
-            }
-        });
-        if m[p * B + k].abs() <= 1e-14 * scale {
-            return None;
+        let p = (k + 1..N).fold(k, |p, i| if m[i][k].abs() > m[p][k].abs() { i } else { p });
+        if m[p][k].abs() <= 1e-14 * scale {
+            return false;
         }
         if p != k {
-            for c in k..N {
-                m.swap(k * B + c, p * B + c);
-            }
-            for c in 0..N {
-                inv.swap(k * B + c, p * B + c);
-            }
+            m.swap(k, p);
+            inv.swap(k, p);
         }
-        let d = 1.0 / m[k * B + k];
-        for c in k + 1..N {
-            m[k * B + c] *= d;
+        let d = 1.0 / m[k][k];
+        for x in &mut m[k] {
+            *x *= d;
         }
-        for c in 0..N {
-            inv[k * B + c] *= d;
+        for x in &mut inv[k] {
+            *x *= d;
         }
+        let (mk, ik) = (m[k], inv[k]);
         for i in 0..N {
-            let f = m[i * B + k];
+            let f = m[i][k];
             if i != k && f != 0.0 {
-                for c in k + 1..N {
-                    m[i * B + c] -= f * m[k * B + c];
+                for (x, y) in m[i].iter_mut().zip(&mk) {
+                    *x -= f * y;
                 }
-                for c in 0..N {
-                    inv[i * B + c] -= f * inv[k * B + c];
+                for (x, y) in inv[i].iter_mut().zip(&ik) {
+                    *x -= f * y;
                 }
             }
         }
     }
-    Some(inv)
-}
-
-/// a b for blocks of `m` x `k` and `k` x `n` (row-major, stride 6; the rest of the result
-/// is zero): the loops run to the largest of the three sizes, a constant of the kernel (3, 4, 5
-/// or 6) so that they unroll, and the zeros beyond a joint's size add nothing. A pair of 3-row
-/// joints costs 27 products, of 5-row joints 125, not 216.
-#[inline(always)]
-pub fn mul(a: &[f64; B * B], b: &[f64; B * B], m: usize, k: usize, n: usize) -> [f64; B * B] {
-    match m.max(k).max(n) {
-        0..=3 => mul_n::<3>(a, b),
-        4 => mul_n::<4>(a, b),
-        5 => mul_n::<5>(a, b),
-        _ => mul_n::<B>(a, b),
+    for (r, ir) in inv.iter().enumerate() {
+        a[r * B..r * B + N].copy_from_slice(&ir[..N]);
     }
+    true
 }
 
+/// The size a product of an `m` x `k` and a `k` x `n` block runs at: the largest of the three
+/// (3, 4, 5 or 6), so that the zeros beyond a joint's size add nothing. A pair of 3-row joints
+/// costs 27 products, of 5-row joints 125, not 216.
 #[inline(always)]
-fn mul_n<const N: usize>(a: &[f64; B * B], b: &[f64; B * B]) -> [f64; B * B] {
-    let mut out = [0.0; B * B];
-    for r in 0..N {
-        for t in 0..N {
-            let x = a[r * B + t];
-            for c in 0..N {
-                out[r * B + c] += x * b[t * B + c];
+fn size(m: usize, k: usize, n: usize) -> usize {
+    m.max(k).max(n)
+}
+
+/// a b, each entry summed from 0 over t in order (the bits of the sum written out).
+#[inline(always)]
+fn product<const N: usize>(a: &[[f64; N]; N], b: &[[f64; N]; N]) -> [[f64; N]; N] {
+    let mut out = [[0.0; N]; N];
+    for (o, ar) in out.iter_mut().zip(a) {
+        for (x, br) in ar.iter().zip(b) {
+            for (y, z) in o.iter_mut().zip(br) {
+                *y += x * z;
             }
         }
     }
     out
 }
 
-/// a x for an `m` x `k` block (the loops as in [`mul`]).
-#[inline(always)]
-pub fn mul_vec(a: &[f64; B * B], x: &[f64; B], m: usize, k: usize) -> [f64; B] {
-    match m.max(k) {
-        0..=3 => mul_vec_n::<3>(a, x),
-        4 => mul_vec_n::<4>(a, x),
-        5 => mul_vec_n::<5>(a, x),
-        _ => mul_vec_n::<B>(a, x),
+/// blocks[i] = d blocks[i] for a `m` x `m` block d (an inverted diagonal block) and an `m` x
+/// `n` block i.
+pub fn left_mul(d: &[f64; B * B], x: &mut [f64; B * B], m: usize, n: usize) {
+    fn go<const N: usize>(d: &[f64; B * B], x: &mut [f64; B * B]) {
+        let p = product(&load::<N>(d), &load::<N>(x));
+        put(x, &p);
+    }
+    match size(m, m, n) {
+        0..=3 => go::<3>(d, x),
+        4 => go::<4>(d, x),
+        5 => go::<5>(d, x),
+        _ => go::<B>(d, x),
     }
 }
 
+/// s -= a b for an `m` x `k` block a and a `k` x `n` block b (the block LU's update).
+pub fn sub_mul(
+    s: &mut [f64; B * B],
+    a: &[f64; B * B],
+    b: &[f64; B * B],
+    m: usize,
+    k: usize,
+    n: usize,
+) {
+    fn go<const N: usize>(s: &mut [f64; B * B], a: &[f64; B * B], b: &[f64; B * B]) {
+        let p = product(&load::<N>(a), &load::<N>(b));
+        let mut x = load::<N>(s);
+        for (xr, pr) in x.iter_mut().zip(&p) {
+            for (y, z) in xr.iter_mut().zip(pr) {
+                *y -= z;
+            }
+        }
+        put(s, &x);
+    }
+    match size(m, k, n) {
+        0..=3 => go::<3>(s, a, b),
+        4 => go::<4>(s, a, b),
+        5 => go::<5>(s, a, b),
+        _ => go::<B>(s, a, b),
+    }
+}
+
+/// y = a x for an `m` x `k` block a and x the `k` rows of `b` from `ox` (read before `b` is
+/// written): with `sub`, b[o..o + m] -= y, else b[o..o + m] = y. Each y_r is summed from 0 over
+/// t in order, as in [`product`].
 #[inline(always)]
-fn mul_vec_n<const N: usize>(a: &[f64; B * B], x: &[f64; B]) -> [f64; B] {
-    let mut out = [0.0; B];
-    for r in 0..N {
-        for t in 0..N {
-            out[r] += a[r * B + t] * x[t];
+pub fn mul_vec_into(
+    a: &[f64; B * B],
+    b: &mut [f64],
+    o: usize,
+    m: usize,
+    ox: usize,
+    k: usize,
+    sub: bool,
+) {
+    #[inline(always)]
+    fn go<const N: usize>(
+        a: &[f64; B * B],
+        b: &mut [f64],
+        o: usize,
+        m: usize,
+        ox: usize,
+        k: usize,
+        sub: bool,
+    ) {
+        let mut x = [0.0; N];
+        for (t, xt) in x.iter_mut().enumerate().take(k) {
+            *xt = b[ox + t];
+        }
+        let out = &mut b[o..o + m];
+        for (r, y) in out.iter_mut().enumerate() {
+            let mut s = 0.0;
+            for (t, xt) in x.iter().enumerate() {
+                s += a[r * B + t] * xt;
+            }
+            *y = if sub { *y - s } else { s };
         }
     }
-    out
-}
-
-/// A joint's `n` rows of `b` from `o`, in a copy of constant length 1 to 6 (no call to
-/// memcpy).
-#[inline(always)]
-pub fn load_rows(b: &[f64], o: usize, n: usize) -> [f64; B] {
-    let mut x = [0.0; B];
-    match n {
-        1 => x[0] = b[o],
-        2 => x[..2].copy_from_slice(&b[o..o + 2]),
-        3 => x[..3].copy_from_slice(&b[o..o + 3]),
-        4 => x[..4].copy_from_slice(&b[o..o + 4]),
-        5 => x[..5].copy_from_slice(&b[o..o + 5]),
-        _ => x.copy_from_slice(&b[o..o + B]),
-    }
-    x
-}
-
-/// The inverse of [`load_rows`].
-#[inline(always)]
-pub fn store_rows(b: &mut [f64], o: usize, n: usize, x: &[f64; B]) {
-    match n {
-        1 => b[o] = x[0],
-        2 => b[o..o + 2].copy_from_slice(&x[..2]),
-        3 => b[o..o + 3].copy_from_slice(&x[..3]),
-        4 => b[o..o + 4].copy_from_slice(&x[..4]),
-        5 => b[o..o + 5].copy_from_slice(&x[..5]),
-        _ => b[o..o + B].copy_from_slice(x),
+    match size(m, k, 0) {
+        0..=3 => go::<3>(a, b, o, m, ox, k, sub),
+        4 => go::<4>(a, b, o, m, ox, k, sub),
+        5 => go::<5>(a, b, o, m, ox, k, sub),
+        _ => go::<B>(a, b, o, m, ox, k, sub),
     }
 }
 

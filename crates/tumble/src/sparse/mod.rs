@@ -45,7 +45,7 @@ use border::Dense;
 pub use pattern::{JointPattern, MAX_LOOP_JOINTS};
 
 /// The values of a joint-space matrix on a [`JointPattern`]: dense blocks, row-major with row
-/// stride 5; block (j, k) is rows[j] x rows[k]; and the scratch of the loop rows' dense part.
+/// stride 6; block (j, k) is rows[j] x rows[k]; and the scratch of the loop rows' dense part.
 #[derive(Clone, Debug)]
 pub struct JointMatrix {
     blocks: Vec<[f64; B * B]>,
@@ -89,17 +89,11 @@ impl JointMatrix {
         self.blocks[i][r * B + c] += value;
     }
 
-    /// Add the block `g` (rows[j] x rows[k], row-major with stride `B` = 5) to block `i`
-    /// ([`JointPattern::index`] of (j, k)); with `first`, to zero instead of the block's value
-    /// (as after [`JointMatrix::clear`], without clearing every block first).
-    pub fn add_block(&mut self, i: usize, g: &[f64; B * B], first: bool) {
-        let blk = &mut self.blocks[i];
-        if first {
-            *blk = [0.0; B * B];
-        }
-        for (x, y) in blk.iter_mut().zip(g.iter()) {
-            *x += *y;
-        }
+    /// Block `i` ([`JointPattern::index`] of (j, k): rows[j] x rows[k], row-major with stride
+    /// `B`) to be written in place; the entries beyond the two joints' sizes must stay zero.
+    #[inline]
+    pub fn block_mut(&mut self, i: usize) -> &mut [f64; B * B] {
+        &mut self.blocks[i]
     }
 
     /// Factor in place: the tree by block LU in the perfect elimination order (each diagonal

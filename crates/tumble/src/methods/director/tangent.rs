@@ -102,7 +102,6 @@ impl Ctx<'_> {
                 let kslot = c.slot[jk][side];
                 for (li, inc) in c.at_body[b].iter().enumerate() {
                     let jl = inc.joint;
-                    let blk = self.schur_block(jk, side, jl, usize::from(inc.is_b), t);
                     // the first of the contributions to block (jk, jl) is body a's
                     // when joint jl acts on a too: a diagonal block of a joint between
                     // two bodies, or two joints between the same two bodies (a loop;
@@ -112,49 +111,29 @@ impl Ctx<'_> {
                         || jt
                             .a
                             .is_none_or(|a| c.at_body[a].iter().all(|i| i.joint != jl));
-                    self.w.js.add_block(c.block(b, kslot, li), &blk, first);
+                    let term = SchurTerm {
+                        rows: (c.pattern.offset(jk), c.pattern.offset(jl)),
+                        sides: (side, usize::from(inc.is_b)),
+                        t,
+                        first,
+                    };
+                    let blk = self.w.js.block_mut(c.block(b, kslot, li));
+                    let w = (
+                        &self.w.dk[..],
+                        &self.w.cy[..],
+                        &self.w.gnew[..],
+                        &self.w.gmean[..],
+                    );
+                    let general = jt.general || c.frames[jl].general;
+                    // the common sizes as constants, so that the loops unroll
+                    match (general, jt.rows, c.frames[jl].rows) {
+                        (false, 5, 5) => term.write(blk, w, 5, 5, false),
+                        (false, 3, 3) => term.write(blk, w, 3, 3, false),
+                        (g, rk, rl) => term.write(blk, w, rk, rl, g),
+                    }
                 }
             }
         }
-    }
-
-    /// One body's contribution to the Schur block of joints `jk` (on `side` of the body) and
-    /// `jl` (on `lside`): -d_k . y_l + t e0_k . g0_l with t = -h^2 / 2M.
-    fn schur_block(&self, jk: usize, side: usize, jl: usize, lside: usize, t: f64) -> [f64; B * B] {
-        let c = self.c;
-        let jt = &c.frames[jk];
-        let (ok, ol) = (c.pattern.offset(jk), c.pattern.offset(jl));
-        let mut blk = [0.0; B * B];
-        let cy = &self.w.cy[ol..ol + c.frames[jl].rows];
-        for (row, d) in blk.chunks_exact_mut(B).zip(&self.w.dk[ok..ok + jt.rows]) {
-            for (x, y) in row.iter_mut().zip(cy) {
-                *x = -d[side].dot(y[lside]);
-            }
-        }
-        // t e0_k . g0_l: the translational gradients are +-e_r on the three
-        // position rows (35) and zero on the dot rows, so only the diagonal
-        // of the position rows is not zero; a sliding joint's rows have
-        // others, and take the general products
-        if jt.general || c.frames[jl].general {
-            for rk in 0..jt.rows {
-                let e0 = &self.w.gnew[ok + rk][side];
-                for rl in 0..c.frames[jl].rows {
-                    let g0 = &self.w.gmean[ol + rl][lside];
-                    blk[rk * B + rl] += t * (e0[0] * g0[0] + e0[1] * g0[1] + e0[2] * g0[2]);
-                }
-            }
-        } else {
-            for r in 0..3 {
-                let (e0, g0) = (&self.w.gnew[ok + r][side], &self.w.gmean[ol + r][lside]);
-                debug_assert!((0..c.frames[jl].rows).all(|rl| {
-                    let g = &self.w.gmean[ol + rl][lside];
-                    let dot = e0[0] * g[0] + e0[1] * g[1] + e0[2] * g[2];
-                    dot == if rl == r { e0[r] * g0[r] } else { 0.0 }
-                }));
-                blk[r * B + r] += t * e0[r] * g0[r];
-            }
-        }
-        blk
     }
 
     /// The multipliers' Newton increment from the factored Schur complement,
@@ -265,5 +244,73 @@ impl Ctx<'_> {
         }
         DMat3::from_cols(cols[0], cols[1], cols[2])
             + DMat3::from_diagonal(2.0 * model.bodies[b].inertia)
+    }
+}
+
+/// One body's contribution to the Schur block of joints k (rows from `rows.0`, on side
+/// `sides.0` of the body) and l (from `rows.1`, on `sides.1`): -d_k . y_l + t e0_k . g0_l with
+/// t = -h^2 / 2M, stored into the block as 0 + value when `first`, else added.
+struct SchurTerm {
+    rows: (usize, usize),
+    sides: (usize, usize),
+    t: f64,
+    first: bool,
+}
+
+/// The workspace's d_k, y_l, e0_k and g0_l (`dk`, `cy`, `gnew`, `gmean`).
+type SchurFactors<'a> = (
+    &'a [[DVec3; 2]],
+    &'a [[DVec3; 2]],
+    &'a [[super::Grad; 2]],
+    &'a [[super::Grad; 2]],
+);
+
+impl SchurTerm {
+    /// Write the `nk` x `nl` term into `blk`. The translational gradients are +-e_r on the
+    /// three position rows (35) and zero on the dot rows, so only the diagonal of the position
+    /// rows has a t e0_k . g0_l that is not zero, and only its r-th product; a sliding joint's
+    /// rows (`general`) have others, and take the whole products.
+    #[inline(always)]
+    fn write(
+        &self,
+        blk: &mut [f64; B * B],
+        (dk, cy, gnew, gmean): SchurFactors,
+        nk: usize,
+        nl: usize,
+        general: bool,
+    ) {
+        let ((ok, ol), (side, lside), t) = (self.rows, self.sides, self.t);
+        let (cy, gmean) = (&cy[ol..ol + nl], &gmean[ol..ol + nl]);
+        for rk in 0..nk {
+            let d = dk[ok + rk][side];
+            let e0 = &gnew[ok + rk][side];
+            let mut row = [0.0; B];
+            for (x, y) in row[..nl].iter_mut().zip(cy) {
+                *x = -d.dot(y[lside]);
+            }
+            if general {
+                for (x, g0) in row[..nl].iter_mut().zip(gmean) {
+                    let g0 = &g0[lside];
+                    *x += t * (e0[0] * g0[0] + e0[1] * g0[1] + e0[2] * g0[2]);
+                }
+            } else if rk < 3 {
+                debug_assert!((0..nl).all(|rl| {
+                    let g0 = &gmean[rl][lside];
+                    let dot = e0[0] * g0[0] + e0[1] * g0[1] + e0[2] * g0[2];
+                    dot == if rl == rk { e0[rk] * g0[rk] } else { 0.0 }
+                }));
+                row[rk] += t * e0[rk] * gmean[rk][lside][rk];
+            }
+            let out = &mut blk[rk * B..rk * B + nl];
+            if self.first {
+                for (x, v) in out.iter_mut().zip(&row) {
+                    *x = 0.0 + v;
+                }
+            } else {
+                for (x, v) in out.iter_mut().zip(&row) {
+                    *x += v;
+                }
+            }
+        }
     }
 }
