@@ -77,8 +77,24 @@ export async function openMjcfText(xml, several = null, keyframe = 0) {
   if (why) return why;
   if (app.editor && !$('editor').hidden) app.editor.load(text);
   showKeyframes(reply.keyframes ?? [], keyframe, { xml, several });
-  $('mujoco-status').textContent = reply.notes.length ? `Opened the MuJoCo model. ${reply.notes.join('; ')}.` : 'Opened the MuJoCo model: everything in it has a Tumble counterpart.';
+  if (reply.notes.length) showNotes('Opened the MuJoCo model', reply.notes);
+  else $('mujoco-status').textContent = 'Opened the MuJoCo model: everything in it has a Tumble counterpart.';
   return null;
+}
+
+/** The first notes of a conversion after `head`, and a button that shows the rest where there
+ * are more (a suite model has 40 to 90; all of them at once pushed the scene off the screen). */
+function showNotes(head, notes, first = 3) {
+  const status = $('mujoco-status');
+  const all = () => { status.textContent = `${head}. ${notes.join('; ')}.`; };
+  if (notes.length <= first) { all(); return; }
+  status.textContent = `${head}. ${notes.slice(0, first).join('; ')}; `;
+  const more = document.createElement('button');
+  more.type = 'button';
+  more.className = 'more-notes';
+  more.textContent = `and ${notes.length - first} more notes`;
+  more.addEventListener('click', () => { all(); $('mujoco-status').focus?.(); });
+  status.append(more);
 }
 
 /** The opened model's keyframes in a small select beside "open a MuJoCo model" when it has more
