@@ -97,9 +97,9 @@ const KINDS = [...docs.slice(docs.indexOf('Time functions')).matchAll(/`(constan
 const JOINTS = [...docs.matchAll(/^\| `(\w+)` \| (\d) \|/gm)].map(([, type, rows]) => [type, Number(rows)]);
 
 test('the schema reference has every force element, load, time function, drive field and joint type of the docs', { skip }, async () => {
-  assert.deepEqual(ELEMENTS.map(([t]) => t), ['spring', 'joint_spring', 'slider_spring', 'force', 'torque', 'motor', 'slider_motor', 'joint_limit', 'slider_limit']);
+  assert.deepEqual(ELEMENTS.map(([t]) => t), ['spring', 'joint_spring', 'slider_spring', 'force', 'torque', 'motor', 'slider_motor', 'joint_limit', 'slider_limit', 'tendon_spring', 'tendon_motor', 'tendon_limit']);
   assert.deepEqual(KINDS.map(([k]) => k), ['constant', 'linear', 'sine', 'ramp', 'ramp_speed']);
-  assert.equal(JOINTS.length, 9);
+  assert.equal(JOINTS.length, 10);
   for (const [name, options] of [['laptop', { viewport: { width: 1280, height: 800 } }], ['phone', PHONE]]) {
     const { page, problems } = await open('?scenario=kapitza', options);
     await pause(page);
@@ -112,12 +112,12 @@ test('the schema reference has every force element, load, time function, drive f
     const group = (title) => groups.find((g) => g.title === title) ?? assert.fail(`no group ${title}: ${groups.map((g) => g.title)}`);
     const fields = (g) => g.rows.flatMap(([f]) => f.replace(/^"\w+": /, '').split(', '));
     for (const [type, keys] of ELEMENTS) {
-      const g = group(['force', 'torque', 'motor', 'slider_motor'].includes(type) ? `Load "${type}"` : `Force element "${type}"`);
+      const g = group(['force', 'torque', 'motor', 'slider_motor', 'tendon_motor'].includes(type) ? `Load "${type}"` : `Force element "${type}"`);
       for (const k of keys.filter((x) => x !== 'type')) assert.ok(fields(g).includes(k), `${type}: no row for ${k} (${fields(g)})`);
       // every row has its meaning and its limits; numbers other than indices and time functions have a unit
       for (const [f, unit, meaning, limits] of g.rows) {
         assert.ok(meaning && limits, `${type}.${f}: ${meaning} | ${limits}`);
-        if (!['a', 'b', 'joint', 'slide', 'body', 'time'].includes(f)) assert.ok(unit, `${type}.${f} has no unit`);
+        if (!['a', 'b', 'joint', 'slide', 'body', 'time', 'tendon'].includes(f)) assert.ok(unit, `${type}.${f} has no unit`);
       }
     }
     const times = group('Time functions');

@@ -120,20 +120,20 @@ const SCHEMA = [
     ['terms[j].slide', '', 'a slide (m) instead of an angle, as for slider_spring', 'optional'],
     ['terms[j].coef', '(per unit)', 'its coefficient in L', 'required; |x| ≤ 1e6; 1 to 32 terms'],
   ]],
-  ['Force "tendon_spring"', 'forces[i]: a spring and damper on a tendon\'s length L, measured from the start', [
+  ['Force element "tendon_spring"', 'forces[i]: a spring and damper on a tendon\'s length L, measured from the start', [
     ['tendon', '', 'index into "tendons"', 'required'],
     ['stiffness, damping', '(per unit of L)', 'V = k (L - rest_length)^2 / 2, damping force c dL/dt', '0 to 1e12'],
     ['rest_length', '(unit of L)', 'L at rest, from the start', 'default 0'],
   ]],
-  ['Force "tendon_limit"', 'forces[i]: stops on a tendon\'s length (a gimbal\'s or universal joint\'s hinge through a one-term tendon)', [
+  ['Force element "tendon_limit"', 'forces[i]: stops on a tendon\'s length (a gimbal\'s or universal joint\'s hinge through a one-term tendon)', [
     ['tendon', '', 'index into "tendons"', 'required'],
     ['lower, upper', '(unit of L)', 'the bounds, from the start', 'lower ≤ 0 ≤ upper'],
-    ['stiffness, restitution', '', 'as for joint_limit, on the tendon\'s inertia', 'default 0 (10 Hz) and 0.5'],
+    ['stiffness, restitution', '(per unit of L), (ratio)', 'as for joint_limit, on the tendon\'s inertia', 'default 0 (10 Hz) and 0.5'],
   ]],
   ['Load "tendon_motor"', 'forces[i]: a force along a tendon\'s length (coef F on each coordinate), times a function of time', [
     ['tendon', '', 'index into "tendons"', 'required'],
     ['force', '(per unit of L)', 'the force along L', 'required; |x| ≤ 1e12'],
-    ['time, control', '', 'as for a motor', 'optional'],
+    ['time, control', '(factor)', 'as for a motor: the force is multiplied by it', 'optional; not both'],
   ]],
   ['Contact', 'bodies[i].shapes and the "contact" section (docs/scenarios.md: Contact)', [
     ['shapes[j].type', '', '"sphere" (radius), "capsule" (radius, half_length along its z) or "box" (half)', 'required'],
