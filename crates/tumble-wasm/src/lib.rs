@@ -509,7 +509,7 @@ impl Simulation {
                     tumble::ForceElement::Motor { torque, .. } => (torque, "N m"),
                     tumble::ForceElement::SliderMotor { force, .. } => (force, "N"),
                     tumble::ForceElement::TendonMotor { tendon, force, .. } => {
-                        (force, tumble::tendons::force_unit(model, tendon))
+                        (force, tumble::forces::tendons::force_unit(model, tendon))
                     }
                     _ => (0.0, ""),
                 };

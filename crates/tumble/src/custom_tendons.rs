@@ -13,9 +13,9 @@
 //! joint springs' angles are; a tendon motor takes a `control` as a motor does.
 use crate::custom_controls::{controlled, JsonControl};
 use crate::custom_time::JsonTime;
+use crate::forces::tendons::{Tendon, TendonTerm};
 use crate::forces::ForceElement;
 use crate::model::LimitKind;
-use crate::tendons::{Tendon, TendonTerm};
 use crate::validate::ScenarioError;
 use alloc::format;
 use alloc::string::String;

@@ -44,7 +44,6 @@ pub mod simulation;
 pub mod sparse;
 pub mod step;
 pub mod study;
-pub mod tendons;
 pub mod text;
 pub mod timefn;
 pub mod validate;

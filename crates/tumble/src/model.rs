@@ -60,15 +60,12 @@ pub enum JointKind {
         /// the cross axis fixed in b, perpendicular to `axis_a` at the start
         axis_b: DVec3,
     },
-    /// Three hinges through one point (MuJoCo's hip: hinge, hinge, hinge with a common anchor),
-    /// a gimbal: the points coincide (3 equations, as a spherical joint); its three angles are
-    /// coordinates (`forces/frame.rs`, `hinge_frame`): the first about `axis_a` (fixed in a), the
-    /// middle about `middle`, the last about `axis_b` (fixed in b), the three mutually
-    /// perpendicular where the middle angle is 0.
+    /// A gimbal (MuJoCo's three hinges through one point): the points coincide (3 equations);
+    /// its angles about `axis_a`, `middle` and `axis_b` are coordinates (`hinge_frame`).
     Gimbal {
         /// the first hinge's axis, fixed in a
         axis_a: DVec3,
-        /// the middle hinge's axis in b's frame at the start (it stays perpendicular to both)
+        /// the middle hinge's axis, in b's frame at the start
         middle: DVec3,
         /// the last hinge's axis, fixed in b
         axis_b: DVec3,
@@ -324,9 +321,7 @@ pub enum ForceElement {
         /// the factor f(t)
         time: TimeFn,
     },
-    /// A spring and damper on a fixed tendon's length L = sum c_i q_i (`tendons.rs`):
-    /// V = k (L - L_r)^2 / 2, damping force c dL/dt (MuJoCo's fixed tendon with its stiffness,
-    /// springlength and damping).
+    /// A spring and damper on a fixed tendon's length L = sum c_i q_i (`tendons.rs`).
     TendonSpring {
         /// the tendon ([`Model::tendons`])
         tendon: usize,
@@ -337,9 +332,7 @@ pub enum ForceElement {
         /// damping, >= 0
         damping: f64,
     },
-    /// Stops on a fixed tendon's length L (`tendons.rs`): held between `lower` and `upper`
-    /// (from the start) by the stops of `forces/limits.rs` on L, as a joint limit on its
-    /// coordinate (MuJoCo's range of a tendon, or of a universal or gimbal joint's hinge).
+    /// Stops on a fixed tendon's length L, from the start (`forces/limits.rs` on L).
     TendonLimit {
         /// the tendon ([`Model::tendons`])
         tendon: usize,
@@ -347,14 +340,12 @@ pub enum ForceElement {
         lower: f64,
         /// the upper bound, >= 0
         upper: f64,
-        /// the stop's stiffness (per unit of L); 0: a stop that rings at 10 Hz on the tendon's
-        /// inertia (`tendons::inertia`)
+        /// the stop's stiffness; 0: it rings at 10 Hz on the tendon's inertia
         stiffness: f64,
         /// the coefficient of restitution of an impact on the stop
         restitution: f64,
     },
-    /// A generalised force F along a fixed tendon's length: c_i F on each coordinate q_i
-    /// (MuJoCo's motor on a tendon); its power is F dL/dt.
+    /// A generalised force F along a fixed tendon's length: c_i F on each coordinate q_i.
     TendonMotor {
         /// the tendon ([`Model::tendons`])
         tendon: usize,
@@ -379,10 +370,10 @@ impl ForceElement {
     }
 }
 
-/// A fixed tendon (`tendons.rs`): its terms.
+/// A fixed tendon (`forces/tendons.rs`).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Tendon {
-    /// the coordinates and their coefficients
+    /// its coordinates and their coefficients
     pub terms: Vec<TendonTerm>,
 }
 
@@ -391,13 +382,11 @@ pub struct Tendon {
 pub struct TendonTerm {
     /// the joint
     pub joint: usize,
-    /// one of its hinges' angles (a revolute, cylindrical, planar or universal joint) or one
-    /// of its slides
+    /// a hinge's angle or a slide, and which (universal: 0, 1; gimbal: 0, 1, 2)
     pub kind: LimitKind,
-    /// which hinge (1: a universal joint's second, about axis_b) or which slide
-    /// ([`crate::model::JointKind::slide_axis`])
+    /// (see `kind`)
     pub index: usize,
-    /// the coefficient c_i (m/rad for an angle, m/m for a slide, or per unit of L)
+    /// the coefficient c_i
     pub coef: f64,
 }
 
@@ -434,9 +423,8 @@ pub struct Model {
     pub tendons: Vec<Tendon>,
 }
 
-/// A control: the factor of motor or slider motor `element` (its time function, a constant),
-/// which the user sets between steps within [lower, upper] (`Simulation::set_control`): MuJoCo's
-/// ctrl with its ctrlrange, the element's torque or force its gear.
+/// A control: a motor's factor (its constant time function) set between steps within [lower,
+/// upper] (`Simulation::set_control`): MuJoCo's ctrl with its ctrlrange, the motor its gear.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Control {
     /// the force element (a `Motor`, `SliderMotor` or `TendonMotor` with a constant time function)

@@ -89,7 +89,7 @@ pub fn resolved(model: &Model, frames: &[Frame], s: &[BodyState], angles: &[f64]
                 upper,
                 ..
             } => {
-                let x = crate::tendons::length(model, frames, s, angles, tendon);
+                let x = crate::forces::tendons::length(model, frames, s, angles, tendon);
                 (x, fr.inertia, lower, upper)
             }
             _ => continue,

@@ -34,6 +34,7 @@ mod continuous;
 pub mod frame;
 pub mod limits;
 mod tendon;
+pub mod tendons;
 mod validate;
 
 use crate::math::length;
@@ -67,7 +68,7 @@ pub fn frames(model: &Model, init: Option<&[BodyState]>) -> Vec<Frame> {
             frame
         })
         .collect();
-    out.extend(crate::tendons::term_frames(model, init));
+    out.extend(crate::forces::tendons::term_frames(model, init));
     // a tendon limit's stops, on the tendon's inertia (its terms' frames are made above)
     for k in 0..model.forces.len() {
         if let ForceElement::TendonLimit {
@@ -77,7 +78,7 @@ pub fn frames(model: &Model, init: Option<&[BodyState]>) -> Vec<Frame> {
             ..
         } = model.forces[k]
         {
-            let m = crate::tendons::inertia(model, tendon, &out, init);
+            let m = crate::forces::tendons::inertia(model, tendon, &out, init);
             out[k].inertia = m;
             out[k].law = Some(limits::law_on(m, stiffness, restitution));
         }
@@ -171,7 +172,7 @@ pub fn add_world(
 
 /// How many angles the force state holds: one per element, one per tendon term.
 pub fn angle_slots(model: &Model) -> usize {
-    model.forces.len() + crate::tendons::term_count(model)
+    model.forces.len() + crate::forces::tendons::term_count(model)
 }
 
 /// The joint springs' and the tendons' hinges' angles at `s`, each unwrapped against `angles`
@@ -239,7 +240,8 @@ pub fn potential(model: &Model, frames: &[Frame], s: &[BodyState], angles: &[f64
                 rest_length,
                 ..
             } => {
-                let x = crate::tendons::length(model, frames, s, angles, tendon) - rest_length;
+                let x =
+                    crate::forces::tendons::length(model, frames, s, angles, tendon) - rest_length;
                 v += 0.5 * stiffness * x * x;
             }
             ForceElement::TendonLimit {
@@ -249,7 +251,7 @@ pub fn potential(model: &Model, frames: &[Frame], s: &[BodyState], angles: &[f64
                 ..
             } => {
                 if let Some(law) = &fr.law {
-                    let x = crate::tendons::length(model, frames, s, angles, tendon);
+                    let x = crate::forces::tendons::length(model, frames, s, angles, tendon);
                     stops += limits::potential(law, x, lower, upper);
                 }
             }

@@ -19,10 +19,10 @@ pub fn tendon_world(
     p: &mut Power,
 ) {
     let el = &model.forces[k];
-    let Some(tendon) = crate::tendons::of(el) else {
+    let Some(tendon) = crate::forces::tendons::of(el) else {
         return;
     };
-    let first = crate::tendons::slot(model, tendon, 0);
+    let first = crate::forces::tendons::slot(model, tendon, 0);
     let terms = &model.tendons[tendon].terms;
     // L and dL/dt
     let (mut l, mut rate) = (0.0, 0.0);

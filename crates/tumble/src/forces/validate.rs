@@ -247,7 +247,7 @@ impl Checks<'_> {
     /// 1e6 in size.
     fn tendon_terms(&self, i: usize) -> Result<(), String> {
         let terms = &self.model.tendons[i].terms;
-        let max = crate::tendons::MAX_TERMS;
+        let max = crate::forces::tendons::MAX_TERMS;
         if terms.is_empty() || terms.len() > max {
             return Err(format!(
                 "tendons[{i}].terms: a tendon takes 1 to {max} terms, not {}",

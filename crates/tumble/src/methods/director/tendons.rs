@@ -32,14 +32,14 @@ pub(super) fn tendon(
 ) {
     let model = &c.model;
     let el = &model.forces[k];
-    let Some(tendon) = crate::tendons::of(el) else {
+    let Some(tendon) = crate::forces::tendons::of(el) else {
         return;
     };
-    let first = crate::tendons::slot(model, tendon, 0);
+    let first = crate::forces::tendons::slot(model, tendon, 0);
     let terms = &model.tendons[tendon].terms;
     // L at both ends, and each hinge's discrete gradient (at most MAX_TERMS: validated)
     let (mut l0, mut l1) = (0.0, 0.0);
-    let mut dg = [(0.0, 0.0); crate::tendons::MAX_TERMS];
+    let mut dg = [(0.0, 0.0); crate::forces::tendons::MAX_TERMS];
     for (i, term) in terms.iter().enumerate() {
         let (q0, q1) = match term.kind {
             LimitKind::Angle => {
