@@ -1,8 +1,9 @@
-//! A fixed tendon's spring and motor in the continuous form of the rotation-matrix methods
-//! (RATTLE, Baumgarte; `tendons.rs` has the equations): the force F along L = sum c_i q_i
-//! becomes c_i F on each coordinate, a torque c_i F n about a hinge's axis n = R_a n_a (on b,
-//! the opposite on a) or a force c_i F along a slide, so that its power is F dL/dt with
-//! dL/dt = sum c_i dq_i/dt (a hinge's rate n . (w_b - w_a), a slide's as the slider spring's).
+//! A fixed tendon's spring, motor and stops in the continuous form of the rotation-matrix
+//! methods (RATTLE, Baumgarte; `tendons.rs` has the equations): the force F along
+//! L = sum c_i q_i becomes c_i F on each coordinate, a torque c_i F j on b (the opposite on a)
+//! for a hinge whose rate is j . (w_b - w_a) ([`hinge_jacobian`]; j is the axis itself on a
+//! revolute or universal joint), a force c_i F along a slide, so that its power is F dL/dt with
+//! dL/dt = sum c_i dq_i/dt.
 use super::continuous::{push_along_slide, slide_and_rate, Out, Power};
 use super::frame::{rot, Frame};
 use crate::model::{BodyState, ForceElement, LimitKind, Model};
@@ -18,18 +19,21 @@ pub fn tendon_world(
     (force, torque): Out,
     p: &mut Power,
 ) {
-    let el = &model.forces[k];
-    let Some(tendon) = crate::forces::tendons::of(el) else {
+    let Some((_, first, terms)) = super::tendons::parts(model, k) else {
         return;
     };
-    let first = crate::forces::tendons::slot(model, tendon, 0);
-    let terms = &model.tendons[tendon].terms;
-    // L and dL/dt
+    let el = &model.forces[k];
+    // L and dL/dt, and each hinge's Jacobian (at most MAX_TERMS: validated)
     let (mut l, mut rate) = (0.0, 0.0);
+    let mut jac = [DVec3::ZERO; super::tendons::MAX_TERMS];
     for (i, term) in terms.iter().enumerate() {
         let fr = &frames[first + i];
         let (q, qdot) = match term.kind {
-            LimitKind::Angle => (angles[first + i], hinge_rate(fr, s)),
+            LimitKind::Angle => {
+                jac[i] = hinge_jacobian(fr, s);
+                let wa = fr.a.map_or(DVec3::ZERO, |a| s[a].r * s[a].w);
+                (angles[first + i], jac[i].dot(s[fr.b].r * s[fr.b].w - wa))
+            }
             LimitKind::Slide => slide_and_rate(fr, s),
         };
         l += term.coef * q;
@@ -66,7 +70,7 @@ pub fn tendon_world(
         let fi = term.coef * f;
         match term.kind {
             LimitKind::Angle => {
-                let n = hinge_jacobian(fr, s);
+                let n = jac[i];
                 torque[fr.b] += n * fi;
                 if let Some(a) = fr.a {
                     torque[a] -= n * fi;
@@ -75,12 +79,6 @@ pub fn tendon_world(
             LimitKind::Slide => push_along_slide(fr, s, fi, (&mut *force, &mut *torque)),
         }
     }
-}
-
-/// A hinge's rate j . (w_b - w_a) (world angular velocities), j = [`hinge_jacobian`].
-fn hinge_rate(fr: &Frame, s: &[BodyState]) -> f64 {
-    let wa = fr.a.map_or(DVec3::ZERO, |a| s[a].r * s[a].w);
-    hinge_jacobian(fr, s).dot(s[fr.b].r * s[fr.b].w - wa)
 }
 
 /// The hinge's angle's rate per relative angular velocity: theta' = j . (w_b - w_a), and so a

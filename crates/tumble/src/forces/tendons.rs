@@ -126,6 +126,13 @@ pub fn force_unit(model: &Model, tendon: usize) -> &'static str {
     }
 }
 
+/// Tendon element `k`'s tendon, the slot of its first term and its terms (`None` for another
+/// element): what the tendon forms of every method begin with.
+pub fn parts(model: &Model, k: usize) -> Option<(usize, usize, &[TendonTerm])> {
+    let tendon = of(&model.forces[k])?;
+    Some((tendon, slot(model, tendon, 0), &model.tendons[tendon].terms))
+}
+
 /// The tendon of a tendon element, if `f` is one.
 pub fn of(f: &ForceElement) -> Option<usize> {
     match *f {

@@ -30,13 +30,10 @@ pub(super) fn tendon(
     g: &mut [[f64; 12]],
     out: &mut StepBudget,
 ) {
-    let model = &c.model;
-    let el = &model.forces[k];
-    let Some(tendon) = crate::forces::tendons::of(el) else {
+    let Some((_, first, terms)) = crate::forces::tendons::parts(&c.model, k) else {
         return;
     };
-    let first = crate::forces::tendons::slot(model, tendon, 0);
-    let terms = &model.tendons[tendon].terms;
+    let el = &c.model.forces[k];
     // L at both ends, and each hinge's discrete gradient (at most MAX_TERMS: validated)
     let (mut l0, mut l1) = (0.0, 0.0);
     let mut dg = [(0.0, 0.0); crate::forces::tendons::MAX_TERMS];
