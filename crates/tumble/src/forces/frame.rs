@@ -41,18 +41,6 @@ pub struct Frame {
     pub inertia: f64,
 }
 
-impl Frame {
-    /// The hinge's axis, world, at the rotations `ra` of a and `rb` of b: R_a n_a (R_b n_a for
-    /// a flipped frame).
-    pub fn axis(&self, ra: &DMat3, rb: &DMat3) -> DVec3 {
-        if self.flip {
-            *rb * self.n_a
-        } else {
-            *ra * self.n_a
-        }
-    }
-}
-
 /// The frame of hinge `index` of joint `joint` (a tendon term's angle): a revolute,
 /// cylindrical or planar joint's one hinge as a joint spring's (index 0); a universal joint's
 /// first hinge about axis_a (fixed in a), measured by b's axis_b, which stays perpendicular to
