@@ -35,6 +35,10 @@ pub enum RowSpec {
     /// A slide drive: (R_a m) . (p_b - p_a) - s0 - f(t), the sliding row along the axis m
     /// itself, s0 its value at the start. Phi_t = -f'.
     Slide(DVec3, f64, TimeFn),
+    /// An offset universal joint's position row r: e_r . (p_b - p_a - delta (R_a v) x (R_b u)),
+    /// v in a's frame (global for the ground), u in b's, delta in m: b's point stays delta from
+    /// a's along the hinges' common normal (MuJoCo's ankle); bilinear in the directors.
+    Offset(usize, DVec3, DVec3, f64),
     /// A distance row (a distance joint, driven or not): (d . d - L(t)^2) / (2 L0), d = p_b - p_a,
     /// L(t) = L0 + f(t) (f = 0 for a joint without a drive). Quadratic in the positions and
     /// directors like the others; divided by 2 L0 so that near the solution it reads in metres
@@ -61,7 +65,7 @@ impl RowSpec {
     pub fn is_general(&self) -> bool {
         matches!(
             self,
-            RowSpec::Perp(_) | RowSpec::Slide(..) | RowSpec::Dist(..)
+            RowSpec::Perp(_) | RowSpec::Slide(..) | RowSpec::Dist(..) | RowSpec::Offset(..)
         )
     }
 
@@ -156,7 +160,7 @@ impl JointFrame {
 
     /// The frame of `joint`.
     pub fn new(joint: &Joint) -> Self {
-        use RowSpec::{Dist, Dot, Perp, Pos};
+        use RowSpec::{Dist, Dot, Offset, Perp, Pos};
         let (axis_a, axis_b) = joint.kind.axes();
         let (n_a, e) = match joint.kind {
             JointKind::Spherical | JointKind::Gimbal { .. } | JointKind::Distance { .. } => {
@@ -205,14 +209,22 @@ impl JointFrame {
                 Pos(0),
                 Pos(0),
             ],
-            JointKind::Universal { axis_a, axis_b } => [
-                pos[0],
-                pos[1],
-                pos[2],
-                Dot(normalize(axis_a), normalize(axis_b)),
-                Pos(0),
-                Pos(0),
-            ],
+            JointKind::Universal {
+                axis_a,
+                axis_b,
+                offset,
+            } => {
+                let (v, u) = (normalize(axis_a), normalize(axis_b));
+                // (the rows of a Cardan joint whose lines meet stay the spherical ones)
+                let at = |r| {
+                    if offset == 0.0 {
+                        Pos(r)
+                    } else {
+                        Offset(r, v, u, offset)
+                    }
+                };
+                [at(0), at(1), at(2), Dot(v, u), Pos(0), Pos(0)]
+            }
             JointKind::Fixed { twist_a, .. } => [
                 pos[0],
                 pos[1],

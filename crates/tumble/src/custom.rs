@@ -15,7 +15,8 @@
 //! joint types beyond spherical and revolute: "prismatic" (b slides along axis_a through
 //! point_a without turning; axis_b in b stays parallel), "cylindrical" (slides along and turns
 //! about axis_a), "universal" (the points coincide, the cross axes axis_a in a and axis_b in b,
-//! default x2, stay perpendicular), "fixed" (a weld: no axes, the start's relative pose is
+//! default x2, stay perpendicular; with `offset` d, m, b's point stays d from a's along
+//! axis_a x axis_b: two hinges at offset points, MuJoCo's ankle), "fixed" (a weld: no axes, the start's relative pose is
 //! kept), "distance" (a massless rod with ball ends: the points stay `length` m apart, by
 //! default their distance at the start; no axes), "planar" (b's point stays in the plane
 //! through point_a normal to axis_a, axis_b stays parallel to it: b slides in the plane and
@@ -153,6 +154,8 @@ struct JsonJoint {
     slides: Option<[[f64; 3]; 2]>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     middle: Option<[f64; 3]>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    offset: Option<f64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     name: Option<String>,
 }
@@ -357,6 +360,12 @@ fn joint_from(name: &str, j: &JsonJoint, states: &[BodyState]) -> Result<Joint, 
             j.kind
         ));
     }
+    if j.offset.is_some() && j.kind != "universal" {
+        return err(format!(
+            "{name}: only a universal joint has an offset; a {} joint takes none",
+            j.kind
+        ));
+    }
     if j.middle.is_some() && j.kind != "gimbal" {
         return err(format!(
             "{name}: only a gimbal joint has a middle axis; a {} joint takes none",
@@ -410,6 +419,11 @@ fn joint_kind(name: &str, j: &JsonJoint, states: &[BodyState]) -> Result<JointKi
         "universal" => JointKind::Universal {
             axis_a: axis("axis_a", j.axis_a)?,
             axis_b: axis("axis_b", j.axis_b.or(Some([0.0, 1.0, 0.0])))?,
+            offset: {
+                let d = j.offset.unwrap_or(0.0);
+                range(&format!("{name}.offset (m)"), d, -1e3, 1e3)?;
+                d
+            },
         },
         "planar" | "planar_slide" => {
             let (axis_a, axis_b) = (axis("axis_a", j.axis_a)?, axis("axis_b", j.axis_b)?);

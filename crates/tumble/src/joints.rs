@@ -19,6 +19,8 @@
 //! A distance row (d . d - L(t)^2) / (2 L0), u = d / L0: Jacobian (u, r_b x u) on b and
 //! (-u, u x r_a) on a; bias (ddot . ddot + d . (w_b x (w_b x r_b) - w_a x (w_a x r_a))) / L0
 //! less (L'^2 + L L'') / L0, its Phi_t = -L L' / L0.
+//! An offset universal joint's position rows (`RowSpec::Offset`) are the spherical rows less
+//! delta (R_a v) x (R_b u), their terms below.
 //! The director method has its own forms, eqs. (35) and (38), in `methods/director/rows.rs`.
 use crate::compiled::{Compiled, JointFrame, RowSpec};
 use crate::math::skew;
@@ -242,6 +244,18 @@ fn spec_row(spec: RowSpec, k: usize, p: &Points, t: f64, e: &mut JointEval) {
             e.bias[k] = bias[i];
             e.cb[k] = row(DVec3::AXES[i], -mat_row(&p.kb, i));
             e.ca[k] = row(-DVec3::AXES[i], mat_row(&p.ka, i));
+        }
+        RowSpec::Offset(i, v, u, delta) => {
+            // e_i . (d - delta n x m), n = R_a v, m = R_b u: d/dt (n x m) = (w_a x n) x m +
+            // n x (w_b x m), so on w_a the row n x (m x e_i), on w_b m x (e_i x n); the bias
+            // adds -delta e_i . (n'' x m + 2 n' x m' + n x m'') at zero accelerations
+            let (n, m, ei) = (p.rot_a * v, p.rot_b * u, DVec3::AXES[i]);
+            let (nd, md) = (wa.cross(n), wb.cross(m));
+            let c2 = wa.cross(nd).cross(m) + 2.0 * nd.cross(md) + n.cross(wb.cross(md));
+            e.phi[k] = phi[i] - delta * n.cross(m)[i];
+            e.bias[k] = bias[i] - delta * c2[i];
+            e.cb[k] = row(ei, -mat_row(&p.kb, i) - delta * m.cross(ei.cross(n)));
+            e.ca[k] = row(-ei, mat_row(&p.ka, i) - delta * n.cross(m.cross(ei)));
         }
         RowSpec::Dot(v, u) => {
             let n = p.rot_a * v;

@@ -291,6 +291,28 @@ pub fn lu_back(a: &[f64], n: usize, piv: &[usize], b: &mut [f64]) {
     }
 }
 
+/// A box of mass `m` and sides `s`: its principal moments about the centre of mass.
+pub fn box_inertia(m: f64, s: DVec3) -> DVec3 {
+    let s2 = s * s;
+    DVec3::new(s2.y + s2.z, s2.z + s2.x, s2.x + s2.y) * (m / 12.0)
+}
+
+/// The box (sides) of mass `m` with principal moments `j`.
+pub fn box_for_inertia(m: f64, j: DVec3) -> DVec3 {
+    let f = 6.0 / m;
+    DVec3::new(
+        sqrt(f * (j.y + j.z - j.x)),
+        sqrt(f * (j.z + j.x - j.y)),
+        sqrt(f * (j.x + j.y - j.z)),
+    )
+}
+
+/// RATTLE's D = diag(d) from the principal moments (Terze et al. eq. 2): d1 = (J2 + J3 - J1)/2
+/// etc., so that J1 = d2 + d3, J2 = d3 + d1, J3 = d1 + d2.
+pub fn d_from_inertia(j: DVec3) -> DVec3 {
+    DVec3::new(j.y + j.z - j.x, j.z + j.x - j.y, j.x + j.y - j.z) * 0.5
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -4,6 +4,8 @@ use alloc::string::String;
 use alloc::vec::Vec;
 use glam::{DMat3, DVec3};
 
+pub use crate::math::{box_for_inertia, box_inertia, d_from_inertia};
+
 /// A rigid body: mass and principal moments of inertia about its centre of mass.
 /// Body axes are the principal axes.
 #[derive(Clone, Debug, PartialEq)]
@@ -52,13 +54,17 @@ pub enum JointKind {
         /// the axis in b's frame
         axis_b: DVec3,
     },
-    /// Universal (Cardan) joint: the points coincide and the cross axes stay perpendicular,
-    /// `axis_a` (fixed in a) and `axis_b` (fixed in b). 4 equations.
+    /// Universal (Cardan) joint: the cross axes stay perpendicular, `axis_a` (fixed in a) and
+    /// `axis_b` (fixed in b), and b's point is `offset` (m) from a's along (R_a axis_a) x
+    /// (R_b axis_b): 0 where the hinges' lines meet, else two hinges at offset points (MuJoCo's
+    /// ankle), each point on its hinge's line. 4 equations.
     Universal {
         /// the cross axis fixed in a
         axis_a: DVec3,
         /// the cross axis fixed in b, perpendicular to `axis_a` at the start
         axis_b: DVec3,
+        /// b's point from a's along axis_a x axis_b (m)
+        offset: f64,
     },
     /// A gimbal (MuJoCo's three hinges through one point): the points coincide (3 equations);
     /// its angles about `axis_a`, `middle` and `axis_b` are coordinates (`hinge_frame`).
@@ -151,7 +157,7 @@ impl JointKind {
             JointKind::Revolute { axis_a, axis_b }
             | JointKind::Prismatic { axis_a, axis_b, .. }
             | JointKind::Cylindrical { axis_a, axis_b }
-            | JointKind::Universal { axis_a, axis_b }
+            | JointKind::Universal { axis_a, axis_b, .. }
             | JointKind::Gimbal { axis_a, axis_b, .. }
             | JointKind::Planar { axis_a, axis_b, .. }
             | JointKind::PlanarSlide { axis_a, axis_b, .. }
@@ -575,26 +581,4 @@ impl BodyState {
             w: DVec3::ZERO,
         }
     }
-}
-
-/// A box of mass `m` and sides `s`: its principal moments about the centre of mass.
-pub fn box_inertia(m: f64, s: DVec3) -> DVec3 {
-    let s2 = s * s;
-    DVec3::new(s2.y + s2.z, s2.z + s2.x, s2.x + s2.y) * (m / 12.0)
-}
-
-/// The box (sides) of mass `m` with principal moments `j`.
-pub fn box_for_inertia(m: f64, j: DVec3) -> DVec3 {
-    let f = 6.0 / m;
-    DVec3::new(
-        crate::math::sqrt(f * (j.y + j.z - j.x)),
-        crate::math::sqrt(f * (j.z + j.x - j.y)),
-        crate::math::sqrt(f * (j.x + j.y - j.z)),
-    )
-}
-
-/// RATTLE's D = diag(d) from the principal moments (Terze et al. eq. 2): d1 = (J2 + J3 - J1)/2
-/// etc., so that J1 = d2 + d3, J2 = d3 + d1, J3 = d1 + d2.
-pub fn d_from_inertia(j: DVec3) -> DVec3 {
-    DVec3::new(j.y + j.z - j.x, j.z + j.x - j.y, j.x + j.y - j.z) * 0.5
 }

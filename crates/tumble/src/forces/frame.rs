@@ -51,7 +51,7 @@ pub struct Frame {
 pub fn hinge_frame(model: &Model, joint: usize, index: usize, init: Option<&[BodyState]>) -> Frame {
     let j = &model.joints[joint];
     let (axis_a, axis_b) = match j.kind {
-        JointKind::Universal { axis_a, axis_b } | JointKind::Gimbal { axis_a, axis_b, .. } => {
+        JointKind::Universal { axis_a, axis_b, .. } | JointKind::Gimbal { axis_a, axis_b, .. } => {
             (axis_a, axis_b)
         }
         _ => {

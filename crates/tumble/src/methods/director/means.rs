@@ -44,7 +44,7 @@ impl Ctx<'_> {
                         * 0.5,
                     e,
                 ),
-                RowSpec::Perp(_) | RowSpec::Slide(..) | RowSpec::Dist(..) => {
+                RowSpec::Perp(_) | RowSpec::Slide(..) | RowSpec::Dist(..) | RowSpec::Offset(..) => {
                     // the whole gradient at the mean configuration (positions too)
                     let qm = &mut self.w.qm;
                     for b in [f.a, Some(f.b)].into_iter().flatten() {

@@ -6,6 +6,7 @@
 //! Pos(r)     e_r . (x_b + Q_b s_b - x_a - Q_a s_a)        (34)-(35): constant gradient
 //! Dot(v, u)  (Q_a v) . (Q_b u)                            (37)-(38): bilinear
 //! Perp(m)    (Q_a m) . (x_b + Q_b s_b - x_a - Q_a s_a)    quadratic in q_a, bilinear in q_a, q_b
+//! Offset(r, v, u, delta)   Pos(r) - delta e_r . (Q_a v) x (Q_b u)   bilinear
 //! Dist(L0, f) (d . d - L(t)^2) / (2 L0), d = x_b + Q_b s_b - x_a - Q_a s_a   quadratic in q
 //! ```
 //! A distance row's gradient, with u = d / L0: u on x_b, s_b,i u on q_b,i, and the negatives
@@ -52,6 +53,7 @@ pub(crate) fn joint_row_into(
     match jt.spec[r] {
         RowSpec::Pos(r) => pos_row(qs, jt, r, ga, gb),
         RowSpec::Dot(na, e) => dot_row(qs, jt.a, qb, na, e, ga, gb),
+        RowSpec::Offset(r, v, u, delta) => offset_row(qs, jt, (r, v, u, delta), ga, gb),
         // an angle drive is the dot row of v(t) = sin(f) r - cos(f) m (compiled.rs)
         RowSpec::Angle(rr, m, e, f) => {
             dot_row(qs, jt.a, qb, RowSpec::angle_vector(rr, m, &f, t), e, ga, gb)
@@ -113,6 +115,42 @@ fn pos_row(qs: &[[f64; 12]], jt: &JointFrame, r: usize, ga: &mut Grad, gb: &mut 
         None => jt.point_a,
     };
     (point(&qs[jt.b], jt.point_b) - pa)[r]
+}
+
+/// An offset universal joint's position row r: e_r . (p_b - p_a) - delta (n x m)_r with
+/// n = Q_a v (the fixed v for the ground) and m = Q_b u, bilinear in the two bodies'
+/// directors: on director i of b, s_b,i e_r - delta u_i (e_r x n); on director i of a,
+/// -s_a,i e_r - delta v_i (m x e_r) (every rotational entry written).
+#[inline(always)]
+fn offset_row(
+    qs: &[[f64; 12]],
+    jt: &JointFrame,
+    (r, v, u, delta): (usize, DVec3, DVec3, f64),
+    ga: &mut Grad,
+    gb: &mut Grad,
+) -> f64 {
+    let er = DVec3::AXES[r];
+    let m = DMat3::from_cols_slice(&qs[jt.b][3..12]) * u;
+    let n =
+        jt.a.map_or(v, |a| DMat3::from_cols_slice(&qs[a][3..12]) * v);
+    let phi = pos_row(qs, jt, r, ga, gb) - delta * n.cross(m)[r];
+    let (sb, ub, wb) = (jt.point_b.to_array(), u.to_array(), er.cross(n).to_array());
+    for i in 0..3 {
+        for k in 0..3 {
+            let own = if k == r { sb[i] } else { 0.0 };
+            gb[3 + 3 * i + k] = own - delta * ub[i] * wb[k];
+        }
+    }
+    if jt.a.is_some() {
+        let (sa, va, wa) = (jt.point_a.to_array(), v.to_array(), m.cross(er).to_array());
+        for i in 0..3 {
+            for k in 0..3 {
+                let own = if k == r { -sa[i] } else { 0.0 };
+                ga[3 + 3 * i + k] = own - delta * va[i] * wa[k];
+            }
+        }
+    }
+    phi
 }
 
 /// A distance row without its time part: (d . d) / (2 L0), d = p_b - p_a, and its gradients

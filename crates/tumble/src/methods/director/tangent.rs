@@ -205,7 +205,7 @@ impl Ctx<'_> {
                     ((mat(&self.w.q1[jt.b]) * e, v1), (mean(jt.b) * e, vbar))
                 };
             }
-            RowSpec::Perp(_) | RowSpec::Slide(..) | RowSpec::Dist(..) => {
+            RowSpec::Perp(_) | RowSpec::Slide(..) | RowSpec::Dist(..) | RowSpec::Offset(..) => {
                 unreachable!("sliding and distance rows take the general forms")
             }
         };
