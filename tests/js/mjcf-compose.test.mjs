@@ -1,7 +1,8 @@
 // Several MuJoCo joints on one body (www/mujoco/from-mjcf-compose.js): models written here with
 // the constructs of DeepMind's control suite (a planar root of slide, slide, hinge as the
 // hopper's, walker's and cheetah's; two slides as the point mass's; a fin's two crossed hinges
-// at offset points as the fish's), converted, and run by Tumble's director at h = 1e-3 beside
+// at offset points as the fish's, and an ankle's whose lines pass apart as the humanoid's),
+// converted, and run by Tumble's director at h = 1e-3 beside
 // MuJoCo's own RK4 at h = 1e-4 with gravity tilted so that every coordinate moves, contact-free:
 // every body's centre follows MuJoCo's to 1e-4 m over 2 s, and the director's balance holds to
 // the Newton tolerance. And the joints' ranges, stiffness and motors land on the coordinate they
@@ -68,15 +69,27 @@ const HIP = wrap(`
   </body>`, `<tendon><fixed name="twist" stiffness="1"><joint joint="hip_x" coef="0.5"/><joint joint="hip_y" coef="-1"/></fixed></tendon>
   <keyframe><key qpos="0.3 -0.4 0.2" qvel="1.5 -2 0.8"/></keyframe>`);
 
-/** `xml` converted and run by Tumble's director (h = 1e-3) and MuJoCo (its RK4 at 1e-4) for
+// an ankle as the humanoid's: hinges about y and about (1, 0, 0.5), 4 cm apart on the shin's
+// axis, so that their lines pass 3.6 cm apart; a spring on each, a turned start (the springs a
+// sixth of the humanoid's: with its 6 and 3 N m/rad this 1 kg foot swings at about 40 rad/s and
+// the director's error at h = 1e-3 is 1.2e-4 m, 3.0e-5 m at h = 5e-4: order 2, checked below)
+const ANKLE = (k1 = 1, k2 = 0.5) => wrap(`
+  <body name="foot" pos="0 0 1">
+    <joint name="ankle_y" type="hinge" axis="0 1 0" pos="0 0 0.08" stiffness="${k1}" damping="0.02"/>
+    <joint name="ankle_x" type="hinge" axis="1 0 0.5" pos="0 0 0.04" stiffness="${k2}"/>
+    <geom type="capsule" fromto="-0.07 -0.02 0 0.14 -0.04 0" size="0.027" mass="1" contype="0" conaffinity="0"/>
+  </body>`, '<keyframe><key qpos="0.3 -0.4" qvel="2 -3"/></keyframe>');
+
+/** `xml` converted and run by Tumble's director (h, default 1e-3) and MuJoCo (its RK4 at 1e-4) for
  * `seconds`: the largest distance between a body's centre in the two, the director's worst
  * balance |E - E0 - W + D|, and the system. */
-function against(xml, seconds = 2) {
+function against(xml, seconds = 2, h = 1e-3) {
   const model = compileMjcf(mujoco, xml);
   const data = new mujoco.MjData(model);
   const { system, notes } = fromMjModel(mujoco, model);
-  system.dt = 1e-3;
-  const sim = new wasm.Simulation(JSON.stringify(system), 'director', 1e-3, 0);
+  system.dt = h;
+  const per = Math.round(1e-2 / h);
+  const sim = new wasm.Simulation(JSON.stringify(system), 'director', h, 0);
   try {
     if (model.nkey) mujoco.mj_resetDataKeyframe(model, data, 0);
     const n = sim.body_count(), poses = new Float64Array(12 * n);
@@ -84,7 +97,7 @@ function against(xml, seconds = 2) {
     let gap = 0, balance = 0;
     for (let k = 0; k < seconds * 100; k++) {
       for (let s = 0; s < 100; s++) mujoco.mj_step(model, data);
-      assert.equal(sim.step(10), 10, sim.last_error());
+      assert.equal(sim.step(per), per, sim.last_error());
       sim.write_poses(poses);
       for (let b = 0; b < n; b++) {
         const d = [0, 1, 2].map((c) => poses[12 * b + c] - data.xipos[3 * (b + 1) + c]);
@@ -170,11 +183,44 @@ test('three perpendicular hinges through one point are a gimbal joint whose angl
   }
 });
 
+test("two perpendicular hinges whose lines pass apart (the humanoid's ankle) are a universal joint with that offset; the foot follows MuJoCo from a turned start, and so does the export", () => {
+  const { system, notes } = convert(ANKLE());
+  const j = system.joints[0];
+  assert.equal(j.type, 'universal');
+  // the lines' distance: 0.04 m along z, seen across the common normal of y and (1, 0, 0.5)
+  const want = 0.04 / Math.hypot(1, 0.5);
+  assert.ok(Math.abs(Math.abs(j.offset) - want) < 1e-12, `offset ${j.offset} m, the lines ${want} m apart`);
+  assert.ok(notes.some((n) => /body 'foot': its two hinges pass 35.8 mm apart: a universal joint with that offset/.test(n)), notes.join('; '));
+  const { gap, balance } = against(ANKLE());
+  console.log(`# ankle (offset universal): gap ${gap.toExponential(2)} m, balance ${balance.toExponential(2)} J`);
+  assert.ok(gap < 1e-4, `${gap}`);
+  assert.ok(balance < 1e-8, `${balance}`);
+  // with the humanoid's own springs: the gap to MuJoCo falls as h^2
+  const gaps = [1e-3, 5e-4].map((h) => against(ANKLE(6, 3), 2, h).gap);
+  const order = Math.log2(gaps[0] / gaps[1]);
+  console.log(`# ankle with the humanoid's springs: gap ${gaps.map((g) => g.toExponential(2)).join(', ')} m at h = 1e-3, 5e-4 s: order ${order.toFixed(3)}`);
+  assert.ok(Math.abs(order - 2) < 0.1, `${gaps}`);
+  const original = compileMjcf(mujoco, ANKLE());
+  const exported = compileMjcf(mujoco, toMjcf(system, { integrator: 'RK4', timestep: 1e-4 }).xml);
+  const runs = [original, exported].map((model) => ({ model, data: new mujoco.MjData(model) }));
+  try {
+    mujoco.mj_resetDataKeyframe(original, runs[0].data, 0);
+    mujoco.mj_resetDataKeyframe(exported, runs[1].data, 0);
+    for (const { model, data } of runs) for (let k = 0; k < 10000; k++) mujoco.mj_step(model, data);
+    const [a, b] = runs.map(({ data }) => Array.from(data.xipos.slice(3, 6)));
+    const apart = Math.max(...a.map((x, i) => Math.abs(x - b[i])));
+    console.log(`# ankle: the export beside the model over 1 s: ${apart.toExponential(2)} m apart`);
+    assert.ok(apart < 1e-9, `${a} ${b}`);
+  } finally {
+    for (const { model, data } of runs) { data.delete(); model.delete(); }
+  }
+});
+
 test('forms Tumble has no joint for are refused naming the body, its joints and the forms it takes', () => {
-  const ankle = wrap(`<body name="foot" pos="0 0 1">
-    <joint name="ankle_y" type="hinge" axis="0 1 0" pos="0 0 0.08"/><joint name="ankle_x" type="hinge" axis="1 0 0.5" pos="0 0 0.04"/>
+  const oblique2 = wrap(`<body name="foot" pos="0 0 1">
+    <joint name="ankle_y" type="hinge" axis="0 1 0" pos="0 0 0.08"/><joint name="ankle_x" type="hinge" axis="1 0.5 0" pos="0 0 0.04"/>
     <geom type="capsule" fromto="0 0 0 0.1 0 0" size="0.03"/></body>`);
-  assert.throws(() => convert(ankle), /body 'foot' has 2 joints \(hinge 'ankle_y', hinge 'ankle_x'\) that no Tumble joint matches; Tumble takes .*three mutually perpendicular hinges through one point \(gimbal\).*two perpendicular slides and then a hinge normal to both \(planar\)/);
+  assert.throws(() => convert(oblique2), /body 'foot' has 2 joints \(hinge 'ankle_y', hinge 'ankle_x'\) that no Tumble joint matches; Tumble takes .*three mutually perpendicular hinges through one point \(gimbal\).*two perpendicular slides and then a hinge normal to both \(planar\)/);
   const turnFirst = wrap(`<body name="b" pos="0 0 1"><joint type="hinge" axis="0 1 0"/><joint type="slide" axis="1 0 0"/><joint type="slide" axis="0 0 1"/>
     <geom type="sphere" size="0.1"/></body>`);
   assert.throws(() => convert(turnFirst), /body 'b' has 3 joints \(hinge, slide, slide\) that no Tumble joint matches/);

@@ -13,12 +13,13 @@
 // direction, MuJoCo's coordinate only where the slides are perpendicular);
 // - two perpendicular hinges whose axis lines meet (a fin's roll and pitch, 5 mm apart along
 //   the first axis) -> `universal` at the point where they meet: every point of the body there
-//   stays put under both turns.
+//   stays put under both turns; lines that pass apart (the humanoid's ankles, 4 cm) ->
+//   `universal` with that `offset`, its points the feet of the lines' common normal.
 // Anything else is refused with the body's joints named and the forms Tumble takes.
 import { dot, sub, add, scale, cross, norm, unit } from './mjcf-math.js';
 
 /** The forms' names in the refusal message. */
-const TAKES = 'Tumble takes one hinge, ball or slide; a slide and a hinge on one axis (cylindrical); two perpendicular hinges whose axes meet (universal); three mutually perpendicular hinges through one point (gimbal); two perpendicular slides (planar_slide); two perpendicular slides and then a hinge normal to both (planar); or none';
+const TAKES = 'Tumble takes one hinge, ball or slide; a slide and a hinge on one axis (cylindrical); two perpendicular hinges (universal, with an offset where their lines pass apart); three mutually perpendicular hinges through one point (gimbal); two perpendicular slides (planar_slide); two perpendicular slides and then a hinge normal to both (planar); or none';
 
 /** MuJoCo body `i`'s joints `list` (two or more; `types` their MuJoCo types) as one Tumble joint
  * through `make(type, k, extra)` (from-mjcf-joints.js), with their coordinates into
@@ -45,16 +46,23 @@ export function composeJoints(cx, out, { i, list, types, make, anchor, axis }) {
     return true;
   }
   if (list.length === 2 && types.every((t) => t === HINGE) && perpendicular(list[0], list[1])) {
-    const meet = meeting(anchor(list[0]), axis(list[0]), anchor(list[1]), axis(list[1]));
-    if (meet) {
-      const t = make('universal', list[0], { axes: [axis(list[0]), axis(list[1])], at: meet });
-      // its two hinges' angles: tendon terms (from-mjcf-tendons.js)
-      out.jointForces.push([t, 'universal_hinge', list[0], 0], [t, 'universal_hinge', list[1], 1]);
-      if (norm(sub(meet, anchor(list[0]))) > 1e-9 || norm(sub(meet, anchor(list[1]))) > 1e-9) {
-        cx.notes.push(`${cx.label(i)}: its two hinges meet ${fmtMm(norm(sub(meet, anchor(list[0]))))} from the first's anchor: a universal joint there`);
-      }
-      return true;
+    // a universal joint at the feet of the lines' common normal: where they meet, one point
+    // (a fin's: every point of the body there stays put under both turns); where they pass
+    // apart (the humanoid's ankles), a's point on the first line, b's on the second, offset
+    // along u1 x u2
+    const [u1, u2] = [axis(list[0]), axis(list[1])];
+    const [f1, f2] = feet(anchor(list[0]), u1, anchor(list[1]), u2);
+    const gap = norm(sub(f2, f1)), meet = gap < 1e-9;
+    const offset = meet ? 0 : dot(sub(f2, f1), cross(u1, u2));
+    const t = make('universal', list[0], { axes: [u1, u2], at: f1, atB: meet ? f1 : f2, offset });
+    // its two hinges' angles: tendon terms (from-mjcf-tendons.js)
+    out.jointForces.push([t, 'universal_hinge', list[0], 0], [t, 'universal_hinge', list[1], 1]);
+    if (!meet) {
+      cx.notes.push(`${cx.label(i)}: its two hinges pass ${fmtMm(gap)} apart: a universal joint with that offset`);
+    } else if (norm(sub(f1, anchor(list[0]))) > 1e-9 || norm(sub(f1, anchor(list[1]))) > 1e-9) {
+      cx.notes.push(`${cx.label(i)}: its two hinges meet ${fmtMm(norm(sub(f1, anchor(list[0]))))} from the first's anchor: a universal joint there`);
     }
+    return true;
   }
   if (list.length === 3 && types.every((t) => t === HINGE) && gimbalAxes(cx, list)
     && [1, 2].every((n) => norm(sub(anchor(list[n]), anchor(list[0]))) < 1e-9)) {
@@ -86,15 +94,13 @@ function jointTypes(mujoco) {
   return { HINGE: mujoco.mjtJoint.mjJNT_HINGE.value, SLIDE: mujoco.mjtJoint.mjJNT_SLIDE.value };
 }
 
-/** The point where the lines p1 + s u1 and p2 + t u2 (unit, not parallel) meet, or null when
- * they pass more than 1e-9 m apart. */
-function meeting(p1, u1, p2, u2) {
+/** The feet of the common normal of the lines p1 + s u1 and p2 + t u2 (unit, perpendicular):
+ * the points of each nearest the other. */
+function feet(p1, u1, p2, u2) {
   const w = sub(p1, p2), b = dot(u1, u2), d = dot(u1, w), e = dot(u2, w);
   const den = 1 - b * b;
-  if (den < 1e-12) return null;
   const s = (b * e - d) / den, t = (e - b * d) / den;
-  const q1 = add(p1, scale(u1, s)), q2 = add(p2, scale(u2, t));
-  return norm(sub(q1, q2)) < 1e-9 ? q1 : null;
+  return [add(p1, scale(u1, s)), add(p2, scale(u2, t))];
 }
 
 /** A length in millimetres for a note. */

@@ -51,7 +51,8 @@ function bodyJoint(cx, out, i) {
   const make = (type, k, extra = {}) => {
     const world = extra.at ?? anchor(k);
     const ax = extra.axes ?? (type === 'spherical' || type === 'fixed' ? null : [axis(k), axis(k)]);
-    const j = { type, a: p === 0 ? null : index[p], point_a: inFrame(cx, p, world), b: index[i], point_b: inFrame(cx, i, world) };
+    const j = { type, a: p === 0 ? null : index[p], point_a: inFrame(cx, p, world), b: index[i], point_b: inFrame(cx, i, extra.atB ?? world) };
+    if (extra.offset) j.offset = extra.offset; // a universal joint's: b's point apart from a's
     if (ax) { j.axis_a = dirIn(cx, p, ax[0]); j.axis_b = dirIn(cx, i, ax[1]); }
     if (extra.slides) j.slides = extra.slides.map((d) => dirIn(cx, p, d));
     if (extra.middle) j.middle = dirIn(cx, i, extra.middle); // a gimbal's middle axis, in b's frame

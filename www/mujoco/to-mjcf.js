@@ -10,7 +10,8 @@
 //   solver's own) become the kinematic tree, each body placed at its initial pose relative to
 //   its parent so that every hinge and slide starts at qpos 0: revolute -> hinge, spherical ->
 //   ball, prismatic -> slide (the child cannot turn), cylindrical -> slide + hinge on one axis,
-//   universal -> hinge about axis_a then hinge about axis_b (the first turns with the parent,
+//   universal -> hinge about axis_a then hinge about axis_b (with an offset: each at its own
+//   body's point, the first at a's; the first turns with the parent,
 //   the second with the child: the Cardan joint), planar -> two slides along a's slide axes then
 //   a hinge about the normal (jN:slide, jN:slide1, jN:hinge), planar_slide -> the two slides,
 //   fixed -> no joint (MuJoCo welds a jointless
@@ -190,7 +191,7 @@ function treeJoint(doc, b) {
   const wRel = sub(worldOmega(b), worldOmega(bp));
   const vRel = sub(pointVel(b, world), pointVel(bp, world));
   const names = [];
-  const hinge = (nm, ax) => { jointDefs[b].push(`<joint name="${nm}" type="hinge" pos="${vec(point)}" axis="${vec(ax)}"/>`); names.push(nm); };
+  const hinge = (nm, ax, at = point) => { jointDefs[b].push(`<joint name="${nm}" type="hinge" pos="${vec(at)}" axis="${vec(ax)}"/>`); names.push(nm); };
   switch (j.type) {
     case 'revolute':
       hinge(name, axisC); qpos.push(0); qvel.push(dot(wRel, axisW)); break;
@@ -208,7 +209,11 @@ function treeJoint(doc, b) {
       // the parent's cross axis first (it turns with the parent), then the child's
       const ap = unit(reversed ? j.axis_b : j.axis_a);
       const apW = bp < 0 ? ap : mulv(s.bodies[bp].rotation, ap);
-      hinge(`${name}:a`, tmulv(B.rotation, apW));
+      // with an offset (two hinges whose lines pass apart) the parent's hinge is at the
+      // parent's joint point, in the child's frame
+      const pp = reversed ? j.point_b : j.point_a;
+      const ppW = bp < 0 ? pp : add(s.bodies[bp].position, mulv(s.bodies[bp].rotation, pp));
+      hinge(`${name}:a`, tmulv(B.rotation, apW), j.offset ? tmulv(B.rotation, sub(ppW, B.position)) : point);
       hinge(`${name}:b`, axisC);
       qpos.push(0, 0); qvel.push(dot(wRel, apW), dot(wRel, axisW)); break;
     }
