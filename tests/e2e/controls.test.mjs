@@ -99,3 +99,32 @@ test('a link whose control is beyond its range says so, naming it', { skip }, as
   assert.match(await page.evaluate(() => window.tumble.error()), /control 'shoulder': 3 is not within its range \[-1, 1\]/);
   await page.close();
 });
+
+test('a model with many actuators starts with its controls folded, the count in the summary; a name too long for its column is whole on hover', { skip }, async () => {
+  // ten rods, each on its own hinge with a motor named as a humanoid's
+  const n = 10;
+  const system = {
+    dt: 0.01,
+    bodies: Array.from({ length: n }, (_, i) => ({ mass: 2, inertia: [0.17, 0.17, 0.01], size: [0.05, 0.05, 1], position: [i, 0, -0.5] })),
+    joints: Array.from({ length: n }, (_, i) => ({ type: 'revolute', a: null, point_a: [i, 0, 0], b: i, point_b: [0, 0, 0.5], axis_a: [1, 0, 0], axis_b: [1, 0, 0] })),
+    forces: Array.from({ length: n }, (_, i) => ({ type: 'motor', name: `right_shoulder_${i}`, joint: i, torque: 8, control: { value: 0, range: [-1, 1] } })),
+  };
+  const { page, problems } = await open(`?integrator=director#system=${await encodeSystem(JSON.stringify(system))}`);
+  await loaded(page);
+  assert.equal(await page.locator('#controls-panel').isVisible(), true);
+  assert.equal(await page.locator('#controls-panel').getAttribute('open'), null, 'folded');
+  assert.equal(await page.locator('#controls-panel summary').innerText(), 'Controls (10 actuators)');
+  // the view is on the laptop's first screen: the folded panel no longer pushes it below
+  const view = await page.locator('#canvas').boundingBox();
+  assert.ok(view.y < 768 * 0.6, `the view starts ${view.y} px down`);
+  await page.click('#controls-panel summary');
+  assert.equal(await page.locator('#controls-list label').count(), n);
+  assert.equal(await page.locator('#controls-list .control-name').first().getAttribute('title'), 'right_shoulder_0');
+  // a reset keeps the fold as the user left it
+  await fromStart(page);
+  assert.notEqual(await page.locator('#controls-panel').getAttribute('open'), null, 'still open after a reset');
+  await page.screenshot({ path: join(out, 'controls-many.png') });
+  assert.deepEqual(await axe(page), []);
+  assert.deepEqual(problems, []);
+  await page.close();
+});

@@ -178,3 +178,13 @@ test('a universal joint\'s two hinges with their springs, a tendon over both and
     model.delete();
   }
 });
+
+test("tendon limits of given stiffness go to MuJoCo's default solreflimit in one note, not one each", () => {
+  const { system } = fromMjModel(mujoco, compileMjcf(mujoco, MODEL()));
+  const limit = (tendon, stiffness) => ({ type: 'tendon_limit', tendon, lower: -1, upper: 1, stiffness, restitution: 0.5 });
+  const one = toMjcf({ ...system, forces: [...system.forces, limit(0, 198.07796723935772)] }).notes.filter((n) => /solreflimit/.test(n));
+  assert.deepEqual(one, ["tendon 0's limit: its stiffness 198 becomes MuJoCo's default solreflimit"]);
+  const tendons = [...system.tendons, system.tendons[0], system.tendons[0]];
+  const three = toMjcf({ ...system, tendons, forces: [...system.forces, limit(0, 198.07796723935772), limit(1, 33.1095), limit(2, 545.37)] }).notes.filter((n) => /solreflimit/.test(n));
+  assert.deepEqual(three, ["3 tendon limits (tendons 0, 1, 2): their stiffness (33.1 to 545) becomes MuJoCo's default solreflimit"]);
+});

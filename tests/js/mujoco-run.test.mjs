@@ -167,3 +167,38 @@ test("MuJoCo's run with its CG solver: the model's option says CG (Newton, MuJoC
     for (const r of runs) r.free();
   }
 });
+
+test("MuJoCo's run of a system with tendons on a gimbal's and an offset universal joint's hinges: E0 is Tumble's, and it steps", () => {
+  // (a tendon term's angle takes a slot after the elements' own: the evaluator of MuJoCo's
+  // states once had room for the elements' only, and panicked on the humanoid)
+  const scenario = JSON.stringify({
+    gravity: [2, -3, -9.81], dt: 1e-3,
+    bodies: [
+      { mass: 1.5, inertia: [0.05, 0.06, 0.02], position: [0, 0, -0.4] },
+      { mass: 1, inertia: [0.01, 0.02, 0.02], position: [0.05, 0.02, -1.1] },
+    ],
+    joints: [
+      { type: 'gimbal', a: null, b: 0, point_b: [0, 0, 0.4], axis_a: [1, 0, 0], middle: [0, 0, 1], axis_b: [0, 1, 0] },
+      { type: 'universal', a: 0, point_a: [0, 0, -0.4], b: 1, point_b: [-0.05, -0.02, 0.26], axis_a: [1, 0, 0], axis_b: [0, 1, 0], offset: -0.04 },
+    ],
+    tendons: [{ terms: [{ joint: 0, coef: 1 }, { joint: 0, hinge: 2, coef: -0.5 }] }, { terms: [{ joint: 1, hinge: 1, coef: 1 }] }],
+    forces: [
+      { type: 'tendon_spring', tendon: 0, stiffness: 4, rest_length: 0.2, damping: 0.03 },
+      { type: 'tendon_spring', tendon: 1, stiffness: 3, rest_length: -0.3, damping: 0.02 },
+    ],
+  });
+  const run = new MujocoRun(wasm, mujoco, { scenario, mujoco: 'RK4', dt: 1e-3 });
+  const sim = new wasm.Simulation(scenario, 'director', 1e-3, 0);
+  try {
+    const inv = new Float64Array(fields.length);
+    sim.invariants(inv);
+    const e = inv[at('energy')], scale = Math.abs(inv[at('kinetic')]) + Math.abs(inv[at('potential')]);
+    assert.ok(Math.abs(run.energy0 - e) <= 1e-12 * Math.max(scale, 1), `E0 ${run.energy0} vs ${e}`);
+    assert.equal(run.advance(500), 500);
+    assert.equal(run.error, null);
+    assert.ok(Number.isFinite(run.inv[at('energy')]) && run.inv[at('dissipated')] > 0, `${Array.from(run.inv)}`);
+  } finally {
+    run.free();
+    sim.free();
+  }
+});

@@ -53,12 +53,19 @@ function follow() {
 }
 setInterval(follow, 250);
 
+/** More sliders than this start folded (the humanoid's 21 took the laptop's first screen and
+ * a phone's whole screen before the view). */
+const FOLD_OVER = 8;
+
 /** The panel of sliders for `list` (the first run's controls: { name, lower, upper, value, gear,
- * unit }); hidden without controls. */
+ * unit }); hidden without controls, folded with many (its summary says how many). */
 function render(list) {
   const panel = $('controls-panel'), box = $('controls-list');
+  const fresh = list.map((c) => c.name).join('\n') !== shown.map((c) => c.name).join('\n');
   box.replaceChildren();
   panel.hidden = !list.length;
+  if (fresh) panel.open = list.length <= FOLD_OVER; // a new model's list: a reset keeps the fold
+  $('controls-count').textContent = list.length ? `(${list.length} actuator${list.length > 1 ? 's' : ''})` : '';
   shown = [];
   list.forEach((c, i) => {
     const label = document.createElement('label');
@@ -80,6 +87,7 @@ function render(list) {
     const name = document.createElement('span');
     name.className = 'control-name';
     name.textContent = c.name;
+    name.title = c.name; // (cut to the column's width: the whole name on hover)
     label.append(name, input, out);
     box.append(label);
     shown.push({ input, show, name: c.name, start: c.value });

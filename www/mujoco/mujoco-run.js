@@ -201,7 +201,13 @@ export class MujocoRun {
       const warned = stat.number > 0;
       stat.delete?.();
       if (warned || !Number.isFinite(data.qpos[0]) || !Number.isFinite(data.qvel[0])) {
-        this.error = `at t = ${data.time.toFixed(4)} s: MuJoCo's state became unstable (a bad acceleration; MuJoCo resets it); a smaller time step will help`;
+        // (within a few steps, whatever the step: an explicit integrator on a stiff damper of a
+        // light body, such as humanoid_CMU's toes without their armature, which Tumble has no
+        // element for; MuJoCo's implicit integrators take the damping implicitly)
+        const fix = this.integrator === 'RK4'
+          ? 'a smaller time step, or MuJoCo\'s Euler, implicitfast or implicit integrator (they take the dampers implicitly, RK4 does not), will help'
+          : 'a smaller time step will help';
+        this.error = `at t = ${data.time.toFixed(4)} s: MuJoCo's state became unstable (a bad acceleration; MuJoCo resets it); ${fix}`;
         break;
       }
       if (history && this.steps % history.stride === 0) {

@@ -16,6 +16,19 @@ import { tendonLimitAttrs } from './to-mjcf-contact.js';
 
 const num = (x) => String(Number(x));
 
+/** The one note for every tendon limit of given stiffness (MuJoCo's default solreflimit for
+ * each): the humanoid's 16 had filled the status line with one note each. */
+function stiffLimitNote(doc, f) {
+  const list = (doc.stiffLimits ??= []);
+  list.push([f.tendon, f.stiffness]);
+  const ks = list.map(([, k]) => k), short = (x) => String(+x.toPrecision(3));
+  const text = list.length === 1
+    ? `tendon ${f.tendon}'s limit: its stiffness ${short(f.stiffness)} becomes MuJoCo's default solreflimit`
+    : `${list.length} tendon limits (tendons ${list.map(([t]) => t).join(', ')}): their stiffness (${short(Math.min(...ks))} to ${short(Math.max(...ks))}) becomes MuJoCo's default solreflimit`;
+  if (doc.stiffLimitAt === undefined) doc.stiffLimitAt = doc.notes.push(text) - 1;
+  else doc.notes[doc.stiffLimitAt] = text;
+}
+
 /** A tendon element (`tendon_spring` or `tendon_motor`, index i) into doc: its spring into
  * doc.tendonSprings, its motor into doc.actuators and doc.ctrl. */
 export function tendonElement(doc, f, i) {
@@ -23,7 +36,7 @@ export function tendonElement(doc, f, i) {
   if (f.type === 'tendon_limit') {
     const { attrs, note } = tendonLimitAttrs(f);
     doc.tendonRanges.set(f.tendon, attrs);
-    if (note) notes.push(note);
+    if (note) stiffLimitNote(doc, f);
     return;
   }
   if (f.type === 'tendon_spring') {

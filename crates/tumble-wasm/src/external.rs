@@ -147,6 +147,9 @@ impl Evaluator {
     }
 }
 
+/// Every angle slot the elements and the tendons' terms take (`forces::angle_slots`: a tendon
+/// term's hinge angle follows the elements' own, so a list as long as the elements alone let a
+/// model with tendons panic here).
 fn alloc_angles(model: &tumble::Model) -> Vec<f64> {
-    vec![0.0; model.forces.len()]
+    vec![0.0; tumble::forces::angle_slots(model)]
 }
