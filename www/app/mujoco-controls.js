@@ -6,6 +6,7 @@ import * as wasm from '../pkg/tumble_wasm.js';
 import { MUJOCO } from '../shared/names.js';
 import { $, app, showError, download, exportName, scenarioJson, applyCustom, keptSentence, restartAndPlay, onLoaded } from './page.js';
 import { sentences } from '../shared/text.js';
+import { openPicked, wirePicker } from './mjcf-picker.js';
 
 /** MuJoCo's wasm build into its own worker (started by the simulation's worker), once: fetched
  * from the site (vendor/mujoco, copied from package-lock.json by the build), its size and
@@ -119,12 +120,12 @@ async function openMjcf(file) {
 }
 
 /** Files picked or dropped together (a model as it is distributed: its main file, the files it
- * includes, its meshes): the main one is found (mainOf), every file it names looked up among them
- * (gatherMjcf; a missing one is named), and MuJoCo compiles them in its file system. One file
- * alone: openMjcf. */
+ * includes, its meshes; or a folder of models): mjcf-picker.js finds the model among them or
+ * offers a menu of them, every file it names is looked up among them (gatherMjcf; a missing one
+ * is named), and MuJoCo compiles them in its file system. One file alone: openMjcf. */
 async function openMjcfFiles(fileList) {
   const picked = [...fileList];
-  const { gatherMjcf, mainOf, pickedReader, MAX_MODEL_BYTES } = await import('../mujoco/mjcf.js');
+  const { gatherMjcf } = await import('../mujoco/mjcf.js');
   if (picked.length === 1) {
     // one file that names others (an include, a mesh file): say which, rather than MuJoCo's
     // "Error opening file"; one that names none opens as before
@@ -143,22 +144,10 @@ async function openMjcfFiles(fileList) {
     await openMjcf(f);
     return;
   }
-  const total = picked.reduce((n, f) => n + f.size, 0);
-  if (total > MAX_MODEL_BYTES) { refused(`These ${picked.length} files are ${(total / 1048576).toFixed(0)} MB together; Tumble reads MuJoCo models of at most ${MAX_MODEL_BYTES / 1048576} MB.`); return; }
-  let main, files;
-  try {
-    const list = await Promise.all(picked.map(async (f) => ({ path: f.webkitRelativePath || f.name, data: new Uint8Array(await f.arrayBuffer()) })));
-    main = mainOf(list);
-    files = gatherMjcf(baseOfPath(main), pickedReader(list, main));
-  } catch (e) {
-    refused(`This MuJoCo model cannot be opened: ${e.message.replace(/which does not exist/, 'which was not opened with it')}. Open the model's main file together with every file it names (or drop them together).`);
-    return;
-  }
-  const name = baseOfPath(main);
-  const why = await openMjcfText(files.get(name), { main: name, files });
-  if (why) refused(why);
+  // several files: the model among them, or a menu of the models (mjcf-picker.js)
+  await openPicked(picked, openMjcfText, refused);
 }
-const baseOfPath = (p) => p.slice(p.lastIndexOf('/') + 1);
+
 
 /** What MuJoCo's run leaves out (loads and motors that vary in time), beside the menu. */
 function showMujocoNotes() {
@@ -195,6 +184,7 @@ export function wireMujoco() {
     if (why) refused(why);
   });
   $('open-mjcf').addEventListener('click', () => $('open-mjcf-file').click());
+  wirePicker(openMjcfText, refused);
   $('open-mjcf-file').addEventListener('change', async () => {
     const files = [...$('open-mjcf-file').files];
     $('open-mjcf-file').value = '';

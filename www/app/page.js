@@ -104,11 +104,15 @@ export async function applyCustom(text, canonical) {
     app.linkProblem = e.message;
   }
   app.editorScenario = canonical;
+  // the text before the load: the load's joint labels read it (scenarioJson; set after the
+  // load, the second of two systems opened in a row had the first one's joints in its menu)
+  const prevText = app.customText;
+  app.customText = text;
   // (a load superseded by a newer one ran these settings all the same: app.settings is shared)
   if ((await restartAndPlay()) !== false) {
-    app.customText = text;
     return app.linkProblem ? `Applied; but Copy link cannot carry it: ${app.linkProblem}` : null;
   }
+  app.customText = prevText;
   // (a load that failed changed nothing but paused the run)
   const why = wasm.locate_problem(text, $('error-text').textContent);
   app.settings = prev;

@@ -202,6 +202,16 @@ const baseOf = (p) => p.slice(p.lastIndexOf('/') + 1);
  * the one MJCF file (.xml, .mjcf) that no other includes; among several such, the one with a
  * <worldbody>. Its path as picked. Throws an Error when there is none or no single one. */
 export function mainOf(list) {
+  const top = modelsOf(list);
+  if (top.length !== 1) throw new Error(`cannot tell which file is the model's main one (${top.join(', ')}): open it with only the files it names`);
+  return top[0];
+}
+
+/** The paths of the models among files picked or dropped together ([{ path, data }]): the MJCF
+ * files no other one includes, and of those, when there are several, the ones with a
+ * <worldbody> (a folder of models, as DeepMind's control suite is distributed, holds many);
+ * every XML file's path when none is left. Throws when none is an MJCF file. */
+export function modelsOf(list) {
   const xmls = list.filter((f) => /\.(xml|mjcf)$/i.test(f.path));
   if (!xmls.length) throw new Error(`none of the ${list.length} files is an MJCF file (.xml)`);
   const text = (d) => (typeof d === 'string' ? d : new TextDecoder().decode(d));
@@ -211,8 +221,7 @@ export function mainOf(list) {
   }
   let top = xmls.filter((f) => !included.has(baseOf(f.path)));
   if (top.length > 1) top = top.filter((f) => /<worldbody\b/.test(text(f.data)));
-  if (top.length !== 1) throw new Error(`cannot tell which file is the model's main one (${(top.length ? top : xmls).map((f) => f.path).join(', ')}): open it with only the files it names`);
-  return top[0].path;
+  return (top.length ? top : xmls).map((f) => f.path);
 }
 
 /** read(path) for gatherMjcf over files picked or dropped together ([{ path, data }]; path the

@@ -16,5 +16,5 @@
 export { toMjcf } from './to-mjcf.js';
 export { MAX_XML_BYTES, MAX_BODIES, MAX_WASM_DEPTH, bodyDepth, loadMujoco, compileMjcf } from './from-mjcf-compile.js';
 export { fromMjModel } from './from-mjcf.js';
-export { gatherMjcf, compileMjcfFiles, checkFinite, inside, mainOf, pickedReader, MAX_MODEL_BYTES } from './from-mjcf-files.js';
+export { gatherMjcf, compileMjcfFiles, checkFinite, inside, mainOf, modelsOf, pickedReader, MAX_MODEL_BYTES } from './from-mjcf-files.js';
 export { quatOf, restitutionOfDampratio, dampratioOfRestitution } from './mjcf-math.js';
