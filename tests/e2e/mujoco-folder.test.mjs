@@ -3,7 +3,8 @@
 // models beside them): opening the folder lists its two models in the "model" menu and opens
 // none; picking one opens it with the files it names (the foot's include and mesh), picking the
 // other opens that one, its joint named in the menu and the reaction chart (not the first
-// one's). The status says what happened; axe-core stays clean. Screenshots:
+// one's), each named in "What am I looking at?", which says why its run and MuJoCo's part. The
+// status says what happened; axe-core stays clean. Screenshots:
 // tests/out/mujoco-folder-laptop.png, mujoco-folder-phone.png.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -30,6 +31,9 @@ for (const [size, viewport] of [['laptop', undefined], ['phone', PHONE]]) {
     await loaded(page);
     assert.equal(await page.locator('#scenario').inputValue(), 'custom');
     assert.match(await page.locator('#mujoco-status').innerText(), /its two hinges pass 35\.8 mm apart: a universal joint with that offset/);
+    // "What am I looking at?" names the model and says why its run and MuJoCo's part
+    assert.equal(await page.locator('#explain .explain-name').innerText(), 'MuJoCo model ankle.xml');
+    assert.match(await page.locator('#explain .explain-scenario').textContent(), /note. beside "open a MuJoCo model".*After it they part, and neither is wrong: MuJoCo's contacts and joint limits are soft constraints/s);
     // then the pendulum, from the same menu, with its motor as a control
     await page.selectOption('#mjcf-model', 'suite/swing.xml');
     await page.waitForFunction(() => document.querySelector('#controls-list .control-name')?.textContent === 'torque', null, { timeout: 60000 });
@@ -37,6 +41,7 @@ for (const [size, viewport] of [['laptop', undefined], ['phone', PHONE]]) {
     // labels of a second system opened in a row were the first one's)
     await loaded(page);
     assert.deepEqual(await page.$$eval('#joint-pick option', (o) => o.map((x) => x.textContent)), ['joint 0: hinge (revolute, ground \u2013 body 0)']);
+    assert.equal(await page.locator('#explain .explain-name').innerText(), 'MuJoCo model swing.xml');
     const reaction = await page.evaluate(() => document.getElementById('charts').tumbleCharts.specs.find((x) => x.key === 'reactions').shownTitle);
     assert.match(reaction, /^Reaction at joint 0 \(hinge \(revolute, ground . body 0\)\)/);
     await page.locator('#mjcf-model').scrollIntoViewIfNeeded();

@@ -74,13 +74,22 @@ export async function openMjcfText(xml, several = null, keyframe = 0) {
   const text = JSON.stringify(reply.system, null, 1);
   const checked = wasm.check_scenario(text);
   if (!checked.ok) return `The converted model is not a valid Tumble system: ${checked.message}`;
+  // (before the load: its explanation tells a model opened from MJCF apart)
+  const prevInfo = app.mjcfInfo;
+  app.mjcfInfo = { scenario: checked.canonical, name: several?.main ?? modelName(xml), notes: reply.notes.length };
   const why = await applyCustom(text, checked.canonical);
-  if (why) return why;
+  if (why) { app.mjcfInfo = prevInfo; return why; }
   if (app.editor && !$('editor').hidden) app.editor.load(text);
   showKeyframes(reply.keyframes ?? [], keyframe, { xml, several });
   if (reply.notes.length) showNotes('Opened the MuJoCo model', reply.notes);
   else $('mujoco-status').textContent = 'Opened the MuJoCo model: everything in it has a Tumble counterpart.';
   return null;
+}
+
+/** A model's name for its explanation: `<mujoco model="...">`, or "from MJCF text". */
+function modelName(xml) {
+  const m = /<mujoco\b[^>]*\bmodel\s*=\s*["']([^"']{1,80})["']/.exec(xml);
+  return m ? `'${m[1]}'` : 'from MJCF text';
 }
 
 /** The first notes of a conversion after `head`, and a button that shows the rest where there

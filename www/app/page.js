@@ -163,7 +163,8 @@ export async function restart() {
   for (const show of shows) show(); // the controls follow the run loaded
   $('run-progress').hidden = app.player.target === null; // a "run to" asked for during the load goes on
   app.summaryAt = 0;
-  renderExplanation($('explain'), { scenario: app.settings.scenario, integrators: app.player.runs.map((x) => x.name) });
+  const model = app.mjcfInfo?.scenario === app.settings.scenario ? app.mjcfInfo : null; // opened from MJCF
+  renderExplanation($('explain'), { scenario: app.settings.scenario, integrators: app.player.runs.map((x) => x.name), model });
   keepLink();
   return true;
 }

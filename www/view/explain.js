@@ -144,6 +144,16 @@ export const SCENARIO_TEXT = {
   },
 };
 
+/** The text of a model opened from MJCF (`model`: { name, notes }, the page's app.mjcfInfo):
+ * what the conversion did, and why Tumble's run and MuJoCo's part after the first impact. */
+function mjcfText({ name, notes }) {
+  return {
+    title: `MuJoCo model ${name}`,
+    text: `A model written for MuJoCo (MJCF), compiled by MuJoCo's own compiler and converted into Tumble's bodies, joints and force elements; ${notes ? `the ${notes} note${notes > 1 ? 's' : ''} beside "open a MuJoCo model" say what became of each part without an exact counterpart` : 'everything in it has a Tumble counterpart'}. Several MuJoCo joints on one body became one Tumble joint with MuJoCo's own coordinates (a planar root, crossed hinges, a hip's three hinges, an ankle's two hinges on lines that pass apart); its springs, dampers, ranges and actuators act on those coordinates, and each actuator with a control range is a slider under Controls.`,
+    look: 'The energy balance |E - E0 - W + D| stays at the Newton tolerance of the director method through every fall, impact and move of a slider: W counts the actuators\' work, D what the dampers, contacts and stops take. With MuJoCo beside (the menu "with MuJoCo") both runs start from the same state and follow each other to their integrators\' accuracy until the first impact or stop. After it they part, and neither is wrong: MuJoCo\'s contacts and joint limits are soft constraints (its solref and solimp) that let the bodies sink in a little and push back with a spring-damper of their own, Tumble\'s are contact laws and stops, forces that grow with the indentation, their restitution taken from MuJoCo\'s damping ratio. A fall or a gait is chaotic: the small difference at the first impact grows into a different pose within a second, so compare what each run keeps (its balance line, its joints\' violation), not the poses.',
+  };
+}
+
 /** name -> { title, paper, text, look }: what each integrator is and what to look for. */
 export const INTEGRATOR_TEXT = {
   director: {
@@ -220,13 +230,14 @@ function labelled(label, text, className) {
 
 /**
  * Fill `container` with a collapsible explanation of `scenario` (its canonical text, or a preset
- * name) run by `integrators` (names, the primary first). Keeps the panel's open / closed state
+ * name; a custom system opened from MJCF: `model`, { name, notes }) run by `integrators`
+ * (names, the primary first). Keeps the panel's open / closed state
  * across calls; open by default on wide screens, closed on phones and in embeds.
  */
-export function renderExplanation(container, { scenario, integrators = [], open: openFirst }) {
+export function renderExplanation(container, { scenario, integrators = [], open: openFirst, model = null }) {
   if (!container) return;
   const name = scenarioName(scenario);
-  const sc = SCENARIO_TEXT[name];
+  const sc = name === 'custom' && model ? mjcfText(model) : SCENARIO_TEXT[name];
   const names = integrators.filter((n) => INTEGRATOR_TEXT[n]);
   const old = container.querySelector('details');
   const open = old ? old.open : openFirst ?? (window.innerWidth >= PHONE_WIDTH && !document.body.classList.contains('embed'));
