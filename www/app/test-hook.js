@@ -23,6 +23,7 @@ export function installPageHook(p) {
     notice: () => ($('notice').hidden ? null : $('notice-text').textContent),
     playing: () => p.playing,
     runs: () => p.runs.map((x) => [x.name, x.inv[INV.t], x.inv[INV.energy], x.error]),
+    balances: () => p.runs.map((x) => x.inv[INV.balance]), // each run's E - E0 - W + D (J)
     arrows: () => ({ on: p.renderer.arrows.on, count: p.renderer.arrows.count, shown: !$('arrows-label').hidden }),
     // of the contact forces, how many the view drew, from what force to the largest (N)
     arrowsDrawn: () => ({ drawn: p.renderer.arrows.drawn, cut: p.renderer.arrows.cut, max: p.renderer.arrows.max }),

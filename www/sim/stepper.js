@@ -148,6 +148,7 @@ export class Stepper {
     const info = runs.map((x) => ({
       name: x.name, n: x.n, nj: x.nj, ns: x.ns, forced: x.forced, reach: x.reach ?? -1, sizes: x.sizes, conserved: x.conserved, inv0: x.inv0, notes: x.notes ?? [],
       controls: x.controls ?? [], dt: x.sim.dt(), tol: x.sim.tol(), gains: Array.from(x.sim.gains()), weight: x.sim.weight?.() ?? 1, contact: x.sim.has_contact?.() ?? false, stops: x.sim.has_limits?.() ?? false,
+      lossesCounted: x.lossesCounted ?? false,
     }));
     const out = this.state('loaded', 0, []);
     out.reply.info = info;

@@ -141,8 +141,9 @@ export class Charts {
   /** Start over for runs `names` (primary first) with initial invariants `invs0` and the
    * conserved-component flags `conserved` ([l1, l2, l3]); `forced`: the system has force
    * elements or loads (the energy chart shows the balance, and the budget chart is added);
-   * `soft`: it has contacts or stops (MuJoCo's balance line is then its contacts' losses). */
-  reset(names, invs0, conserved = [false, false, false], forced = false, joint = null, soft = false) {
+   * `soft`: '' without contacts or stops, else whether MuJoCo's D counts their losses ('counted',
+   * 'uncounted': its balance line is then its contacts' losses; chart-specs.js). */
+  reset(names, invs0, conserved = [false, false, false], forced = false, joint = null, soft = '') {
     this.names = names.slice();
     this.soft = soft;
     this.v0s = invs0.map((v) => Float64Array.from(v));

@@ -147,7 +147,9 @@ export class Player {
     this.renderer.frame(r.poses, r.sizes, r.joints, r.nj > 0 || r.ns > 0, r.forced, r.reach);
     this.renderer.clearTrails();
     if (this.joint >= r.nj) this.joint = 0; // (the worker fell back to joint 0 too)
-    this.charts?.reset(this.runs.map((x) => x.name), this.runs.map((x) => x.inv0), r.conserved, r.forced, r.nj ? this.reactionJoint() : null, !!(r.contact || r.stops));
+    // (beside contacts or stops MuJoCo counts what they take in its D unless the system has loops or drives: mujoco-losses.js)
+    const soft = r.contact || r.stops ? (this.runs.some((x) => x.name === MUJOCO && !x.lossesCounted) ? 'uncounted' : 'counted') : '';
+    this.charts?.reset(this.runs.map((x) => x.name), this.runs.map((x) => x.inv0), r.conserved, r.forced, r.nj ? this.reactionJoint() : null, soft);
     this.charts?.push(this.runs.map((x) => x.inv));
     this.frameChartedJoint();
     this.ghosts = this.runs.slice(1).map((x) => ({ poses: x.poses, color: hexColor(INTEGRATOR_COLORS[x.name]) }));
