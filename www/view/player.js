@@ -421,6 +421,7 @@ export class Player {
     const s = this.scrub?.runs[0];
     const cam = this.renderer.camera, sh = this.renderer.shapes;
     cam.look(which, s ? s.poses : this.run.poses, this.run.sizes, s ? s.joints : this.run.joints);
+    cam.auto = cam.canAuto; // (several bodies on a plane: kept framed from here on)
     // a camera that goes along with free bodies on a plane keeps the new target's offset from
     // their centroid (of the last frame drawn)
     if (this.renderer.follow) for (let k = 0; k < 3; k++) sh.offset[k] = cam.target[k] - sh.mean[k];
@@ -533,6 +534,7 @@ export class Player {
     A.unit = this.arrowUnit ?? 0.2;
     if (!this.scrub) this.renderer.draw(r.poses, r.sizes, r.joints, this.ghosts, r.springs);
     else this.renderer.draw(this.scrub.runs[0].poses, r.sizes, this.scrub.runs[0].joints, this.scrubGhosts, this.scrub.runs[0].springs);
+    if (this.renderer.camera.auto && this.renderer.camera.easing) this.touched = true; // (paused: drawn until framed)
   }
 
   /** Stop the loop and the worker (an element removed from its page). */
