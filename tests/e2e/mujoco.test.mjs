@@ -347,7 +347,7 @@ test("MuJoCo beside the ball pit: the readout gives each run's own rate, and say
   await page.close();
 });
 
-test("MuJoCo beside the ball pit never holds Tumble's run to its pace: Tumble's t runs well ahead, the charts fill in MuJoCo's values as it gets there", { skip }, async () => {
+test("MuJoCo beside the ball pit never holds Tumble's run to its pace: Tumble's t runs well ahead, the charts fill in MuJoCo's values as it gets there; scrubbed back past MuJoCo, no ghost of it", { skip }, async () => {
   const { page, problems } = await open('?scenario=ball-pit&integrator=rattle&mujoco=implicitfast');
   await page.waitForFunction(() => window.tumble.runs().length === 2, null, { timeout: 60000 });
   await loaded(page);
@@ -374,6 +374,18 @@ test("MuJoCo beside the ball pit never holds Tumble's run to its pace: Tumble's 
   assert.ok(chart.mujoco > 1 && chart.mujoco < chart.samples, JSON.stringify(chart));
   assert.ok(Number.isFinite(chart.mujocoLast), JSON.stringify(chart));
   assert.match(await page.textContent('#readout'), /MuJoCo's run is at t = [0-9.]+ s, \d+ steps behind: the charts compare the runs where both have been/);
+  // scrubbed back to a moment MuJoCo has not reached yet (it catches up at about 0.035 x real
+  // time while paused): no ghost of MuJoCo there, and the readout says so (before, MuJoCo's ghost
+  // stood at its newest sample, an earlier moment); to one it has been at: its ghost
+  const scrub = (t) => page.evaluate((x) => { const el = document.getElementById('scrub'); el.value = String(x); el.dispatchEvent(new Event('input')); }, t);
+  await scrub(tumbleT - 0.02);
+  await page.waitForFunction(() => /history \(sample/.test(document.getElementById('readout').textContent), null, { timeout: 20000 });
+  assert.equal(await page.evaluate(() => window.tumble.scrubGhosts()), 0);
+  assert.match(await page.textContent('#readout'), /MuJoCo's run has not reached this moment yet \(it is at t = [0-9.]+ s\): no ghost of it here/);
+  await scrub(0.05);
+  await page.waitForFunction(() => /sample of t = 0\.0[0-9]+ s/.test(document.getElementById('readout').textContent), null, { timeout: 20000 });
+  assert.equal(await page.evaluate(() => window.tumble.scrubGhosts()), 1);
+  assert.doesNotMatch(await page.textContent('#readout'), /has not reached this moment/);
   assert.deepEqual(problems, []);
   await page.close();
 });

@@ -73,6 +73,7 @@ export function installPageHook(p) {
       const S = p.renderer.shapes.stops, cam = p.renderer.camera, d = Number.isFinite(S[4]) ? 4 : 7, bar = 1.6 * S[10];
       return [cam.toScreen(S[1], S[2], S[3]), cam.toScreen(S[1] + bar * S[d], S[2] + bar * S[d + 1], S[3] + bar * S[d + 2])];
     },
+    scrubGhosts: () => (p.scrub ? p.scrubShown.length : null), // the ghosts drawn at the scrubbed moment
     autoFrame: () => p.renderer.camera.auto, // several bodies on a plane kept framed as they move
     camera: () => ({ dist: p.renderer.camera.dist, target: [...p.renderer.camera.target], easing: p.renderer.camera.easing }),
     markerPx: () => p.renderer.camera.marker, // the joint markers' size drawn (CSS px)

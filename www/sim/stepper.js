@@ -326,6 +326,9 @@ export class Stepper {
   sample(t) {
     const k = Math.max(0, this.history.nearest(t));
     const runs = this.runs.map((x, i) => {
+      // a run that stopped shows where it stopped; one still behind (MuJoCo beside, at its own
+      // pace) has not been at sample k yet: none (its newest sample would be an earlier moment)
+      if (k > this.history.last[i] && !x.error) return null;
       const s = this.history.sample(i, Math.min(k, this.history.last[i]));
       return s ? { poses: s.poses.slice(), joints: s.joints.slice(), springs: s.springs.slice(), inv: s.inv.slice(), hash: s.hash } : null;
     });

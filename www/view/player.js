@@ -43,6 +43,7 @@ const CHART_EVERY_MS = 200;
  * when what it shows may have changed (an event on the page, a new state, a new size) or
  * IDLE_MS have passed, so a paused page leaves the machine alone. */
 const SLOW_MS = 100;
+const NONE_MISSING = [];
 const IDLE_MS = 500;
 const TOUCH_EVENTS = ['pointerdown', 'pointermove', 'pointerup', 'wheel', 'keydown', 'input', 'change', 'resize'];
 
@@ -286,7 +287,10 @@ export class Player {
     if (gen !== this.gen || reply.type !== 'sample' || this.playing) return;
     this.scrub = { t: reply.runs[0].inv[INV.t], runs: reply.runs };
     this.touched = true;
+    // a run that has not been at this moment yet (MuJoCo behind) has no ghost there
     this.scrubGhosts.forEach((g, i) => { g.poses = reply.runs[i + 1]?.poses ?? this.runs[i + 1].poses; });
+    this.scrubShown = this.scrubGhosts.filter((g, i) => reply.runs[i + 1]);
+    this.scrub.missing = this.runs.filter((x, i) => !reply.runs[i]);
   }
 
   /** The stored history as CSV or JSON text (stepper.js, history.js). */
@@ -469,10 +473,11 @@ export class Player {
     await engine.request({ type: 'pull', pull: { body: g.body, point: g.point, target: g.target } });
   }
 
-  /** What to show: the live state, or the scrubbed moment: { inv, springs, hash (null when live), live }. */
+  /** What to show: the live state, or the scrubbed moment: { inv, springs, hash (null when live),
+   * live, missing (the runs that have not been at the scrubbed moment yet: MuJoCo behind) }. */
   shown() {
-    if (this.scrub) return { inv: this.scrub.runs[0].inv, springs: this.scrub.runs[0].springs, hash: this.scrub.runs[0].hash, live: false };
-    return { inv: this.run.inv, springs: this.run.springs, hash: null, live: true };
+    if (this.scrub) return { inv: this.scrub.runs[0].inv, springs: this.scrub.runs[0].springs, hash: this.scrub.runs[0].hash, live: false, missing: this.scrub.missing };
+    return { inv: this.run.inv, springs: this.run.springs, hash: null, live: true, missing: NONE_MISSING };
   }
 
   /** Time of the newest stored sample (s). */
@@ -533,7 +538,7 @@ export class Player {
     A.weight = r.weight ?? 1;
     A.unit = this.arrowUnit ?? 0.2;
     if (!this.scrub) this.renderer.draw(r.poses, r.sizes, r.joints, this.ghosts, r.springs);
-    else this.renderer.draw(this.scrub.runs[0].poses, r.sizes, this.scrub.runs[0].joints, this.scrubGhosts, this.scrub.runs[0].springs);
+    else this.renderer.draw(this.scrub.runs[0].poses, r.sizes, this.scrub.runs[0].joints, this.scrubShown, this.scrub.runs[0].springs);
     if (this.renderer.camera.auto && this.renderer.camera.easing) this.touched = true; // (paused: drawn until framed)
   }
 
