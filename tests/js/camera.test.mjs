@@ -42,7 +42,7 @@ test('balls spreading from a cluster stay in the view at every frame, the camera
   c.scale = 0.2;
   c.target = [0, 0, 0];
   c.dist = 0.8;
-  c.autoOn(PLANE, n);
+  c.autoOn(PLANE, n, s.poses, s.sizes, new Float64Array(0));
   for (let frame = 0; frame < 60; frame++) c.ease(s.poses, s.sizes, new Float64Array(0), 1000 * (frame / 60 - 1)); // framed at rest
   const dists = [];
   for (let frame = 0; frame <= 120; frame++) { // 2 s at 60 frames a second
@@ -76,8 +76,8 @@ test('a chain that piles up is framed closer within about 4 s of its pile; its s
   c.scale = 1.5;
   c.target = [0, 0, 0.75];
   c.dist = 4.6; // the start framing of the hanging chain (camera.js frame), wider than its bounds need
-  c.autoOn(PLANE, n);
   hang();
+  c.autoOn(PLANE, n, s.poses, s.sizes, new Float64Array(0));
   for (let frame = 0; frame <= 30; frame++) c.ease(s.poses, s.sizes, new Float64Array(0), 1000 * frame / 60);
   assert.deepEqual([c.dist, ...c.target], [4.6, 0, 0, 0.75], 'the start framing kept while the chain hangs');
   s.place();
@@ -90,6 +90,6 @@ test('a chain that piles up is framed closer within about 4 s of its pile; its s
   // framed (no longer easing: within 0.5 % of its goal), it creeps by less than 1 % more
   assert.ok(Math.abs(c.dist - d) < 1e-2 * d && Math.hypot(...t.map((x, k) => x - c.target[k])) < 1e-2 * d, 'still');
   // a single body is not kept framed (a bouncing ball's view stays still)
-  c.autoOn(PLANE, 1);
+  c.autoOn(PLANE, 1, s.poses.subarray(0, 12), s.sizes.subarray(0, 3), new Float64Array(0));
   assert.equal(c.auto, false);
 });

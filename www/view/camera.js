@@ -35,12 +35,13 @@ export class Camera {
    * normal, 6 numbers, or null) are kept framed while they move (billiard balls spreading after
    * the break, a chain piling up on the floor), until the user zooms (wheel or pinch); Top, Side
    * and Fit keep them framed again. */
-  autoOn(plane, n) {
+  autoOn(plane, n, poses, sizes, joints) {
     this.plane = plane;
     this.canAuto = this.auto = plane !== null && n > 1;
     this.easedAt = 0;
     this.easing = this.auto;
-    this.hold = null; // (set at the first frame eased: ease)
+    this.hold = null; // the start's goal, when the start is framed wider (ease)
+    if (this.auto) this.ease(poses, sizes, joints, 0);
   }
 
   /** Ease the target and distance towards the framing of the bodies' bounds, the points under
@@ -65,16 +66,16 @@ export class Camera {
       }
     }
     for (let j = 0; j < joints.length; j++) { lo[j % 3] = Math.min(lo[j % 3], joints[j]); hi[j % 3] = Math.max(hi[j % 3], joints[j]); }
-    if (!(dt > 0) || !(hi[0] >= lo[0])) return;
+    if (!(hi[0] >= lo[0])) return;
     const was = [t[0], t[1], t[2]];
     for (let k = 0; k < 3; k++) t[k] = 0.5 * (lo[k] + hi[k]);
     const fit = Math.max(this.fitDistance(poses, sizes, joints), this.fitDistance(poses, NONE, feet));
     const goal = Math.max(fit, Math.min(3.4 * this.scale, 1.2 * fit));
     // a start framed wider than that (a hanging chain) is kept until the scene's extent shrinks
     // to 0.6 of the start's (the chain piled up), unless a body would leave the view
-    this.hold ??= this.dist > 1.05 * goal ? goal : 0;
+    this.hold ??= this.dist > 1.05 * goal ? goal : 0; // (at the start: autoOn)
     if (goal < 0.6 * this.hold) this.hold = 0;
-    if (this.hold && goal <= this.dist) { t[0] = was[0]; t[1] = was[1]; t[2] = was[2]; this.easing = false; return; }
+    if (!(dt > 0) || (this.hold && goal <= this.dist)) { t[0] = was[0]; t[1] = was[1]; t[2] = was[2]; this.easing = !(dt > 0) && this.auto; return; }
     const kt = 1 - Math.exp(-dt / 0.15), kd = 1 - Math.exp(-dt / (goal > this.dist ? 0.1 : 0.5));
     const move = Math.hypot(t[0] - was[0], t[1] - was[1], t[2] - was[2]);
     this.easing = move > 1e-3 * this.dist || Math.abs(goal - this.dist) > 5e-3 * this.dist; // (not yet framed)

@@ -426,6 +426,7 @@ export class Player {
     const cam = this.renderer.camera, sh = this.renderer.shapes;
     cam.look(which, s ? s.poses : this.run.poses, this.run.sizes, s ? s.joints : this.run.joints);
     cam.auto = cam.canAuto; // (several bodies on a plane: kept framed from here on)
+    cam.hold = 0;
     // a camera that goes along with free bodies on a plane keeps the new target's offset from
     // their centroid (of the last frame drawn)
     if (this.renderer.follow) for (let k = 0; k < 3; k++) sh.offset[k] = cam.target[k] - sh.mean[k];

@@ -218,7 +218,7 @@ export class Renderer {
     if (this.follow) gridZ = this.shapes.groundZ(gridZ);
     else this.shapes.size(this.camera.dist);
     this.scale = this.camera.scale;
-    this.camera.autoOn(this.shapes.planes, sizes.length / 3); // (kept framed while they move)
+    this.camera.autoOn(this.shapes.planes, sizes.length / 3, poses, sizes, joints); // (kept framed as they move)
     this.buildGrid(this.scale, gridZ);
   }
 
