@@ -292,3 +292,32 @@ test('a small embed shows each chart title whole (the cradle at 480 x 360)', { s
   assert.deepEqual(problems, []);
   await page.close();
 });
+
+test("a small embed labels its charts' time axis: the falling chain at 480 x 360, t > 0.6 s, at least three times, apart", { skip }, async () => {
+  const { page, problems } = await open('?scenario=falling-chain&embed=1', { viewport: { width: 480, height: 360 } });
+  await page.waitForFunction(() => window.tumble?.element?.player?.run, null, { timeout: 30000 });
+  await page.evaluate(() => window.tumble.element.play());
+  await page.waitForFunction(() => window.tumble.element.time > 0.6, null, { timeout: 120000 });
+  await page.evaluate(() => window.tumble.element.pause());
+  await page.waitForFunction(() => window.tumble.element.player.settled(), null, { timeout: 30000 });
+  await settle(page);
+  await settle(page);
+  const axes = await page.evaluate(() => window.tumble.element.player.charts.plots.map((u) => {
+    const ctx = document.createElement('canvas').getContext('2d');
+    ctx.font = u.axes[0].font[0];
+    return (u.axes[0]._values ?? []).map((s, i) => [s, u.valToPos(u.axes[0]._splits[i], 'x'), ctx.measureText(s).width]).filter(([s]) => s);
+  }));
+  assert.ok(axes.length > 0);
+  for (const labels of axes) {
+    // (before: "0" alone at t = 0.6 s, "0" and "1" at 1.5 s, in a plot about 125 px wide)
+    assert.ok(labels.length >= 3, `time labels ${JSON.stringify(labels.map(([s]) => s))}`);
+    for (let i = 1; i < labels.length; i++) {
+      const gap = labels[i][1] - labels[i - 1][1], room = (labels[i][2] + labels[i - 1][2]) / 2 + 4;
+      assert.ok(gap >= room, `"${labels[i - 1][0]}" and "${labels[i][0]}" ${gap} px apart, they need ${room} px`);
+    }
+  }
+  await page.locator('tumble-view').screenshot({ path: join(out, 'embed-chain-480x360.png') });
+  assert.deepEqual(await axe(page), []);
+  assert.deepEqual(problems, []);
+  await page.close();
+});

@@ -262,26 +262,33 @@ test("the reaction chart has MuJoCo's line too: Tumble's reaction at MuJoCo's st
   await page.close();
 });
 
-test("MuJoCo beside contact: its balance line is labelled as its contacts' losses and explained; every contact preset's text says so", { skip }, async () => {
+test("MuJoCo beside contact: its D counts its contacts' losses, so its balance is small; the chart and every contact preset's text say so", { skip }, async () => {
   const { page, problems } = await open('?scenario=bouncing-ball&integrator=director&mujoco=RK4');
   await page.waitForFunction(() => window.tumble.runs().length === 2, null, { timeout: 60000 });
   await loaded(page);
-  await playUntil(page, (goal) => window.tumble.time() > goal, 0.6);
+  // past the first two bounces (t = 0.45 s and 1.17 s), which take 5.8 J of E0 = 10.79 J
+  await playUntil(page, (goal) => window.tumble.time() > goal, 1.3);
+  await settle(page);
+  const [[, tT], [, tM]] = await page.evaluate(() => window.tumble.runs());
+  assert.equal(tM, tT, 'both runs at the same t');
+  const [, balance] = await page.evaluate(() => window.tumble.balances());
+  // (uncounted, MuJoCo's balance was those losses, 5.8 J; counted, 1.4e-5 J under Node)
+  assert.ok(Math.abs(balance) < 1e-4 * 10.79, `MuJoCo's E - E0 - W + D = ${balance} J at t = ${tM} s`);
   const energy = await series(page, 'energy');
-  assert.deepEqual(energy.map(([l]) => l), ['director', 'MuJoCo contact losses']);
+  assert.deepEqual(energy.map(([l]) => l), ['director', 'MuJoCo']);
   const caption = await page.textContent('#chart-caption-energy');
-  assert.match(caption, /MuJoCo\u2019s line is not an error/);
+  assert.match(caption, /MuJoCo\u2019s D counts what its soft contacts and stops take/);
   assert.match(caption, /max\(\|E\u2080\|, 1 J\)/);
   assert.equal(await page.getAttribute('#charts .uplot >> nth=0', 'aria-describedby'), 'chart-caption-energy');
   const explained = await page.textContent('.explain-mujoco');
-  assert.match(explained, /^With MuJoCo beside: .*not an error of its integrator/);
+  assert.match(explained, /^With MuJoCo beside: .*the page counts it into the D of MuJoCo's run/);
   // every contact preset's text says what MuJoCo's line is; the cradle's says why MuJoCo's cradle is not one
   const texts = await page.evaluate(async () => {
     const { SCENARIO_TEXT } = await import('./view/explain.js');
     return Object.fromEntries(window.tumble && Object.entries(SCENARIO_TEXT).map(([k, v]) => [k, v.mujoco ?? null]));
   });
   for (const name of ['bouncing-ball', 'newtons-cradle', 'ball-pit', 'stop-pendulum', 'incline', 'falling-chain', 'dominoes', 'billiards']) {
-    assert.match(texts[name] ?? '', /contact losses.*not an error/, name);
+    assert.match(texts[name] ?? '', /counts it into the D of MuJoCo's run.*integrator's error/, name);
   }
   assert.match(texts['newtons-cradle'], /one rigid block/);
   assert.match(texts['ball-pit'], /constraint solver .* sets its pace: about 16 ms a step with implicitfast/);
@@ -340,7 +347,7 @@ test("MuJoCo beside the ball pit: the readout gives each run's own rate, and say
   await page.close();
 });
 
-test("MuJoCo beside the ball pit never holds Tumble's run to its pace: Tumble's t runs well ahead, the charts fill in MuJoCo's values as it gets there", { skip }, async () => {
+test("MuJoCo beside the ball pit never holds Tumble's run to its pace: Tumble's t runs well ahead, the charts fill in MuJoCo's values as it gets there; scrubbed back past MuJoCo, no ghost of it", { skip }, async () => {
   const { page, problems } = await open('?scenario=ball-pit&integrator=rattle&mujoco=implicitfast');
   await page.waitForFunction(() => window.tumble.runs().length === 2, null, { timeout: 60000 });
   await loaded(page);
@@ -367,6 +374,18 @@ test("MuJoCo beside the ball pit never holds Tumble's run to its pace: Tumble's 
   assert.ok(chart.mujoco > 1 && chart.mujoco < chart.samples, JSON.stringify(chart));
   assert.ok(Number.isFinite(chart.mujocoLast), JSON.stringify(chart));
   assert.match(await page.textContent('#readout'), /MuJoCo's run is at t = [0-9.]+ s, \d+ steps behind: the charts compare the runs where both have been/);
+  // scrubbed back to a moment MuJoCo has not reached yet (it catches up at about 0.035 x real
+  // time while paused): no ghost of MuJoCo there, and the readout says so (before, MuJoCo's ghost
+  // stood at its newest sample, an earlier moment); to one it has been at: its ghost
+  const scrub = (t) => page.evaluate((x) => { const el = document.getElementById('scrub'); el.value = String(x); el.dispatchEvent(new Event('input')); }, t);
+  await scrub(tumbleT - 0.02);
+  await page.waitForFunction(() => /history \(sample/.test(document.getElementById('readout').textContent), null, { timeout: 20000 });
+  assert.equal(await page.evaluate(() => window.tumble.scrubGhosts()), 0);
+  assert.match(await page.textContent('#readout'), /MuJoCo's run has not reached this moment yet \(it is at t = [0-9.]+ s\): no ghost of it here/);
+  await scrub(0.05);
+  await page.waitForFunction(() => /sample of t = 0\.0[0-9]+ s/.test(document.getElementById('readout').textContent), null, { timeout: 20000 });
+  assert.equal(await page.evaluate(() => window.tumble.scrubGhosts()), 1);
+  assert.doesNotMatch(await page.textContent('#readout'), /has not reached this moment/);
   assert.deepEqual(problems, []);
   await page.close();
 });

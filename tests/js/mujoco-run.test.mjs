@@ -202,3 +202,49 @@ test("MuJoCo's run of a system with tendons on a gimbal's and an offset universa
     sim.free();
   }
 });
+
+test("MuJoCo's RK4 step taken stage by stage (to sum its constraint forces) is MuJoCo's own mj_step to the bit", () => {
+  // the bouncing ball's impacts and the cradle's hinges and touching balls: the same state hash at every step
+  for (const [scenario, steps] of [['bouncing-ball', 4000], ['newtons-cradle', 1500]]) {
+    const runs = [0, 1].map(() => new MujocoRun(wasm, mujoco, { scenario, mujoco: 'RK4', dt: 0 }));
+    try {
+      assert.ok(runs[0].losses?.rk4, `${scenario}: its losses are counted`);
+      for (let s = 0; s < steps; s++) {
+        runs[0].advance(1);
+        mujoco.mj_step(runs[1].model, runs[1].data);
+        if (runs[0].hash() !== runs[1].hash()) assert.fail(`${scenario}: the states part at step ${s + 1}`);
+      }
+    } finally {
+      for (const r of runs) r.free();
+    }
+  }
+});
+
+test("MuJoCo beside contact: the energy its contacts take is counted in its D, so its balance is its integrator's error", () => {
+  // without the count MuJoCo's |E - E0 - W + D| / max(|E0|, 1 J) was the contacts' whole loss:
+  // 0.91 on the bouncing ball at t = 4 s (9.8 J of E0 = 10.79 J), 47 on the incline at 2.5 s
+  const cases = [
+    ['bouncing-ball', 'RK4', 4, 1e-5], ['bouncing-ball', 'implicitfast', 4, 1e-6], ['bouncing-ball', 'Euler', 4, 1e-6],
+    ['incline', 'RK4', 2.5, 3e-3], ['incline', 'implicitfast', 2.5, 0.03], ['stop-pendulum', 'RK4', 5, 3e-4],
+    ['newtons-cradle', 'implicitfast', 2, 1e-4],
+  ];
+  for (const [scenario, integrator, t, bound] of cases) {
+    const run = new MujocoRun(wasm, mujoco, { scenario, mujoco: integrator, dt: 0 });
+    try {
+      const n = Math.round(t / run.h);
+      assert.equal(run.advance(n), n);
+      const E = run.inv[at('energy')], D = run.inv[at('dissipated')], scale = Math.max(Math.abs(run.energy0), 1);
+      const rel = Math.abs(run.inv[at('balance')]) / scale;
+      console.log(`# ${scenario} with MuJoCo ${integrator}, t = ${t} s: E0 = ${run.energy0.toFixed(3)} J, E = ${E.toFixed(3)} J, D = ${D.toFixed(3)} J, balance ${rel.toExponential(2)} of max(|E0|, 1 J)`);
+      // the run lost energy (E fell by at least 20 times what is left over), and D accounts for it
+      assert.ok(run.energy0 - E > 20 * Math.abs(run.inv[at('balance')]), `${scenario}: E ${E} J from ${run.energy0} J`);
+      assert.ok(rel < bound, `${scenario} ${integrator}: balance ${rel} of ${scale} J (D = ${D} J)`);
+    } finally {
+      run.free();
+    }
+  }
+  // a loop closed by MuJoCo's equality constraints: their forces are not losses, and not counted
+  const loop = new MujocoRun(wasm, mujoco, { scenario: 'four-bar', mujoco: 'RK4', dt: 1e-3 });
+  assert.equal(loop.losses, null);
+  loop.free();
+});

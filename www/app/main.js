@@ -54,8 +54,9 @@ function onFrame(now) {
   const p = app.player, r = p.run, s = p.stats;
   if (p.target !== null) $('run-progress').value = Math.min(1, r.inv[INV.t] / p.target);
   else if (!$('run-progress').hidden) $('run-progress').hidden = true;
-  const { inv, hash, live } = p.shown();
-  const state = !live ? `history (sample of t = ${inv[INV.t].toFixed(3)} s; Play returns to the live run)`
+  const { inv, hash, live, missing } = p.shown();
+  const notYet = missing.map((x) => `\n${LABEL[x.name]}'s run has not reached this moment yet (it is at t = ${x.inv[INV.t].toFixed(3)} s): no ghost of it here`).join('');
+  const state = !live ? `history (sample of t = ${inv[INV.t].toFixed(3)} s; Play returns to the live run)${notYet}`
     : p.target !== null ? `running to t = ${p.target} s as fast as possible (${s.rt.toFixed(1)} x real time)`
       : p.playing ? `${s.rate.toFixed(0)} steps/s, ${s.rt.toFixed(2)} x real time`
         : r.error ? 'stopped (see the message above)' : 'paused: press Play or space to run';

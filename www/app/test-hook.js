@@ -23,6 +23,7 @@ export function installPageHook(p) {
     notice: () => ($('notice').hidden ? null : $('notice-text').textContent),
     playing: () => p.playing,
     runs: () => p.runs.map((x) => [x.name, x.inv[INV.t], x.inv[INV.energy], x.error]),
+    balances: () => p.runs.map((x) => x.inv[INV.balance]), // each run's E - E0 - W + D (J)
     arrows: () => ({ on: p.renderer.arrows.on, count: p.renderer.arrows.count, shown: !$('arrows-label').hidden }),
     // of the contact forces, how many the view drew, from what force to the largest (N)
     arrowsDrawn: () => ({ drawn: p.renderer.arrows.drawn, cut: p.renderer.arrows.cut, max: p.renderer.arrows.max }),
@@ -72,6 +73,9 @@ export function installPageHook(p) {
       const S = p.renderer.shapes.stops, cam = p.renderer.camera, d = Number.isFinite(S[4]) ? 4 : 7, bar = 1.6 * S[10];
       return [cam.toScreen(S[1], S[2], S[3]), cam.toScreen(S[1] + bar * S[d], S[2] + bar * S[d + 1], S[3] + bar * S[d + 2])];
     },
+    scrubGhosts: () => (p.scrub ? p.scrubShown.length : null), // the ghosts drawn at the scrubbed moment
+    autoFrame: () => p.renderer.camera.auto, // several bodies on a plane kept framed as they move
+    camera: () => ({ dist: p.renderer.camera.dist, target: [...p.renderer.camera.target], easing: p.renderer.camera.easing }),
     markerPx: () => p.renderer.camera.marker, // the joint markers' size drawn (CSS px)
     wallTop: () => p.renderer.shapes.wallTop, // how high walls on the floor are drawn (m; 0: whole planes)
     pick: (x, y) => p.renderer.camera.pick(x, y, p.run.poses, p.run.sizes)?.body ?? null,

@@ -38,7 +38,7 @@ export class RemoteRun {
     this.engine = engine;
     this.id = id; // (the worker's run: a newer load replaces it there, and this one's free does nothing)
     this.remote = true;
-    Object.assign(this, { name: info.name, n: info.n, nj: info.nj, ns: info.ns, forced: info.forced, sizes: info.sizes, conserved: info.conserved, inv0: info.inv0, notes: info.notes, driveUnits: info.driveUnits ?? [] });
+    Object.assign(this, { name: info.name, n: info.n, nj: info.nj, ns: info.ns, forced: info.forced, sizes: info.sizes, conserved: info.conserved, inv0: info.inv0, notes: info.notes, driveUnits: info.driveUnits ?? [], lossesCounted: info.lossesCounted ?? false });
     this.energy0 = info.inv0[INV.energy];
     this.h = info.dt;
     this.joint = 0;

@@ -8,10 +8,12 @@
 // V, momentum about the origin and joint violation from Tumble's joint equations, so the curves
 // compare point for point. W and D: MuJoCo does not count them; they are summed here each step from
 // MuJoCo's own forces (actuator force times velocity, and the joints' and tendons' damping c v^2,
-// at the start of the step), so MuJoCo's balance error includes that rule's error. Its contacts'
-// and joint limits' losses are not counted (the power of their constraint forces, summed per
-// step, missed a bouncing ball's 7.3 J loss by 0.76 J: RK4 takes them at four stages, and an
-// impact lasts six steps), so in a run with contact MuJoCo's balance shows what they take out. The pointer's
+// at the start of the step), so MuJoCo's balance error includes that rule's error. Its contacts',
+// joint limits' and friction losses' losses are counted in D too, by the rule that matches its
+// integrator (mujoco-losses.js: each step's constraint impulse times the step's mean velocity,
+// RK4's taken stage by stage), in a system without equality constraints (loops, drives: their
+// forces' work is not a loss, and a drive's is W), so in a run with contact MuJoCo's balance is its
+// integrator's error as Tumble's is (a bouncing ball's 0.91 of E0 before, 3e-6 with RK4). The pointer's
 // pull acts here too, as on Tumble's runs: the same spring-damper from the body point to the target
 // (1.5 Hz on the body's mass, damping ratio 0.5), applied each step through MuJoCo's
 // data.xfrc_applied at the body's centre (force, and the torque of its arm), with the positions and
@@ -24,6 +26,7 @@ import { MujocoDrives } from './to-mjcf-drives.js';
 import { MUJOCO } from '../shared/names.js';
 import { INV, NINV } from '../shared/invariants.js';
 import { scheduleEvents } from '../shared/controls.js';
+import { ConstraintLosses } from './mujoco-losses.js';
 
 export class MujocoRun {
   /** `mujoco`: the loaded module; `settings`: { scenario, mujoco (its integrator), solver (its
@@ -59,6 +62,7 @@ export class MujocoRun {
     this.conserved = Array.from(probe.conserved(), (c) => c === 1);
     this.sizes = new Float64Array(3 * this.n);
     probe.write_sizes(this.sizes);
+    const soft = probe.has_contact() || probe.has_limits();
     probe.free();
     this.ev = new wasm.Evaluator(scenario);
     this.controlsFrom(system, controls ?? []);
@@ -77,6 +81,9 @@ export class MujocoRun {
     this.react = new Float64Array(6 * this.nj); // every joint's reaction (Evaluator.reactions)
     this.work = 0;
     this.dissipated = 0;
+    // contacts, stops and friction losses and no equality constraints: their losses counted in D
+    this.losses = soft && this.model.neq === 0 && this.model.na === 0
+      ? new ConstraintLosses(this.model, integrator === 'RK4') : null;
     this.counting = this.model.nu > 0 || this.model.ntendon > 0 || this.drives !== null || Array.from(this.model.dof_damping).some((c) => c > 0);
     this.pulling = null; // { body, point (body frame), target (world), k, c } while pulled
     this.wasPulled = false;
@@ -190,7 +197,8 @@ export class MujocoRun {
         if (this.nextEvent < this.events.length) this.dueControls(this.steps + k);
         if (this.pulling) this.pullForce();
         if (this.drives) this.driveStep();
-        mj.mj_step(model, data);
+        if (this.losses) this.dissipated += this.losses.step(mj, model, data);
+        else mj.mj_step(model, data);
         if (this.drives && !this.drives.offset) this.drivePower = this.drives.power(data);
         if (this.counting) this.count();
       }

@@ -57,7 +57,7 @@ async function handle(msg) {
       const r = run;
       out = {
         type: 'loaded', id: ++id, state: state(),
-        info: { name: r.name, n: r.n, nj: r.nj, ns: r.ns, forced: r.forced, sizes: r.sizes, conserved: r.conserved, inv0: r.inv0, notes: r.notes, dt: r.h, driveUnits: r.driveUnits },
+        info: { name: r.name, n: r.n, nj: r.nj, ns: r.ns, forced: r.forced, sizes: r.sizes, conserved: r.conserved, inv0: r.inv0, notes: r.notes, dt: r.h, driveUnits: r.driveUnits, lossesCounted: r.losses !== null },
       };
       break;
     }

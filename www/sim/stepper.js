@@ -148,6 +148,7 @@ export class Stepper {
     const info = runs.map((x) => ({
       name: x.name, n: x.n, nj: x.nj, ns: x.ns, forced: x.forced, reach: x.reach ?? -1, sizes: x.sizes, conserved: x.conserved, inv0: x.inv0, notes: x.notes ?? [],
       controls: x.controls ?? [], dt: x.sim.dt(), tol: x.sim.tol(), gains: Array.from(x.sim.gains()), weight: x.sim.weight?.() ?? 1, contact: x.sim.has_contact?.() ?? false, stops: x.sim.has_limits?.() ?? false,
+      lossesCounted: x.lossesCounted ?? false,
     }));
     const out = this.state('loaded', 0, []);
     out.reply.info = info;
@@ -325,6 +326,9 @@ export class Stepper {
   sample(t) {
     const k = Math.max(0, this.history.nearest(t));
     const runs = this.runs.map((x, i) => {
+      // a run that stopped shows where it stopped; one still behind (MuJoCo beside, at its own
+      // pace) has not been at sample k yet: none (its newest sample would be an earlier moment)
+      if (k > this.history.last[i] && !x.error) return null;
       const s = this.history.sample(i, Math.min(k, this.history.last[i]));
       return s ? { poses: s.poses.slice(), joints: s.joints.slice(), springs: s.springs.slice(), inv: s.inv.slice(), hash: s.hash } : null;
     });

@@ -7,6 +7,7 @@
 export const UP = [0, 0, 1];
 export const FOVY = 0.8; // the camera's vertical field of view (rad)
 const POSE = 12; // floats per body in the pose array
+const NONE = new Float64Array(0);
 const cross = (a, b) => [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
 const norm = (a) => { const l = Math.hypot(a[0], a[1], a[2]) || 1; return [a[0] / l, a[1] / l, a[2] / l]; };
 
@@ -25,7 +26,61 @@ export class Camera {
     this.onGrab = null; // (event) -> true when a press grabs a body (no orbit then); see attachControls
     this.onDrag = null; // (event) -> 'orbit' when a held press should orbit from here on (a tap on a joint that moved on)
     this.onRelease = null;
+    this.auto = false; // several bodies over a plane kept framed while they move (ease)
+    this.canAuto = false;
     this.attachControls();
+  }
+
+  /** A new scene: several bodies over a plane (`plane`: the first contact plane, its point and
+   * normal, 6 numbers, or null) are kept framed while they move (billiard balls spreading after
+   * the break, a chain piling up on the floor), until the user zooms (wheel or pinch); Top, Side
+   * and Fit keep them framed again. */
+  autoOn(plane, n, poses, sizes, joints) {
+    this.plane = plane;
+    this.canAuto = this.auto = plane !== null && n > 1;
+    this.easedAt = 0;
+    this.easing = this.auto;
+    this.hold = null; // the start's goal, when the start is framed wider (ease)
+    if (this.auto) this.ease(poses, sizes, joints, 0);
+  }
+
+  /** Ease the target and distance towards the framing of the bodies' bounds, the points under
+   * them on the plane and the joints, by the start's rule (shapes.js frame: 1.2 times the
+   * distance that fits them in the view's middle, at most 3.4 times the scene's reach, never
+   * closer than that fit): out within about 0.1 s when a body would leave the view, in over
+   * about 0.5 s (in proportion) when they draw together, the target along within about 0.15 s; so the view follows
+   * without jitter. `now`: the frame's time (ms). */
+  ease(poses, sizes, joints, now) {
+    const dt = this.easedAt ? Math.min(1, (now - this.easedAt) / 1000) : 0;
+    this.easedAt = now;
+    const n = sizes.length / 3, pl = this.plane, t = this.target;
+    if (!this.feet || this.feet.length !== 3 * n) this.feet = new Float64Array(3 * n);
+    const lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity], feet = this.feet;
+    for (let b = 0; b < n; b++) {
+      const o = POSE * b, r = 0.5 * Math.hypot(sizes[3 * b], sizes[3 * b + 1], sizes[3 * b + 2]);
+      const h = (poses[o] - pl[0]) * pl[3] + (poses[o + 1] - pl[1]) * pl[4] + (poses[o + 2] - pl[2]) * pl[5];
+      for (let k = 0; k < 3; k++) {
+        feet[3 * b + k] = poses[o + k] - h * pl[3 + k];
+        lo[k] = Math.min(lo[k], poses[o + k] - r, feet[3 * b + k]);
+        hi[k] = Math.max(hi[k], poses[o + k] + r, feet[3 * b + k]);
+      }
+    }
+    for (let j = 0; j < joints.length; j++) { lo[j % 3] = Math.min(lo[j % 3], joints[j]); hi[j % 3] = Math.max(hi[j % 3], joints[j]); }
+    if (!(hi[0] >= lo[0])) return;
+    const was = [t[0], t[1], t[2]];
+    for (let k = 0; k < 3; k++) t[k] = 0.5 * (lo[k] + hi[k]);
+    const fit = Math.max(this.fitDistance(poses, sizes, joints), this.fitDistance(poses, NONE, feet));
+    const goal = Math.max(fit, Math.min(3.4 * this.scale, 1.2 * fit));
+    // a start framed wider than that (a hanging chain) is kept until the scene's extent shrinks
+    // to 0.6 of the start's (the chain piled up), unless a body would leave the view
+    this.hold ??= this.dist > 1.05 * goal ? goal : 0; // (at the start: autoOn)
+    if (goal < 0.6 * this.hold) this.hold = 0;
+    if (!(dt > 0) || (this.hold && goal <= this.dist)) { t[0] = was[0]; t[1] = was[1]; t[2] = was[2]; this.easing = !(dt > 0) && this.auto; return; }
+    const kt = 1 - Math.exp(-dt / 0.15), kd = 1 - Math.exp(-dt / (goal > this.dist ? 0.1 : 0.5));
+    const move = Math.hypot(t[0] - was[0], t[1] - was[1], t[2] - was[2]);
+    this.easing = move > 1e-3 * this.dist || Math.abs(goal - this.dist) > 5e-3 * this.dist; // (not yet framed)
+    for (let k = 0; k < 3; k++) t[k] = was[k] + kt * (t[k] - was[k]);
+    this.dist *= Math.pow(goal / this.dist, kd); // (in proportion: a pile 30 times smaller than the start comes as fast)
   }
 
   // frame the camera on the scene (and return the height of the ground grid): around the
@@ -226,10 +281,10 @@ export class Camera {
       } else if (pts.size === 2) {
         const [a, b] = [...pts.values()];
         const d = Math.hypot(a[0] - b[0], a[1] - b[1]);
-        if (pinch) c.dist = Math.max(0.2, c.dist * pinch / d);
+        if (pinch) { c.dist = Math.max(0.2, c.dist * pinch / d); c.auto = false; }
         pinch = d;
       }
     });
-    cv.addEventListener('wheel', (e) => { e.preventDefault(); c.dist = Math.max(0.2, c.dist * Math.exp(e.deltaY * 0.001)); }, { passive: false });
+    cv.addEventListener('wheel', (e) => { e.preventDefault(); c.dist = Math.max(0.2, c.dist * Math.exp(e.deltaY * 0.001)); c.auto = false; }, { passive: false });
   }
 }

@@ -69,12 +69,16 @@ export function fresh(s, k) {
   s.max = -Infinity;
 }
 
-// MuJoCo's balance line beside contacts or stops: what it is (MuJoCo does not report what its
-// soft contacts take, so its D leaves that out)
+// MuJoCo's balance line beside contacts or stops: what it is. MuJoCo reports its constraint
+// forces, not their work: the page counts it in MuJoCo's D (mujoco-losses.js), except in a system
+// with loops or drives (equality constraints), where the line is the energy its contacts took.
 const MUJOCO_LOSSES = 'contact losses';
-const MUJOCO_CAPTION = `MuJoCo\u2019s line is not an error: its contacts and stops are soft constraints whose damping and friction take energy that MuJoCo does not report, so the D of its run leaves that out, and its |E \u2212 E\u2080 \u2212 W + D| is the energy its contacts and stops have taken (relative to max(|E\u2080|, ${E_FLOOR} J)). Tumble\u2019s lines are balance errors: their D counts every contact\u2019s loss.`;
+const MUJOCO_COUNTED = `MuJoCo\u2019s D counts what its soft contacts and stops take: MuJoCo reports their forces, not their work, so the page sums each step\u2019s constraint impulse times the step\u2019s mean velocity (with RK4, its four stages\u2019 forces weighted as RK4 weighs them). Its line is then its integrator\u2019s balance error (relative to max(|E\u2080|, ${E_FLOOR} J)), as Tumble\u2019s lines are theirs.`;
+const MUJOCO_UNCOUNTED = `MuJoCo\u2019s line is not an error: its contacts and stops are soft constraints whose damping and friction take energy that MuJoCo does not report, so the D of its run leaves that out, and its |E \u2212 E\u2080 \u2212 W + D| is the energy its contacts and stops have taken (relative to max(|E\u2080|, ${E_FLOOR} J)). Tumble\u2019s lines are balance errors: their D counts every contact\u2019s loss. (MuJoCo\u2019s losses are counted where the system has no loops or drives.)`;
 
-export function chartSpecs(names, v0s, conserved, forced, joint = null, soft = false) {
+/** `soft`: '' without contacts or stops; 'counted' when MuJoCo's D counts their losses,
+ * 'uncounted' when it does not (its line is then those losses). */
+export function chartSpecs(names, v0s, conserved, forced, joint = null, soft = '') {
   const one = names.length === 1;
   const col = (n) => INTEGRATOR_COLORS[n] ?? '#555555';
   const width = (i) => (one ? ONE_WIDTH : RUN_WIDTH[i] ?? 1.25);
@@ -110,8 +114,8 @@ export function chartSpecs(names, v0s, conserved, forced, joint = null, soft = f
       key: 'energy', log: true, short: '|E\u2212E\u2080\u2212W+D| / max(|E\u2080|, 1 J)',
       title: `Energy balance error ${balance}, E\u2080 = ${compact(v0s[0][INV.energy], 4)} J (W: work in, D: dissipated)`,
       name: 'energy balance error (relative)',
-      ...(soft && names.includes(MUJOCO) ? { caption: MUJOCO_CAPTION } : {}),
-      series: runs.map((r) => ({ ...r, label: who(r.n, one ? 'balance' : soft && r.n === MUJOCO ? MUJOCO_LOSSES : ''), dash: [], get: (v, v0) => Math.abs(v[INV.balance]) / escale(v0) })),
+      ...(soft && names.includes(MUJOCO) ? { caption: soft === 'uncounted' ? MUJOCO_UNCOUNTED : MUJOCO_COUNTED } : {}),
+      series: runs.map((r) => ({ ...r, label: who(r.n, one ? 'balance' : soft === 'uncounted' && r.n === MUJOCO ? MUJOCO_LOSSES : ''), dash: [], get: (v, v0) => Math.abs(v[INV.balance]) / escale(v0) })),
     }
     : {
       key: 'energy', log: true, short: 'energy error |E \u2212 E\u2080| / |E\u2080|', title: 'Energy: relative error |E \u2212 E\u2080| / |E\u2080|', name: 'relative energy error',

@@ -89,12 +89,14 @@ function valueAxis(spec) {
   return yAxis;
 }
 
-/** The time (x) axis; `fit` (an embed): without its label. */
+/** The time (x) axis; `fit` (an embed): without its label, and its times closer, as close as
+ * the widest one and 10 px allow (at least 56 px apart on the page: an embed's plot is about
+ * 125 px wide, where that showed one or two times). */
 function timeAxis(fit) {
   return {
     font: FONT, gap: 3, ticks: { size: 4, stroke: '#c9ced8', width: 1 }, grid: { stroke: '#e3e6ec', width: 1 },
     label: fit ? null : 'time t (s)', labelFont: LABEL_FONT, labelSize: fit ? 0 : 16, labelGap: 0, size: fit ? 20 : 24,
-    space: (u, i, min, max) => Math.max(56, textWidth(compact(max, 4)) + 24),
+    space: (u, i, min, max) => (fit ? Math.max(24, textWidth(compact(max, 2)) + 10) : Math.max(56, textWidth(compact(max, 4)) + 24)),
     values: (u, splits) => linearLabels(splits),
   };
 }
@@ -141,8 +143,9 @@ export class Charts {
   /** Start over for runs `names` (primary first) with initial invariants `invs0` and the
    * conserved-component flags `conserved` ([l1, l2, l3]); `forced`: the system has force
    * elements or loads (the energy chart shows the balance, and the budget chart is added);
-   * `soft`: it has contacts or stops (MuJoCo's balance line is then its contacts' losses). */
-  reset(names, invs0, conserved = [false, false, false], forced = false, joint = null, soft = false) {
+   * `soft`: '' without contacts or stops, else whether MuJoCo's D counts their losses ('counted',
+   * 'uncounted': its balance line is then its contacts' losses; chart-specs.js). */
+  reset(names, invs0, conserved = [false, false, false], forced = false, joint = null, soft = '') {
     this.names = names.slice();
     this.soft = soft;
     this.v0s = invs0.map((v) => Float64Array.from(v));

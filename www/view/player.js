@@ -43,6 +43,7 @@ const CHART_EVERY_MS = 200;
  * when what it shows may have changed (an event on the page, a new state, a new size) or
  * IDLE_MS have passed, so a paused page leaves the machine alone. */
 const SLOW_MS = 100;
+const NONE_MISSING = [];
 const IDLE_MS = 500;
 const TOUCH_EVENTS = ['pointerdown', 'pointermove', 'pointerup', 'wheel', 'keydown', 'input', 'change', 'resize'];
 
@@ -147,7 +148,9 @@ export class Player {
     this.renderer.frame(r.poses, r.sizes, r.joints, r.nj > 0 || r.ns > 0, r.forced, r.reach);
     this.renderer.clearTrails();
     if (this.joint >= r.nj) this.joint = 0; // (the worker fell back to joint 0 too)
-    this.charts?.reset(this.runs.map((x) => x.name), this.runs.map((x) => x.inv0), r.conserved, r.forced, r.nj ? this.reactionJoint() : null, !!(r.contact || r.stops));
+    // (beside contacts or stops MuJoCo counts what they take in its D unless the system has loops or drives: mujoco-losses.js)
+    const soft = r.contact || r.stops ? (this.runs.some((x) => x.name === MUJOCO && !x.lossesCounted) ? 'uncounted' : 'counted') : '';
+    this.charts?.reset(this.runs.map((x) => x.name), this.runs.map((x) => x.inv0), r.conserved, r.forced, r.nj ? this.reactionJoint() : null, soft);
     this.charts?.push(this.runs.map((x) => x.inv));
     this.frameChartedJoint();
     this.ghosts = this.runs.slice(1).map((x) => ({ poses: x.poses, color: hexColor(INTEGRATOR_COLORS[x.name]) }));
@@ -284,7 +287,10 @@ export class Player {
     if (gen !== this.gen || reply.type !== 'sample' || this.playing) return;
     this.scrub = { t: reply.runs[0].inv[INV.t], runs: reply.runs };
     this.touched = true;
+    // a run that has not been at this moment yet (MuJoCo behind) has no ghost there
     this.scrubGhosts.forEach((g, i) => { g.poses = reply.runs[i + 1]?.poses ?? this.runs[i + 1].poses; });
+    this.scrubShown = this.scrubGhosts.filter((g, i) => reply.runs[i + 1]);
+    this.scrub.missing = this.runs.filter((x, i) => !reply.runs[i]);
   }
 
   /** The stored history as CSV or JSON text (stepper.js, history.js). */
@@ -419,6 +425,8 @@ export class Player {
     const s = this.scrub?.runs[0];
     const cam = this.renderer.camera, sh = this.renderer.shapes;
     cam.look(which, s ? s.poses : this.run.poses, this.run.sizes, s ? s.joints : this.run.joints);
+    cam.auto = cam.canAuto; // (several bodies on a plane: kept framed from here on)
+    cam.hold = 0;
     // a camera that goes along with free bodies on a plane keeps the new target's offset from
     // their centroid (of the last frame drawn)
     if (this.renderer.follow) for (let k = 0; k < 3; k++) sh.offset[k] = cam.target[k] - sh.mean[k];
@@ -466,10 +474,11 @@ export class Player {
     await engine.request({ type: 'pull', pull: { body: g.body, point: g.point, target: g.target } });
   }
 
-  /** What to show: the live state, or the scrubbed moment: { inv, springs, hash (null when live), live }. */
+  /** What to show: the live state, or the scrubbed moment: { inv, springs, hash (null when live),
+   * live, missing (the runs that have not been at the scrubbed moment yet: MuJoCo behind) }. */
   shown() {
-    if (this.scrub) return { inv: this.scrub.runs[0].inv, springs: this.scrub.runs[0].springs, hash: this.scrub.runs[0].hash, live: false };
-    return { inv: this.run.inv, springs: this.run.springs, hash: null, live: true };
+    if (this.scrub) return { inv: this.scrub.runs[0].inv, springs: this.scrub.runs[0].springs, hash: this.scrub.runs[0].hash, live: false, missing: this.scrub.missing };
+    return { inv: this.run.inv, springs: this.run.springs, hash: null, live: true, missing: NONE_MISSING };
   }
 
   /** Time of the newest stored sample (s). */
@@ -530,7 +539,8 @@ export class Player {
     A.weight = r.weight ?? 1;
     A.unit = this.arrowUnit ?? 0.2;
     if (!this.scrub) this.renderer.draw(r.poses, r.sizes, r.joints, this.ghosts, r.springs);
-    else this.renderer.draw(this.scrub.runs[0].poses, r.sizes, this.scrub.runs[0].joints, this.scrubGhosts, this.scrub.runs[0].springs);
+    else this.renderer.draw(this.scrub.runs[0].poses, r.sizes, this.scrub.runs[0].joints, this.scrubShown, this.scrub.runs[0].springs);
+    if (this.renderer.camera.auto && this.renderer.camera.easing) this.touched = true; // (paused: drawn until framed)
   }
 
   /** Stop the loop and the worker (an element removed from its page). */

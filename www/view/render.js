@@ -218,6 +218,7 @@ export class Renderer {
     if (this.follow) gridZ = this.shapes.groundZ(gridZ);
     else this.shapes.size(this.camera.dist);
     this.scale = this.camera.scale;
+    this.camera.autoOn(this.shapes.planes, sizes.length / 3, poses, sizes, joints); // (kept framed as they move)
     this.buildGrid(this.scale, gridZ);
   }
 
@@ -290,7 +291,7 @@ export class Renderer {
     gl.clear(gl.COLOR_BUFFER_BIT | gl.DEPTH_BUFFER_BIT);
     gl.enable(gl.DEPTH_TEST);
     const c = this.camera, cp = Math.cos(c.pitch), eye = c.eye;
-    if (this.follow) this.shapes.track(c, poses, n); // free bodies on a plane: the camera goes along
+    if (this.follow || c.auto) this.shapes.track(c, poses, n, sizes, joints); // free bodies on a plane: the camera goes along
     eye[0] = c.target[0] + c.dist * cp * Math.cos(c.yaw);
     eye[1] = c.target[1] + c.dist * cp * Math.sin(c.yaw);
     eye[2] = c.target[2] + c.dist * Math.sin(c.pitch);

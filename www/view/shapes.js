@@ -136,10 +136,16 @@ export class ShapeLayer {
   }
 
   /** Move the camera's target with the bodies along the first plane (not across it: a ball
-   * bouncing straight up and down stays in a still view). */
-  track(camera, poses, n) {
-    const m = this.mean, pl = this.planes, o = this.offset, t = camera.target;
+   * bouncing straight up and down stays in a still view); while the camera keeps several bodies
+   * framed (camera.js ease), it does that, and the target's offset from their centroid follows. */
+  track(camera, poses, n, sizes, joints) {
+    const m = this.mean ??= new Float64Array(3), pl = this.planes, o = this.offset ??= [0, 0, 0], t = camera.target;
     centroid(poses, n, m);
+    if (camera.auto) {
+      camera.ease(poses, sizes, joints, performance.now());
+      for (let k = 0; k < 3; k++) o[k] = t[k] - m[k];
+      return;
+    }
     const nx = pl[3], ny = pl[4], nz = pl[5];
     // the target moves by the bodies' move minus its part along the normal
     const dx = m[0] + o[0] - t[0], dy = m[1] + o[1] - t[1], dz = m[2] + o[2] - t[2];
