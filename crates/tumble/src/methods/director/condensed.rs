@@ -235,7 +235,7 @@ impl Ctx<'_> {
     /// directors), so this takes the extrapolated Omega's error down by about that factor and
     /// leaves Omega as accurate as the multipliers, which extrapolate better (they are the
     /// accelerations: their error reaches Omega times h). One residual evaluation without the
-    /// centres and the joint rows, about a tenth of a full iteration; a second gains nothing
+    /// centres, the joint rows and the constraint's part of (27)-(28); a second gains nothing
     /// (the joint rows' residual is then what is left). A body spinning fast for its step
     /// keeps the extrapolation: the step contracts by h |Omega| J_max / 2 J_min at most, held
     /// to 1/2 (a fast top would otherwise be thrown off). The centres are not updated here (the
@@ -245,12 +245,20 @@ impl Ctx<'_> {
     fn balance_omega(&mut self, model: &Model, h: f64) {
         self.cayley_directors(h);
         self.mean_gradients(model, h);
-        self.rotational_residual(model, h, 0.0);
         for (b, body) in model.bodies.iter().enumerate() {
             let j = body.inertia;
-            if h * self.w.om1[b].length() * j.max_element() <= j.min_element() {
-                self.w.om1[b] -= self.w.resw[b] * self.c.inv_inertia[b] * 0.5;
+            if h * self.w.om1[b].length() * j.max_element() > j.min_element() {
+                continue;
             }
+            // pi_n+1 from the free part of (27) alone: the constraint's correction
+            // h Qbar A^-T S (`rot_momenta`) adds Q_n+1^T Qbar A^-T h S = h S, symmetric, to
+            // Q_n+1^T P_n+1, so nothing to its skew part (to round-off)
+            let amat = self.w.amat[b];
+            let f = DMat3::from_cols_array(&self.force_rotational(b));
+            let free = mat(&self.s.p[b]) * (amat * 2.0 - DMat3::IDENTITY) - f * amat * h;
+            let pi1 = 2.0 * skew_vec(&(mat(&self.w.q1[b]).transpose() * free));
+            let res = 2.0 * j * self.w.om1[b] - self.w.pin[b] - pi1;
+            self.w.om1[b] -= res * self.c.inv_inertia[b] * 0.5;
         }
     }
 
