@@ -154,7 +154,9 @@ impl Ctx<'_> {
     /// h = 0.01 the cubics leave a residual of about 7e-6, on the 16-, 64- and 256-link chains
     /// 1.0e-6, 4.7e-6 and 1.8e-5 (median of the max-norm over 1000 steps), and one Newton
     /// iteration takes 1e-6 to about the tolerance (1e-12, see `REUSE`); the corrected
-    /// predictor leaves 8e-6, 5e-8, 4e-7 and 5e-6 (see `balance_omega`).
+    /// predictor leaves 8e-6, 5e-8, 4e-7 and 6e-6 (see `balance_omega`), and the iterations a
+    /// step go 1.77 -> 1.70, 1.50 -> 1.03, 2.00 -> 1.42, 2.00 -> 2.04 (256 links: the first
+    /// iteration leaves 5e-11 instead of 2e-10, so the second is a simplified one).
     fn predict(&mut self, model: &Model, h: f64) {
         let nb = self.s.q.len();
         let nrows = self.c.rows.len();
@@ -198,9 +200,13 @@ impl Ctx<'_> {
     /// The multipliers extrapolated by a polynomial of degree 3, 4 or 5 through the last 4, 5
     /// or 6 steps' values, the degree the one that would have predicted the last step's
     /// multipliers best (max-norm over the rows; the degrees that have the steps for it).
-    /// The long chains' multipliers are smooth and take the high degrees (16 links: a quintic
-    /// 1.01 iterations a step, a cubic 1.20), nk-revolute's swing fast and take the cubic (a
-    /// quintic there: 1.79 against 1.75).
+    /// The long chains' multipliers are smooth and take the high degrees, nk-revolute's swing
+    /// fast and take the cubic. Measured with an earlier form of Omega's extrapolation, iterations
+    /// a step with a fixed cubic / quintic / this choice: 16 links 1.20 / 1.01 / 1.03,
+    /// nk-revolute 1.75 / 1.79 / 1.70. With a fixed quartic nk-revolute's 1000 s run (its
+    /// predictor's residual doubled) ended at 1.15e-10 of the energy, over the bound of
+    /// `tests/tests/study.rs` (1e-10; main 6.8e-11); with this choice 2.0e-12 (a chaotic
+    /// system: where its random walk of stopping errors ends moved tenfold between variants).
     fn extrapolate_multipliers(&mut self) {
         let l = &self.s.lambda_prev;
         let hist = [&self.s.lambda, &l[0], &l[1], &l[2], &l[3], &l[4], &l[5]];
