@@ -45,6 +45,14 @@ use glam::{DMat3, DVec3};
 /// tolerance.
 const REUSE: f64 = 1e2;
 
+/// The extrapolation of degree 3, 4, 5 through equally spaced values, newest first:
+/// (-1)^i C(d + 1, i + 1) (`Ctx::extrapolate_multipliers`).
+const EXTRAPOLATE: [[f64; 6]; 3] = [
+    [4.0, -6.0, 4.0, -1.0, 0.0, 0.0],
+    [5.0, -10.0, 10.0, -5.0, 1.0, 0.0],
+    [6.0, -15.0, 20.0, -15.0, 6.0, -1.0],
+];
+
 impl Ctx<'_> {
     /// The condensed solve of [`super::step`] alone, without the tolerance floor and the
     /// fallback (for tests of its convergence).
@@ -58,8 +66,8 @@ impl Ctx<'_> {
         let h = settings.dt;
         let nrows = self.c.rows.len();
         self.sweep(model, h);
-        self.predict(h);
-        self.momenta_n();
+        self.momenta_n(); // pi_n: before the predictor, whose correction of Omega takes it
+        self.predict(model, h);
         let mut iterations = 0u32;
         let mut residual;
         let mut last_fresh = true;
@@ -130,40 +138,133 @@ impl Ctx<'_> {
         })
     }
 
-    /// The predictor: Omega and lambda (means over a step) extrapolated from the last four steps
-    /// by a cubic, an error of O(h^4) instead of the O(h) of the last step's values (from the
-    /// last three by a quadratic until four steps of this h are known). On nk-revolute at
-    /// h = 0.01 the cubic leaves a residual of about 1e-6 where the quadratic left 5e-6, so
-    /// that one Newton iteration takes it to about the tolerance (1e-12) instead of 1e-11
-    /// (see `REUSE`). Only while the steps are in Newton's fast range (the last one took at
-    /// most 3 iterations, the last four had this h): at large steps (nk-spherical at h =
-    /// 0.1, 0.5 rad a step) extrapolation overshoots, and Newton needs more iterations and
-    /// more fallbacks (linear extrapolation there: 8.3 iterations a step and 23 fallbacks in
-    /// 300 steps, against 6.6 and 9 from the last values alone). Otherwise the last values.
-    fn predict(&mut self, h: f64) {
+    /// The predictor: Omega and lambda (means over a step) extrapolated from the last steps,
+    /// errors of O(h^4) and more instead of the O(h) of the last step's values. Only while the
+    /// steps are in Newton's fast range (the last one took at most 3 iterations, the last ones
+    /// had this h): at large steps (nk-spherical at h = 0.1, 0.5 rad a step) extrapolation
+    /// overshoots, and Newton needs more iterations and more fallbacks (linear extrapolation
+    /// there: 8.3 iterations a step and 23 fallbacks in 300 steps, against 6.6 and 9 from the
+    /// last values alone). Otherwise the last values.
+    ///
+    /// Omega by the cubic through the last four means (a quadratic through three until four
+    /// are known). With joint rows, and neither force elements nor drives, once five steps of
+    /// this h are known: lambda by the degree that predicted the last step best
+    /// (`extrapolate_multipliers`), then Omega corrected from the rotational momentum balance
+    /// (`balance_omega`); otherwise lambda by the cubic (the quadratic) too. On nk-revolute at
+    /// h = 0.01 the cubics leave a residual of about 7e-6, on the 16-, 64- and 256-link chains
+    /// 1.0e-6, 4.7e-6 and 1.8e-5 (median of the max-norm over 1000 steps), and one Newton
+    /// iteration takes 1e-6 to about the tolerance (1e-12, see `REUSE`); the corrected
+    /// predictor leaves 8e-6, 5e-8, 4e-7 and 6e-6 (see `balance_omega`), and the iterations a
+    /// step go 1.77 -> 1.70, 1.50 -> 1.03, 2.00 -> 1.42, 2.00 -> 2.04 (256 links: the first
+    /// iteration leaves 5e-11 instead of 2e-10, so the second is a simplified one).
+    fn predict(&mut self, model: &Model, h: f64) {
         let nb = self.s.q.len();
         let nrows = self.c.rows.len();
-        if self.s.same_h >= 4 && h == self.s.last_h && !self.s.slow {
+        let smooth = h == self.s.last_h && !self.s.slow;
+        // the correction of Omega (`balance_omega`) with joint rows, and neither force
+        // elements (their forces at the iterate are not known before the loop) nor drives
+        // (kapitza: the same iterations a step, and a drive's work, lambda times the drive's
+        // increment, carries the multipliers' error where Newton stops: its balance 3.5e-14 ->
+        // 9.6e-12 of the energy with the correction)
+        let balance = nrows > 0 && !model.has_elements() && model.drives.is_empty();
+        if smooth && self.s.same_h >= 4 {
             let [o1, o2, o3] = &self.s.om_prev;
             for b in 0..nb {
                 self.w.om1[b] = 4.0 * (self.s.om[b] + o2[b]) - 6.0 * o1[b] - o3[b];
             }
-            let [l1, l2, l3] = &self.s.lambda_prev;
-            for k in 0..nrows {
-                self.w.lambda1[k] = 4.0 * (self.s.lambda[k] + l2[k]) - 6.0 * l1[k] - l3[k];
+            if balance && self.s.same_h >= 5 {
+                // with the correction the multipliers' error is the one that counts
+                self.extrapolate_multipliers();
+                self.balance_omega(model, h);
+            } else {
+                let [l1, l2, l3, ..] = &self.s.lambda_prev;
+                for k in 0..nrows {
+                    self.w.lambda1[k] = 4.0 * (self.s.lambda[k] + l2[k]) - 6.0 * l1[k] - l3[k];
+                }
             }
-        } else if self.s.same_h >= 3 && h == self.s.last_h && !self.s.slow {
+        } else if self.s.same_h >= 3 && smooth {
             let [o1, o2, _] = &self.s.om_prev;
             for b in 0..nb {
                 self.w.om1[b] = 3.0 * (self.s.om[b] - o1[b]) + o2[b];
             }
-            let [l1, l2, _] = &self.s.lambda_prev;
+            let [l1, l2, ..] = &self.s.lambda_prev;
             for k in 0..nrows {
                 self.w.lambda1[k] = 3.0 * (self.s.lambda[k] - l1[k]) + l2[k];
             }
         } else {
             self.w.lambda1.copy_from_slice(&self.s.lambda);
             self.w.om1.copy_from_slice(&self.s.om);
+        }
+    }
+
+    /// The multipliers extrapolated by a polynomial of degree 3, 4 or 5 through the last 4, 5
+    /// or 6 steps' values, the degree the one that would have predicted the last step's
+    /// multipliers best (max-norm over the rows; the degrees that have the steps for it).
+    /// The long chains' multipliers are smooth and take the high degrees, nk-revolute's swing
+    /// fast and take the cubic. Measured with an earlier form of Omega's extrapolation, iterations
+    /// a step with a fixed cubic / quintic / this choice: 16 links 1.20 / 1.01 / 1.03,
+    /// nk-revolute 1.75 / 1.79 / 1.70. With a fixed quartic nk-revolute's 1000 s run (its
+    /// predictor's residual doubled) ended at 1.15e-10 of the energy, over the bound of
+    /// `tests/tests/study.rs` (1e-10; main 6.8e-11); with this choice 2.0e-12 (a chaotic
+    /// system: where its random walk of stopping errors ends moved tenfold between variants).
+    fn extrapolate_multipliers(&mut self) {
+        let l = &self.s.lambda_prev;
+        let hist = [&self.s.lambda, &l[0], &l[1], &l[2], &l[3], &l[4], &l[5]];
+        // newest first; extrapolating through values y_0, y_1, .. y_d: sum (-1)^i C(d+1, i+1) y_i
+        let ex = |d: usize, from: usize, k: usize| -> f64 {
+            EXTRAPOLATE[d - 3][..=d]
+                .iter()
+                .zip(&hist[from..])
+                .map(|(c, y)| c * y[k])
+                .sum()
+        };
+        let (mut best, mut degree) = (f64::INFINITY, 3);
+        for d in 3..=5 {
+            if self.s.same_h as usize >= d + 2 {
+                let err = (0..self.c.rows.len())
+                    .map(|k| (ex(d, 1, k) - hist[0][k]).abs())
+                    .fold(0.0, f64::max);
+                if err < best {
+                    (best, degree) = (err, d);
+                }
+            }
+        }
+        for k in 0..self.c.rows.len() {
+            self.w.lambda1[k] = ex(degree, 0, k);
+        }
+    }
+
+    /// The predictor's correction of Omega from the rotational momentum balance: with the
+    /// predicted multipliers held, one fixed-point step of Res = 2 J Omega - pi_n - pi_n+1 = 0
+    /// per body, Omega <- (pi_n + pi_n+1(Omega, lambda)) / 2J. pi_n+1 moves with Omega only
+    /// through terms of order h (the gyroscopic h (J Omega)^, the forces' turn with the mean
+    /// directors), so this takes the extrapolated Omega's error down by about that factor and
+    /// leaves Omega as accurate as the multipliers, which extrapolate better (they are the
+    /// accelerations: their error reaches Omega times h). One residual evaluation without the
+    /// centres, the joint rows and the constraint's part of (27)-(28); a second gains nothing
+    /// (the joint rows' residual is then what is left). A body spinning fast for its step
+    /// keeps the extrapolation: the step contracts by h |Omega| J_max / 2 J_min at most, held
+    /// to 1/2 (a fast top would otherwise be thrown off). The centres are not updated here (the
+    /// torques do not take them, but for sliding and distance rows' mean gradients, which take
+    /// those of the last step: a lag that only weakens the correction, never the solution).
+    /// Nothing here is judged: the step is Newton's from this start, on the same residual.
+    fn balance_omega(&mut self, model: &Model, h: f64) {
+        self.cayley_directors(h);
+        self.mean_gradients(model, h);
+        for (b, body) in model.bodies.iter().enumerate() {
+            let j = body.inertia;
+            if h * self.w.om1[b].length() * j.max_element() > j.min_element() {
+                continue;
+            }
+            // pi_n+1 from the free part of (27) alone: the constraint's correction
+            // h Qbar A^-T S (`rot_momenta`) adds Q_n+1^T Qbar A^-T h S = h S, symmetric, to
+            // Q_n+1^T P_n+1, so nothing to its skew part (to round-off)
+            let amat = self.w.amat[b];
+            let f = DMat3::from_cols_array(&self.force_rotational(b));
+            let free = mat(&self.s.p[b]) * (amat * 2.0 - DMat3::IDENTITY) - f * amat * h;
+            let pi1 = 2.0 * skew_vec(&(mat(&self.w.q1[b]).transpose() * free));
+            let res = 2.0 * j * self.w.om1[b] - self.w.pin[b] - pi1;
+            self.w.om1[b] -= res * self.c.inv_inertia[b] * 0.5;
         }
     }
 

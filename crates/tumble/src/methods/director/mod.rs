@@ -93,10 +93,10 @@ pub struct State {
     pub lambda: Vec<f64>,
     /// per body: the mean body angular velocity Omega of the last step (the predictor)
     om: Vec<DVec3>,
-    /// Omega and lambda of the three steps before the last
+    /// Omega of the three steps before the last, lambda of the six
     om_prev: [Vec<DVec3>; 3],
-    lambda_prev: [Vec<f64>; 3],
-    /// how many of the last steps (up to 4) had the step size `last_h`
+    lambda_prev: [Vec<f64>; 6],
+    /// how many of the last steps (up to 7) had the step size `last_h`
     same_h: u32,
     last_h: f64,
     /// whether the last step took more than 3 Newton iterations or the fallback
@@ -117,9 +117,11 @@ impl State {
         self.p.clone_from(&src.p);
         self.lambda.clone_from(&src.lambda);
         self.om.clone_from(&src.om);
-        for k in 0..3 {
-            self.om_prev[k].clone_from(&src.om_prev[k]);
-            self.lambda_prev[k].clone_from(&src.lambda_prev[k]);
+        for (o, so) in self.om_prev.iter_mut().zip(&src.om_prev) {
+            o.clone_from(so);
+        }
+        for (l, sl) in self.lambda_prev.iter_mut().zip(&src.lambda_prev) {
+            l.clone_from(sl);
         }
         (self.same_h, self.last_h, self.slow) = (src.same_h, src.last_h, src.slow);
         self.phi0.clone_from(&src.phi0);
@@ -159,7 +161,7 @@ impl State {
                 vec![DVec3::ZERO; n],
                 vec![DVec3::ZERO; n],
             ],
-            lambda_prev: [vec![0.0; m], vec![0.0; m], vec![0.0; m]],
+            lambda_prev: core::array::from_fn(|_| vec![0.0; m]),
             same_h: 0,
             last_h: f64::NAN,
             slow: false,
@@ -519,7 +521,7 @@ impl Ctx<'_> {
         self.s.lambda_prev.rotate_right(1);
         self.s.lambda_prev[0].copy_from_slice(&self.s.lambda);
         self.s.same_h = if h == self.s.last_h {
-            (self.s.same_h + 1).min(4)
+            (self.s.same_h + 1).min(7)
         } else {
             1
         };
