@@ -63,6 +63,7 @@ const DASH_LINES = 3 * DASH_SIDES + 2;
 export const DASH_FLOATS = 12 * DASH_LINES;
 const DASH_COLOR = [0.95, 0.72, 0.3]; // amber, apart from the steel coil and the bodies
 const ROD_COLOR = [0.85, 0.87, 0.9]; // a distance joint's rod: light steel
+const ROPE_COLOR = [0.85, 0.7, 0.45]; // a rope (forces/rope.rs): a tan line, straight taut or slack
 const DRIVEN_COLOR = [1, 0.35, 0.85]; // a distance driver's cylinder: magenta, as driven joints' marks
 const PULL_COLOR = [1, 0.35, 0.85]; // the pointer's pull: magenta, unlike the bodies and the coils
 const NO_GHOSTS = Object.freeze([]);
@@ -398,14 +399,15 @@ export class Renderer {
     let k = this.trailEnd;
     for (let j = 0; j < nf; j++) k = this.jointFrame(L, k, F, 14 * j, poses, sizes);
     for (let j = 0; j < nr; j++) k = this.rail(L, k, R, 7 * j, poses);
-    // each element's kind (bit 0: a spring, bit 1: a damper; wasm spring_kinds), a coil by default
+    // each element's kind (bit 0: a spring, bit 1: a damper, bit 2 a rod, 3 driven, 4 a rope;
+    // wasm spring_kinds), a coil by default
     const K = this.springKinds && this.springKinds.length === ns ? this.springKinds : null;
     let coils = 0;
     this.dashVerts = 0;
     this.rodVerts = 0;
     for (let j = 0; j < ns; j++) {
       const kind = K ? K[j] : 1;
-      if (kind & 4) { const k0 = k; k = this.rod(L, k, springs, 6 * j, kind & 8); this.rodVerts += (k - k0) / 6; continue; }
+      if (kind & 4) { const k0 = k; k = this.rod(L, k, springs, 6 * j, kind & 8, kind & 16 ? ROPE_COLOR : ROD_COLOR); this.rodVerts += (k - k0) / 6; continue; }
       if (kind & 1 || !(kind & 2)) { const k0 = k; k = this.coil(L, k, springs, 6 * j); coils += k - k0; }
       if (kind & 2) { const k0 = k; k = this.dashpot(L, k, springs, 6 * j); this.dashVerts += (k - k0) / 6; }
     }
@@ -556,8 +558,8 @@ export class Renderer {
   // a distance joint from (S[o], ..) to (S[o+3], ..): a rod, the straight line between its
   // points; a driven one (a distance driver, like a hydraulic cylinder) with a magenta cylinder
   // over it, the colour of driven joints. Scalars only: no allocation per frame.
-  rod(L, k, S, o, driven) {
-    const r = ROD_COLOR[0], g = ROD_COLOR[1], b = ROD_COLOR[2];
+  rod(L, k, S, o, driven, color) {
+    const r = color[0], g = color[1], b = color[2];
     for (let e = 0; e < 2; e++) {
       L[k++] = S[o + 3 * e]; L[k++] = S[o + 3 * e + 1]; L[k++] = S[o + 3 * e + 2]; L[k++] = r; L[k++] = g; L[k++] = b;
     }

@@ -39,13 +39,9 @@ struct Pose {
     rotation: [[f64; 3]; 3],
 }
 
-/// Whether `model` has collision shapes or joint limits (a run's samples then carry `contact`).
+/// Whether `model` has collision shapes or stops (a run's samples then carry `contact`).
 fn touches(model: &tumble::Model) -> bool {
-    !model.contact.is_empty()
-        || model
-            .forces
-            .iter()
-            .any(|f| matches!(f, tumble::model::ForceElement::Limit { .. }))
+    !model.contact.is_empty() || model.forces.iter().any(|f| f.is_stop())
 }
 
 impl Sample {

@@ -364,12 +364,9 @@ impl Simulation {
         !self.inner.model().contact.is_empty()
     }
 
-    /// Whether a joint has limits (stops).
+    /// Whether the system has stops (joint or tendon limits, ropes).
     pub fn has_limits(&self) -> bool {
-        let forces = &self.inner.model().forces;
-        forces
-            .iter()
-            .any(|f| matches!(f, tumble::model::ForceElement::Limit { .. }))
+        self.inner.model().forces.iter().any(|f| f.is_stop())
     }
 
     /// The weight of the heaviest body, m |g| (N; its mass times 1 m/s^2 without gravity): the
@@ -410,12 +407,18 @@ impl Simulation {
     }
 
     /// Number of point-to-point elements drawn between two points: the spring-dampers (coils,
-    /// dashpots), then the distance joints (rods; a driven one as a cylinder).
+    /// dashpots) and ropes (lines) in the elements' order, then the distance joints (rods; a
+    /// driven one as a cylinder).
     pub fn spring_count(&self) -> usize {
         let m = self.inner.model();
         m.forces
             .iter()
-            .filter(|f| matches!(f, tumble::ForceElement::Spring { .. }))
+            .filter(|f| {
+                matches!(
+                    f,
+                    tumble::ForceElement::Spring { .. } | tumble::ForceElement::Rope { .. }
+                )
+            })
             .count()
             + m.joints
                 .iter()
@@ -435,6 +438,13 @@ impl Simulation {
         };
         let springs = m.forces.iter().filter_map(|f| match *f {
             tumble::ForceElement::Spring {
+                a,
+                point_a,
+                b,
+                point_b,
+                ..
+            }
+            | tumble::ForceElement::Rope {
                 a,
                 point_a,
                 b,

@@ -193,8 +193,9 @@ pub fn joint_marks(text: &str) -> Result<Vec<u8>, JsError> {
 }
 
 /// One kind per point-to-point element of `text` (in the order of `write_springs`), for the
-/// view: bit 0 a spring (stiffness above 0), bit 1 a damper (damping above 0); then per distance
-/// joint bit 2 (a rod) and bit 3 (driven: drawn as a cylinder). Throws on a bad text.
+/// view: bit 0 a spring (stiffness above 0), bit 1 a damper (damping above 0), a rope bits 2 and
+/// 4 (a line); then per distance joint bit 2 (a rod) and bit 3 (driven: drawn as a cylinder).
+/// Throws on a bad text.
 #[wasm_bindgen]
 pub fn spring_kinds(text: &str) -> Result<Vec<u8>, JsError> {
     let sc = Scenario::parse(text).map_err(|e| JsError::new(&e.0))?;
@@ -203,6 +204,7 @@ pub fn spring_kinds(text: &str) -> Result<Vec<u8>, JsError> {
         tumble::ForceElement::Spring {
             stiffness, damping, ..
         } => Some(u8::from(stiffness > 0.0) + 2 * u8::from(damping > 0.0)),
+        tumble::ForceElement::Rope { .. } => Some(4 + 16),
         _ => None,
     });
     let rods = (0..m.joints.len())

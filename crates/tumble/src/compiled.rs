@@ -309,7 +309,7 @@ pub struct Compiled {
     pub force_frames: Vec<crate::forces::Frame>,
     /// the contact probes (`contact/`)
     pub contacts: crate::contact::Probes,
-    /// whether the model has joint limits (`forces/limits.rs`)
+    /// whether the model has joint limits or ropes (`forces/limits.rs`, `forces/rope.rs`)
     pub has_limits: bool,
 }
 
@@ -394,10 +394,14 @@ impl Compiled {
                 .collect(),
             force_frames: crate::forces::frames(model, None),
             contacts: crate::contact::Probes::new(model)?,
-            has_limits: model
-                .forces
-                .iter()
-                .any(|f| matches!(f, crate::forces::ForceElement::Limit { .. })),
+            // (tendon limits left out, as they were: their sub-steps and tangent are not done)
+            has_limits: model.forces.iter().any(|f| {
+                matches!(
+                    f,
+                    crate::forces::ForceElement::Limit { .. }
+                        | crate::forces::ForceElement::Rope { .. }
+                )
+            }),
         })
     }
 

@@ -68,6 +68,7 @@ pub(crate) enum JsonForce {
     TendonSpring(FTendonSpring),
     TendonMotor(FTendonMotor),
     TendonLimit(FTendonLimit),
+    Rope(crate::custom_rope::FRope),
 }
 
 /// The values of a force's "type".
@@ -86,6 +87,7 @@ pub(crate) enum ForceType {
     TendonSpring,
     TendonMotor,
     TendonLimit,
+    Rope,
 }
 
 impl Tagged for JsonForce {
@@ -105,6 +107,7 @@ impl Tagged for JsonForce {
             ForceType::TendonSpring => JsonForce::TendonSpring(FTendonSpring::deserialize(d)?),
             ForceType::TendonMotor => JsonForce::TendonMotor(FTendonMotor::deserialize(d)?),
             ForceType::TendonLimit => JsonForce::TendonLimit(FTendonLimit::deserialize(d)?),
+            ForceType::Rope => JsonForce::Rope(crate::custom_rope::FRope::deserialize(d)?),
         })
     }
 }
@@ -135,6 +138,7 @@ impl JsonForce {
             JsonForce::TendonSpring(f) => &f.name,
             JsonForce::TendonMotor(f) => &f.name,
             JsonForce::TendonLimit(f) => &f.name,
+            JsonForce::Rope(f) => &f.name,
         }
     }
 }
@@ -392,6 +396,19 @@ fn element_json(f: &ForceElement, name: Option<String>, control: Option<JsonCont
         ForceElement::Motor { .. } | ForceElement::SliderMotor { .. } => {
             motor_json(f, name, control)
         }
+        ForceElement::Rope {
+            a,
+            point_a,
+            b,
+            point_b,
+            length,
+            stiffness,
+            restitution,
+        } => JsonForce::Rope(crate::custom_rope::rope_json(
+            name,
+            (a, point_a, b, point_b),
+            (length, stiffness, restitution),
+        )),
         ForceElement::TendonSpring { .. }
         | ForceElement::TendonMotor { .. }
         | ForceElement::TendonLimit { .. } => {
@@ -557,6 +574,7 @@ fn element_from(f: &JsonForce) -> ForceElement {
         JsonForce::TendonSpring(s) => crate::custom_tendons::spring_from(s),
         JsonForce::TendonMotor(m) => crate::custom_tendons::motor_from(m),
         JsonForce::TendonLimit(l) => crate::custom_tendons::limit_from(l),
+        JsonForce::Rope(r) => crate::custom_rope::rope_from(r),
     }
 }
 

@@ -110,8 +110,11 @@ pub fn conserved_momentum(model: &Model) -> [bool; 3] {
                 // one between two bodies acts equally and oppositely along their line
                 ForceElement::Spring {
                     a: None, point_a, ..
+                }
+                | ForceElement::Rope {
+                    a: None, point_a, ..
                 } => parallel(point_a, e),
-                ForceElement::Spring { .. } => true,
+                ForceElement::Spring { .. } | ForceElement::Rope { .. } => true,
                 // a torque about a joint's axis reacts on the ground when the joint is grounded
                 ForceElement::JointSpring { joint, .. }
                 | ForceElement::Limit { joint, .. }

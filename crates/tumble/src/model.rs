@@ -1,10 +1,10 @@
 //! The model (what does not change during a run) and the common body state.
 use crate::timefn::TimeFn;
-use alloc::string::String;
 use alloc::vec::Vec;
 use glam::{DMat3, DVec3};
 
 pub use crate::math::{box_for_inertia, box_inertia, d_from_inertia};
+pub use crate::names::Names;
 
 /// A rigid body: mass and principal moments of inertia about its centre of mass.
 /// Body axes are the principal axes.
@@ -242,6 +242,24 @@ pub enum ForceElement {
         /// damping c (N s/m), >= 0
         damping: f64,
     },
+    /// A rope (MuJoCo's limited spatial tendon between two sites): the distance between two
+    /// points held at most `length` by a one-sided stop (`forces/rope.rs`); slack, no force.
+    Rope {
+        /// first body, `None` for the ground
+        a: Option<usize>,
+        /// point in body a's frame (global if ground) (m)
+        point_a: DVec3,
+        /// second body
+        b: usize,
+        /// point in body b's frame (m)
+        point_b: DVec3,
+        /// the longest distance (m), > 0
+        length: f64,
+        /// the stop's stiffness (N/m); 0: it rings at 10 Hz on the two bodies' reduced mass
+        stiffness: f64,
+        /// the coefficient of restitution of a jerk on the taut rope
+        restitution: f64,
+    },
     /// Torsional spring and damper on a revolute joint.
     JointSpring {
         /// the joint (revolute)
@@ -363,6 +381,17 @@ pub enum ForceElement {
 }
 
 impl ForceElement {
+    /// Whether the element is a stop (a joint or tendon limit, a rope): its energy is the
+    /// stops' part of V (`forces::potential`).
+    pub fn is_stop(&self) -> bool {
+        matches!(
+            self,
+            ForceElement::Limit { .. }
+                | ForceElement::TendonLimit { .. }
+                | ForceElement::Rope { .. }
+        )
+    }
+
     /// The time function of a load or motor (`None` for the springs and limits).
     pub fn time_fn(&self) -> Option<TimeFn> {
         match *self {
@@ -439,43 +468,6 @@ pub struct Control {
     pub lower: f64,
     /// the highest value
     pub upper: f64,
-}
-
-/// The names of a model's elements, one list per kind of element in the model's order: empty
-/// when none of that kind is named, else as long as its list with "" for an unnamed element
-/// (the JSON form's optional `name`; checked by `names::check`).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Names {
-    /// the bodies' names
-    pub bodies: Vec<String>,
-    /// the joints' names
-    pub joints: Vec<String>,
-    /// the force elements' names
-    pub forces: Vec<String>,
-    /// the drives' names
-    pub drives: Vec<String>,
-    /// the tendons' names
-    pub tendons: Vec<String>,
-}
-
-impl Names {
-    /// The name of element `i` of list `list` (`Names::bodies` etc.), if it has one.
-    pub fn of(list: &[String], i: usize) -> Option<&str> {
-        list.get(i).map(String::as_str).filter(|s| !s.is_empty())
-    }
-
-    /// Whether no element is named.
-    pub fn is_empty(&self) -> bool {
-        [
-            &self.bodies,
-            &self.joints,
-            &self.forces,
-            &self.drives,
-            &self.tendons,
-        ]
-        .iter()
-        .all(|l| l.iter().all(String::is_empty))
-    }
 }
 
 /// Which coordinate of its joint a drive prescribes.

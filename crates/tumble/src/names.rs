@@ -63,3 +63,40 @@ pub fn check(list: &str, names: &[Option<&str>]) -> Result<Vec<String>, Scenario
     }
     Ok(out)
 }
+
+/// The names of a model's elements, one list per kind of element in the model's order: empty
+/// when none of that kind is named, else as long as its list with "" for an unnamed element
+/// (the JSON form's optional `name`; checked by `names::check`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Names {
+    /// the bodies' names
+    pub bodies: Vec<String>,
+    /// the joints' names
+    pub joints: Vec<String>,
+    /// the force elements' names
+    pub forces: Vec<String>,
+    /// the drives' names
+    pub drives: Vec<String>,
+    /// the tendons' names
+    pub tendons: Vec<String>,
+}
+
+impl Names {
+    /// The name of element `i` of list `list` (`Names::bodies` etc.), if it has one.
+    pub fn of(list: &[String], i: usize) -> Option<&str> {
+        list.get(i).map(String::as_str).filter(|s| !s.is_empty())
+    }
+
+    /// Whether no element is named.
+    pub fn is_empty(&self) -> bool {
+        [
+            &self.bodies,
+            &self.joints,
+            &self.forces,
+            &self.drives,
+            &self.tendons,
+        ]
+        .iter()
+        .all(|l| l.iter().all(String::is_empty))
+    }
+}

@@ -35,6 +35,11 @@ pub fn add_world(
             ForceElement::Spring { .. }
             | ForceElement::JointSpring { .. }
             | ForceElement::SliderSpring { .. } => springs(el, fr, s, *angle, out, &mut p),
+            ForceElement::Rope { .. } => {
+                if let Some(law) = &fr.law {
+                    super::rope::add_world(el, law, s, out, &mut p);
+                }
+            }
             _ => stops_and_loads(el, fr, (s, *angle, t), out, &mut p),
         }
     }

@@ -92,6 +92,10 @@ pub fn resolved(model: &Model, frames: &[Frame], s: &[BodyState], angles: &[f64]
                 let x = crate::forces::tendons::length(model, frames, s, angles, tendon);
                 (x, fr.inertia, lower, upper)
             }
+            ForceElement::Rope { length, .. } => {
+                let x = super::rope::span(f, s).1;
+                (x, fr.inertia, f64::NEG_INFINITY, length)
+            }
             _ => continue,
         };
         let d = (x - upper).max(lower - x);

@@ -17,6 +17,8 @@
 //! slider motor   F(t) = force f(t) along a joint's slide x (as the slider spring's): F mw on
 //!                b's point, -F mw on a at that place; power F xdot
 //! limit          a joint's angle or slide held between two stops (`forces/limits.rs`)
+//! rope           the distance between two points held at most its length by a stop
+//!                (`forces/rope.rs`)
 //! tendon         a spring or motor on a fixed tendon's length L = sum c_i q_i (`tendons.rs`,
 //!                `forces/tendon.rs`): generalised force c_i F on each coordinate
 //! budget         E = T + V (V: gravity and springs), W = work of loads and motors,
@@ -33,6 +35,7 @@
 mod continuous;
 pub mod frame;
 pub mod limits;
+pub mod rope;
 mod tendon;
 pub mod tendons;
 mod validate;
@@ -64,6 +67,10 @@ pub fn frames(model: &Model, init: Option<&[BodyState]>) -> Vec<Frame> {
             } = *f
             {
                 frame.law = Some(limits::law(model, joint, kind, stiffness, restitution));
+            }
+            if let ForceElement::Rope { a, b, .. } = *f {
+                frame.inertia = rope::inertia(model, a, b);
+                frame.law = rope::law(model, f);
             }
             frame
         })
@@ -264,6 +271,11 @@ pub fn potential(model: &Model, frames: &[Frame], s: &[BodyState], angles: &[f64
                 };
                 if let Some(law) = &fr.law {
                     stops += limits::potential(law, x, lower, upper);
+                }
+            }
+            ForceElement::Rope { .. } => {
+                if let Some(law) = &fr.law {
+                    stops += rope::potential(f, law, s);
                 }
             }
             _ => {}

@@ -102,6 +102,26 @@ fn element(ck: &Checks, name: &str, f: &ForceElement, init: &[BodyState]) -> Res
                 (lower, upper, stiffness, restitution),
             )?;
         }
+        ForceElement::Rope {
+            a,
+            point_a,
+            b,
+            point_b,
+            length: len,
+            stiffness,
+            restitution,
+        } => {
+            spring(ck, name, (a, point_a, b, point_b), (0.0, 0.0, 0.0), init)?;
+            let l0 = length(point(init, b, point_b) - end(init, a, point_a));
+            if !(len > 0.0 && len <= 1e9 && l0 <= len * (1.0 + 1e-12)) {
+                return Err(format!(
+                    "{name}: its points are {} m apart at the start, more than its length {} m; a rope starts slack or just taut",
+                    Num(l0),
+                    Num(len)
+                ));
+            }
+            stop_law(name, stiffness, restitution)?;
+        }
         ForceElement::TendonSpring {
             tendon,
             stiffness,
@@ -451,6 +471,11 @@ fn bounds(
             Num(lower), Num(upper)
         ));
     }
+    stop_law(name, stiffness, e)
+}
+
+/// A stop's stiffness and restitution (a limit's, a rope's).
+fn stop_law(name: &str, stiffness: f64, e: f64) -> Result<(), String> {
     if !(stiffness.is_finite() && (0.0..=MAX_COEFFICIENT).contains(&stiffness)) {
         return Err(format!("{name}.stiffness must be between 0 (the default: a stop that rings at {DEFAULT_HZ} Hz) and {}, not {}", Num(MAX_COEFFICIENT), Num(stiffness)));
     }

@@ -26,6 +26,8 @@
 //!                g . Delta q = Delta V + c Delta x^2 / h
 //! limit          the angle's or slide's generalised force f from the stops' discrete law
 //!                (`forces/limits.rs`): f Delta x = Delta V + D_step, with the same gradients as above
+//! rope           the spring-damper's form with F from the stop's discrete law on l
+//!                (`forces/rope.rs`): F Delta l = Delta V + D_step
 //! force          f = force (f(t_n) + f(t_n+1)) / 2 at the point p: g = -f on q0 and -s_i f on
 //!                q_i; W_step = f . Delta p (exactly -g . Delta q)
 //! torque         tau (mean of f as above): g_i = qbar_i x tau'' on the directors with
@@ -97,14 +99,18 @@ pub fn limit_stiffness(
 ) {
     let mean_dirs = |b: usize| (dirs(&qn[b]) + dirs(&q1[b])) * 0.5;
     for (k, el) in c.model.forces.iter().enumerate() {
+        let fr = &c.force_frames[k];
+        let Some(law) = &fr.law else { continue };
+        if let ForceElement::Rope { .. } = el {
+            rope_stiffness(el, law, q1, h, stiff);
+            continue;
+        }
         let ForceElement::Limit {
             kind, lower, upper, ..
         } = *el
         else {
             continue;
         };
-        let fr = &c.force_frames[k];
-        let Some(law) = &fr.law else { continue };
         let x = match kind {
             LimitKind::Angle => angles1[k],
             LimitKind::Slide => {
@@ -125,6 +131,40 @@ pub fn limit_stiffness(
                 LimitKind::Slide => stiff[body].x += nn,
             }
         }
+    }
+}
+
+/// A taut rope's stiffness k / 2 + c / h along its line at the iterate `q1`, on both bodies'
+/// positions (its lever arms left out: the tangent only steers Newton, `limit_stiffness`).
+fn rope_stiffness(
+    el: &ForceElement,
+    law: &crate::contact::Law,
+    q1: &[[f64; 12]],
+    h: f64,
+    stiff: &mut [super::stiffness::Stiffness],
+) {
+    let &ForceElement::Rope {
+        a,
+        point_a,
+        b,
+        point_b,
+        length,
+        ..
+    } = el
+    else {
+        return;
+    };
+    let dv = point(&q1[b], point_b) - end(q1, a, point_a);
+    let l = crate::math::length(dv);
+    if l <= length {
+        return;
+    }
+    let d = l - length;
+    let n = dv / l;
+    let kd = 0.5 * law.stiffness(d) + law.c * law.damping_factor(d) / h;
+    let nn = DMat3::from_cols(n * n.x, n * n.y, n * n.z) * kd;
+    for body in [Some(b), a].into_iter().flatten() {
+        stiff[body].x += nn;
     }
 }
 
@@ -209,6 +249,7 @@ pub fn evaluate(
         let fr = &c.force_frames[k];
         match *el {
             ForceElement::Spring { .. } => spring(el, &step, g, &mut out),
+            ForceElement::Rope { .. } => rope(el, fr, &step, g, &mut out),
             ForceElement::JointSpring { .. }
             | ForceElement::Limit {
                 kind: LimitKind::Angle,
@@ -257,6 +298,45 @@ fn spring(el: &ForceElement, step: &Step, g: &mut [[f64; 12]], out: &mut StepBud
     }
     let f = stiffness * (lbar - rest_length) + damping * dl / h;
     let n = (d0 + d1) * (0.5 * f / lbar);
+    add_point(&mut g[b], point_b, n);
+    if let Some(a) = a {
+        add_point(&mut g[a], point_a, -n);
+    }
+}
+
+/// A rope's discrete gradient (`forces/rope.rs`): the spring-damper's direction dbar / lbar,
+/// with F from the stop law's discrete form over the step, F Delta l = Delta V + D_step.
+fn rope(
+    el: &ForceElement,
+    fr: &crate::forces::Frame,
+    step: &Step,
+    g: &mut [[f64; 12]],
+    out: &mut StepBudget,
+) {
+    let (
+        &ForceElement::Rope {
+            a,
+            point_a,
+            b,
+            point_b,
+            length,
+            ..
+        },
+        Some(law),
+    ) = (el, &fr.law)
+    else {
+        return;
+    };
+    let (qn, q1) = (step.qn, step.q1);
+    let d0 = point(&qn[b], point_b) - end(qn, a, point_a);
+    let d1 = point(&q1[b], point_b) - end(q1, a, point_a);
+    let (l0, l1) = (crate::math::length(d0), crate::math::length(d1));
+    let (f, fe) = law.discrete(l0 - length, l1 - length, step.h);
+    if f == 0.0 && fe == 0.0 {
+        return; // slack at both ends
+    }
+    out.dissipated += (f - fe) * (l1 - l0);
+    let n = (d0 + d1) * (0.5 * f / (0.5 * (l0 + l1)));
     add_point(&mut g[b], point_b, n);
     if let Some(a) = a {
         add_point(&mut g[a], point_a, -n);
