@@ -385,7 +385,7 @@ test('what MuJoCo has and Tumble leaves out is named, each element', () => {
   const text = out.notes.join('\n');
   for (const want of [/keyframes: 'key 0' is the start \(2 to choose from\)/, /gravity is disabled in the model/, /the medium \(density 1.2/,
     /body 'arm': its gravity compensation/, /body 'target' is a mocap body/, /joint 'b': its armature \(rotor inertia\) is ignored/, /joint 'h': its dry friction/,
-    /joint 'b': its stiffness 2 and damping 1 are ignored/, /rope: its length limits are ignored/, /connect 'off' is inactive at the start: ignored/,
+    /joint 'b': its stiffness 2 and damping 1 are ignored/, /connect 'off' is inactive at the start: ignored/,
     /filtered: its activation filter \(time constant 0.1 s\) is left out/, /integrated: an actuator Tumble has no element for \(its activation follows the control in time \(integrator/, /controls \(1\): 'm': drivable \(MuJoCo's ctrl, within its ctrlrange/, /sensors \(1\)/]) {
     assert.match(text, want);
   }
@@ -408,6 +408,9 @@ test('what MuJoCo has and Tumble leaves out is named, each element', () => {
   const rope = out.system.forces.find((f) => f.type === 'spring');
   assert.ok(Math.abs(rope.rest_length - Math.sqrt(1.25)) < 1e-15, `${rope.rest_length}`);
   assert.deepEqual({ ...rope, rest_length: 0 }, { type: 'spring', a: null, point_a: [1, 0, 0], b: 1, point_b: [0, 0, 0], stiffness: 10, rest_length: 0, damping: 0 });
+  // and its range 0 to 2 m a rope of 2 m between the same points (forces/rope.rs)
+  const limit = out.system.forces.find((f) => f.type === 'rope');
+  assert.deepEqual([limit.a, limit.point_a, limit.b, limit.point_b, limit.length], [null, [1, 0, 0], 1, [0, 0, 0], 2]);
 });
 
 test('the script refuses a file over 50 MB before reading it, and 10 000 bodies before compiling them', async () => {

@@ -130,6 +130,11 @@ const SCHEMA = [
     ['lower, upper', '(unit of L)', 'the bounds, from the start', 'lower ≤ 0 ≤ upper'],
     ['stiffness, restitution', '(per unit of L), (ratio)', 'as for joint_limit, on the tendon\'s inertia', 'default 0 (10 Hz) and 0.5'],
   ]],
+  ['Force element "rope"', 'forces[i]: the distance between two body points held at most its length by a stop (MuJoCo\'s limited spatial tendon)', [
+    ['a, point_a, b, point_b', 'm', 'the two ends, as for spring', 'a ≠ b; points no further apart at the start than length'],
+    ['length', 'm', 'the longest distance; shorter, the rope is slack', 'required; above 0, ≤ 1e9'],
+    ['stiffness, restitution', 'N/m, (ratio)', 'as for joint_limit, on the two bodies\' reduced mass', 'default 0 (10 Hz) and 0.5'],
+  ]],
   ['Load "tendon_motor"', 'forces[i]: a force along a tendon\'s length (coef F on each coordinate), times a function of time', [
     ['tendon', '', 'index into "tendons"', 'required'],
     ['force', '(per unit of L)', 'the force along L', 'required; |x| ≤ 1e12'],

@@ -24,7 +24,7 @@
 // force follows the control at once. Named and left out: other transmissions (site, body,
 // spatial tendons), other activation dynamics (integrator, muscle), other gain and bias kinds,
 // actuators on a ball or free joint, and actuation disabled in the model.
-import { slideOf } from './from-mjcf-springs.js';
+import { slideOf } from './from-mjcf-read.js';
 import { actuatorMotor, biasSpring, controlledActuator } from './from-mjcf-controls.js';
 
 /** The force elements of `model`'s actuators (module notes), each with `key` (its place among

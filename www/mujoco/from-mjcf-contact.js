@@ -57,7 +57,7 @@
 //     where two spheres are then let touch.
 import { sub, tmulv, mulm, transpose, mulv, add, restitutionOfDampratio } from './mjcf-math.js';
 import { names, flag, rows3, v3 } from './from-mjcf-read.js';
-import { slideOf } from './from-mjcf-springs.js';
+import { slideOf } from './from-mjcf-read.js';
 
 const fmt = (x) => Number(x.toPrecision(4));
 /** Tumble's range of restitution. */

@@ -30,3 +30,7 @@ export function flag(model, kind, i, field) {
 export const rows3 = (a, o) => [[a[o], a[o + 1], a[o + 2]], [a[o + 3], a[o + 4], a[o + 5]], [a[o + 6], a[o + 7], a[o + 8]]];
 /** The 3-vector at offset `o` of a flat array. */
 export const v3 = (a, o) => [a[o], a[o + 1], a[o + 2]];
+
+/** A slider element's `slide` field: none for the first (a prismatic or cylindrical joint's one
+ * slide), { slide } for a planar joint's second. */
+export const slideOf = (slide) => (slide ? { slide } : {});

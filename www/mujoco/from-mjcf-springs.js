@@ -7,11 +7,14 @@
 //   slide measured from the start (qpos_spring - q at the start, negated for a joint Tumble wrote reversed, jNr);
 //   the other joints' are named.
 // - A spatial tendon between two sites with stiffness or damping -> a `spring` between the two
-//   points (its dead band's lower end the rest length); tendons with pulleys or wrapping, or
-//   with neither stiffness nor damping are named (fixed tendons: from-mjcf-tendons.js).
+//   points (its dead band's lower end the rest length); one with a range (`limited`) -> a `rope`
+//   of its upper end's length (the ball_in_cup's string), its stop from solreflimit as the
+//   tendon limits'; tendons with pulleys or wrapping, or with neither stiffness, damping nor
+//   range are named (fixed tendons: from-mjcf-tendons.js).
 // Each stage takes `cx`, what fromMjModel has read so far, and returns force elements.
-import { flag, names, v3 } from './from-mjcf-read.js';
+import { flag, names, slideOf, v3 } from './from-mjcf-read.js';
 import { inFrame } from './from-mjcf-bodies.js';
+import { stopOf } from './from-mjcf-contact.js';
 
 /** The joint springs and dampers: a Tumble joint_spring or slider_spring only on a hinge or
  * slide that became a revolute, prismatic, cylindrical or planar joint (cx.jointForces); the others'
@@ -40,17 +43,12 @@ export function jointSprings(cx) {
   return forces;
 }
 
-/** A slider element's `slide` field: none for the first (a prismatic or cylindrical joint's one
- * slide), { slide } for a planar joint's second. */
-export const slideOf = (slide) => (slide ? { slide } : {});
-
-/** The spatial tendons between two sites as springs, each with `key` (its place among the
- * elements Tumble wrote, f0, f1, ...: Infinity for others); cx.rods (the tendons that became
- * distance joints) are skipped. */
+/** The spatial tendons between two sites as springs and, where limited, ropes, each with `key`
+ * (its place among the elements Tumble wrote, f0, f1, ...: Infinity for others); cx.rods (the
+ * tendons that became distance joints) are skipped. */
 export function tendonSprings(cx) {
-  const { mujoco, model, data, notes, owner, index, rods, noSpring, noDamper } = cx;
+  const { mujoco, model, notes, rods, noSpring, noDamper } = cx;
   const forces = [];
-  const siteBody = (sid) => owner[model.site_bodyid[sid]];
   for (let t = 0; t < model.ntendon; t++) {
     if (rods.has(t)) continue; // a distance joint's (equalities, from-mjcf-joints.js)
     const adr = model.tendon_adr[t], num = model.tendon_num[t];
@@ -62,21 +60,51 @@ export function tendonSprings(cx) {
       notes.push(`${tname}: a tendon with pulleys or wrapping has no Tumble element: ignored`);
       continue;
     }
-    const [s1, s2] = [model.wrap_objid[adr], model.wrap_objid[adr + 1]];
-    const [i1, i2] = [siteBody(s1), siteBody(s2)];
-    const w1 = v3(data.site_xpos, 3 * s1), w2 = v3(data.site_xpos, 3 * s2);
+    const key = /^f\d+$/.test(tname) ? Number(tname.slice(1)) : Infinity;
+    const ends = siteEnds(cx, model.wrap_objid[adr], model.wrap_objid[adr + 1]);
+    if (!ends) { notes.push(`${tname}: both its sites are on the world: it acts on nothing, left out`); continue; }
     const lo = model.tendon_lengthspring[2 * t], hi = model.tendon_lengthspring[2 * t + 1];
     const stiffness = noSpring ? 0 : model.tendon_stiffness[t], damping = noDamper ? 0 : model.tendon_damping[t];
-    if (flag(model, 'tendon', t, 'limited')) notes.push(`${tname}: its length limits are ignored`);
+    const rope = flag(model, 'tendon', t, 'limited') ? ropeOf(cx, t, tname, ends) : null;
+    if (rope) forces.push({ ...rope, key });
     if (model.tendon_frictionloss[t] > 0) notes.push(`${tname}: its dry friction (frictionloss) is ignored`);
     for (const f of ['tendon_stiffnesspoly', 'tendon_dampingpoly']) if (model[f] && (model[f][2 * t] || model[f][2 * t + 1])) notes.push(`${tname}: its nonlinear ${f.slice(7)} is ignored`);
-    if (!(stiffness > 0 || damping > 0)) { notes.push(`${tname}: a tendon with neither stiffness nor damping exerts no force of its own: left out`); continue; }
+    if (!(stiffness > 0 || damping > 0)) {
+      if (!rope) notes.push(`${tname}: a tendon with neither stiffness nor damping exerts no force of its own: left out`);
+      continue;
+    }
     if (lo !== hi) notes.push(`${tname}: its dead band ${lo} m to ${hi} m becomes the rest length ${lo} m`);
-    const spring = { type: 'spring', a: i1 === 0 ? null : index[i1], point_a: inFrame(cx, i1, w1), b: index[i2], point_b: inFrame(cx, i2, w2), stiffness, rest_length: lo, damping };
-    if (i2 === 0) Object.assign(spring, { a: index[i1], point_a: inFrame(cx, i1, w1), b: null });
-    if (spring.b == null) { const tmp = { ...spring }; Object.assign(spring, { a: null, point_a: w2, b: tmp.a, point_b: tmp.point_a }); }
-    spring.key = /^f\d+$/.test(tname) ? Number(tname.slice(1)) : Infinity;
-    forces.push(spring);
+    forces.push({ type: 'spring', ...ends, stiffness, rest_length: lo, damping, key });
   }
   return forces;
+}
+
+/** The ends of a tendon between sites s1 and s2: { a, point_a, b, point_b } in Tumble's bodies
+ * (a null for the ground, its point then global; a site on the world is made end a), or null
+ * when both are on the world. */
+function siteEnds(cx, s1, s2) {
+  const { model, data, owner, index } = cx;
+  let [i1, i2] = [owner[model.site_bodyid[s1]], owner[model.site_bodyid[s2]]];
+  let w1 = v3(data.site_xpos, 3 * s1), w2 = v3(data.site_xpos, 3 * s2);
+  if (i2 === 0) [i1, i2, w1, w2] = [i2, i1, w2, w1];
+  if (i2 === 0) return null;
+  return { a: i1 === 0 ? null : index[i1], point_a: i1 === 0 ? w1 : inFrame(cx, i1, w1), b: index[i2], point_b: inFrame(cx, i2, w2) };
+}
+
+/** A limited two-site spatial tendon `t` as a rope: its range's upper end the rope's length, the
+ * stop's stiffness and restitution from solreflimit on the tendon's inertia (as the tendon
+ * limits'), or null (limits disabled: a note). Its lower end is named where it is above 0 (a
+ * rope holds a longest length only); a start beyond the upper end lengthens the rope to it. */
+function ropeOf(cx, t, tname, ends) {
+  const { model, data, notes, off } = cx;
+  if (off('mjDSBL_LIMIT') || off('mjDSBL_CONSTRAINT')) { notes.push(`${tname}: limits are disabled in the model: its range is left out`); return null; }
+  const lo = model.tendon_range[2 * t], hi = model.tendon_range[2 * t + 1], l0 = data.ten_length[t];
+  if (lo > 0) notes.push(`${tname}: its range's lower end ${lo} m is left out (a Tumble rope holds a longest length only)`);
+  let length = hi;
+  if (!(l0 <= hi)) {
+    notes.push(`${tname}: it starts ${Number(l0.toPrecision(6))} m long, beyond its range's ${hi} m: the rope is made that long (Tumble's ropes start slack or just taut)`);
+    length = l0;
+  }
+  const stop = stopOf(model, model.tendon_solref_lim[2 * t], model.tendon_solref_lim[2 * t + 1], model.tendon_invweight0[t], !off('mjDSBL_REFSAFE'));
+  return { type: 'rope', ...ends, length, ...stop };
 }

@@ -79,6 +79,16 @@ export function limitAttrs(s, f, sign) {
   return `limited="true" range="${num(lo)} ${num(hi)}" solreflimit="${solref(w, f.restitution ?? 0.5)}" solimplimit="${SOLIMP}"`;
 }
 
+/** A rope's (forces/rope.rs) attributes for its two-site <spatial> tendon: the range 0 to its
+ * length and MuJoCo's solreflimit of the stop's frequency on the two bodies' reduced mass (10 Hz
+ * by default) and its restitution. MuJoCo's tendon inertia (tendon_invweight0) counts the bodies'
+ * turning too, so the two stops match where the rope's points are at the bodies' centres. */
+export function ropeAttrs(s, f) {
+  const mb = s.bodies[f.b].mass, m = f.a == null ? mb : (mb * s.bodies[f.a].mass) / (mb + s.bodies[f.a].mass);
+  const w = f.stiffness > 0 ? Math.sqrt(f.stiffness / m) : 2 * Math.PI * LIMIT_HZ;
+  return `limited="true" range="0 ${num(f.length)}" solreflimit="${solref(w, f.restitution ?? 0.5)}" solimplimit="${SOLIMP}"`;
+}
+
 /** A tendon limit's attributes for its <fixed> tendon: the range and, for Tumble's default stop
  * (10 Hz on the tendon's inertia), MuJoCo's solreflimit of that frequency and restitution; a
  * stop of given stiffness keeps MuJoCo's default solreflimit (the tendon's inertia in MuJoCo,

@@ -28,7 +28,7 @@
 //   ball's the relative angular velocity in the child's frame, a free joint's the centre's world
 //   velocity and the body-frame angular velocity (Tumble's angular_velocity as it is).
 // - Force elements: a spring between points -> a spatial tendon between two sites (stiffness,
-//   springlength, damping); joint_spring and slider_spring -> the joint's stiffness, springref and
+//   springlength, damping), a rope -> one limited to its length; joint_spring and slider_spring -> the joint's stiffness, springref and
 //   damping (on a tree joint); a constant motor -> a motor actuator with its control in the
 //   keyframe; a motor with a control -> a motor of that gear with its ctrlrange, the control's
 //   value in the keyframe (the run sets data.ctrl as the control changes). Loads, time-varying
@@ -43,7 +43,7 @@
 // - Gravity, the time step, the integrator; contacts on only where the system has shapes; the
 //   energy flag on.
 import { dot, sub, add, scale, cross, unit, mulv, tmulv, transpose, mulm, IDENTITY, quatOf } from './mjcf-math.js';
-import { contactParts, limitAttrs } from './to-mjcf-contact.js';
+import { contactParts, limitAttrs, ropeAttrs } from './to-mjcf-contact.js';
 import { driveParts } from './to-mjcf-drives.js';
 import { fixedTendonLines, tendonElement } from './to-mjcf-tendons.js';
 import { namesCustom } from './mjcf-names.js';
@@ -309,11 +309,13 @@ function forceElement(doc, f, i) {
   const constant = !f.time || (f.time.kind === 'constant');
   const factor = f.time?.kind === 'constant' ? (f.time.value ?? 1) : 1;
   switch (f.type) {
-    case 'spring': {
+    case 'spring':
+    case 'rope': {
       const sa = `f${i}a`, sb = `f${i}b`;
       sites[f.a == null ? n : f.a].push(`<site name="${sa}" pos="${vec(f.point_a)}" size="0.01"/>`);
       sites[f.b].push(`<site name="${sb}" pos="${vec(f.point_b)}" size="0.01"/>`);
-      tendons.push(`<spatial name="f${i}" stiffness="${num(f.stiffness ?? 0)}" springlength="${num(f.rest_length ?? 0)}" damping="${num(f.damping ?? 0)}" width="0.005"><site site="${sa}"/><site site="${sb}"/></spatial>`);
+      const attrs = f.type === 'rope' ? ropeAttrs(s, f) : `stiffness="${num(f.stiffness ?? 0)}" springlength="${num(f.rest_length ?? 0)}" damping="${num(f.damping ?? 0)}"`;
+      tendons.push(`<spatial name="f${i}" ${attrs} width="0.005"><site site="${sa}"/><site site="${sb}"/></spatial>`);
       break;
     }
     case 'joint_spring':
