@@ -48,8 +48,9 @@ for (const [size, viewport] of [['laptop', undefined], ['phone', PHONE]]) {
     const inv = await page.evaluate(() => window.tumble.invariants());
     console.log(`# ${size}: t ${inv[INV.t].toFixed(3)} s, the string at most ${longest.toFixed(4)} m, W ${inv[INV.work].toFixed(4)} J, balance ${inv[INV.balance].toExponential(2)} J`);
     assert.ok(inv[INV.t] >= 1.5, `t = ${inv[INV.t]}`);
-    // the stop rings at 50 rad/s (solreflimit 0.02 s): a few mm of stretch at the swing's pull
-    assert.ok(longest > 0.295 && longest < 0.31, `longest ${longest}`);
+    // taut, and stretched at most v / omega + g / omega^2 past 0.3 m: the stop rings at about
+    // 50 rad/s (solreflimit's 0.02 s) and the ball jerks it at under 1 m/s: 0.324 m
+    assert.ok(longest > 0.295 && longest < 0.324, `longest ${longest}`);
     assert.ok(inv[INV.work] > 0.1, `the motor's work ${inv[INV.work]}`);
     assert.ok(Math.abs(inv[INV.balance]) < 1e-9, `balance ${inv[INV.balance]}`);
     // MuJoCo's run of the same model beside, without a failure

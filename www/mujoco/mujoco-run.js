@@ -70,9 +70,10 @@ export class MujocoRun {
     this.body = new Int32Array(this.n);
     for (let b = 0; b < this.n; b++) this.body[b] = mujoco.mj_name2id(this.model, mujoco.mjtObj.mjOBJ_BODY.value, `b${b}`);
     this.jointPoints = (system.joints ?? []).map((j) => [j.b, j.point_b]);
-    // the ends of each spring, then of each rod (a distance joint), in the order of spring_count
+    // the ends of each spring and rope, then of each rod (a distance joint), in the order of
+    // spring_count
     const ends = (x) => [x.a ?? -1, x.point_a ?? [0, 0, 0], x.b, x.point_b ?? [0, 0, 0]];
-    this.springEnds = [...(system.forces ?? []).filter((f) => f.type === 'spring'), ...(system.joints ?? []).filter((j) => j.type === 'distance')].map(ends);
+    this.springEnds = [...(system.forces ?? []).filter((f) => f.type === 'spring' || f.type === 'rope'), ...(system.joints ?? []).filter((j) => j.type === 'distance')].map(ends);
     this.poses = new Float64Array(12 * this.n);
     this.joints = new Float64Array(3 * this.nj);
     this.springs = new Float64Array(6 * this.ns);
