@@ -290,7 +290,7 @@ fn bad_elements_are_named_and_never_panic() {
             "forces[0].time.time",
         ),
         (
-            r#"{"type":"rope","b":0}"#,
+            r#"{"type":"pulley","b":0}"#,
             "forces[0].type must be one of spring,",
         ),
         (

@@ -62,8 +62,7 @@ const DASH_SIDES = 10, DASH_FROM = 0.28, DASH_TO = 0.62;
 const DASH_LINES = 3 * DASH_SIDES + 2;
 export const DASH_FLOATS = 12 * DASH_LINES;
 const DASH_COLOR = [0.95, 0.72, 0.3]; // amber, apart from the steel coil and the bodies
-const ROD_COLOR = [0.85, 0.87, 0.9]; // a distance joint's rod: light steel
-const ROPE_COLOR = [0.85, 0.7, 0.45]; // a rope (forces/rope.rs): a tan line, straight taut or slack
+const ROD_COLOR = [0.85, 0.87, 0.9], ROPE_COLOR = [0.85, 0.7, 0.45]; // a distance joint's rod: light steel; a rope (forces/rope.rs): tan
 const DRIVEN_COLOR = [1, 0.35, 0.85]; // a distance driver's cylinder: magenta, as driven joints' marks
 const PULL_COLOR = [1, 0.35, 0.85]; // the pointer's pull: magenta, unlike the bodies and the coils
 const NO_GHOSTS = Object.freeze([]);
@@ -399,8 +398,7 @@ export class Renderer {
     let k = this.trailEnd;
     for (let j = 0; j < nf; j++) k = this.jointFrame(L, k, F, 14 * j, poses, sizes);
     for (let j = 0; j < nr; j++) k = this.rail(L, k, R, 7 * j, poses);
-    // each element's kind (bit 0: a spring, bit 1: a damper, bit 2 a rod, 3 driven, 4 a rope;
-    // wasm spring_kinds), a coil by default
+    // each element's kind (bits: 0 spring, 1 damper, 2 rod, 3 driven, 4 rope; wasm spring_kinds)
     const K = this.springKinds && this.springKinds.length === ns ? this.springKinds : null;
     let coils = 0;
     this.dashVerts = 0;

@@ -313,6 +313,22 @@ pub fn d_from_inertia(j: DVec3) -> DVec3 {
     DVec3::new(j.y + j.z - j.x, j.z + j.x - j.y, j.x + j.y - j.z) * 0.5
 }
 
+/// The twist reference of a prismatic or fixed joint: b's first vector perpendicular to
+/// `axis_b` at the rotations `ra`, `rb` of the start, seen from a and made exactly
+/// perpendicular to `axis_a` (zero when it cannot be: the axes are not parallel, which the
+/// consistency check then reports).
+pub fn twist_reference(axis_a: DVec3, axis_b: DVec3, ra: &DMat3, rb: &DMat3) -> DVec3 {
+    let e1 = crate::math::perpendicular_pair(axis_b).0;
+    let t = ra.transpose() * (*rb * e1);
+    let t = t - axis_a * axis_a.dot(t);
+    let l = crate::math::length(t);
+    if l > 0.5 {
+        t * (1.0 / l)
+    } else {
+        DVec3::ZERO
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

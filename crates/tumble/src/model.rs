@@ -1,10 +1,10 @@
 //! The model (what does not change during a run) and the common body state.
 use crate::timefn::TimeFn;
+use alloc::string::String;
 use alloc::vec::Vec;
 use glam::{DMat3, DVec3};
 
-pub use crate::math::{box_for_inertia, box_inertia, d_from_inertia};
-pub use crate::names::Names;
+pub use crate::math::{box_for_inertia, box_inertia, d_from_inertia, twist_reference};
 
 /// A rigid body: mass and principal moments of inertia about its centre of mass.
 /// Body axes are the principal axes.
@@ -188,22 +188,6 @@ impl JointKind {
             self,
             JointKind::Revolute { .. } | JointKind::Cylindrical { .. } | JointKind::Planar { .. }
         )
-    }
-}
-
-/// The twist reference of a prismatic or fixed joint: b's first vector perpendicular to
-/// `axis_b` at the rotations `ra`, `rb` of the start, seen from a and made exactly
-/// perpendicular to `axis_a` (zero when it cannot be: the axes are not parallel, which the
-/// consistency check then reports).
-pub fn twist_reference(axis_a: DVec3, axis_b: DVec3, ra: &DMat3, rb: &DMat3) -> DVec3 {
-    let e1 = crate::math::perpendicular_pair(axis_b).0;
-    let t = ra.transpose() * (*rb * e1);
-    let t = t - axis_a * axis_a.dot(t);
-    let l = crate::math::length(t);
-    if l > 0.5 {
-        t * (1.0 / l)
-    } else {
-        DVec3::ZERO
     }
 }
 
@@ -468,6 +452,43 @@ pub struct Control {
     pub lower: f64,
     /// the highest value
     pub upper: f64,
+}
+
+/// The names of a model's elements, one list per kind of element in the model's order: empty
+/// when none of that kind is named, else as long as its list with "" for an unnamed element
+/// (the JSON form's optional `name`; checked by `names::check`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Names {
+    /// the bodies' names
+    pub bodies: Vec<String>,
+    /// the joints' names
+    pub joints: Vec<String>,
+    /// the force elements' names
+    pub forces: Vec<String>,
+    /// the drives' names
+    pub drives: Vec<String>,
+    /// the tendons' names
+    pub tendons: Vec<String>,
+}
+
+impl Names {
+    /// The name of element `i` of list `list` (`Names::bodies` etc.), if it has one.
+    pub fn of(list: &[String], i: usize) -> Option<&str> {
+        list.get(i).map(String::as_str).filter(|s| !s.is_empty())
+    }
+
+    /// Whether no element is named.
+    pub fn is_empty(&self) -> bool {
+        [
+            &self.bodies,
+            &self.joints,
+            &self.forces,
+            &self.drives,
+            &self.tendons,
+        ]
+        .iter()
+        .all(|l| l.iter().all(String::is_empty))
+    }
 }
 
 /// Which coordinate of its joint a drive prescribes.

@@ -37,7 +37,7 @@ pub fn add_world(
             | ForceElement::SliderSpring { .. } => springs(el, fr, s, *angle, out, &mut p),
             ForceElement::Rope { .. } => {
                 if let Some(law) = &fr.law {
-                    super::rope::add_world(el, law, s, out, &mut p);
+                    p.dissipation += super::rope::add_world(el, law, s, out);
                 }
             }
             _ => stops_and_loads(el, fr, (s, *angle, t), out, &mut p),

@@ -23,7 +23,7 @@
 //! The default stiffness makes the stop ring at 10 Hz on body b (k = I (2 pi 10)^2): stiff
 //! enough to stop a pendulum within a few degrees, soft enough for the page's steps (RATTLE's
 //! explicit kick needs omega h < 2: h < 0.03 s).
-use super::frame::{slide, Frame};
+use super::frame::{end, point, slide, Frame};
 use crate::contact::{Kind, Law};
 use crate::model::{BodyState, ForceElement, LimitKind, Model};
 
@@ -92,8 +92,15 @@ pub fn resolved(model: &Model, frames: &[Frame], s: &[BodyState], angles: &[f64]
                 let x = crate::forces::tendons::length(model, frames, s, angles, tendon);
                 (x, fr.inertia, lower, upper)
             }
-            ForceElement::Rope { length, .. } => {
-                let x = super::rope::span(f, s).1;
+            ForceElement::Rope {
+                a,
+                point_a,
+                b,
+                point_b,
+                length,
+                ..
+            } => {
+                let x = crate::math::length(point(s, b, point_b) - end(s, a, point_a));
                 (x, fr.inertia, f64::NEG_INFINITY, length)
             }
             _ => continue,

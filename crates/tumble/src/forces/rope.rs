@@ -18,7 +18,6 @@
 //! ```
 //! A rope's default stiffness rings at 10 Hz on m (`limits::law_on`): a ball hanging at rest
 //! stretches it g / (2 pi 10)^2 = 2.5 mm.
-use super::continuous::Power;
 use super::frame::{end, point, point_velocity};
 use super::limits;
 use crate::contact::Law;
@@ -75,14 +74,13 @@ pub fn potential(el: &ForceElement, law: &Law, s: &[BodyState]) -> f64 {
 }
 
 /// The continuous form: a rope's forces and torques at the states `s` into `force` and
-/// `torque`, its dissipation into `p`.
+/// `torque`; returns its dissipated power (W).
 pub fn add_world(
     el: &ForceElement,
     law: &Law,
     s: &[BodyState],
     (force, torque): (&mut [DVec3], &mut [DVec3]),
-    p: &mut Power,
-) {
+) -> f64 {
     let ForceElement::Rope {
         a,
         point_a,
@@ -92,11 +90,11 @@ pub fn add_world(
         ..
     } = *el
     else {
-        return;
+        return 0.0;
     };
     let (d, l) = span(el, s);
     if l <= len {
-        return; // slack (l > 0 here, as len > 0)
+        return 0.0; // slack (l > 0 here, as len > 0)
     }
     let n = d / l;
     let ldot = n.dot(point_velocity(s, Some(b), point_b) - point_velocity(s, a, point_a));
@@ -109,5 +107,5 @@ pub fn add_world(
         force[a] += n * f;
         torque[a] += arm_a.cross(n * f);
     }
-    p.dissipation += (f - fe) * ldot;
+    (f - fe) * ldot
 }

@@ -102,26 +102,7 @@ fn element(ck: &Checks, name: &str, f: &ForceElement, init: &[BodyState]) -> Res
                 (lower, upper, stiffness, restitution),
             )?;
         }
-        ForceElement::Rope {
-            a,
-            point_a,
-            b,
-            point_b,
-            length: len,
-            stiffness,
-            restitution,
-        } => {
-            spring(ck, name, (a, point_a, b, point_b), (0.0, 0.0, 0.0), init)?;
-            let l0 = length(point(init, b, point_b) - end(init, a, point_a));
-            if !(len > 0.0 && len <= 1e9 && l0 <= len * (1.0 + 1e-12)) {
-                return Err(format!(
-                    "{name}: its points are {} m apart at the start, more than its length {} m; a rope starts slack or just taut",
-                    Num(l0),
-                    Num(len)
-                ));
-            }
-            stop_law(name, stiffness, restitution)?;
-        }
+        ForceElement::Rope { .. } => rope(ck, name, f, init)?,
         ForceElement::TendonSpring {
             tendon,
             stiffness,
@@ -408,6 +389,33 @@ fn spring(
         ));
     }
     Ok(())
+}
+
+/// A rope: its bodies and points (as a spring's), a length above 0 that its points are no
+/// further apart than at the start, its stop's stiffness and restitution.
+fn rope(ck: &Checks, name: &str, f: &ForceElement, init: &[BodyState]) -> Result<(), String> {
+    let ForceElement::Rope {
+        a,
+        point_a,
+        b,
+        point_b,
+        length: len,
+        stiffness,
+        restitution,
+    } = *f
+    else {
+        return Ok(());
+    };
+    spring(ck, name, (a, point_a, b, point_b), (0.0, 0.0, 0.0), init)?;
+    let l0 = length(point(init, b, point_b) - end(init, a, point_a));
+    if !(len > 0.0 && len <= 1e9 && l0 <= len * (1.0 + 1e-12)) {
+        return Err(format!(
+            "{name}: its points are {} m apart at the start, more than its length {} m; a rope starts slack or just taut",
+            Num(l0),
+            Num(len)
+        ));
+    }
+    stop_law(name, stiffness, restitution)
 }
 
 /// A slider spring: a joint with that slide, its coefficients and rest slide.
