@@ -309,7 +309,8 @@ pub struct Compiled {
     pub force_frames: Vec<crate::forces::Frame>,
     /// the contact probes (`contact/`)
     pub contacts: crate::contact::Probes,
-    /// whether the model has joint limits or ropes (`forces/limits.rs`, `forces/rope.rs`)
+    /// whether the model has stops: joint and tendon limits, ropes (`forces/limits.rs`,
+    /// `forces/rope.rs`): their sub-steps and the tangent's stiffness
     pub has_limits: bool,
 }
 
@@ -394,14 +395,7 @@ impl Compiled {
                 .collect(),
             force_frames: crate::forces::frames(model, None),
             contacts: crate::contact::Probes::new(model)?,
-            // (tendon limits left out, as they were: their sub-steps and tangent are not done)
-            has_limits: model.forces.iter().any(|f| {
-                matches!(
-                    f,
-                    crate::forces::ForceElement::Limit { .. }
-                        | crate::forces::ForceElement::Rope { .. }
-                )
-            }),
+            has_limits: model.forces.iter().any(|f| f.is_stop()),
         })
     }
 
