@@ -286,10 +286,9 @@ fn spring(el: &ForceElement, step: &Step, g: &mut [[f64; 12]], out: &mut StepBud
     else {
         return;
     };
-    let (qn, q1, h) = (step.qn, step.q1, step.h);
-    let d0 = point(&qn[b], point_b) - end(qn, a, point_a);
-    let d1 = point(&q1[b], point_b) - end(q1, a, point_a);
-    let (l0, l1) = (crate::math::length(d0), crate::math::length(d1));
+    let h = step.h;
+    let ends = (a, point_a, b, point_b);
+    let (dsum, l0, l1) = span(step, ends);
     let lbar = 0.5 * (l0 + l1);
     let dl = l1 - l0;
     out.dissipated += damping * dl * dl / h;
@@ -297,7 +296,23 @@ fn spring(el: &ForceElement, step: &Step, g: &mut [[f64; 12]], out: &mut StepBud
         return; // both ends at zero length: no direction, and Delta l = 0
     }
     let f = stiffness * (lbar - rest_length) + damping * dl / h;
-    let n = (d0 + d1) * (0.5 * f / lbar);
+    pull(g, ends, dsum * (0.5 * f / lbar));
+}
+
+/// The ends of a line between two body points (a spring's, a rope's), `(a, point_a, b,
+/// point_b)`.
+type Ends = (Option<usize>, DVec3, usize, DVec3);
+
+/// A line's d0 + d1 (d = p_b - p_a at n and at the iterate) and its lengths l0, l1.
+fn span(step: &Step, (a, point_a, b, point_b): Ends) -> (DVec3, f64, f64) {
+    let (qn, q1) = (step.qn, step.q1);
+    let d0 = point(&qn[b], point_b) - end(qn, a, point_a);
+    let d1 = point(&q1[b], point_b) - end(q1, a, point_a);
+    (d0 + d1, crate::math::length(d0), crate::math::length(d1))
+}
+
+/// The generalised force `n` on b's point and -n on a's, into `g`.
+fn pull(g: &mut [[f64; 12]], (a, point_a, b, point_b): Ends, n: DVec3) {
     add_point(&mut g[b], point_b, n);
     if let Some(a) = a {
         add_point(&mut g[a], point_a, -n);
@@ -327,20 +342,14 @@ fn rope(
     else {
         return;
     };
-    let (qn, q1) = (step.qn, step.q1);
-    let d0 = point(&qn[b], point_b) - end(qn, a, point_a);
-    let d1 = point(&q1[b], point_b) - end(q1, a, point_a);
-    let (l0, l1) = (crate::math::length(d0), crate::math::length(d1));
+    let ends = (a, point_a, b, point_b);
+    let (dsum, l0, l1) = span(step, ends);
     let (f, fe) = law.discrete(l0 - length, l1 - length, step.h);
     if f == 0.0 && fe == 0.0 {
         return; // slack at both ends
     }
     out.dissipated += (f - fe) * (l1 - l0);
-    let n = (d0 + d1) * (0.5 * f / (0.5 * (l0 + l1)));
-    add_point(&mut g[b], point_b, n);
-    if let Some(a) = a {
-        add_point(&mut g[a], point_a, -n);
-    }
+    pull(g, ends, dsum * (0.5 * f / (0.5 * (l0 + l1))));
 }
 
 /// A joint spring's or angle limit's discrete gradient (module notes): the angle th0 at n,
