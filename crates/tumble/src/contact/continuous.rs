@@ -10,6 +10,8 @@
 //!              u frozen over the step RATTLE's box on an incline crept at 0.3 mm/s)
 //! sphere pair  d = r_a + r_b - l,  ddot = -e . (pdot_b - pdot_a),  e = (p_b - p_a) / l
 //!              F e on b at p_b, -F e on a at p_a
+//! point-line   the same between the point and its foot on the line (the nearest points at
+//!              this state: moving the foot along the line changes neither l nor its rate)
 //! point-face   d = off + r - n . w,  n = R_b m,  w = p_a - x_b,  ddot = -n . (pdot_a - v_b(p_a))
 //!              F n on a at p_a, -F n on b there
 //! pair friction the stick spring between the two bodies' points (`friction.rs`)
@@ -82,45 +84,39 @@ pub fn each_force(
     // reactions ask, tumble-wasm external.rs)
     for i in state.planes(probes.list.len().min(slots.len())) {
         let (p, slot) = (&probes.list[i], &slots[i]);
-        match p.geometry {
-            Geometry::PointPlane {
-                body,
-                s: sp,
-                r,
-                p0,
-                n,
-            } => {
-                let st = &s[body];
-                let (arm, d, ddot) = plane_normal(st, sp, r, p0, n);
-                let (f, fe) = p.law.force(d, ddot);
-                power += (f - fe) * ddot;
-                let at = st.x + arm - n * (r - d);
-                if f != 0.0 {
-                    visit(body, arm, n * f, at);
-                }
-                if p.kt > 0.0 && d > 0.0 {
-                    // the stick spring at this state: the return map from the step's start
-                    let u = stick(p, slot, st, n, f);
-                    if u != DVec3::ZERO {
-                        visit(body, st.r * slot.sc, u * -p.kt, at);
-                    }
+        // (the pairs' geometries are in `pairs`, below)
+        if let Geometry::PointPlane {
+            body,
+            s: sp,
+            r,
+            p0,
+            n,
+        } = p.geometry
+        {
+            let st = &s[body];
+            let (arm, d, ddot) = plane_normal(st, sp, r, p0, n);
+            let (f, fe) = p.law.force(d, ddot);
+            power += (f - fe) * ddot;
+            let at = st.x + arm - n * (r - d);
+            if f != 0.0 {
+                visit(body, arm, n * f, at);
+            }
+            if p.kt > 0.0 && d > 0.0 {
+                // the stick spring at this state: the return map from the step's start
+                let u = stick(p, slot, st, n, f);
+                if u != DVec3::ZERO {
+                    visit(body, st.r * slot.sc, u * -p.kt, at);
                 }
             }
-            Geometry::SpherePair { .. } | Geometry::PointFace { .. } => {} // (in `pairs`, below)
         }
     }
     for (p, pslot) in state.pairs.iter().zip(&state.friction.slots) {
         match p.geometry {
             Geometry::PointPlane { .. } => {}
-            Geometry::SpherePair {
-                a,
-                sa,
-                ra,
-                b,
-                sb,
-                rb,
-            } => {
-                let (arm_a, arm_b) = (s[a].r * sa, s[b].r * sb);
+            Geometry::SpherePair { .. } | Geometry::PointLine { .. } => {
+                let Some((a, arm_a, ra, b, arm_b, rb)) = p.centres(s) else {
+                    continue;
+                };
                 let e = s[b].x + arm_b - s[a].x - arm_a;
                 let l = crate::math::length(e);
                 if l == 0.0 {
@@ -189,7 +185,7 @@ pub fn power(probes: &Probes, state: &StepState, s: &[BodyState]) -> f64 {
         }
     }
     for p in &state.pairs {
-        if let Geometry::SpherePair { .. } | Geometry::PointFace { .. } = p.geometry {
+        if !matches!(p.geometry, Geometry::PointPlane { .. }) {
             let (d, ddot) = pair_normal(p, s);
             let (f, fe) = p.law.force(d, ddot);
             power += (f - fe) * ddot;
@@ -255,15 +251,10 @@ pub fn advance(
 pub fn pair_normal(p: &Probe, s: &[BodyState]) -> (f64, f64) {
     let vel = |b: usize, arm: DVec3| s[b].v + (s[b].r * s[b].w).cross(arm);
     match p.geometry {
-        Geometry::SpherePair {
-            a,
-            sa,
-            ra,
-            b,
-            sb,
-            rb,
-        } => {
-            let (arm_a, arm_b) = (s[a].r * sa, s[b].r * sb);
+        Geometry::SpherePair { .. } | Geometry::PointLine { .. } => {
+            let Some((a, arm_a, ra, b, arm_b, rb)) = p.centres(s) else {
+                return (0.0, 0.0);
+            };
             let e = s[b].x + arm_b - s[a].x - arm_a;
             let l = crate::math::length(e);
             let ddot = if l > 0.0 {

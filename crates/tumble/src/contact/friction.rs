@@ -264,11 +264,10 @@ impl PairFrictions {
 /// The pair's contact point and normal at the states `s` (module notes), if it has them.
 fn contact(p: &Probe, s: &[BodyState]) -> Option<(DVec3, DVec3)> {
     match p.geometry {
-        Geometry::SpherePair {
-            a, sa, ra, b, sb, ..
-        } => {
-            let pa = s[a].x + s[a].r * sa;
-            let e = s[b].x + s[b].r * sb - pa;
+        Geometry::SpherePair { .. } | Geometry::PointLine { .. } => {
+            let (a, arm_a, ra, b, arm_b, _) = p.centres(s)?;
+            let pa = s[a].x + arm_a;
+            let e = s[b].x + arm_b - pa;
             let l = crate::math::length(e);
             (l > 0.0).then(|| (pa + e * (ra / l), e / l))
         }

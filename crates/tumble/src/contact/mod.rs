@@ -23,9 +23,11 @@
 //!               gap g = n . (p - p0) - r, linear in the director coordinates q
 //! sphere pair   centres p_a, p_b, radii r_a, r_b:  g = |p_b - p_a| - r_a - r_b, a length like
 //!               a spring's (Delta l = (dbar / lbar) . Delta d exactly)
-//! capsule pair  a capsule against a sphere or a capsule: a sphere pair between the closest
-//!               points of the two segments (a sphere's centre), found at the step's start and
-//!               held as body points through the step (`capsule.rs`: why, and what it misses)
+//! capsule pair  a capsule against a sphere or a capsule, by the closest points of the two
+//!               segments at the step's start: a point inside one segment against the other's
+//!               sphere centre or end, the point against the line (g = sqrt(|w|^2 - (w . n)^2)
+//!               - r_a - r_b, exact); else a sphere pair between the closest points held as
+//!               body points through the step (`capsule.rs`: why, and what it misses)
 //! point-face    a sphere's centre, a capsule's end cap or a box's corner against a box's face
 //!               (`point_box.rs`, `box_box.rs`): g bilinear in the two bodies' coordinates
 //! normal        F = max(0, F_e(d) + F_d) along n, d = -g (law.rs: Hertz or linear, with a
@@ -136,22 +138,13 @@ pub fn resolved(
                 return false;
             }
         }
-        if let Geometry::SpherePair {
-            a,
-            sa,
-            ra,
-            b,
-            sb,
-            rb,
-        } = p.geometry
-        {
+        if let Some((a, arm_a, ra, b, arm_b, rb)) = p.centres(s) {
             let (ma, mb) = (mass(a), mass(b));
             let d = -gap(p, s);
             if d > 0.0 && rings(p, d, ma * mb / (ma + mb)) {
                 return false;
             }
             // the two points (a sphere's centre, a capsule's closest point, `capsule.rs`)
-            let (arm_a, arm_b) = (s[a].r * sa, s[b].r * sb);
             let e = s[b].x + arm_b - s[a].x - arm_a;
             let dv =
                 s[b].v + (s[b].r * s[b].w).cross(arm_b) - s[a].v - (s[a].r * s[a].w).cross(arm_a);

@@ -54,6 +54,30 @@ pub enum Geometry {
         /// b's radius
         rb: f64,
     },
+    /// a point of one body against the line of a capsule's segment on the other (a sphere's
+    /// centre, or another capsule's end, against a capsule whose closest point lies inside its
+    /// segment: `capsule.rs`): with w = p_b - p_a and n the line's axis (world),
+    /// g = sqrt(|w|^2 - (w . n)^2) - r_a - r_b, the distance of the point to the line, whose
+    /// square is quadratic in the director coordinates (an exact discrete gradient)
+    PointLine {
+        /// body a (the pair's first collider's) and its point in a's frame (the line's
+        /// centre if the line is a's)
+        a: usize,
+        /// a's point in a's frame
+        sa: DVec3,
+        /// a's radius
+        ra: f64,
+        /// body b
+        b: usize,
+        /// b's point in b's frame
+        sb: DVec3,
+        /// b's radius
+        rb: f64,
+        /// the line's unit axis in its body's frame
+        m: DVec3,
+        /// whether the line is b's (else a's)
+        line_b: bool,
+    },
 }
 
 /// A compiled contact: geometry, normal law, friction.
@@ -81,8 +105,48 @@ impl Probe {
     /// The two bodies of a pair (a plane contact's body twice).
     pub fn bodies(&self) -> (usize, usize) {
         match self.geometry {
-            Geometry::SpherePair { a, b, .. } | Geometry::PointFace { a, b, .. } => (a, b),
+            Geometry::SpherePair { a, b, .. }
+            | Geometry::PointFace { a, b, .. }
+            | Geometry::PointLine { a, b, .. } => (a, b),
             Geometry::PointPlane { body, .. } => (body, body),
+        }
+    }
+
+    /// A sphere pair's or point-line pair's two nearest points at `s` (a sphere's centre, the
+    /// foot of the point on the line), as arms from their bodies' centres (world), with the
+    /// bodies and radii: (a, arm_a, r_a, b, arm_b, r_b); their distance is the pair's
+    /// l = g + r_a + r_b. None for the other geometries.
+    #[allow(clippy::type_complexity)]
+    pub fn centres(&self, s: &[BodyState]) -> Option<(usize, DVec3, f64, usize, DVec3, f64)> {
+        match self.geometry {
+            Geometry::SpherePair {
+                a,
+                sa,
+                ra,
+                b,
+                sb,
+                rb,
+            } => Some((a, s[a].r * sa, ra, b, s[b].r * sb, rb)),
+            Geometry::PointLine {
+                a,
+                sa,
+                ra,
+                b,
+                sb,
+                rb,
+                m,
+                line_b,
+            } => {
+                let (arm_a, arm_b) = (s[a].r * sa, s[b].r * sb);
+                let n = s[if line_b { b } else { a }].r * m;
+                let along = n * n.dot(s[b].x + arm_b - s[a].x - arm_a);
+                Some(if line_b {
+                    (a, arm_a, ra, b, arm_b - along, rb)
+                } else {
+                    (a, arm_a + along, ra, b, arm_b, rb)
+                })
+            }
+            _ => None,
         }
     }
 
@@ -139,5 +203,19 @@ pub fn gap(p: &Probe, s: &[BodyState]) -> f64 {
             m,
             off,
         } => (s[b].r * m).dot(s[a].x + s[a].r * sa - s[b].x) - off - r,
+        Geometry::PointLine {
+            a,
+            sa,
+            ra,
+            b,
+            sb,
+            rb,
+            m,
+            line_b,
+        } => {
+            let w = s[b].x + s[b].r * sb - s[a].x - s[a].r * sa;
+            let along = w.dot(s[if line_b { b } else { a }].r * m);
+            (w.length_squared() - along * along).max(0.0).sqrt() - ra - rb
+        }
     }
 }

@@ -96,7 +96,7 @@ fn pair_depth(probes: &Probes, p: &super::Probe, init: &[BodyState]) -> Result<(
             ));
         }
     }
-    if let Geometry::SpherePair { ra, rb, a, b, .. } = p.geometry {
+    if let Some((a, _, ra, b, _, rb)) = p.centres(init) {
         let depth = -gap(p, init);
         if depth > 0.25 * ra.min(rb) {
             let kind = |i: usize| match probes.colliders.list[p.shapes[i]].segment {

@@ -13,6 +13,12 @@
 //!              linear in q, so g is bilinear and Delta g = nbar . Delta w + wbar . Delta n
 //!              exactly (the means of the step's ends): F nbar on a's point, -F nbar on b's
 //!              centre and -F m_i wbar on b's director q_i
+//! point-line  l^2 = f = |w|^2 - s^2 with w = p_b - p_a and s = w . n (n = Q m, the line's
+//!              axis), w and n linear in q, s bilinear: Delta s = nbar . Delta w + wbar . Delta n
+//!              and Delta f = 2 wbar . Delta w - 2 sbar Delta s exactly, so
+//!              Delta l = Delta f / (l_0 + l_1) = G_w . Delta w + G_n . Delta n with
+//!              G_w = 2 (wbar - sbar nbar) / (l_0 + l_1), G_n = -2 sbar wbar / (l_0 + l_1):
+//!              F G_w pushes b's point from a's, -F m_i G_n on the line body's director q_i
 //! pair friction the same between two bodies' points (`contact/friction.rs`)
 //! friction     u_trial = u_n + P Delta p_c (P = I - n n^T, p_c = q0 + Q s_c, linear in q),
 //!              return map to u_n+1 (mod.rs); force -k_t ubar on p_c (ubar = (u_n + u_n+1)/2):
@@ -95,6 +101,7 @@ pub fn evaluate(
             Geometry::PointPlane { .. } => continue,
             Geometry::SpherePair { .. } => sphere_pair(p, step, out, &mut dissipated),
             Geometry::PointFace { .. } => point_face(p, step, out, &mut dissipated),
+            Geometry::PointLine { .. } => point_line(p, step, out, &mut dissipated),
         };
         // friction: the stick spring between the two bodies' points
         dissipated += pair_friction(p, (pslot, pout), normal, step, out);
@@ -245,6 +252,63 @@ fn point_face(p: &Probe, step: &Step, sinks: &mut Sinks, dissipated: &mut f64) -
         let kd = k * DMat3::from_cols(n1 * n1.x, n1 * n1.y, n1 * n1.z);
         add_stiffness(&mut stiff[a], kd, point(&q1[a], sa) - pos(&q1[a]));
         add_stiffness(&mut stiff[b], kd, w1);
+    }
+    (f, d0, d1)
+}
+
+/// A point against a capsule's line: its normal force over the step (module notes), what it
+/// dissipates added to `dissipated`: (F, d0, d1).
+fn point_line(p: &Probe, step: &Step, sinks: &mut Sinks, dissipated: &mut f64) -> (f64, f64, f64) {
+    let Geometry::PointLine {
+        a,
+        sa,
+        ra,
+        b,
+        sb,
+        rb,
+        m,
+        line_b,
+    } = p.geometry
+    else {
+        return (0.0, 0.0, 0.0);
+    };
+    let (qn, q1, h) = (step.qn, step.q1, step.h);
+    let (g, stiff) = (&mut *sinks.g, &mut *sinks.stiff);
+    let on = if line_b { b } else { a };
+    let axis = |q: &[f64; 12]| DMat3::from_cols_slice(&q[3..12]) * m;
+    let (n0, n1) = (axis(&qn[on]), axis(&q1[on]));
+    let w0 = point(&qn[b], sb) - point(&qn[a], sa);
+    let w1 = point(&q1[b], sb) - point(&q1[a], sa);
+    let (s0, s1) = (w0.dot(n0), w1.dot(n1));
+    let length = |w: DVec3, s: f64| (w.length_squared() - s * s).max(0.0).sqrt();
+    let (l0, l1) = (length(w0, s0), length(w1, s1));
+    let (d0, d1) = (ra + rb - l0, ra + rb - l1);
+    let (f, fe) = p.law.discrete(d0, d1, h);
+    *dissipated += (f - fe) * (d1 - d0);
+    if f != 0.0 && l0 + l1 > 0.0 {
+        let (wbar, nbar, sbar) = ((w0 + w1) * 0.5, (n0 + n1) * 0.5, 0.5 * (s0 + s1));
+        let gw = (wbar - nbar * sbar) * (2.0 / (l0 + l1));
+        let gn = wbar * (-2.0 * sbar / (l0 + l1));
+        add_point(&mut g[b], sb, gw * -f);
+        add_point(&mut g[a], sa, gw * f);
+        let (gn, mm) = (gn.to_array(), m.to_array());
+        for i in 0..3 {
+            for k in 0..3 {
+                g[on][3 + 3 * i + k] -= f * mm[i] * gn[k];
+            }
+        }
+        // the stiffness along the normal at the iterate, at the point and its foot (as a
+        // point against a face: the normal turns with the line, so no coupling, `stiffness.rs`)
+        let k = 0.5 * p.law.stiffness(d1) + p.law.c * p.law.damping_factor(d1) / h;
+        let dir = (w1 - n1 * s1) / l1.max(f64::MIN_POSITIVE);
+        let kd = k * DMat3::from_cols(dir * dir.x, dir * dir.y, dir * dir.z);
+        let (foot_a, foot_b) = if line_b {
+            (point(&q1[a], sa), point(&q1[b], sb) - n1 * s1)
+        } else {
+            (point(&q1[a], sa) + n1 * s1, point(&q1[b], sb))
+        };
+        add_stiffness(&mut stiff[a], kd, foot_a - pos(&q1[a]));
+        add_stiffness(&mut stiff[b], kd, foot_b - pos(&q1[b]));
     }
     (f, d0, d1)
 }
