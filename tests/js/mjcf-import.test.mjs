@@ -140,9 +140,14 @@ test('collision geoms: shapes and a floor that Tumble accepts, a ball that bounc
   assert.equal(system.bodies[1].shapes.length, 1);
   // friction: MuJoCo's pair with the floor takes the larger, 0.8; Tumble's the geometric mean
   assert.ok(Math.abs(Math.sqrt(shape(0).material.friction * system.contact.planes[0].material.friction) - 0.8) < 1e-12);
-  // filter: the box, capsule and boxes meet the floor only; the spheres meet the floor and spheres
-  for (const b of [1, 2, 3, 4]) assert.deepEqual([shape(b).group, shape(b).mask], [1, 0]);
-  for (const b of [0, 5, 6]) assert.deepEqual([shape(b).group, shape(b).mask], [3, 2]);
+  // filter (Tumble's rule: a.group & b.mask or b.group & a.mask): every shape meets the floor
+  // (group 1, mask 1); the spheres meet spheres, boxes and the capsule; the box, capsule and
+  // boxes meet no box or capsule (from-mjcf-contact.js filterBits)
+  const touch = (s, t) => (s.group & t.mask) !== 0 || (t.group & s.mask) !== 0;
+  const floor = { group: 1, mask: 1 };
+  for (let b = 0; b < 7; b++) assert.ok(touch(shape(b), floor), `body ${b} and the floor`);
+  for (const b of [0, 5, 6]) for (let c = 0; c < 7; c++) if (c !== b) assert.ok(touch(shape(b), shape(c)), `sphere ${b} and body ${c}`);
+  for (const b of [1, 2, 3, 4]) for (const c of [1, 2, 3, 4]) if (c !== b) assert.ok(!touch(shape(b), shape(c)), `bodies ${b} and ${c}`);
   // the ball drops from 1 m (centre; radius 0.1): its first rebound rises e^2 of the fall, e from
   // the pair's dampratio 0.2 (each geom's solref has z = 0.2)
   const e = restitutionOfDampratio(0.2);
@@ -165,19 +170,21 @@ test('collision geoms: shapes and a floor that Tumble accepts, a ball that bounc
   });
 });
 
-test('<exclude> and pairs: a sphere excluded from the world stays off the floor; sphere pairs excluded are named', () => {
+test('<exclude> and pairs: a sphere excluded from the world stays off the floor; pairs with a sphere excluded are named', () => {
   const xml = `<mujoco><worldbody><geom type="plane" size="1 1 .1"/>
     <body name="a" pos="0 0 .5"><freejoint/><geom type="sphere" size=".1"/></body>
     <body name="b" pos="0 0 .8"><freejoint/><geom type="sphere" size=".1"/></body>
     <body name="c" pos="1 0 .5"><freejoint/><geom type="sphere" size=".1" contype="2" conaffinity="2"/></body></worldbody>
     <contact><exclude body1="a" body2="b"/><exclude body1="world" body2="a"/></contact></mujoco>`;
   const { system, notes } = convert(xml);
-  assert.match(notes.join('\n'), /<exclude>: 1 sphere pair excluded in MuJoCo touch in Tumble/);
-  const [a, , c] = system.bodies.map((b) => b.shapes[0]);
+  assert.match(notes.join('\n'), /<exclude>: 1 pair with a sphere excluded in MuJoCo touch in Tumble/);
+  const [a, b, c] = system.bodies.map((body) => body.shapes?.[0]);
   assert.equal(a.group & 1, 0, 'a does not touch the floor'); // planes: group 1, mask 1
-  // c (contype 2) meets neither the floor (contype 1) nor a and b, by MuJoCo's rule and Tumble's
   const touch = (s, t) => (s.group & t.mask) !== 0 || (t.group & s.mask) !== 0;
-  assert.ok(!touch(c, { group: 1, mask: 1 }) && !touch(c, a), JSON.stringify(c));
+  assert.ok(touch(a, b), 'a and b touch: Tumble has no per-pair exclusion');
+  // c (contype 2) meets neither the floor (contype 1) nor a and b, by MuJoCo's rule: a shape
+  // that touches nothing is left out
+  assert.equal(c, undefined, JSON.stringify(c));
   const samples = run(system, { duration: 0.5, every: 0.01 });
   assert.ok(samples[samples.length - 1].x[0][2] < -0.5, 'a falls through the floor, as in MuJoCo');
 });

@@ -40,21 +40,25 @@
 //     static = kinetic (MuJoCo has one). Restitution from the pair's solref dampratio z as for the
 //     limits (0.01 for MuJoCo's default z = 1). A shape that touches no plane keeps its own geom's
 //     values. Young's modulus is Tumble's default (MuJoCo's stiffness is a time constant, solimp
-//     an impedance, neither a material's: a note). Sphere pairs are frictionless in Tumble, and
-//     take the smaller of the two spheres' restitutions (as set for the planes): a note.
-//   - who touches whom. Tumble handles spheres, capsules and boxes against planes and spheres
-//     against spheres, and refuses at load a system where another pair may touch. Choice: every
-//     other pair is kept apart by the masks (never by dropping the shapes, which keep their
-//     ground contact), and the pairs MuJoCo would have collided are counted in a note. Bits:
-//     bit 0 is the planes' (Tumble's planes have group 1 and mask 1): a shape that MuJoCo lets
-//     touch a plane has bit 0 in its group, and no shape has it in its mask, so bit 0 brings
-//     shapes to planes only. A sphere's MuJoCo contype and conaffinity move up one bit (group
-//     |= contype << 1, mask = conaffinity << 1): spheres meet spheres by MuJoCo's own rule
-//     (contype of one & conaffinity of the other). Capsules and boxes get mask 0 and no other
-//     group bit: they meet planes only. MuJoCo's filterparent (a body does not touch its parent)
+//     an impedance, neither a material's: a note). A sphere against another shape takes the
+//     smaller of the two restitutions and the geometric mean of the frictions (as set for the
+//     planes): a note.
+//   - who touches whom. A converted model's spheres, capsules and boxes meet planes, and spheres
+//     meet spheres, capsules and boxes (a sphere against a capsule's line or a box's face is
+//     exact in the director: contact/capsule.rs, point_box.rs). Two capsules, two boxes or a
+//     capsule and a box do not: their contacts are held for a step and not exact (a humanoid's
+//     limbs rubbing each other would show in the balance). Choice: those pairs are kept apart
+//     by the masks (never by dropping the shapes, which keep their ground contact), and the
+//     pairs MuJoCo would have collided are counted in a note. Bits: bit 0 is the planes'
+//     (Tumble's planes have group 1 and mask 1): a shape that MuJoCo lets touch a plane has bit
+//     0 in its group, and no shape has it in its mask, so bit 0 brings shapes to planes only.
+//     Above it three regions of FILTER_BITS bits carry MuJoCo's contype and conaffinity, one for
+//     sphere-sphere and one for each way a sphere and another shape meet (filterBits), so
+//     every pair with a sphere meets by MuJoCo's own rule (contype of one & conaffinity of the
+//     other). MuJoCo's filterparent (a body does not touch its parent)
 //     is Tumble's rule for joined bodies; <exclude> between the world and a body keeps that
 //     body's shapes off the planes; between two bodies Tumble has no per-pair exclusion: a note
-//     where two spheres are then let touch.
+//     where a pair with a sphere is then let touch.
 import { sub, tmulv, mulm, transpose, mulv, add, restitutionOfDampratio } from './mjcf-math.js';
 import { names, flag, rows3, v3 } from './from-mjcf-read.js';
 import { slideOf } from './from-mjcf-read.js';
@@ -162,9 +166,10 @@ export function collision(ctx) {
   }
   const fit = fitMaterials(cx, read);
   const lost = lostPairs(cx, read.body);
-  // a shape that can touch nothing (a capsule or box that touches no plane) is left out: its
-  // lost pairs, if MuJoCo had any, are in the notes
-  const live = read.body.filter((s) => s.shape.group || s.shape.mask);
+  // a shape that can touch nothing (a capsule or box that touches no plane and no sphere on
+  // another body) is left out: its lost pairs, if MuJoCo had any, are in the notes
+  const meets = (s, t) => (s.group & t.mask) !== 0 || (t.group & s.mask) !== 0;
+  const live = read.body.filter((s) => (s.shape.group & 1) || read.body.some((t) => t.b !== s.b && meets(s.shape, t.shape)));
   for (const s of live) (shapes[cx.index[s.b]] ??= []).push(s.shape);
   contactNotes(cx, collides, read, fit, lost, live);
   if (!live.length) return { shapes, contact: null };
@@ -222,7 +227,7 @@ function pairParams(model, g1, g2) {
 /** The colliding geoms `collides` as planes and shapes: { planes (Tumble's), planeGeoms (their
  * geoms), body (per shape: { g, b (the MuJoCo body it moves with), mb (its own), shape }),
  * approx ([geom, note] of the boxes around other geoms), dropped (notes of the geoms left out),
- * wide (geoms using filter bit 31) }. */
+ * wide (geoms using contype or conaffinity bits from FILTER_BITS up) }. */
 function readGeoms(cx, collides) {
   const { model, data, owner, rot, pos, label, G, glabel, typeName, clamp10 } = cx;
   const planes = [], planeGeoms = [];
@@ -261,7 +266,7 @@ function readGeoms(cx, collides) {
     }
     shape.offset = tmulv(rot[b], sub(centre, pos[b]));
     shape.rotation = mulm(transpose(rot[b]), rg);
-    if ((model.geom_contype[g] | model.geom_conaffinity[g]) >>> 31) wide++;
+    if ((model.geom_contype[g] | model.geom_conaffinity[g]) >>> FILTER_BITS) wide++;
     body.push({ g, b, mb: model.geom_bodyid[g], shape });
   }
   return { planes, planeGeoms, approx, dropped, body, wide };
@@ -284,21 +289,35 @@ function fitMaterials(cx, read) {
     const f = ground ? (fp > 0 ? clamp10(mu(p) ** 2 / fp) : 0) : clamp10(mu(p));
     s.shape.material = { restitution: e(p), friction: f, static_friction: f };
     if (ground && fp === 0 && mu(p) > 0) frictionless++;
-    if (s.shape.type === 'sphere') {
-      s.shape.group = (ground | (model.geom_contype[s.g] << 1)) >>> 0;
-      s.shape.mask = (model.geom_conaffinity[s.g] << 1) >>> 0;
-    } else {
-      s.shape.group = ground;
-      s.shape.mask = 0;
-    }
+    Object.assign(s.shape, filterBits(s.shape.type === 'sphere', ground, model.geom_contype[s.g], model.geom_conaffinity[s.g]));
   }
   return { mixed, frictionless };
 }
 
+/** The bits of MuJoCo's contype and conaffinity each region of Tumble's filter carries. */
+export const FILTER_BITS = 10;
+
+/** A shape's Tumble filter (see the header): { group, mask } from whether it is a sphere, whether
+ * it touches the planes (`ground`, 0 or 1) and MuJoCo's `contype` and `conaffinity` (their low
+ * FILTER_BITS bits). Three regions above the planes' bit 0: S (bits 1-10) a sphere's contype in
+ * its group and conaffinity in its mask, so spheres meet spheres; X (11-20) a sphere's contype
+ * in its group and another shape's conaffinity in its mask; Y (21-30) another shape's contype in
+ * its group and a sphere's conaffinity in its mask. A sphere and a capsule or a box then meet by
+ * MuJoCo's own rule (contype of one & conaffinity of the other, either way round), and two
+ * capsules or boxes never (X and Y never meet each other). */
+export function filterBits(sphere, ground, contype, conaffinity) {
+  const low = (1 << FILTER_BITS) - 1;
+  const [ct, ca] = [contype & low, conaffinity & low];
+  const S = 1, X = 1 + FILTER_BITS, Y = 1 + 2 * FILTER_BITS;
+  return sphere
+    ? { group: (ground | (ct << S) | (ct << X)) >>> 0, mask: ((ca << S) | (ca << Y)) >>> 0 }
+    : { group: (ground | (ct << Y)) >>> 0, mask: (ca << X) >>> 0 };
+}
+
 /** The pairs of shapes `body` MuJoCo collides that Tumble will not (different bodies, not parent
- * and child): { lost (pairs other than two spheres), example (the first, in words), unexcluded
- * (sphere pairs <exclude> keeps apart in MuJoCo and not in Tumble), filterParent (MuJoCo's
- * filterparent is on) }. */
+ * and child): { lost (pairs without a sphere), example (the first, in words), unexcluded
+ * (pairs with a sphere <exclude> keeps apart in MuJoCo and not in Tumble), filterParent
+ * (MuJoCo's filterparent is on) }. */
 function lostPairs(cx, body) {
   const { mujoco, model, owner, index, glabel, typeName, isExcluded, filter } = cx;
   const parentOf = (b) => owner[model.body_parentid[b]];
@@ -309,7 +328,8 @@ function lostPairs(cx, body) {
       const s1 = body[x], s2 = body[y];
       if (s1.b === s2.b || !filter(s1.g, s2.g)) continue;
       if (filterParent && (parentOf(s1.b) === s2.b || parentOf(s2.b) === s1.b)) continue;
-      const spheres = s1.shape.type === 'sphere' && s2.shape.type === 'sphere';
+      // (a sphere meets spheres, capsules and boxes: see the header)
+      const spheres = s1.shape.type === 'sphere' || s2.shape.type === 'sphere';
       if (isExcluded(s1, s2)) {
         if (spheres && !cx.tumbleJoined(index[s1.b], index[s2.b])) unexcluded++;
         continue;
@@ -333,12 +353,12 @@ function contactNotes(cx, collides, read, fit, lostInfo, live) {
   const boxed = approx.filter(([g]) => live.some((x) => x.g === g)).map(([, text]) => text);
   if (boxed.length) notes.push(`collision geoms Tumble has no shape for, as boxes around them: ${boxed.join(', ')}`);
   if (dropped.length) notes.push(`collision geoms left out: ${dropped.join(', ')}`);
-  if (lost) notes.push(`${lost} geom pair${lost > 1 ? 's that collide' : ' that collides'} in MuJoCo (such as ${example}) ${lost > 1 ? 'do' : 'does'} not touch in Tumble: it handles shapes against planes and sphere pairs only, so the other shapes' masks keep them apart`);
+  if (lost) notes.push(`${lost} geom pair${lost > 1 ? 's that collide' : ' that collides'} in MuJoCo (such as ${example}) ${lost > 1 ? 'do' : 'does'} not touch in Tumble: a converted model's shapes meet planes, and spheres meet spheres, capsules and boxes; the masks keep the other pairs apart`);
   if (mixed) notes.push(`${mixed} shape${mixed > 1 ? 's' : ''} touch some of the planes in MuJoCo and not others: in Tumble they touch every plane`);
-  if (unexcluded) notes.push(`<exclude>: ${unexcluded} sphere pair${unexcluded > 1 ? 's' : ''} excluded in MuJoCo touch in Tumble (it has no per-pair exclusion)`);
-  if (wide) notes.push(`${wide} geom${wide > 1 ? 's use' : ' uses'} contype or conaffinity bit 31, which Tumble's filter (moved up one bit) has no room for: it is dropped`);
+  if (unexcluded) notes.push(`<exclude>: ${unexcluded} pair${unexcluded > 1 ? 's' : ''} with a sphere excluded in MuJoCo touch in Tumble (it has no per-pair exclusion)`);
+  if (wide) notes.push(`${wide} geom${wide > 1 ? 's use' : ' uses'} contype or conaffinity bits from ${FILTER_BITS} up, which Tumble's filter has no room for (it keeps ${FILTER_BITS} bits for each way two shapes meet): they are dropped`);
   if (frictionless) notes.push(`${frictionless} shape${frictionless > 1 ? 's' : ''} whose MuJoCo pair with a frictionless plane has friction: frictionless in Tumble (a pair's friction is the geometric mean)`);
   if (planes.length > 1 && new Set(planeGeoms.map((g) => [model.geom_friction[3 * g], model.geom_solref[2 * g], model.geom_solref[2 * g + 1], model.geom_priority[g], model.geom_solmix[g]].join())).size > 1) notes.push('the planes differ in friction, solref, priority or solmix: each shape meets every plane with its pair values of the first plane it touches');
-  if (live.filter((s) => s.shape.type === 'sphere').length > 1) notes.push('sphere pairs: frictionless in Tumble, with the smaller of the two spheres\' restitutions (each set for its pair with the planes)');
+  if (live.some((s) => s.shape.type === 'sphere') && live.length > 1) notes.push('a sphere against another shape: the smaller of the two shapes\' restitutions and the geometric mean of their frictions (each set for its pair with the planes), not MuJoCo\'s pair values');
   for (const g of collides) if (model.geom_margin[g] !== 0 || model.geom_gap[g] !== 0) { notes.push(`${glabel(g)}: its margin and gap are ignored`); }
 }
