@@ -8,7 +8,7 @@
 //!   index of their block in the joint-space matrix (`sparse/`);
 //! - the inverse masses 1/M, the inverse principal moments J^-1 and RATTLE's D (eq. 2).
 use crate::math::{normalize, perpendicular_pair};
-use crate::model::{d_from_inertia, BodyState, DriveKind, Joint, JointKind, Model};
+use crate::model::{d_from_inertia, BodyState, DriveKind, ForceElement, Joint, JointKind, Model};
 use crate::sparse::JointPattern;
 use crate::timefn::TimeFn;
 use alloc::string::{String, ToString};
@@ -312,6 +312,9 @@ pub struct Compiled {
     /// whether the model has stops: joint and tendon limits, ropes (`forces/limits.rs`,
     /// `forces/rope.rs`): their sub-steps and the tangent's stiffness
     pub has_limits: bool,
+    /// whether the model has joint or slider springs (`director/forces.rs` `spring_stiffness`:
+    /// the stiff ones in Newton's tangent)
+    pub has_springs: bool,
 }
 
 impl Compiled {
@@ -396,6 +399,12 @@ impl Compiled {
             force_frames: crate::forces::frames(model, None),
             contacts: crate::contact::Probes::new(model)?,
             has_limits: model.forces.iter().any(|f| f.is_stop()),
+            has_springs: model.forces.iter().any(|f| {
+                matches!(
+                    f,
+                    ForceElement::JointSpring { .. } | ForceElement::SliderSpring { .. }
+                )
+            }),
         })
     }
 

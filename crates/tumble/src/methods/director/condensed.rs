@@ -430,7 +430,12 @@ impl Ctx<'_> {
                     .abs()
                     .max(st.x.y_axis.abs())
                     .max(st.x.z_axis.abs());
-            floor = floor.max(4.0 * f64::EPSILON * h * k.element_sum() * x);
+            let f = 4.0 * f64::EPSILON * h * k.element_sum() * x;
+            // (a stiffness that is not finite would accept any residual: left out, so that
+            // Newton is judged on the tolerance and fails with a message where it cannot meet it)
+            if f.is_finite() {
+                floor = floor.max(f);
+            }
         }
         floor
     }

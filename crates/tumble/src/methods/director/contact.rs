@@ -299,8 +299,11 @@ fn point_line(p: &Probe, step: &Step, sinks: &mut Sinks, dissipated: &mut f64) -
         }
         // the stiffness along the normal at the iterate, at the point and its foot (as a
         // point against a face: the normal turns with the line, so no coupling, `stiffness.rs`)
+        if l1 == 0.0 {
+            return (f, d0, d1); // (the point on the line: no normal to stiffen along)
+        }
         let k = 0.5 * p.law.stiffness(d1) + p.law.c * p.law.damping_factor(d1) / h;
-        let dir = (w1 - n1 * s1) / l1.max(f64::MIN_POSITIVE);
+        let dir = (w1 - n1 * s1) / l1;
         let kd = k * DMat3::from_cols(dir * dir.x, dir * dir.y, dir * dir.z);
         let (foot_a, foot_b) = if line_b {
             (point(&q1[a], sa), point(&q1[b], sb) - n1 * s1)

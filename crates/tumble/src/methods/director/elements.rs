@@ -47,6 +47,9 @@ impl Ctx<'_> {
                 &mut out,
             );
         }
+        if self.c.has_springs {
+            forces::spring_stiffness(self.c, &self.s.q, &self.w.q1, h, &mut self.w.stiff);
+        }
         if self.c.has_limits {
             forces::limit_stiffness(
                 self.c,
@@ -59,11 +62,13 @@ impl Ctx<'_> {
         }
     }
 
-    /// Whether the tangent takes the contacts' and joint limits' stiffness (`stiff`).
+    /// Whether the tangent takes the contacts', joint limits' and stiff springs' stiffness
+    /// (`stiff`).
     pub(super) fn stiff_elements(&self) -> bool {
         !self.c.contacts.list.is_empty()
             || !self.c.contacts.colliders.list.is_empty()
             || self.c.has_limits
+            || self.c.has_springs
     }
 
     /// The sphere pairs that may touch in a step of `h` from the current state (`contact/step.rs`).

@@ -134,6 +134,65 @@ pub fn limit_stiffness(
     }
 }
 
+/// Add the stiff joint and slider springs' stiffness k / 2 + c / h (their discrete law's, with
+/// respect to the angle or slide at n+1) about the joint's axis or along its slide to `stiff`,
+/// on both bodies, for Newton's tangent (`condensed.rs`), as [`limit_stiffness`] does for
+/// stops. Only where it is stiff for the step, h^2 (k / 2 + c / h) / I > 0.05 with I the
+/// smallest principal inertia (a slide: the mass) of the lighter body: a finger's damper on a
+/// hinge of 1e-6 kg m^2 (MuJoCo's manipulator: c = 0.5 N m s, h c / I = 500) made the
+/// elements' fixed point diverge (Newton's residual 9e4 after 30 iterations), where the
+/// presets' springs (below the bound) keep their Newton path and bits. A gimbal's middle
+/// hinge, whose angle is an arcsine, is left to the fixed point.
+pub fn spring_stiffness(
+    c: &Compiled,
+    qn: &[[f64; 12]],
+    q1: &[[f64; 12]],
+    h: f64,
+    stiff: &mut [super::stiffness::Stiffness],
+) {
+    let mean_dirs = |b: usize| (dirs(&qn[b]) + dirs(&q1[b])) * 0.5;
+    let bodies = &c.model.bodies;
+    for (k, el) in c.model.forces.iter().enumerate() {
+        let (kd, angle) = match *el {
+            ForceElement::JointSpring {
+                stiffness, damping, ..
+            } => (0.5 * stiffness + damping / h, true),
+            ForceElement::SliderSpring {
+                stiffness, damping, ..
+            } => (0.5 * stiffness + damping / h, false),
+            _ => continue,
+        };
+        let fr = &c.force_frames[k];
+        if fr.middle || kd == 0.0 {
+            continue;
+        }
+        let least = |b: usize| {
+            if angle {
+                bodies[b].inertia.min_element()
+            } else {
+                bodies[b].mass
+            }
+        };
+        let light = fr.a.map_or(least(fr.b), |a| least(a).min(least(fr.b)));
+        if h * h * kd <= light {
+            continue;
+        }
+        let n = match (fr.flip, fr.a) {
+            (true, _) => mean_dirs(fr.b) * fr.n_a,
+            (false, Some(a)) => mean_dirs(a) * fr.n_a,
+            (false, None) => fr.n_a,
+        };
+        let nn = DMat3::from_cols(n * n.x, n * n.y, n * n.z) * kd;
+        for body in [Some(fr.b), fr.a].into_iter().flatten() {
+            if angle {
+                stiff[body].r += nn;
+            } else {
+                stiff[body].x += nn;
+            }
+        }
+    }
+}
+
 /// A taut rope's stiffness k / 2 + c / h along its line at the iterate `q1`, on both bodies'
 /// positions (its lever arms left out: the tangent only steers Newton, `limit_stiffness`).
 fn rope_stiffness(
