@@ -280,7 +280,10 @@ function fitMaterials(cx, read) {
   const { planes, planeGeoms, body } = read;
   let mixed = 0, frictionless = 0;
   for (const s of body) {
-    const touching = planeGeoms.filter((p) => filter(s.g, p) && !isExcluded(s, { mb: 0, b: 0 }));
+    // (a body welded to the world, as the manipulator's slot, is the world's in MuJoCo, whose
+    // geoms never meet each other: its shapes meet no plane, and may meet moving bodies)
+    const welded = model.body_weldid[s.mb] === 0;
+    const touching = welded ? [] : planeGeoms.filter((p) => filter(s.g, p) && !isExcluded(s, { mb: 0, b: 0 }));
     if (touching.length && touching.length < planeGeoms.length) mixed++;
     const ground = touching.length ? 1 : 0;
     // the pair with the first plane it touches, or its own (see the header)
