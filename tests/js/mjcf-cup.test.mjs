@@ -47,46 +47,54 @@ function mujocoRun(t) {
   }
 }
 
-test('a ball dropped into a cup of capsules rests on its bottom, as in MuJoCo, the balance exact', () => {
-  const model = compileMjcf(mujoco, MODEL);
-  const { system, notes } = fromMjModel(mujoco, model);
-  model.delete();
-  const text = notes.join('\n');
-  assert.ok(!/do not touch in Tumble/.test(text), text);
-  const h = 1e-3, t = 2;
+/** The director's run of `system` at h = 1 ms to `t`: { poses (12 per body at t), worst (the
+ * largest |E - E0 - W + D| of any step, J), D (J) }; `each(poses)` after every step. */
+function director(system, t, each = () => {}) {
+  const h = 1e-3;
   const sim = new wasm.Simulation(JSON.stringify({ ...system, dt: h }), 'director', h, 0);
   const fields = wasm.invariant_fields(), inv = new Float64Array(fields.length);
   const poses = new Float64Array(12 * system.bodies.length);
-  const ball = system.bodies.findIndex((b) => b.shapes?.[0]?.type === 'sphere');
-  let worst = 0, lowest = Infinity;
+  let worst = 0;
   try {
     for (let k = 0; k < Math.round(t / h); k++) {
       assert.equal(sim.step(1), 1, sim.last_error());
       sim.invariants(inv);
       worst = Math.max(worst, Math.abs(inv[fields.indexOf('balance')]));
       sim.write_poses(poses);
-      lowest = Math.min(lowest, poses[12 * ball + 2] - poses[12 * (1 - ball) + 2]);
+      each(poses);
     }
-    sim.write_poses(poses);
-    const cup = 1 - ball;
-    const mine = { cup: [poses[12 * cup], poses[12 * cup + 2]], ball: [poses[12 * ball], poses[12 * ball + 2]] };
-    const theirs = mujocoRun(t);
-    sim.invariants(inv);
-    const D = inv[fields.indexOf('dissipated')];
-    console.log(`# at ${t} s: Tumble ball (${mine.ball.map((x) => x.toFixed(5))}) cup (${mine.cup.map((x) => x.toFixed(5))}), MuJoCo ball (${theirs.ball.map((x) => x.toFixed(5))}) cup (${theirs.cup.map((x) => x.toFixed(5))}) m; the ball's lowest ${lowest.toFixed(5)} m from the cup's centre; |E - E0 - W + D| <= ${worst.toExponential(2)} J, D = ${D.toFixed(4)} J`);
-    // in the cup: never more than 3 mm below where it rests on the cup's bottom (the dent of the
-    // landing) and between its sides, at rest where MuJoCo rests it: the ball's height above
-    // the cup's centre of mass and the cup's sag within 1 mm (Hertz against MuJoCo's soft
-    // contact)
-    const above = (r) => r.ball[1] - r.cup[1];
-    assert.ok(lowest > above(mine) - 3e-3, `the ball went through the cup: ${lowest} below its centre, resting at ${above(mine)}`);
-    assert.ok(Math.abs(mine.ball[0] - mine.cup[0]) < 0.025, `the ball left the cup's bottom: ${mine.ball[0]}`);
-    assert.ok(Math.abs(above(mine) - above(theirs)) < 1e-3, `above the cup: Tumble ${above(mine)}, MuJoCo ${above(theirs)}`);
-    assert.ok(Math.abs(mine.cup[1] - theirs.cup[1]) < 1e-3, `the cup: Tumble ${mine.cup[1]}, MuJoCo ${theirs.cup[1]}`);
-    assert.ok(worst < 1e-9, `balance ${worst}`);
+    return { poses, worst, D: inv[fields.indexOf('dissipated')] };
   } finally {
     sim.free();
   }
+}
+
+test('a ball dropped into a cup of capsules rests on its bottom, as in MuJoCo, the balance exact', () => {
+  const model = compileMjcf(mujoco, MODEL);
+  const { system, notes } = fromMjModel(mujoco, model);
+  model.delete();
+  const text = notes.join('\n');
+  assert.ok(!/do not touch in Tumble/.test(text), text);
+  const t = 2;
+  const ball = system.bodies.findIndex((b) => b.shapes?.[0]?.type === 'sphere');
+  const cup = 1 - ball;
+  let lowest = Infinity;
+  const { poses, worst, D } = director(system, t, (p) => {
+    lowest = Math.min(lowest, p[12 * ball + 2] - p[12 * cup + 2]);
+  });
+  const mine = { cup: [poses[12 * cup], poses[12 * cup + 2]], ball: [poses[12 * ball], poses[12 * ball + 2]] };
+  const theirs = mujocoRun(t);
+  console.log(`# at ${t} s: Tumble ball (${mine.ball.map((x) => x.toFixed(5))}) cup (${mine.cup.map((x) => x.toFixed(5))}), MuJoCo ball (${theirs.ball.map((x) => x.toFixed(5))}) cup (${theirs.cup.map((x) => x.toFixed(5))}) m; the ball's lowest ${lowest.toFixed(5)} m from the cup's centre; |E - E0 - W + D| <= ${worst.toExponential(2)} J, D = ${D.toFixed(4)} J`);
+  // in the cup: never more than 3 mm below where it rests on the cup's bottom (the dent of the
+  // landing) and between its sides, at rest where MuJoCo rests it: the ball's height above
+  // the cup's centre of mass and the cup's sag within 1 mm (Hertz against MuJoCo's soft
+  // contact)
+  const above = (r) => r.ball[1] - r.cup[1];
+  assert.ok(lowest > above(mine) - 3e-3, `the ball went through the cup: ${lowest} below its centre, resting at ${above(mine)}`);
+  assert.ok(Math.abs(mine.ball[0] - mine.cup[0]) < 0.025, `the ball left the cup's bottom: ${mine.ball[0]}`);
+  assert.ok(Math.abs(above(mine) - above(theirs)) < 1e-3, `above the cup: Tumble ${above(mine)}, MuJoCo ${above(theirs)}`);
+  assert.ok(Math.abs(mine.cup[1] - theirs.cup[1]) < 1e-3, `the cup: Tumble ${mine.cup[1]}, MuJoCo ${theirs.cup[1]}`);
+  assert.ok(worst < 1e-9, `balance ${worst}`);
 });
 
 // A body without joints is welded to the world, whose geoms MuJoCo never collides with each other
@@ -108,22 +116,9 @@ test('a box welded to the world, half in the floor, is no plane contact, and a b
   const model = compileMjcf(mujoco, TABLE);
   const { system } = fromMjModel(mujoco, model);
   model.delete();
-  const h = 1e-3, t = 1.5;
-  const sim = new wasm.Simulation(JSON.stringify({ ...system, dt: h }), 'director', h, 0);
-  const fields = wasm.invariant_fields(), inv = new Float64Array(fields.length);
-  const poses = new Float64Array(12 * system.bodies.length);
+  const t = 1.5;
   const ball = system.bodies.findIndex((b) => b.shapes?.[0]?.type === 'sphere');
-  let worst = 0;
-  try {
-    for (let k = 0; k < Math.round(t / h); k++) {
-      assert.equal(sim.step(1), 1, sim.last_error());
-      sim.invariants(inv);
-      worst = Math.max(worst, Math.abs(inv[fields.indexOf('balance')]));
-    }
-    sim.write_poses(poses);
-  } finally {
-    sim.free();
-  }
+  const { poses, worst } = director(system, t);
   const m = compileMjcf(mujoco, TABLE);
   const data = new mujoco.MjData(m);
   for (let k = 0; k < Math.round(t / 1e-4); k++) mujoco.mj_step(m, data);
