@@ -215,7 +215,7 @@ pub fn gap(p: &Probe, s: &[BodyState]) -> f64 {
         } => {
             let w = s[b].x + s[b].r * sb - s[a].x - s[a].r * sa;
             let along = w.dot(s[if line_b { b } else { a }].r * m);
-            (w.length_squared() - along * along).max(0.0).sqrt() - ra - rb
+            crate::math::sqrt((w.length_squared() - along * along).max(0.0)) - ra - rb
         }
     }
 }

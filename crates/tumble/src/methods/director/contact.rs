@@ -280,7 +280,7 @@ fn point_line(p: &Probe, step: &Step, sinks: &mut Sinks, dissipated: &mut f64) -
     let w0 = point(&qn[b], sb) - point(&qn[a], sa);
     let w1 = point(&q1[b], sb) - point(&q1[a], sa);
     let (s0, s1) = (w0.dot(n0), w1.dot(n1));
-    let length = |w: DVec3, s: f64| (w.length_squared() - s * s).max(0.0).sqrt();
+    let length = |w: DVec3, s: f64| crate::math::sqrt((w.length_squared() - s * s).max(0.0));
     let (l0, l1) = (length(w0, s0), length(w1, s1));
     let (d0, d1) = (ra + rb - l0, ra + rb - l1);
     let (f, fe) = p.law.discrete(d0, d1, h);
