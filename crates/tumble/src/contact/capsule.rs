@@ -57,24 +57,21 @@ pub fn collide(pair: &Pair, out: &mut Vec<Probe>) {
         (false, true) => Some((b, true)),
         _ => None,
     };
-    let Some((on, line_b)) = line else {
-        out.push(sphere_pair(pair.colliders, a, sa, b, sb, pair.key));
-        return;
-    };
-    // the line's centre and axis stand for its point (the foot moves along it in the step)
     let mut probe = sphere_pair(pair.colliders, a, sa, b, sb, pair.key);
-    let m = on.rot * DVec3::Z;
-    let (sa, sb) = if line_b { (sa, on.s) } else { (on.s, sb) };
-    probe.geometry = Geometry::PointLine {
-        a: a.body,
-        sa,
-        ra: a.r,
-        b: b.body,
-        sb,
-        rb: b.r,
-        m,
-        line_b,
-    };
+    if let Some((on, line_b)) = line {
+        // the line's centre and axis stand for its point (the foot moves along it in the step)
+        let (sa, sb) = if line_b { (sa, on.s) } else { (on.s, sb) };
+        probe.geometry = Geometry::PointLine {
+            a: a.body,
+            sa,
+            ra: a.r,
+            b: b.body,
+            sb,
+            rb: b.r,
+            m: on.rot * DVec3::Z,
+            line_b,
+        };
+    }
     out.push(probe);
 }
 

@@ -137,10 +137,11 @@ pub fn limit_stiffness(
 /// Add the stiff joint and slider springs' stiffness k / 2 + c / h (their discrete law's, with
 /// respect to the angle or slide at n+1) about the joint's axis or along its slide to `stiff`,
 /// on both bodies, for Newton's tangent (`condensed.rs`), as [`limit_stiffness`] does for
-/// stops. Only where it is stiff for the step, h^2 (k / 2 + c / h) / I > 0.05 with I the
-/// smallest principal inertia (a slide: the mass) of the lighter body: a finger's damper on a
-/// hinge of 1e-6 kg m^2 (MuJoCo's manipulator: c = 0.5 N m s, h c / I = 500) made the
-/// elements' fixed point diverge (Newton's residual 9e4 after 30 iterations), where the
+/// stops. Only where it is stiff for the step, h^2 (k / 2 + c / h) / I > 1 with I the
+/// smallest principal inertia (a slide: the mass) of the lighter body, where the elements'
+/// fixed point stops contracting: a finger's damper on a hinge of 1e-6 kg m^2 (MuJoCo's
+/// manipulator: c = 0.5 N m s, h c / I = 500) made it diverge (Newton's residual 9e4 after 30
+/// iterations), where the
 /// presets' springs (below the bound) keep their Newton path and bits. A gimbal's middle
 /// hinge, whose angle is an arcsine, is left to the fixed point.
 pub fn spring_stiffness(
