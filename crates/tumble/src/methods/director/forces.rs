@@ -141,8 +141,7 @@ pub fn limit_stiffness(
 /// smallest principal inertia (a slide: the mass) of the lighter body, where the elements'
 /// fixed point stops contracting: a finger's damper on a hinge of 1e-6 kg m^2 (MuJoCo's
 /// manipulator: c = 0.5 N m s, h c / I = 500) made it diverge (Newton's residual 9e4 after 30
-/// iterations), where the
-/// presets' springs (below the bound) keep their Newton path and bits. A gimbal's middle
+/// iterations), where the presets' springs (below the bound) keep their Newton path and bits. A gimbal's middle
 /// hinge, whose angle is an arcsine, is left to the fixed point.
 pub fn spring_stiffness(
     c: &Compiled,
