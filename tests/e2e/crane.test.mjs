@@ -19,7 +19,8 @@ test('crane: the cylinder extends as driven, the rope holds, both drawn as rods'
   const { page, problems } = await open('?scenario=crane&integrator=director&compare=all');
   await pause(page);
   await page.evaluate(() => { const s = document.getElementById('scrub'); s.value = '0'; s.dispatchEvent(new Event('input')); });
-  await page.waitForFunction(() => window.tumble.springs().lengths.length === 2, null, { timeout: 10000 });
+  // the scrub lands when the engine replies: until then springs() is the live state (a few steps on)
+  await page.waitForFunction(() => window.tumble.scrubGhosts() !== null && window.tumble.springs().lengths.length === 2, null, { timeout: 10000 });
   const start = await page.evaluate(() => window.tumble.springs());
   const [cylinder0, rope0] = start.lengths;
   assert.ok(Math.abs(rope0 - 1.5) < 1e-12, `rope ${rope0} m`);
