@@ -78,6 +78,41 @@ pub enum Geometry {
         /// whether the line is b's (else a's)
         line_b: bool,
     },
+    /// the lines of two capsules' segments crossing (both closest points inside their segments,
+    /// the axes not near parallel: `capsule.rs`): with w = c_b - c_a between the segments'
+    /// centres and n_a, n_b the axes (world), c = n_a x n_b, g = |w . c| / |c| - r_a - r_b,
+    /// the lines' distance; its square is a quotient of polynomials in the inner products of
+    /// w, n_a, n_b, so its discrete gradient is exact (`methods/director/line_line.rs`)
+    LineLine {
+        /// body a and its segment's centre in a's frame
+        a: usize,
+        /// a's centre in a's frame
+        sa: DVec3,
+        /// a's radius
+        ra: f64,
+        /// a's unit axis in a's frame
+        ma: DVec3,
+        /// body b
+        b: usize,
+        /// b's centre in b's frame
+        sb: DVec3,
+        /// b's radius
+        rb: f64,
+        /// b's unit axis in b's frame
+        mb: DVec3,
+    },
+}
+
+/// The parameters (t_a, t_b) of the closest points c_a + t_a n_a and c_b + t_b n_b of two
+/// lines with unit axes, w = c_b - c_a; (0, 0) for parallel lines.
+pub fn line_feet(w: DVec3, na: DVec3, nb: DVec3) -> (f64, f64) {
+    let k = na.dot(nb);
+    let denom = 1.0 - k * k;
+    if denom <= 0.0 {
+        return (0.0, 0.0);
+    }
+    let (wa, wb) = (w.dot(na), w.dot(nb));
+    ((wa - k * wb) / denom, (k * wa - wb) / denom)
 }
 
 /// A compiled contact: geometry, normal law, friction.
@@ -107,13 +142,14 @@ impl Probe {
         match self.geometry {
             Geometry::SpherePair { a, b, .. }
             | Geometry::PointFace { a, b, .. }
-            | Geometry::PointLine { a, b, .. } => (a, b),
+            | Geometry::PointLine { a, b, .. }
+            | Geometry::LineLine { a, b, .. } => (a, b),
             Geometry::PointPlane { body, .. } => (body, body),
         }
     }
 
-    /// A sphere pair's or point-line pair's two nearest points at `s` (a sphere's centre, the
-    /// foot of the point on the line), as arms from their bodies' centres (world), with the
+    /// A sphere pair's, point-line or line-line pair's two nearest points at `s` (a sphere's
+    /// centre, the foot of the point on the line, the lines' closest points), as arms from their bodies' centres (world), with the
     /// bodies and radii: (a, arm_a, r_a, b, arm_b, r_b); their distance is the pair's
     /// l = g + r_a + r_b. None for the other geometries.
     #[allow(clippy::type_complexity)]
@@ -145,6 +181,21 @@ impl Probe {
                 } else {
                     (a, arm_a + along, ra, b, arm_b, rb)
                 })
+            }
+            Geometry::LineLine {
+                a,
+                sa,
+                ra,
+                ma,
+                b,
+                sb,
+                rb,
+                mb,
+            } => {
+                let (arm_a, arm_b) = (s[a].r * sa, s[b].r * sb);
+                let (na, nb) = (s[a].r * ma, s[b].r * mb);
+                let (ta, tb) = line_feet(s[b].x + arm_b - s[a].x - arm_a, na, nb);
+                Some((a, arm_a + na * ta, ra, b, arm_b + nb * tb, rb))
             }
             _ => None,
         }
@@ -216,6 +267,20 @@ pub fn gap(p: &Probe, s: &[BodyState]) -> f64 {
             let w = s[b].x + s[b].r * sb - s[a].x - s[a].r * sa;
             let along = w.dot(s[if line_b { b } else { a }].r * m);
             crate::math::sqrt((w.length_squared() - along * along).max(0.0)) - ra - rb
+        }
+        Geometry::LineLine {
+            a,
+            sa,
+            ra,
+            ma,
+            b,
+            sb,
+            rb,
+            mb,
+        } => {
+            let w = s[b].x + s[b].r * sb - s[a].x - s[a].r * sa;
+            let c = (s[a].r * ma).cross(s[b].r * mb);
+            w.dot(c).abs() / crate::math::length(c) - ra - rb
         }
     }
 }

@@ -58,6 +58,7 @@ mod cross;
 mod elements;
 pub mod forces;
 mod full;
+mod line_line;
 mod means;
 mod rows;
 mod spring_rows;
