@@ -141,8 +141,8 @@ test('collision geoms: shapes and a floor that Tumble accepts, a ball that bounc
   // friction: MuJoCo's pair with the floor takes the larger, 0.8; Tumble's the geometric mean
   assert.ok(Math.abs(Math.sqrt(shape(0).material.friction * system.contact.planes[0].material.friction) - 0.8) < 1e-12);
   // filter (Tumble's rule: a.group & b.mask or b.group & a.mask): every shape meets the floor
-  // (group 1, mask 1); the spheres meet spheres, boxes and the capsule; the box, capsule and
-  // boxes meet no box or capsule (from-mjcf-contact.js filterBits)
+  // (group 1, mask 1); the spheres meet spheres, boxes and the capsule; the boxes meet no box
+  // or capsule (from-mjcf-contact.js filterBits; a capsule meets capsules: its own test)
   const touch = (s, t) => (s.group & t.mask) !== 0 || (t.group & s.mask) !== 0;
   const floor = { group: 1, mask: 1 };
   for (let b = 0; b < 7; b++) assert.ok(touch(shape(b), floor), `body ${b} and the floor`);
@@ -170,23 +170,27 @@ test('collision geoms: shapes and a floor that Tumble accepts, a ball that bounc
   });
 });
 
-test('<exclude> and pairs: a sphere excluded from the world stays off the floor; pairs with a sphere excluded are named', () => {
-  const xml = `<mujoco><worldbody><geom type="plane" size="1 1 .1"/>
-    <body name="a" pos="0 0 .5"><freejoint/><geom type="sphere" size=".1"/></body>
-    <body name="b" pos="0 0 .8"><freejoint/><geom type="sphere" size=".1"/></body>
-    <body name="c" pos="1 0 .5"><freejoint/><geom type="sphere" size=".1" contype="2" conaffinity="2"/></body></worldbody>
-    <contact><exclude body1="a" body2="b"/><exclude body1="world" body2="a"/></contact></mujoco>`;
+test('<exclude>: a sphere excluded from the world stays off the floor; two bodies excluded are contact.exclude', () => {
+  const xml = `<mujoco><worldbody><geom type="plane" size="2 2 .1"/>
+    <body name="a" pos="0 0 .1"><freejoint/><geom type="sphere" size=".1"/></body>
+    <body name="b" pos="0 0 .5"><freejoint/><geom type="sphere" size=".1"/></body>
+    <body name="c" pos="1 0 .5"><freejoint/><geom type="sphere" size=".1" contype="2" conaffinity="2"/></body>
+    <body name="d" pos="-1 0 .5"><freejoint/><geom type="sphere" size=".1"/></body></worldbody>
+    <contact><exclude body1="a" body2="b"/><exclude body1="world" body2="d"/></contact></mujoco>`;
   const { system, notes } = convert(xml);
-  assert.match(notes.join('\n'), /<exclude>: 1 pair with a sphere excluded in MuJoCo touch in Tumble/);
-  const [a, b, c] = system.bodies.map((body) => body.shapes?.[0]);
-  assert.equal(a.group & 1, 0, 'a does not touch the floor'); // planes: group 1, mask 1
-  const touch = (s, t) => (s.group & t.mask) !== 0 || (t.group & s.mask) !== 0;
-  assert.ok(touch(a, b), 'a and b touch: Tumble has no per-pair exclusion');
-  // c (contype 2) meets neither the floor (contype 1) nor a and b, by MuJoCo's rule: a shape
+  assert.ok(!/<exclude>/.test(notes.join('\n')), notes.join('\n'));
+  const [a, b, c, d] = system.bodies.map((body) => body.shapes?.[0]);
+  assert.equal(d.group & 1, 0, 'd does not touch the floor'); // planes: group 1, mask 1
+  assert.ok(a.group & 1 && b.group & 1, 'a and b touch the floor');
+  assert.deepEqual(system.contact.exclude, [[0, 1]], 'a and b never touch (crates/tumble/src/contact/compile.rs)');
+  // c (contype 2) meets neither the floor (contype 1) nor a, b and d, by MuJoCo's rule: a shape
   // that touches nothing is left out
   assert.equal(c, undefined, JSON.stringify(c));
-  const samples = run(system, { duration: 0.5, every: 0.01 });
-  assert.ok(samples[samples.length - 1].x[0][2] < -0.5, 'a falls through the floor, as in MuJoCo');
+  // b falls through a, resting on the floor; d falls through the floor, as in MuJoCo
+  const samples = run(system, { duration: 1, every: 0.01 });
+  const last = samples[samples.length - 1].x;
+  assert.ok(last[3][2] < -0.5, `d falls through the floor: ${last[3][2]}`);
+  assert.ok(Math.abs(last[1][2] - 0.1) < 2e-3 && Math.abs(last[0][2] - 0.1) < 2e-3, `a and b rest on the floor: ${last[0][2]}, ${last[1][2]}`);
 });
 
 test('several files from the command line: includes and a mesh from meshdir, read from the model\'s folder', () => {

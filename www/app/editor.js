@@ -150,7 +150,8 @@ const SCHEMA = [
     ['material: young, poisson', 'Pa', 'Young\'s modulus and Poisson\'s ratio (contact.material, or a shape\'s or plane\'s own)', '1e3 to 1e13 Pa; 0 to 0.5; default 1e7 Pa and 0.45'],
     ['material: restitution, friction, static_friction', '(ratio)', 'e of an impact; kinetic and static friction coefficients', 'e 0.01 to 1 (0.8); mu 0 to 10 (0.5), static ≥ kinetic'],
     ['material: pull', '', 'true: the normal force\'s damping may pull at the end of an impact (the textbook spring-dashpot); a pair pulls where either material does', 'default false: a contact pushes, never pulls'],
-    ['contact.collide_joined', '', 'whether bodies joined by a joint touch', 'default false'],
+    ['contact.collide_joined', '', 'whether bodies joined by a joint touch (bodies welded by fixed joints count as one)', 'default false'],
+    ['contact.exclude', '', 'pairs of bodies whose shapes never touch, [[a, b], ...] (MuJoCo\'s <exclude>)', 'body indices from 0; default none'],
   ]],
   ['Names', 'bodies[i].name, joints[k].name, forces[i].name, drives[i].name', [
     ['name', '', 'a label for the element: the Joint menu, the reaction chart and tumble run\'s samples show it', 'optional; 1 to 64 letters, digits, spaces and _-.:/; unique within its list'],

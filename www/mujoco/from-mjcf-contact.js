@@ -43,22 +43,25 @@
 //     an impedance, neither a material's: a note). A sphere against another shape takes the
 //     smaller of the two restitutions and the geometric mean of the frictions (as set for the
 //     planes): a note.
-//   - who touches whom. A converted model's spheres, capsules and boxes meet planes, and spheres
-//     meet spheres, capsules and boxes (a sphere against a capsule's line or a box's face is
-//     exact in the director: contact/capsule.rs, point_box.rs). Two capsules, two boxes or a
-//     capsule and a box do not: their contacts are held for a step and not exact (a humanoid's
-//     limbs rubbing each other would show in the balance). Choice: those pairs are kept apart
-//     by the masks (never by dropping the shapes, which keep their ground contact), and the
+//   - who touches whom. A converted model's spheres, capsules and boxes meet planes, spheres
+//     meet spheres, capsules and boxes, and capsules meet capsules (a sphere against a capsule's
+//     line or a box's face, two capsules crossing, are exact in the director: contact/capsule.rs,
+//     point_box.rs; two capsules near parallel are held for the step). Two boxes or a capsule and
+//     a box do not: their edge contacts are held for a step and not exact. Choice: those pairs
+//     are kept apart by the masks (never by dropping the shapes, which keep their ground
+//     contact), and the
 //     pairs MuJoCo would have collided are counted in a note. Bits: bit 0 is the planes'
 //     (Tumble's planes have group 1 and mask 1): a shape that MuJoCo lets touch a plane has bit
 //     0 in its group, and no shape has it in its mask, so bit 0 brings shapes to planes only.
-//     Above it three regions of FILTER_BITS bits carry MuJoCo's contype and conaffinity, one for
-//     sphere-sphere and one for each way a sphere and another shape meet (filterBits), so
-//     every pair with a sphere meets by MuJoCo's own rule (contype of one & conaffinity of the
-//     other). MuJoCo's filterparent (a body does not touch its parent)
-//     is Tumble's rule for joined bodies; <exclude> between the world and a body keeps that
-//     body's shapes off the planes; between two bodies Tumble has no per-pair exclusion: a note
-//     where a pair with a sphere is then let touch.
+//     Above it four regions of FILTER_BITS bits carry MuJoCo's contype and conaffinity, one for
+//     sphere-sphere, one for each way a sphere and another shape meet and one for
+//     capsule-capsule (filterBits), so every pair with a sphere and every pair of capsules meets
+//     by MuJoCo's own rule (contype of one & conaffinity of the other); boxes meet spheres only
+//     (a box's edge against a capsule or a box is held for the step in Tumble, not exact).
+//     MuJoCo's filterparent (a body does not touch its parent)
+//     is Tumble's rule for joined bodies (bodies welded by fixed joints counting as one, as
+//     MuJoCo's weld bodies); <exclude> between the world and a body keeps that body's shapes off
+//     the planes, between two bodies it is Tumble's contact.exclude.
 import { sub, tmulv, mulm, transpose, mulv, add, restitutionOfDampratio } from './mjcf-math.js';
 import { names, flag, rows3, v3 } from './from-mjcf-read.js';
 import { slideOf } from './from-mjcf-read.js';
@@ -166,14 +169,16 @@ export function collision(ctx) {
   }
   const fit = fitMaterials(cx, read);
   const lost = lostPairs(cx, read.body);
-  // a shape that can touch nothing (a capsule or box that touches no plane and no sphere on
-  // another body) is left out: its lost pairs, if MuJoCo had any, are in the notes
+  // a shape that can touch nothing (one that touches no plane and no shape on a body it is not
+  // joined to) is left out: its lost pairs, if MuJoCo had any, are in the notes
   const meets = (s, t) => (s.group & t.mask) !== 0 || (t.group & s.mask) !== 0;
-  const live = read.body.filter((s) => (s.shape.group & 1) || read.body.some((t) => t.b !== s.b && meets(s.shape, t.shape)));
+  const apart = (s, t) => !cx.isExcluded(s, t) && (!lost.filterParent || !cx.tumbleJoined(cx.index[s.b], cx.index[t.b]));
+  const live = read.body.filter((s) => (s.shape.group & 1) || read.body.some((t) => t.b !== s.b && meets(s.shape, t.shape) && apart(s, t)));
   for (const s of live) (shapes[cx.index[s.b]] ??= []).push(s.shape);
   contactNotes(cx, collides, read, fit, lost, live);
   if (!live.length) return { shapes, contact: null };
   const contact = { planes: read.planes };
+  if (cx.exclude.length) contact.exclude = cx.exclude;
   if (!lost.filterParent) { contact.collide_joined = true; cx.notes.push('filterparent is disabled in the model: joined bodies\' spheres touch (collide_joined)'); }
   return { shapes, contact };
 }
@@ -203,7 +208,15 @@ function geomRules(ctx) {
   // (by the geoms' own bodies, and by the bodies they move with when a frame was merged)
   const isExcluded = (s1, s2) => has(s1.mb, s2.mb) || has(s1.b, s2.b);
   const filter = (g1, g2) => (model.geom_contype[g1] & model.geom_conaffinity[g2]) !== 0 || (model.geom_contype[g2] & model.geom_conaffinity[g1]) !== 0;
-  return { G, glabel, typeName, pair, e, mu, clamp10, isExcluded, filter };
+  // the <exclude> pairs of two bodies as Tumble's contact.exclude (Tumble bodies, each pair once;
+  // with the world: the body's shapes kept off the planes instead, readGeoms)
+  const pairs = new Set();
+  for (const key of excluded) {
+    const [b1, b2] = key.split(' ').map(Number).map((b) => ctx.index[ctx.owner[b]]);
+    if (b1 >= 0 && b2 >= 0 && b1 !== b2) pairs.add(`${Math.min(b1, b2)} ${Math.max(b1, b2)}`);
+  }
+  const exclude = [...pairs].map((k) => k.split(' ').map(Number)).sort((x, y) => x[0] - y[0] || x[1] - y[1]);
+  return { G, glabel, typeName, pair, e, mu, clamp10, isExcluded, filter, exclude };
 }
 
 /** MuJoCo's parameters of the pair of geoms g1, g2 (mj_contactParam; g2 < 0: g1's own):
@@ -292,58 +305,58 @@ function fitMaterials(cx, read) {
     const f = ground ? (fp > 0 ? clamp10(mu(p) ** 2 / fp) : 0) : clamp10(mu(p));
     s.shape.material = { restitution: e(p), friction: f, static_friction: f };
     if (ground && fp === 0 && mu(p) > 0) frictionless++;
-    Object.assign(s.shape, filterBits(s.shape.type === 'sphere', ground, model.geom_contype[s.g], model.geom_conaffinity[s.g]));
+    Object.assign(s.shape, filterBits(s.shape.type, ground, model.geom_contype[s.g], model.geom_conaffinity[s.g]));
   }
   return { mixed, frictionless };
 }
 
-/** The bits of MuJoCo's contype and conaffinity each region of Tumble's filter carries. */
-export const FILTER_BITS = 10;
+/** The bits of MuJoCo's contype and conaffinity each region of Tumble's filter carries (four
+ * regions and the planes' bit in 32 bits). */
+export const FILTER_BITS = 7;
 
-/** A shape's Tumble filter (see the header): { group, mask } from whether it is a sphere, whether
- * it touches the planes (`ground`, 0 or 1) and MuJoCo's `contype` and `conaffinity` (their low
- * FILTER_BITS bits). Three regions above the planes' bit 0: S (bits 1-10) a sphere's contype in
- * its group and conaffinity in its mask, so spheres meet spheres; X (11-20) a sphere's contype
- * in its group and another shape's conaffinity in its mask; Y (21-30) another shape's contype in
- * its group and a sphere's conaffinity in its mask. A sphere and a capsule or a box then meet by
- * MuJoCo's own rule (contype of one & conaffinity of the other, either way round), and two
- * capsules or boxes never (X and Y never meet each other). */
-export function filterBits(sphere, ground, contype, conaffinity) {
+/** A shape's Tumble filter (see the header): { group, mask } from its type ('sphere', 'capsule'
+ * or 'box'), whether it touches the planes (`ground`, 0 or 1) and MuJoCo's `contype` and
+ * `conaffinity` (their low FILTER_BITS bits). Four regions above the planes' bit 0: S a
+ * sphere's contype in its group and conaffinity in its mask, so spheres meet spheres; X a
+ * sphere's contype in its group and another shape's conaffinity in its mask; Y another shape's
+ * contype in its group and a sphere's conaffinity in its mask; C a capsule's contype in its
+ * group and conaffinity in its mask. A sphere and a capsule or a box then meet by MuJoCo's own
+ * rule (contype of one & conaffinity of the other, either way round), two capsules alike, and a
+ * box never meets a capsule or a box (X and Y never meet each other, and boxes have no C). */
+export function filterBits(type, ground, contype, conaffinity) {
   const low = (1 << FILTER_BITS) - 1;
   const [ct, ca] = [contype & low, conaffinity & low];
-  const S = 1, X = 1 + FILTER_BITS, Y = 1 + 2 * FILTER_BITS;
-  return sphere
-    ? { group: (ground | (ct << S) | (ct << X)) >>> 0, mask: ((ca << S) | (ca << Y)) >>> 0 }
-    : { group: (ground | (ct << Y)) >>> 0, mask: (ca << X) >>> 0 };
+  const S = 1, X = 1 + FILTER_BITS, Y = 1 + 2 * FILTER_BITS, C = 1 + 3 * FILTER_BITS;
+  if (type === 'sphere') return { group: (ground | (ct << S) | (ct << X)) >>> 0, mask: ((ca << S) | (ca << Y)) >>> 0 };
+  const own = type === 'capsule' ? [ct << C, ca << C] : [0, 0];
+  return { group: (ground | (ct << Y) | own[0]) >>> 0, mask: ((ca << X) | own[1]) >>> 0 };
 }
 
 /** The pairs of shapes `body` MuJoCo collides that Tumble will not (different bodies, not parent
- * and child): { lost (pairs without a sphere), example (the first, in words), unexcluded
- * (pairs with a sphere <exclude> keeps apart in MuJoCo and not in Tumble), filterParent
- * (MuJoCo's filterparent is on) }. */
+ * and child): { lost (pairs without a sphere, other than two capsules), example (the first, in
+ * words),
+ * filterParent (MuJoCo's filterparent is on) }. */
 function lostPairs(cx, body) {
   const { mujoco, model, owner, index, glabel, typeName, isExcluded, filter } = cx;
   const parentOf = (b) => owner[model.body_parentid[b]];
   const filterParent = (model.opt.disableflags & mujoco.mjtDisableBit.mjDSBL_FILTERPARENT.value) === 0;
-  let lost = 0, example = '', unexcluded = 0;
+  let lost = 0, example = '';
   for (let x = 0; x < body.length; x++) {
     for (let y = x + 1; y < body.length; y++) {
       const s1 = body[x], s2 = body[y];
       if (s1.b === s2.b || !filter(s1.g, s2.g)) continue;
       if (filterParent && (parentOf(s1.b) === s2.b || parentOf(s2.b) === s1.b)) continue;
-      // (a sphere meets spheres, capsules and boxes: see the header)
-      const spheres = s1.shape.type === 'sphere' || s2.shape.type === 'sphere';
-      if (isExcluded(s1, s2)) {
-        if (spheres && !cx.tumbleJoined(index[s1.b], index[s2.b])) unexcluded++;
-        continue;
-      }
-      if (!spheres) {
+      // (a sphere meets spheres, capsules and boxes, a capsule capsules: see the header)
+      const types = [s1.shape.type, s2.shape.type];
+      const meets = types.includes('sphere') || (types[0] === 'capsule' && types[1] === 'capsule');
+      if (isExcluded(s1, s2)) continue; // (as contact.exclude in Tumble too)
+      if (!meets) {
         lost++;
         if (!example) example = `${glabel(s1.g)} and ${glabel(s2.g)}, ${typeName(model.geom_type[s1.g])} and ${typeName(model.geom_type[s2.g])}`;
       }
     }
   }
-  return { lost, example, unexcluded, filterParent };
+  return { lost, example, filterParent };
 }
 
 /** The notes on the contact: what became shapes and planes, boxed, left out, lost, mixed. */
@@ -351,14 +364,13 @@ function contactNotes(cx, collides, read, fit, lostInfo, live) {
   const { model, notes, glabel } = cx;
   const { planes, planeGeoms, approx, dropped, wide } = read;
   const { mixed, frictionless } = fit;
-  const { lost, example, unexcluded } = lostInfo;
+  const { lost, example } = lostInfo;
   if (live.length) notes.push(`contact: ${live.length} collision geom${live.length > 1 ? 's' : ''} as shapes and ${planes.length} plane${planes.length === 1 ? '' : 's'}; ${planes.length ? 'each shape meets the planes with MuJoCo\'s pair friction and' : 'each shape has its geom\'s friction and'} a restitution, the rebound of MuJoCo's law at the pair's solref dampratio z (a linear spring-damper kept from pulling: 0.135 at MuJoCo's default z = 1); Young's modulus is Tumble's default (MuJoCo's solref time constant and solimp have no counterpart)`);
   const boxed = approx.filter(([g]) => live.some((x) => x.g === g)).map(([, text]) => text);
   if (boxed.length) notes.push(`collision geoms Tumble has no shape for, as boxes around them: ${boxed.join(', ')}`);
   if (dropped.length) notes.push(`collision geoms left out: ${dropped.join(', ')}`);
   if (lost) notes.push(`${lost} geom pair${lost > 1 ? 's that collide' : ' that collides'} in MuJoCo (such as ${example}) ${lost > 1 ? 'do' : 'does'} not touch in Tumble: a converted model's shapes meet planes, and spheres meet spheres, capsules and boxes; the masks keep the other pairs apart`);
   if (mixed) notes.push(`${mixed} shape${mixed > 1 ? 's' : ''} touch some of the planes in MuJoCo and not others: in Tumble they touch every plane`);
-  if (unexcluded) notes.push(`<exclude>: ${unexcluded} pair${unexcluded > 1 ? 's' : ''} with a sphere excluded in MuJoCo touch in Tumble (it has no per-pair exclusion)`);
   if (wide) notes.push(`${wide} geom${wide > 1 ? 's use' : ' uses'} contype or conaffinity bits from ${FILTER_BITS} up, which Tumble's filter has no room for (it keeps ${FILTER_BITS} bits for each way two shapes meet): they are dropped`);
   if (frictionless) notes.push(`${frictionless} shape${frictionless > 1 ? 's' : ''} whose MuJoCo pair with a frictionless plane has friction: frictionless in Tumble (a pair's friction is the geometric mean)`);
   if (planes.length > 1 && new Set(planeGeoms.map((g) => [model.geom_friction[3 * g], model.geom_solref[2 * g], model.geom_solref[2 * g + 1], model.geom_priority[g], model.geom_solmix[g]].join())).size > 1) notes.push('the planes differ in friction, solref, priority or solmix: each shape meets every plane with its pair values of the first plane it touches');

@@ -87,11 +87,20 @@ function actuators(cx) {
 }
 
 /** The collision geoms as shapes (set on cx.bodies) and planes: the `contact` section, or null
- * (from-mjcf-contact.js). Bodies joined by a joint are told apart for MuJoCo's <exclude>. */
+ * (from-mjcf-contact.js). Bodies joined by a joint, where bodies welded together by fixed joints
+ * count as one (Tumble's rule, crates/tumble/src/contact/compile.rs joined_pairs, as MuJoCo's weld
+ * bodies), never touch: told apart for MuJoCo's <exclude> and for shapes that could touch nothing. */
 function contacts(cx) {
   const { joints, bodies } = cx;
-  const joinedPairs = new Set(joints.filter((j) => j.a != null).map((j) => `${Math.min(j.a, j.b)} ${Math.max(j.a, j.b)}`));
-  const tumbleJoined = (a, b) => joinedPairs.has(`${Math.min(a, b)} ${Math.max(a, b)}`);
+  const weld = bodies.map((_, k) => k);
+  const find = (k) => { while (weld[k] !== k) k = weld[k]; return k; };
+  for (const j of joints) {
+    if (j.type !== 'fixed' || j.a == null) continue;
+    const [x, y] = [find(j.a), find(j.b)];
+    weld[Math.max(x, y)] = Math.min(x, y);
+  }
+  const joinedPairs = new Set(joints.filter((j) => j.a != null).map((j) => `${Math.min(find(j.a), find(j.b))} ${Math.max(find(j.a), find(j.b))}`));
+  const tumbleJoined = (a, b) => find(a) === find(b) || joinedPairs.has(`${Math.min(find(a), find(b))} ${Math.max(find(a), find(b))}`);
   const { shapes, contact } = collision({ ...cx, tumbleJoined });
   shapes.forEach((list, b) => { if (list) bodies[b].shapes = list; });
   return contact;

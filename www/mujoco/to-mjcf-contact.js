@@ -136,5 +136,6 @@ export function contactParts(system, n, h, loops) {
   if (statics.length) notes.push(`static friction (mu_s ${num(statics[0].static_friction)} beside mu_k ${num(statics[0].friction)}): MuJoCo has one friction coefficient, the kinetic one is written`);
   if (materials.some((m) => m.pull)) notes.push('contact pull: MuJoCo\'s contact force never pulls, so a material with "pull" is written as one that pushes only (its damping calibrated for the same e)');
   const excludes = section.collide_joined ? [] : loops.filter((j) => j.a !== j.b).map((j) => `<exclude body1="b${j.b}" body2="${j.a == null ? 'world' : `b${j.a}`}"/>`);
+  for (const [a, b] of section.exclude ?? []) excludes.push(`<exclude body1="b${a}" body2="b${b}"/>`);
   return { geoms, excludes, contact: true, flags: section.collide_joined ? ' filterparent="disable"' : '', notes };
 }

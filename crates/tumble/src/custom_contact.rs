@@ -12,7 +12,7 @@
 //!              "planes": [{ "point": [0, 0, 0], "normal": [0, 0, 1] }],
 //!              "material": { "young": 1e7, "poisson": 0.45, "restitution": 0.8,
 //!                            "friction": 0.5, "static_friction": 0.5, "pull": false },
-//!              "collide_joined": false }
+//!              "collide_joined": false, "exclude": [[0, 2]] }
 //! ```
 //! A capsule's segment lies along its own z axis (`rotation` rows map the shape's axes to the
 //! body's, as a body's `rotation` does). `"ground": true` adds the plane through the origin
@@ -20,6 +20,8 @@
 //! override the section's, which override the defaults (`Material::default`); a missing
 //! `static_friction` equals `friction`. `group` and `mask` default to 1. `pull: true` lets the
 //! normal force's damping pull at the end of an impact (the textbook spring-dashpot).
+//! `exclude` lists pairs of bodies (indices) whose shapes never touch each other (MuJoCo's
+//! `<exclude>`), whatever their filters.
 use crate::shapes::{Contact, Material, Plane, Shape, ShapeKind};
 use crate::text::Num;
 use crate::validate::ScenarioError;
@@ -93,6 +95,8 @@ pub(crate) struct JsonContact {
     material: Option<JsonMaterial>,
     #[serde(default, skip_serializing_if = "core::ops::Not::not")]
     collide_joined: bool,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    exclude: Vec<[usize; 2]>,
 }
 
 fn err<T>(msg: String) -> Result<T, ScenarioError> {
@@ -182,8 +186,17 @@ pub(crate) fn contact_from(
         js.material.as_ref(),
         Material::default(),
     )?;
+    for (i, &[a, b]) in js.exclude.iter().enumerate() {
+        if a == b || a >= shapes.len() || b >= shapes.len() {
+            return err(format!(
+                "contact.exclude[{i}] = [{a}, {b}]: a pair of two different bodies is needed (indices 0 to {})",
+                shapes.len().saturating_sub(1)
+            ));
+        }
+    }
     let mut out = Contact {
         collide_joined: js.collide_joined,
+        exclude: js.exclude.clone(),
         ..Contact::default()
     };
     if js.ground {
@@ -343,6 +356,7 @@ pub fn contact_json(
             .collect(),
         material: None,
         collide_joined: ct.collide_joined,
+        exclude: ct.exclude.clone(),
     };
     let mut bodies = Vec::with_capacity(model.bodies.len());
     for b in 0..model.bodies.len() {

@@ -8,7 +8,8 @@
 //! (MuJoCo's rule for contype/conaffinity: shapes A and B may touch when
 //! `A.group & B.mask != 0 || B.group & A.mask != 0`; planes have group and mask 1), and bodies
 //! joined by a joint do not touch each other unless `collide_joined` is set (MuJoCo's
-//! parent-child rule, extended to every joint).
+//! parent-child rule, extended to every joint; bodies welded together by fixed joints count as
+//! one body, as MuJoCo's weld bodies do).
 use alloc::vec::Vec;
 use glam::{DMat3, DVec3};
 
@@ -117,6 +118,9 @@ pub struct Contact {
     pub planes: Vec<Plane>,
     /// whether bodies joined by a joint touch each other
     pub collide_joined: bool,
+    /// pairs of bodies whose shapes never touch each other (MuJoCo's `<exclude>`), each two
+    /// different bodies
+    pub exclude: Vec<[usize; 2]>,
 }
 
 impl Contact {

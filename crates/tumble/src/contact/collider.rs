@@ -57,7 +57,8 @@ pub struct Collider {
 pub struct Colliders {
     /// the colliders
     pub list: Vec<Collider>,
-    /// the pairs of bodies joined by a joint, (min, max), sorted (they do not touch)
+    /// the pairs of bodies that do not touch, (min, max), sorted: joined by a joint (bodies
+    /// welded together count as one), or excluded by the model (`compile.rs`)
     pub joined: Vec<(usize, usize)>,
     /// per law, restitution and pull used by a pair: its alpha
     pub alpha: Alphas,

@@ -204,17 +204,66 @@ fn colliders(model: &Model, weight: f64) -> Colliders {
         }
     }
     if out.list.len() > 1 {
-        out.joined = model
-            .joints
-            .iter()
-            .filter_map(|j| j.a.map(|a| (a.min(j.b), a.max(j.b))))
-            .collect();
-        out.joined.sort_unstable();
-        if ct.collide_joined {
-            out.joined.clear();
+        if !ct.collide_joined {
+            out.joined = joined_pairs(model);
         }
+        // and the pairs the model excludes
+        out.joined
+            .extend(ct.exclude.iter().map(|&[a, b]| (a.min(b), a.max(b))));
+        out.joined.sort_unstable();
+        out.joined.dedup();
     } else {
         out.list.clear();
     }
+    out
+}
+
+/// The pairs of bodies that do not touch, (min, max), sorted: bodies joined by a joint, where
+/// bodies welded together by fixed joints count as one (MuJoCo's weld bodies: its parent-child
+/// filter compares them, so a body below a jointless one does not touch the jointless one's
+/// parent, as the humanoid_CMU's thigh and pelvis about its hip body), and bodies welded
+/// together. Built once, at compile time.
+fn joined_pairs(model: &Model) -> Vec<(usize, usize)> {
+    let n = model.bodies.len();
+    // the weld groups: union-find over the fixed joints between two bodies
+    let mut root: Vec<usize> = (0..n).collect();
+    fn find(root: &mut [usize], mut k: usize) -> usize {
+        while root[k] != k {
+            root[k] = root[root[k]];
+            k = root[k];
+        }
+        k
+    }
+    for j in &model.joints {
+        if let (crate::model::JointKind::Fixed { .. }, Some(a)) = (&j.kind, j.a) {
+            let (ra, rb) = (find(&mut root, a), find(&mut root, j.b));
+            root[ra.max(rb)] = ra.min(rb);
+        }
+    }
+    let group: Vec<usize> = (0..n).map(|k| find(&mut root, k)).collect();
+    let group = &group;
+    let members = |g: usize| (0..n).filter(move |&k| group[k] == g);
+    let mut out = Vec::new();
+    let mut link = |x: usize, y: usize| {
+        if x != y {
+            out.push((x.min(y), x.max(y)));
+        }
+    };
+    let mut size = alloc::vec![0usize; n];
+    group.iter().for_each(|&g| size[g] += 1);
+    for j in &model.joints {
+        let Some(a) = j.a else { continue };
+        if size[group[a]] == 1 && size[group[j.b]] == 1 {
+            link(a, j.b); // (no weld on either side: the joint's own pair)
+            continue;
+        }
+        for x in members(group[a]) {
+            for y in members(group[j.b]) {
+                link(x, y);
+            }
+        }
+    }
+    out.sort_unstable();
+    out.dedup();
     out
 }

@@ -126,6 +126,7 @@ fn contact_model(
             shapes,
             planes,
             collide_joined: false,
+            exclude: vec![],
         },
     }
 }
