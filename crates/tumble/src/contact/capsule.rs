@@ -5,17 +5,21 @@
 //! segments   a: p_a(t) = c_a + (2t - 1) L_a e_a,  b: p_b(u) = c_b + (2u - 1) L_b e_b,
 //!            t, u in [0, 1] (a sphere: L = 0); (t, u) minimise |p_b(u) - p_a(t)|
 //!            (Ericson, Real-Time Collision Detection, 5.1.9), at the step's start
-//! point-line one closest point inside its segment (0 < t < 1), the other a sphere's centre or
-//!            a segment's end: the point against the line, g = sqrt(|w|^2 - (w . n)^2) - r_a
-//!            - r_b (w from the line's centre to the point, n its axis), exact as the point
-//!            slides along the segment in the step (`Geometry::PointLine`: its square is
-//!            quadratic in the director coordinates, so its discrete gradient is exact)
+//! point-segment one closest point inside its segment (0 < t < 1), the other a sphere's centre
+//!            or a segment's end; or both at ends (a sphere at a capsule's end, two capsules
+//!            end to end: the end whose projection lies nearer the other's segment): the
+//!            point against the segment, g = sqrt(|w|^2 + c(w . n)) - r_a - r_b (w from the
+//!            segment's centre to the point, n its axis, c = -s^2 inside and L^2 - 2 L |s|
+//!            beyond an end: the distance to the line or to the nearer end, one C^1
+//!            function), exact as the point slides along the segment and past its end in the
+//!            step (`Geometry::PointLine`: |w|^2 quadratic, s bilinear in the director
+//!            coordinates, c's difference quotient exact, so its discrete gradient is exact)
 //! line-line  both closest points inside their segments, the axes not within
 //!            `CROSSING_SIN2` of parallel (two capsules crossing): the lines' distance,
 //!            g = |w . (n_a x n_b)| / |n_a x n_b| - r_a - r_b, exact as both points slide
 //!            (`Geometry::LineLine`: its square is a quotient of polynomials in the inner
 //!            products of w, n_a, n_b; `methods/director/line_line.rs`)
-//! held pair  otherwise (both at ends, or two capsules near parallel), the distance
+//! held pair  otherwise (two spheres, or two capsules near parallel), the distance
 //!            between the two closest points held as body points for the step,
 //!            s_a = s + R_s (0, 0, (2t* - 1) L_a) in a's frame (and b's alike):
 //!            `Geometry::SpherePair`, a spring's exact form (Delta l = (dbar / lbar) . Delta d)
@@ -28,13 +32,15 @@
 //! a cup of capsules, a ball on a rail) is then exact however it runs along the segment: the
 //! next step's start finds the same distance the step ended with, and the director keeps
 //! E - E0 - W + D to its Newton tolerance (tests/capsule_pairs.rs: a ball running 0.3 m along
-//! a capsule, 2.5e-12 J where the held point gave 1.8e-3 J). What is not exact: a point whose
-//! projection passes a segment's end within the step is measured against the line beyond the
-//! end until the next step's start takes the end (a gap a little smaller than the end cap's:
-//! the next step's potential is lower, a loss). Two capsules crossing are their lines'
-//! distance, exact alike (tests/capsule_pairs.rs: a sliding oblique strike keeps E to 5.9e-13
-//! of E0 where the held points gave 2.0e-5), but for a closest point passing an end within
-//! the step, as above. Two capsules near parallel, whose closest points move by about 1/sin
+//! a capsule, 2.5e-12 J where the held point gave 1.8e-3 J; running on over the end cap and
+//! off it, 2.1e-12 J where the line's distance beyond the end gave 2.5e-8 J). Two capsules
+//! crossing are their lines' distance, exact alike (tests/capsule_pairs.rs: a sliding oblique
+//! strike keeps E to 5.9e-13 of E0 where the held points gave 2.0e-5), but for a closest point
+//! passing an end within the step: the lines' distance beyond the end is smaller than the
+//! segments', which the next step's start takes (a loss of second order in the step). What
+//! else is not exact is a change of the pair's kind between steps where the kinds' gaps
+//! differ (an end giving way to another point of its capsule as the nearer). Two capsules
+//! near parallel, whose closest points move by about 1/sin
 //! of a turn, are held for the step, and the next step's start finds a gap smaller by about
 //! delta^2 / (2 l) (delta the points' slide over the step, l their distance): an energy gain
 //! of second order in the step per step in contact.
@@ -56,18 +62,27 @@ pub fn collide(pair: &Pair, out: &mut Vec<Probe>) {
     let (t, u) = closest(pa, qa, pb, qb);
     let inside = |shape: &Collider, t: f64| shape.segment.is_some() && t > 0.0 && t < 1.0;
     let (sa, sb) = (segment_point(a, t), segment_point(b, u));
-    let line = match (inside(a, t), inside(b, u)) {
-        (true, false) => Some((a, false)),
-        (false, true) => Some((b, true)),
-        _ => None,
-    };
     let mut probe = sphere_pair(pair.colliders, a, sa, b, sb, pair.key);
-    if inside(a, t) && inside(b, u) {
-        if let Some(geometry) = crossing(a, b, s) {
-            probe.geometry = geometry;
+    let segment = match (inside(a, t), inside(b, u)) {
+        (true, true) => {
+            if let Some(geometry) = crossing(a, b, s) {
+                probe.geometry = geometry;
+            }
+            None
         }
-    } else if let Some((on, line_b)) = line {
-        // the line's centre and axis stand for its point (the foot moves along it in the step)
+        (true, false) => Some(false),
+        (false, true) => Some(true),
+        // both at ends (or a sphere): the point nearer to entering the other's segment
+        (false, false) => match (a.segment, b.segment) {
+            (None, None) => None,
+            (Some(_), None) => Some(false),
+            (None, Some(_)) => Some(true),
+            (Some(_), Some(_)) => Some(beyond(a, pb.lerp(qb, u), s) > beyond(b, pa.lerp(qa, t), s)),
+        },
+    };
+    if let Some(line_b) = segment {
+        // the segment's centre and axis stand for its point (the foot moves along it)
+        let on = if line_b { b } else { a };
         let (sa, sb) = if line_b { (sa, on.s) } else { (on.s, sb) };
         probe.geometry = Geometry::PointLine {
             a: a.body,
@@ -77,10 +92,19 @@ pub fn collide(pair: &Pair, out: &mut Vec<Probe>) {
             sb,
             rb: b.r,
             m: on.rot * DVec3::Z,
+            half: on.segment.unwrap_or(0.0),
             line_b,
         };
     }
     out.push(probe);
+}
+
+/// How far beyond the nearer end of `shape`'s segment the world point `p` projects (m, at the
+/// states `s`): the smaller, the nearer that point is to sliding onto the segment.
+fn beyond(shape: &Collider, p: DVec3, s: &[BodyState]) -> f64 {
+    let st = &s[shape.body];
+    let (c, n) = (st.x + st.r * shape.s, st.r * (shape.rot * DVec3::Z));
+    (p - c).dot(n).abs() - shape.segment.unwrap_or(0.0)
 }
 
 /// Below this sin^2 of the angle between two capsules' axes their lines' distance is not

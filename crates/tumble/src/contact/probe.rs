@@ -54,11 +54,13 @@ pub enum Geometry {
         /// b's radius
         rb: f64,
     },
-    /// a point of one body against the line of a capsule's segment on the other (a sphere's
-    /// centre, or another capsule's end, against a capsule whose closest point lies inside its
-    /// segment: `capsule.rs`): with w = p_b - p_a and n the line's axis (world),
-    /// g = sqrt(|w|^2 - (w . n)^2) - r_a - r_b, the distance of the point to the line, whose
-    /// square is quadratic in the director coordinates (an exact discrete gradient)
+    /// a point of one body against a capsule's segment on the other (a sphere's centre, or
+    /// another capsule's end: `capsule.rs`): with w = p_b - p_a from the segment's centre, n
+    /// its axis (world), s = w . n and half-length L, g = sqrt(|w|^2 + c(s)) - r_a - r_b with
+    /// c(s) = -s^2 for |s| <= L and L^2 - 2 L |s| beyond (the distance to the line inside, to
+    /// the nearer end beyond: one C^1 function, so a point passing an end within a step is
+    /// exact); |w|^2 is quadratic and s bilinear in the director coordinates, c a function of
+    /// s alone (its difference quotient: `segment_slope`), so the discrete gradient is exact
     PointLine {
         /// body a (the pair's first collider's) and its point in a's frame (the line's
         /// centre if the line is a's)
@@ -75,6 +77,8 @@ pub enum Geometry {
         rb: f64,
         /// the line's unit axis in its body's frame
         m: DVec3,
+        /// the segment's half-length L (m) along `m` from its body point
+        half: f64,
         /// whether the line is b's (else a's)
         line_b: bool,
     },
@@ -113,6 +117,29 @@ pub fn line_feet(w: DVec3, na: DVec3, nb: DVec3) -> (f64, f64) {
     }
     let (wa, wb) = (w.dot(na), w.dot(nb));
     ((wa - k * wb) / denom, (k * wa - wb) / denom)
+}
+
+/// c(s) of a point against a segment of half-length `half` (`Geometry::PointLine`): |w|^2 + c(s)
+/// is the squared distance, c = -s^2 inside, L^2 - 2 L |s| beyond an end.
+pub fn segment_c(s: f64, half: f64) -> f64 {
+    let f = s.clamp(-half, half);
+    f * f - 2.0 * f * s
+}
+
+/// The difference quotient (c(s1) - c(s0)) / (s1 - s0) of `segment_c`, -2 clamp(s) where
+/// s1 = s0: the slopes of its three pieces over [s0, s1] (below -L: 2 L; inside [a, b]: -(a + b);
+/// beyond L: -2 L), each weighted by its share of the interval, so that it stays accurate for
+/// s1 near s0 on either side of an end (no difference of two nearly equal c).
+pub fn segment_slope(s0: f64, s1: f64, half: f64) -> f64 {
+    let (lo, hi) = if s0 <= s1 { (s0, s1) } else { (s1, s0) };
+    let span = hi - lo;
+    if span <= 0.0 {
+        return -2.0 * s0.clamp(-half, half);
+    }
+    let (a, b) = (lo.clamp(-half, half), hi.clamp(-half, half));
+    let below = (hi.min(-half) - lo).max(0.0);
+    let above = (hi - lo.max(half)).max(0.0);
+    (2.0 * half * (below - above) - (a + b) * (b - a)) / span
 }
 
 /// A compiled contact: geometry, normal law, friction.
@@ -171,11 +198,13 @@ impl Probe {
                 sb,
                 rb,
                 m,
+                half,
                 line_b,
             } => {
                 let (arm_a, arm_b) = (s[a].r * sa, s[b].r * sb);
                 let n = s[if line_b { b } else { a }].r * m;
-                let along = n * n.dot(s[b].x + arm_b - s[a].x - arm_a);
+                let w = s[b].x + arm_b - s[a].x - arm_a;
+                let along = n * w.dot(n).clamp(-half, half);
                 Some(if line_b {
                     (a, arm_a, ra, b, arm_b - along, rb)
                 } else {
@@ -262,11 +291,13 @@ pub fn gap(p: &Probe, s: &[BodyState]) -> f64 {
             sb,
             rb,
             m,
+            half,
             line_b,
         } => {
             let w = s[b].x + s[b].r * sb - s[a].x - s[a].r * sa;
             let along = w.dot(s[if line_b { b } else { a }].r * m);
-            crate::math::sqrt((w.length_squared() - along * along).max(0.0)) - ra - rb
+            let l2 = w.length_squared() + segment_c(along, half);
+            crate::math::sqrt(l2.max(0.0)) - ra - rb
         }
         Geometry::LineLine {
             a,

@@ -13,12 +13,15 @@
 //!              linear in q, so g is bilinear and Delta g = nbar . Delta w + wbar . Delta n
 //!              exactly (the means of the step's ends): F nbar on a's point, -F nbar on b's
 //!              centre and -F m_i wbar on b's director q_i
-//! point-line  l^2 = f = |w|^2 - s^2 with w = p_b - p_a and s = w . n (n = Q m, the line's
-//!              axis), w and n linear in q, s bilinear: Delta s = nbar . Delta w + wbar . Delta n
-//!              and Delta f = 2 wbar . Delta w - 2 sbar Delta s exactly, so
-//!              Delta l = Delta f / (l_0 + l_1) = G_w . Delta w + G_n . Delta n with
-//!              G_w = 2 (wbar - sbar nbar) / (l_0 + l_1), G_n = -2 sbar wbar / (l_0 + l_1):
-//!              F G_w pushes b's point from a's, -F m_i G_n on the line body's director q_i
+//! point-segment l^2 = f = |w|^2 + c(s) with w = p_b - p_a, s = w . n (n = Q m, the axis),
+//!              c = -s^2 inside the segment (|s| <= L), L^2 - 2 L |s| beyond (the nearer end's
+//!              distance: `probe.rs`); w and n linear in q, s bilinear: Delta s = nbar . Delta w
+//!              + wbar . Delta n, and Delta f = 2 wbar . Delta w + k Delta s exactly with k the
+//!              difference quotient of c over [s_0, s_1] (-2 sbar inside), so Delta l =
+//!              Delta f / (l_0 + l_1) = G_w . Delta w + G_n . Delta n, G_w = (2 wbar + k nbar) /
+//!              (l_0 + l_1), G_n = k wbar / (l_0 + l_1): F G_w pushes b's point from a's,
+//!              -F m_i G_n on the segment body's director q_i (a point passing an end within
+//!              the step stays exact: c is one function of s)
 //! line-line   d = |w . (n_a x n_b)| / |n_a x n_b| (w = c_b - c_a between the segments'
 //!              centres, n_a = Q_a m_a, n_b = Q_b m_b), d^2 a quotient of polynomials in the
 //!              inner products of w, n_a, n_b: Delta d = G_w . Delta w + G_a . Delta n_a + G_b .
@@ -38,7 +41,7 @@ use super::line_line::discrete_gradient;
 use super::stiffness::{add_point, add_stiffness, point, pos, Coupling, Stiffness};
 use crate::contact::compile::Probes;
 use crate::contact::friction::{return_map, unload, PairFriction, PlaneFriction};
-use crate::contact::probe::{line_feet, Geometry, Probe};
+use crate::contact::probe::{line_feet, segment_c, segment_slope, Geometry, Probe};
 use crate::contact::step::StepState;
 use alloc::vec::Vec;
 use glam::{DMat3, DVec3};
@@ -274,6 +277,7 @@ fn point_line(p: &Probe, step: &Step, sinks: &mut Sinks, dissipated: &mut f64) -
         sb,
         rb,
         m,
+        half,
         line_b,
     } = p.geometry
     else {
@@ -287,15 +291,20 @@ fn point_line(p: &Probe, step: &Step, sinks: &mut Sinks, dissipated: &mut f64) -
     let w0 = point(&qn[b], sb) - point(&qn[a], sa);
     let w1 = point(&q1[b], sb) - point(&q1[a], sa);
     let (s0, s1) = (w0.dot(n0), w1.dot(n1));
-    let length = |w: DVec3, s: f64| crate::math::sqrt((w.length_squared() - s * s).max(0.0));
+    let length =
+        |w: DVec3, s: f64| crate::math::sqrt((w.length_squared() + segment_c(s, half)).max(0.0));
     let (l0, l1) = (length(w0, s0), length(w1, s1));
     let (d0, d1) = (ra + rb - l0, ra + rb - l1);
     let (f, fe) = p.law.discrete(d0, d1, h);
     *dissipated += (f - fe) * (d1 - d0);
     if f != 0.0 && l0 + l1 > 0.0 {
-        let (wbar, nbar, sbar) = ((w0 + w1) * 0.5, (n0 + n1) * 0.5, 0.5 * (s0 + s1));
-        let gw = (wbar - nbar * sbar) * (2.0 / (l0 + l1));
-        let gn = wbar * (-2.0 * sbar / (l0 + l1));
+        let (wbar, nbar, k) = (
+            (w0 + w1) * 0.5,
+            (n0 + n1) * 0.5,
+            segment_slope(s0, s1, half),
+        );
+        let gw = (wbar * 2.0 + nbar * k) / (l0 + l1);
+        let gn = wbar * (k / (l0 + l1));
         add_point(&mut g[b], sb, gw * -f);
         add_point(&mut g[a], sa, gw * f);
         let (gn, mm) = (gn.to_array(), m.to_array());
@@ -310,12 +319,13 @@ fn point_line(p: &Probe, step: &Step, sinks: &mut Sinks, dissipated: &mut f64) -
             return (f, d0, d1); // (the point on the line: no normal to stiffen along)
         }
         let k = 0.5 * p.law.stiffness(d1) + p.law.c * p.law.damping_factor(d1) / h;
-        let dir = (w1 - n1 * s1) / l1;
+        let foot = n1 * s1.clamp(-half, half);
+        let dir = (w1 - foot) / l1;
         let kd = k * DMat3::from_cols(dir * dir.x, dir * dir.y, dir * dir.z);
         let (foot_a, foot_b) = if line_b {
-            (point(&q1[a], sa), point(&q1[b], sb) - n1 * s1)
+            (point(&q1[a], sa), point(&q1[b], sb) - foot)
         } else {
-            (point(&q1[a], sa) + n1 * s1, point(&q1[b], sb))
+            (point(&q1[a], sa) + foot, point(&q1[b], sb))
         };
         add_stiffness(&mut stiff[a], kd, foot_a - pos(&q1[a]));
         add_stiffness(&mut stiff[b], kd, foot_b - pos(&q1[b]));
