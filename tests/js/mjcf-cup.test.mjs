@@ -71,10 +71,8 @@ function director(system, t, each = () => {}) {
 
 test('a ball dropped into a cup of capsules rests on its bottom, as in MuJoCo, the balance exact', () => {
   const model = compileMjcf(mujoco, MODEL);
-  const { system, notes } = fromMjModel(mujoco, model);
+  const { system } = fromMjModel(mujoco, model);
   model.delete();
-  const text = notes.join('\n');
-  assert.ok(!/do not touch in Tumble/.test(text), text);
   const t = 2;
   const ball = system.bodies.findIndex((b) => b.shapes?.[0]?.type === 'sphere');
   const cup = 1 - ball;
@@ -152,10 +150,8 @@ const RAIL = `<mujoco><option timestep="1e-4" integrator="RK4"/>
 
 test('a rod across an inclined rail slides down it as in MuJoCo: capsules meet capsules, the balance exact', () => {
   const model = compileMjcf(mujoco, RAIL);
-  const { system, notes } = fromMjModel(mujoco, model);
+  const { system } = fromMjModel(mujoco, model);
   model.delete();
-  const text = notes.join('\n');
-  assert.ok(!/do not touch in Tumble/.test(text), text);
   const t = 0.4;
   const { poses, worst } = director(system, t);
   const m = compileMjcf(mujoco, RAIL);
@@ -174,5 +170,60 @@ test('a rod across an inclined rail slides down it as in MuJoCo: capsules meet c
   assert.ok(mine[0] < 0, `it did not slide down: x = ${mine[0]}`);
   assert.ok(Math.abs(mine[1] - onRail(mine[0])) < 1e-3, `not on the rail: z = ${mine[1]}, the rail's ${onRail(mine[0])}`);
   assert.ok(Math.hypot(mine[0] - theirs[0], mine[1] - theirs[1]) < 1e-3, `Tumble ${mine}, MuJoCo ${theirs}`);
+  assert.ok(worst < 1e-9, `balance ${worst}`);
+});
+
+// Boxes meet boxes and capsules in a converted model (from-mjcf-contact.js filterBits, region C
+// for every shape not a sphere): a cube on a planar root (two slides and a hinge, as the
+// stacker's boxes) dropped tilted onto a cube resting on the floor lands on it and rests there,
+// as in MuJoCo; a rod dropped across a third cube rests across it. A cube's corners against the
+// other's face are exact in the director; the rod on the cube's top is a capsule held at its
+// nearest point for the step (contact/capsule_box.rs: first order in h while that point slides
+// along the rod, the note says so; here it stays at the rod's middle, so nothing is lost).
+// Measured: heights within 0.03 mm of resting (MuJoCo's 0.16-0.4 mm below), balance 4.9e-12 J.
+// Before, those pairs were kept apart and the cube and the rod fell through to the floor.
+const BOXES = `<mujoco><option timestep="1e-4" integrator="RK4"/>
+  <default><geom condim="1"/><joint type="slide"/></default>
+  <worldbody>
+    <geom name="ground" type="plane" size="1 1 .1"/>
+    <body name="low" pos="0 0 .05"><joint name="low_x" axis="1 0 0"/><joint name="low_z" axis="0 0 1"/>
+      <geom name="low" type="box" size=".05 .05 .05"/></body>
+    <body name="top" pos=".01 0 .2"><joint name="top_x" axis="1 0 0"/><joint name="top_z" axis="0 0 1"/>
+      <joint name="top_y" type="hinge" axis="0 1 0"/>
+      <geom name="top" type="box" size=".04 .04 .04" euler="0 8.6 0"/></body>
+    <body name="block" pos=".5 0 .05"><joint name="block_x" axis="1 0 0"/><joint name="block_z" axis="0 0 1"/>
+      <geom name="block" type="box" size=".05 .05 .05"/></body>
+    <body name="rod" pos=".5 0 .15"><joint name="rod_x" axis="1 0 0"/><joint name="rod_z" axis="0 0 1"/>
+      <geom name="rod" type="capsule" size=".01" fromto="0 -.1 0 0 .1 0"/></body>
+  </worldbody>
+</mujoco>`;
+
+test('a cube dropped on a cube and a rod on a block rest on them as in MuJoCo: boxes meet boxes and capsules', () => {
+  const model = compileMjcf(mujoco, BOXES);
+  const { system, notes } = fromMjModel(mujoco, model);
+  model.delete();
+  const text = notes.join('\n');
+  assert.match(text, /geom pairs? of a box and a box or a capsule \(such as geom 'low' and geom 'top'/);
+  const t = 1;
+  const { poses, worst } = director(system, t);
+  const m = compileMjcf(mujoco, BOXES);
+  const data = new mujoco.MjData(m);
+  for (let k = 0; k < Math.round(t / 1e-4); k++) mujoco.mj_step(m, data);
+  const theirs = (b) => data.xipos[3 * b + 2];
+  const z = { top: theirs(2), rod: theirs(4), low: theirs(1) };
+  data.delete();
+  m.delete();
+  // Tumble's bodies by where their centres started
+  const at = (x, z0) => system.bodies.findIndex((b) => Math.abs(b.position[0] - x) < 1e-9 && Math.abs(b.position[2] - z0) < 1e-9);
+  const mine = { top: poses[12 * at(0.01, 0.2) + 2], rod: poses[12 * at(0.5, 0.15) + 2], low: poses[12 * at(0, 0.05) + 2] };
+  // resting: the top cube's centre at 0.1 + 0.04 (flat on the low cube), the rod's at 0.1 + 0.01
+  const rest = { top: 0.14, rod: 0.11, low: 0.05 };
+  console.log(`# at ${t} s, centres' heights (m): Tumble ${JSON.stringify(mine)}, MuJoCo ${JSON.stringify(z)}, resting ${JSON.stringify(rest)}; balance ${worst.toExponential(2)} J`);
+  for (const k of Object.keys(rest)) {
+    // Tumble's Hertz contact sinks microns; MuJoCo's soft contact (solref 0.02 s) about 1 mm
+    assert.ok(Math.abs(mine[k] - rest[k]) < 2e-4, `${k}: Tumble at ${mine[k]}, resting at ${rest[k]}`);
+    assert.ok(Math.abs(z[k] - rest[k]) < 3e-3, `${k}: MuJoCo at ${z[k]}, resting at ${rest[k]}`);
+  }
+  // the cubes' corners against faces are exact, and the rod's held point does not slide
   assert.ok(worst < 1e-9, `balance ${worst}`);
 });

@@ -43,22 +43,21 @@
 //     an impedance, neither a material's: a note). A sphere against another shape takes the
 //     smaller of the two restitutions and the geometric mean of the frictions (as set for the
 //     planes): a note.
-//   - who touches whom. A converted model's spheres, capsules and boxes meet planes, spheres
-//     meet spheres, capsules and boxes, and capsules meet capsules (a sphere against a capsule's
-//     line or a box's face, two capsules crossing, are exact in the director: contact/capsule.rs,
-//     point_box.rs; two capsules near parallel are held for the step). Two boxes or a capsule and
-//     a box do not: their edge contacts are held for a step and not exact. Choice: those pairs
-//     are kept apart by the masks (never by dropping the shapes, which keep their ground
-//     contact), and the
-//     pairs MuJoCo would have collided are counted in a note. Bits: bit 0 is the planes'
-//     (Tumble's planes have group 1 and mask 1): a shape that MuJoCo lets touch a plane has bit
-//     0 in its group, and no shape has it in its mask, so bit 0 brings shapes to planes only.
-//     Above it four regions of FILTER_BITS bits carry MuJoCo's contype and conaffinity, one for
-//     sphere-sphere, one for each way a sphere and another shape meet and one for
-//     capsule-capsule (filterBits), so every pair with a sphere and every pair of capsules meets
-//     by MuJoCo's own rule (contype of one & conaffinity of the other); boxes meet spheres only
-//     (a box's edge against a capsule or a box is held for the step in Tumble, not exact).
-//     MuJoCo's filterparent (a body does not touch its parent)
+//   - who touches whom. Every pair MuJoCo collides meets in Tumble: spheres, capsules and boxes
+//     meet planes and each other. A sphere against a capsule's segment or a box's face, two
+//     capsules crossing and a box's corner against a face are exact in the director
+//     (contact/capsule.rs, point_box.rs, box_box.rs); a box's edge against a box's edge or a
+//     capsule, and two capsules near parallel, are held for a step, so the director's balance
+//     through those contacts is first order in h, not exact: a note counts such pairs. (Choice:
+//     until this release those pairs were kept apart for the exact balance, and the stacker's
+//     boxes fell through each other and its fingers through the boxes: a wrong picture with an
+//     exact balance; now they stack and grasp, with the balance's error named.) Bits: bit 0 is
+//     the planes' (Tumble's planes have group 1 and mask 1): a shape that MuJoCo lets touch a
+//     plane has bit 0 in its group, and no shape has it in its mask, so bit 0 brings shapes to
+//     planes only. Above it four regions of FILTER_BITS bits carry MuJoCo's contype and
+//     conaffinity, one for sphere-sphere, one for each way a sphere and another shape meet and
+//     one for two shapes neither a sphere (filterBits), so every pair meets by MuJoCo's own rule
+//     (contype of one & conaffinity of the other). MuJoCo's filterparent (a body does not touch its parent)
 //     is Tumble's rule for joined bodies (bodies welded by fixed joints counting as one, as
 //     MuJoCo's weld bodies); <exclude> between the world and a body keeps that body's shapes off
 //     the planes, between two bodies it is Tumble's contact.exclude.
@@ -168,18 +167,18 @@ export function collision(ctx) {
     return { shapes, contact: null };
   }
   const fit = fitMaterials(cx, read);
-  const lost = lostPairs(cx, read.body);
+  const pairs = heldPairs(cx, read.body);
   // a shape that can touch nothing (one that touches no plane and no shape on a body it is not
-  // joined to) is left out: its lost pairs, if MuJoCo had any, are in the notes
+  // joined to or excluded from) is left out
   const meets = (s, t) => (s.group & t.mask) !== 0 || (t.group & s.mask) !== 0;
-  const apart = (s, t) => !cx.isExcluded(s, t) && (!lost.filterParent || !cx.tumbleJoined(cx.index[s.b], cx.index[t.b]));
+  const apart = (s, t) => !cx.isExcluded(s, t) && (!pairs.filterParent || !cx.tumbleJoined(cx.index[s.b], cx.index[t.b]));
   const live = read.body.filter((s) => (s.shape.group & 1) || read.body.some((t) => t.b !== s.b && meets(s.shape, t.shape) && apart(s, t)));
   for (const s of live) (shapes[cx.index[s.b]] ??= []).push(s.shape);
-  contactNotes(cx, collides, read, fit, lost, live);
+  contactNotes(cx, collides, read, fit, pairs, live);
   if (!live.length) return { shapes, contact: null };
   const contact = { planes: read.planes };
   if (cx.exclude.length) contact.exclude = cx.exclude;
-  if (!lost.filterParent) { contact.collide_joined = true; cx.notes.push('filterparent is disabled in the model: joined bodies\' spheres touch (collide_joined)'); }
+  if (!pairs.filterParent) { contact.collide_joined = true; cx.notes.push('filterparent is disabled in the model: joined bodies\' spheres touch (collide_joined)'); }
   return { shapes, contact };
 }
 
@@ -319,57 +318,55 @@ export const FILTER_BITS = 7;
  * `conaffinity` (their low FILTER_BITS bits). Four regions above the planes' bit 0: S a
  * sphere's contype in its group and conaffinity in its mask, so spheres meet spheres; X a
  * sphere's contype in its group and another shape's conaffinity in its mask; Y another shape's
- * contype in its group and a sphere's conaffinity in its mask; C a capsule's contype in its
- * group and conaffinity in its mask. A sphere and a capsule or a box then meet by MuJoCo's own
- * rule (contype of one & conaffinity of the other, either way round), two capsules alike, and a
- * box never meets a capsule or a box (X and Y never meet each other, and boxes have no C). */
+ * contype in its group and a sphere's conaffinity in its mask; C the contype of a shape not a
+ * sphere in its group and its conaffinity in its mask. Every pair then meets by MuJoCo's own
+ * rule (contype of one & conaffinity of the other, either way round): a sphere and another
+ * shape through X and Y, two others through C (a sphere has no C, the others no S). */
 export function filterBits(type, ground, contype, conaffinity) {
   const low = (1 << FILTER_BITS) - 1;
   const [ct, ca] = [contype & low, conaffinity & low];
   const S = 1, X = 1 + FILTER_BITS, Y = 1 + 2 * FILTER_BITS, C = 1 + 3 * FILTER_BITS;
   if (type === 'sphere') return { group: (ground | (ct << S) | (ct << X)) >>> 0, mask: ((ca << S) | (ca << Y)) >>> 0 };
-  const own = type === 'capsule' ? [ct << C, ca << C] : [0, 0];
-  return { group: (ground | (ct << Y) | own[0]) >>> 0, mask: ((ca << X) | own[1]) >>> 0 };
+  return { group: (ground | (ct << Y) | (ct << C)) >>> 0, mask: ((ca << X) | (ca << C)) >>> 0 };
 }
 
-/** The pairs of shapes `body` MuJoCo collides that Tumble will not (different bodies, not parent
- * and child): { lost (pairs without a sphere, other than two capsules), example (the first, in
- * words),
- * filterParent (MuJoCo's filterparent is on) }. */
-function lostPairs(cx, body) {
+/** The pairs of shapes `body` MuJoCo collides (different bodies, not parent and child) whose
+ * edge contacts Tumble holds for a step: { held (pairs of a box and a box or a capsule),
+ * example (the first, in words), filterParent (MuJoCo's filterparent is on) }. */
+function heldPairs(cx, body) {
   const { mujoco, model, owner, index, glabel, typeName, isExcluded, filter } = cx;
   const parentOf = (b) => owner[model.body_parentid[b]];
   const filterParent = (model.opt.disableflags & mujoco.mjtDisableBit.mjDSBL_FILTERPARENT.value) === 0;
-  let lost = 0, example = '';
+  let held = 0, example = '';
   for (let x = 0; x < body.length; x++) {
     for (let y = x + 1; y < body.length; y++) {
       const s1 = body[x], s2 = body[y];
       if (s1.b === s2.b || !filter(s1.g, s2.g)) continue;
       if (filterParent && (parentOf(s1.b) === s2.b || parentOf(s2.b) === s1.b)) continue;
-      // (a sphere meets spheres, capsules and boxes, a capsule capsules: see the header)
+      // (a box's edges against a box or a capsule: see the header)
       const types = [s1.shape.type, s2.shape.type];
-      const meets = types.includes('sphere') || (types[0] === 'capsule' && types[1] === 'capsule');
+      const edges = types.includes('box') && !types.includes('sphere');
       if (isExcluded(s1, s2)) continue; // (as contact.exclude in Tumble too)
-      if (!meets) {
-        lost++;
+      if (edges) {
+        held++;
         if (!example) example = `${glabel(s1.g)} and ${glabel(s2.g)}, ${typeName(model.geom_type[s1.g])} and ${typeName(model.geom_type[s2.g])}`;
       }
     }
   }
-  return { lost, example, filterParent };
+  return { held, example, filterParent };
 }
 
-/** The notes on the contact: what became shapes and planes, boxed, left out, lost, mixed. */
-function contactNotes(cx, collides, read, fit, lostInfo, live) {
+/** The notes on the contact: what became shapes and planes, boxed, left out, held, mixed. */
+function contactNotes(cx, collides, read, fit, pairs, live) {
   const { model, notes, glabel } = cx;
   const { planes, planeGeoms, approx, dropped, wide } = read;
   const { mixed, frictionless } = fit;
-  const { lost, example } = lostInfo;
+  const { held, example } = pairs;
   if (live.length) notes.push(`contact: ${live.length} collision geom${live.length > 1 ? 's' : ''} as shapes and ${planes.length} plane${planes.length === 1 ? '' : 's'}; ${planes.length ? 'each shape meets the planes with MuJoCo\'s pair friction and' : 'each shape has its geom\'s friction and'} a restitution, the rebound of MuJoCo's law at the pair's solref dampratio z (a linear spring-damper kept from pulling: 0.135 at MuJoCo's default z = 1); Young's modulus is Tumble's default (MuJoCo's solref time constant and solimp have no counterpart)`);
   const boxed = approx.filter(([g]) => live.some((x) => x.g === g)).map(([, text]) => text);
   if (boxed.length) notes.push(`collision geoms Tumble has no shape for, as boxes around them: ${boxed.join(', ')}`);
   if (dropped.length) notes.push(`collision geoms left out: ${dropped.join(', ')}`);
-  if (lost) notes.push(`${lost} geom pair${lost > 1 ? 's that collide' : ' that collides'} in MuJoCo (such as ${example}) ${lost > 1 ? 'do' : 'does'} not touch in Tumble: a converted model's shapes meet planes, and spheres meet spheres, capsules and boxes; the masks keep the other pairs apart`);
+  if (held) notes.push(`${held} geom pair${held > 1 ? 's' : ''} of a box and a box or a capsule (such as ${example}): where ${held > 1 ? 'they meet' : 'it meets'} at a box's edge, Tumble holds the contact point for a step, so the director's balance through that contact is first order in the step, not exact (a box's corner against a face is exact: docs/contact.md)`);
   if (mixed) notes.push(`${mixed} shape${mixed > 1 ? 's' : ''} touch some of the planes in MuJoCo and not others: in Tumble they touch every plane`);
   if (wide) notes.push(`${wide} geom${wide > 1 ? 's use' : ' uses'} contype or conaffinity bits from ${FILTER_BITS} up, which Tumble's filter has no room for (it keeps ${FILTER_BITS} bits for each way two shapes meet): they are dropped`);
   if (frictionless) notes.push(`${frictionless} shape${frictionless > 1 ? 's' : ''} whose MuJoCo pair with a frictionless plane has friction: frictionless in Tumble (a pair's friction is the geometric mean)`);
