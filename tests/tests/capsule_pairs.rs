@@ -16,7 +16,7 @@
 //!   tolerance at every step (the sphere's centre against the capsule's line, exactly);
 //! - a sphere running along a capsule: the director's balance through 0.3 m of slide, with and
 //!   without friction.
-use tumble::contact::capsule::closest;
+use tumble::contact::probe::segment_feet;
 use tumble::{Method, Scenario, Settings, Simulation};
 
 fn sim(text: &str, method: Method, h: f64) -> Simulation {
@@ -56,8 +56,15 @@ fn closest_points_match_a_brute_force_search() {
             _ => {}
         }
         let dist = |t: f64, u: f64| ((p2 + (q2 - p2) * u) - (p1 + (q1 - p1) * t)).length();
-        let (t, u) = closest(p1, q1, p2, q2);
-        assert!((0.0..=1.0).contains(&t) && (0.0..=1.0).contains(&u));
+        // as the pair has them: centres, unit axes (any for a point), half-lengths
+        let unit = |d: glam::DVec3| d.try_normalize().unwrap_or(glam::DVec3::X);
+        let (na, nb) = (unit(q1 - p1), unit(q2 - p2));
+        let (ha, hb) = (0.5 * (q1 - p1).length(), 0.5 * (q2 - p2).length());
+        let w = (p2 + q2) * 0.5 - (p1 + q1) * 0.5;
+        let (s, r) = segment_feet(w.dot(na), w.dot(nb), na.dot(nb), ha, hb);
+        assert!(s.abs() <= ha && r.abs() <= hb);
+        let t = if ha > 0.0 { 0.5 + 0.5 * s / ha } else { 0.0 };
+        let u = if hb > 0.0 { 0.5 + 0.5 * r / hb } else { 0.0 };
         // a grid of 401 x 401, then a finer one about its best
         let n = 400;
         let mut best = (f64::INFINITY, 0.0, 0.0);
@@ -300,14 +307,15 @@ fn a_sphere_running_along_a_capsule_keeps_the_directors_balance() {
 
 /// Two free capsules crossing, one striking the other obliquely while sliding along both
 /// segments and turning (no gravity, elastic, frictionless): both closest points slide through
-/// the contact, so the pair is two lines' distance, g = |w . (n_a x n_b)| / |n_a x n_b| minus
-/// r_a + r_b (`Geometry::LineLine`), with its exact discrete gradient. The director keeps E to
-/// its Newton tolerance at every step, the three methods keep the linear momentum and the
-/// angular momentum about the origin, and RATTLE and Baumgarte (the force at the lines'
-/// closest points) part the capsules at the director's velocities. (Before, with the closest
-/// points held as body points for the step, the director's energy error was 2.0e-5 of E0 at
-/// h = 2e-5 s; a first exact form through c = n_a x n_b, not built on inner products, kept E
-/// and lost 3.2e-11 kg m^2/s of angular momentum: `methods/director/line_line.rs`.)
+/// the contact. The pair is the segments' distance, a function of the inner products of w,
+/// n_a, n_b with Gonzalez's discrete gradient in them (`Geometry::Segments`,
+/// `methods/director/segments.rs`). The director keeps E to its Newton tolerance at every
+/// step, the three methods keep the linear momentum and the angular momentum about the origin,
+/// and RATTLE and Baumgarte (the force at the segments' closest points) part the capsules at
+/// the director's velocities. (Before, with the closest points held as body points for the
+/// step, the director's energy error was 2.0e-5 of E0 at h = 2e-5 s; a first exact form of the
+/// lines' distance through c = n_a x n_b, not built on inner products, kept E and lost
+/// 3.2e-11 kg m^2/s of angular momentum.)
 #[test]
 fn two_capsules_crossing_while_they_slide_keep_the_directors_energy() {
     let across = CAPSULE.replace(

@@ -82,9 +82,10 @@ fn capsule_gap(s: &Simulation, i: usize, j: usize) -> f64 {
 /// instead of passing through each other. Twelve links dropped from the floor's height, 0.6 s:
 /// without it two links end up to millimetres inside each other; with it no two (other than
 /// joined neighbours) overlap by more than a Hertz dent (0.2 mm asked), and the director's
-/// balance carries the error of near-parallel capsule pairs (2.6e-3 J here, of 0.32 J lost:
-/// its largest steps are links two apart lying side by side, the nearest end switching from one
-/// link's to the other's between steps; crossing pairs are exact, `contact/capsule.rs`).
+/// balance carries the error of capsule pairs held for a step, near parallel (1.3e-3 J here, of
+/// 0.32 J lost: links two apart lying side by side within 1e-4 rad, whose closest points jump
+/// between the ends of their overlap; 2.6e-3 J before the segments' distance took every other
+/// pair, `contact/capsule.rs`).
 #[test]
 fn touching_links_do_not_pass_through_each_other() {
     let n = 12;

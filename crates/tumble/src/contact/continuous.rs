@@ -115,7 +115,7 @@ pub fn each_force(
             Geometry::PointPlane { .. } => {}
             Geometry::SpherePair { .. }
             | Geometry::PointLine { .. }
-            | Geometry::LineLine { .. } => {
+            | Geometry::Segments { .. } => {
                 let Some((a, arm_a, ra, b, arm_b, rb)) = p.centres(s) else {
                     continue;
                 };
@@ -253,7 +253,7 @@ pub fn advance(
 pub fn pair_normal(p: &Probe, s: &[BodyState]) -> (f64, f64) {
     let vel = |b: usize, arm: DVec3| s[b].v + (s[b].r * s[b].w).cross(arm);
     match p.geometry {
-        Geometry::SpherePair { .. } | Geometry::PointLine { .. } | Geometry::LineLine { .. } => {
+        Geometry::SpherePair { .. } | Geometry::PointLine { .. } | Geometry::Segments { .. } => {
             let Some((a, arm_a, ra, b, arm_b, rb)) = p.centres(s) else {
                 return (0.0, 0.0);
             };

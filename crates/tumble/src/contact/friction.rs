@@ -264,7 +264,7 @@ impl PairFrictions {
 /// The pair's contact point and normal at the states `s` (module notes), if it has them.
 fn contact(p: &Probe, s: &[BodyState]) -> Option<(DVec3, DVec3)> {
     match p.geometry {
-        Geometry::SpherePair { .. } | Geometry::PointLine { .. } | Geometry::LineLine { .. } => {
+        Geometry::SpherePair { .. } | Geometry::PointLine { .. } | Geometry::Segments { .. } => {
             let (a, arm_a, ra, b, arm_b, _) = p.centres(s)?;
             let pa = s[a].x + arm_a;
             let e = s[b].x + arm_b - pa;

@@ -82,12 +82,12 @@ pub enum Geometry {
         /// whether the line is b's (else a's)
         line_b: bool,
     },
-    /// the lines of two capsules' segments crossing (both closest points inside their segments,
-    /// the axes not near parallel: `capsule.rs`): with w = c_b - c_a between the segments'
-    /// centres and n_a, n_b the axes (world), c = n_a x n_b, g = |w . c| / |c| - r_a - r_b,
-    /// the lines' distance; its square is a quotient of polynomials in the inner products of
-    /// w, n_a, n_b, so its discrete gradient is exact (`methods/director/line_line.rs`)
-    LineLine {
+    /// two capsules' segments (`capsule.rs`): with w = c_b - c_a between their centres, n_a, n_b
+    /// their axes (world) and half-lengths L_a, L_b, g = d - r_a - r_b, d^2 = F the least of
+    /// |w + t n_b - s n_a|^2 over s in [-L_a, L_a], t in [-L_b, L_b]: one function of the
+    /// invariants w . w, w . n_a, w . n_b, n_a . n_b wherever the closest points lie, whose
+    /// discrete gradient is exact and has no moment (`methods/director/segments.rs`)
+    Segments {
         /// body a and its segment's centre in a's frame
         a: usize,
         /// a's centre in a's frame
@@ -104,19 +104,31 @@ pub enum Geometry {
         rb: f64,
         /// b's unit axis in b's frame
         mb: DVec3,
+        /// a's half-length L_a (m)
+        ha: f64,
+        /// b's half-length L_b (m)
+        hb: f64,
     },
 }
 
-/// The parameters (t_a, t_b) of the closest points c_a + t_a n_a and c_b + t_b n_b of two
-/// lines with unit axes, w = c_b - c_a; (0, 0) for parallel lines.
-pub fn line_feet(w: DVec3, na: DVec3, nb: DVec3) -> (f64, f64) {
-    let k = na.dot(nb);
-    let denom = 1.0 - k * k;
-    if denom <= 0.0 {
-        return (0.0, 0.0);
+/// The minimiser (s, t) over [-ha, ha] x [-hb, hb] of ww + s^2 + t^2 - 2 s wa + 2 t wb - 2 s t
+/// ab (`Geometry::Segments`) from (wa, wb, ab): Ericson's segment-segment search (Real-Time Collision
+/// Detection, 5.1.9); where the axes are parallel, s the middle of b's projection on a.
+pub fn segment_feet(wa: f64, wb: f64, ab: f64, ha: f64, hb: f64) -> (f64, f64) {
+    let denom = 1.0 - ab * ab;
+    let mut s = if denom > 1e-12 {
+        ((wa - ab * wb) / denom).clamp(-ha, ha)
+    } else {
+        // parallel: the middle of the overlap of b's projection, wa +- hb |ab|, on a
+        let (lo, hi) = (wa - hb * ab.abs(), wa + hb * ab.abs());
+        0.5 * (lo.clamp(-ha, ha) + hi.clamp(-ha, ha))
+    };
+    let mut t = ab * s - wb;
+    if t < -hb || t > hb {
+        t = t.clamp(-hb, hb);
+        s = (wa + t * ab).clamp(-ha, ha);
     }
-    let (wa, wb) = (w.dot(na), w.dot(nb));
-    ((wa - k * wb) / denom, (k * wa - wb) / denom)
+    (s, t)
 }
 
 /// c(s) of a point against a segment of half-length `half` (`Geometry::PointLine`): |w|^2 + c(s)
@@ -170,7 +182,7 @@ impl Probe {
             Geometry::SpherePair { a, b, .. }
             | Geometry::PointFace { a, b, .. }
             | Geometry::PointLine { a, b, .. }
-            | Geometry::LineLine { a, b, .. } => (a, b),
+            | Geometry::Segments { a, b, .. } => (a, b),
             Geometry::PointPlane { body, .. } => (body, body),
         }
     }
@@ -211,7 +223,7 @@ impl Probe {
                     (a, arm_a + along, ra, b, arm_b, rb)
                 })
             }
-            Geometry::LineLine {
+            Geometry::Segments {
                 a,
                 sa,
                 ra,
@@ -220,10 +232,13 @@ impl Probe {
                 sb,
                 rb,
                 mb,
+                ha,
+                hb,
             } => {
                 let (arm_a, arm_b) = (s[a].r * sa, s[b].r * sb);
                 let (na, nb) = (s[a].r * ma, s[b].r * mb);
-                let (ta, tb) = line_feet(s[b].x + arm_b - s[a].x - arm_a, na, nb);
+                let w = s[b].x + arm_b - s[a].x - arm_a;
+                let (ta, tb) = segment_feet(w.dot(na), w.dot(nb), na.dot(nb), ha, hb);
                 Some((a, arm_a + na * ta, ra, b, arm_b + nb * tb, rb))
             }
             _ => None,
@@ -299,19 +314,9 @@ pub fn gap(p: &Probe, s: &[BodyState]) -> f64 {
             let l2 = w.length_squared() + segment_c(along, half);
             crate::math::sqrt(l2.max(0.0)) - ra - rb
         }
-        Geometry::LineLine {
-            a,
-            sa,
-            ra,
-            ma,
-            b,
-            sb,
-            rb,
-            mb,
-        } => {
-            let w = s[b].x + s[b].r * sb - s[a].x - s[a].r * sa;
-            let c = (s[a].r * ma).cross(s[b].r * mb);
-            w.dot(c).abs() / crate::math::length(c) - ra - rb
+        Geometry::Segments { .. } => {
+            let (a, arm_a, ra, b, arm_b, rb) = p.centres(s).unwrap_or_default();
+            crate::math::length(s[b].x + arm_b - s[a].x - arm_a) - ra - rb
         }
     }
 }

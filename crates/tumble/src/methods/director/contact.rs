@@ -22,11 +22,12 @@
 //!              (l_0 + l_1), G_n = k wbar / (l_0 + l_1): F G_w pushes b's point from a's,
 //!              -F m_i G_n on the segment body's director q_i (a point passing an end within
 //!              the step stays exact: c is one function of s)
-//! line-line   d = |w . (n_a x n_b)| / |n_a x n_b| (w = c_b - c_a between the segments'
-//!              centres, n_a = Q_a m_a, n_b = Q_b m_b), d^2 a quotient of polynomials in the
-//!              inner products of w, n_a, n_b: Delta d = G_w . Delta w + G_a . Delta n_a + G_b .
-//!              Delta n_b exactly (`line_line.rs`); F G_w pushes b's centre from a's,
-//!              -F m_i G_a on a's director q_i, b's alike
+//! segments    d^2 = F(ww, wa, wb, ab), the least of |w + t n_b - s n_a|^2 over the two
+//!              segments (w = c_b - c_a between their centres, n_a = Q_a m_a, n_b = Q_b m_b),
+//!              a function of the inner products alone: Gonzalez's discrete gradient in them,
+//!              Delta d = G_w . Delta w + G_a . Delta n_a + G_b . Delta n_b exactly
+//!              (`segments.rs`); F G_w pushes b's centre from a's, -F m_i G_a on a's director
+//!              q_i, b's alike
 //! pair friction the same between two bodies' points (`contact/friction.rs`)
 //! friction     u_trial = u_n + P Delta p_c (P = I - n n^T, p_c = q0 + Q s_c, linear in q),
 //!              return map to u_n+1 (mod.rs); force -k_t ubar on p_c (ubar = (u_n + u_n+1)/2):
@@ -37,11 +38,11 @@
 //! back); if u_n+1 then exceeds mu F / k_t it is brought down to it at the end of the step,
 //! the released k_t (|u|^2 - |u'|^2) / 2 going to D. Out of contact at both ends there is no
 //! friction force and u_n+1 = 0, k_t |u_n|^2 / 2 going to D.
-use super::line_line::discrete_gradient;
+use super::segments::discrete_gradient;
 use super::stiffness::{add_point, add_stiffness, point, pos, Coupling, Stiffness};
 use crate::contact::compile::Probes;
 use crate::contact::friction::{return_map, unload, PairFriction, PlaneFriction};
-use crate::contact::probe::{line_feet, segment_c, segment_slope, Geometry, Probe};
+use crate::contact::probe::{segment_c, segment_feet, segment_slope, Geometry, Probe};
 use crate::contact::step::StepState;
 use alloc::vec::Vec;
 use glam::{DMat3, DVec3};
@@ -111,7 +112,7 @@ pub fn evaluate(
             Geometry::SpherePair { .. } => sphere_pair(p, step, out, &mut dissipated),
             Geometry::PointFace { .. } => point_face(p, step, out, &mut dissipated),
             Geometry::PointLine { .. } => point_line(p, step, out, &mut dissipated),
-            Geometry::LineLine { .. } => line_line(p, step, out, &mut dissipated),
+            Geometry::Segments { .. } => segments(p, step, out, &mut dissipated),
         };
         // friction: the stick spring between the two bodies' points
         dissipated += pair_friction(p, (pslot, pout), normal, step, out);
@@ -333,10 +334,10 @@ fn point_line(p: &Probe, step: &Step, sinks: &mut Sinks, dissipated: &mut f64) -
     (f, d0, d1)
 }
 
-/// Two capsules' lines crossing: the normal force over the step (module notes,
-/// `line_line.rs`), what it dissipates added to `dissipated`: (F, d0, d1).
-fn line_line(p: &Probe, step: &Step, sinks: &mut Sinks, dissipated: &mut f64) -> (f64, f64, f64) {
-    let Geometry::LineLine {
+/// Two capsules' segments: the normal force over the step (module notes, `segments.rs`), what
+/// it dissipates added to `dissipated`: (F, d0, d1).
+fn segments(p: &Probe, step: &Step, sinks: &mut Sinks, dissipated: &mut f64) -> (f64, f64, f64) {
+    let Geometry::Segments {
         a,
         sa,
         ra,
@@ -345,6 +346,8 @@ fn line_line(p: &Probe, step: &Step, sinks: &mut Sinks, dissipated: &mut f64) ->
         sb,
         rb,
         mb,
+        ha,
+        hb,
     } = p.geometry
     else {
         return (0.0, 0.0, 0.0);
@@ -356,8 +359,10 @@ fn line_line(p: &Probe, step: &Step, sinks: &mut Sinks, dissipated: &mut f64) ->
         (w, axis(&q[a], ma), axis(&q[b], mb))
     };
     let ((w1, na1, nb1), e0) = (lines(q1), lines(qn));
-    let Some((l0, l1, gw, ga, gb)) = discrete_gradient(e0, (w1, na1, nb1)) else {
-        return (0.0, 0.0, 0.0); // (parallel at an end, or meeting: not taken, `capsule.rs`)
+    let scale = (ha + hb + ra + rb, ha, hb);
+    let Some((l0, l1, gw, ga, gb)) = discrete_gradient(e0, (w1, na1, nb1), (ha, hb, scale.0))
+    else {
+        return (0.0, 0.0, 0.0); // (the segments meeting at both ends: refused at the start)
     };
     let (d0, d1) = (ra + rb - l0, ra + rb - l1);
     let (f, fe) = p.law.discrete(d0, d1, h);
@@ -375,17 +380,16 @@ fn line_line(p: &Probe, step: &Step, sinks: &mut Sinks, dissipated: &mut f64) ->
             }
         }
     }
-    // the stiffness along the common normal at the iterate, at the lines' closest points
-    let c1 = na1.cross(nb1);
-    let (c1n, side) = (crate::math::length(c1), w1.dot(c1));
-    if c1n == 0.0 || side == 0.0 {
+    // the stiffness along the normal at the iterate, at the segments' closest points
+    let (ta, tb) = segment_feet(w1.dot(na1), w1.dot(nb1), na1.dot(nb1), ha, hb);
+    let (fa, fb) = (point(&q1[a], sa) + na1 * ta, point(&q1[b], sb) + nb1 * tb);
+    let (e, len) = (fb - fa, crate::math::length(fb - fa));
+    if len == 0.0 {
         return (f, d0, d1);
     }
-    let dir = c1 * (side.signum() / c1n);
+    let dir = e / len;
     let k = 0.5 * p.law.stiffness(d1) + p.law.c * p.law.damping_factor(d1) / h;
     let kd = k * DMat3::from_cols(dir * dir.x, dir * dir.y, dir * dir.z);
-    let (ta, tb) = line_feet(w1, na1, nb1);
-    let (fa, fb) = (point(&q1[a], sa) + na1 * ta, point(&q1[b], sb) + nb1 * tb);
     add_stiffness(&mut sinks.stiff[a], kd, fa - pos(&q1[a]));
     add_stiffness(&mut sinks.stiff[b], kd, fb - pos(&q1[b]));
     (f, d0, d1)
