@@ -376,8 +376,8 @@ fn two_capsules_crossing_while_they_slide_keep_the_directors_energy() {
                 assert!(worst < 1e-11, "h = {h}: {worst}");
                 director.get_or_insert(s.states()[1].v);
             } else {
-                // the same impact from the continuous force at the lines' closest points
-                // (RATTLE, Baumgarte): the director's force is the lines' distance's gradient
+                // the same impact from the continuous force at the segments' closest points
+                // (RATTLE, Baumgarte): the director's force is the segments' distance's gradient
                 let dv = (s.states()[1].v - director.unwrap()).length();
                 assert!(dv < 1e-5, "{}: {dv} m/s from the director's", method.name());
             }
