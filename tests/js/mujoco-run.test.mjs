@@ -248,3 +248,37 @@ test("MuJoCo beside contact: the energy its contacts take is counted in its D, s
   assert.equal(loop.losses, null);
   loop.free();
 });
+
+test("MuJoCo's run that blows up with every number finite stops with a message: RK4 on a light body's stiff damper", () => {
+  // a 1 g body on a hinge, 1e-7 kg m^2 about it, with a damper of 0.01 N m s/rad: c / I = 1e5
+  // 1/s, so h c / I = 100 at 1 ms, far outside RK4's stability (2.8 on the negative axis);
+  // MuJoCo's Euler takes joint dampers implicitly and runs it. (The suite's stacker, whose
+  // fingertips are such bodies, drew "1.9e+49" for MuJoCo's balance under RK4.)
+  const scenario = JSON.stringify({
+    gravity: [0, 0, -9.81],
+    bodies: [{ mass: 0.001, inertia: [1e-7, 1e-7, 1e-7], position: [0.01, 0, 0] }],
+    joints: [{ type: 'revolute', a: null, point_a: [0, 0, 0], b: 0, point_b: [-0.01, 0, 0], axis_a: [0, 1, 0], axis_b: [0, 1, 0] }],
+    forces: [{ type: 'joint_spring', joint: 0, stiffness: 0, rest_angle: 0, damping: 0.01 }],
+  });
+  const rk4 = new MujocoRun(wasm, mujoco, { scenario, mujoco: 'RK4', dt: 1e-3 });
+  try {
+    // a step at a time, as the page samples a run's first steps
+    for (let k = 0; k < 5 && !rk4.error; k++) rk4.advance(1);
+    // stopped within its first steps, while its numbers were still finite (before MuJoCo's own
+    // bad-acceleration warning)
+    assert.match(rk4.error ?? '', /^at t = 0\.00[1-5]0 s: MuJoCo's run diverged \(E - E0 - W \+ D = \S+ J against an energy of \S+ J\); a smaller time step, or MuJoCo's Euler, implicitfast or implicit integrator .* will help$/);
+    assert.ok(rk4.inv.every(Number.isFinite));
+    assert.ok(rk4.data.time <= 0.005 + 1e-12, `it ran on to ${rk4.data.time}`);
+  } finally {
+    rk4.free();
+  }
+  const euler = new MujocoRun(wasm, mujoco, { scenario, mujoco: 'Euler', dt: 1e-3 });
+  try {
+    euler.advance(1000);
+    assert.equal(euler.error, null);
+    // the damper takes what gravity gives: the balance stays within its O(h) of the energies
+    assert.ok(Math.abs(euler.inv[at('balance')]) < 1e-2 * Math.max(euler.inv[at('dissipated')], 1e-3), `balance ${euler.inv[at('balance')]}`);
+  } finally {
+    euler.free();
+  }
+});

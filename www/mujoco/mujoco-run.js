@@ -28,6 +28,9 @@ import { INV, NINV } from '../shared/invariants.js';
 import { scheduleEvents } from '../shared/controls.js';
 import { ConstraintLosses } from './mujoco-losses.js';
 
+/** A balance error this many times the run's energy scale is a blow-up (`finite`). */
+const DIVERGED = 100;
+
 export class MujocoRun {
   /** `mujoco`: the loaded module; `settings`: { scenario, mujoco (its integrator), solver (its
    * constraint solver: '' for MuJoCo's default, Newton, or CG), dt }. */
@@ -213,10 +216,7 @@ export class MujocoRun {
         // (within a few steps, whatever the step: an explicit integrator on a stiff damper of a
         // light body, such as humanoid_CMU's toes without their armature, which Tumble has no
         // element for; MuJoCo's implicit integrators take the damping implicitly)
-        const fix = this.integrator === 'RK4'
-          ? 'a smaller time step, or MuJoCo\'s Euler, implicitfast or implicit integrator (they take the dampers implicitly, RK4 does not), will help'
-          : 'a smaller time step will help';
-        this.error = `at t = ${data.time.toFixed(4)} s: MuJoCo's state became unstable (a bad acceleration; MuJoCo resets it); ${fix}`;
+        this.error = `at t = ${data.time.toFixed(4)} s: MuJoCo's state became unstable (a bad acceleration; MuJoCo resets it); ${this.fix()}`;
         break;
       }
       if (history && this.steps % history.stride === 0) {
@@ -233,9 +233,29 @@ export class MujocoRun {
     return done;
   }
 
+  /** What helps a run that went unstable. */
+  fix() {
+    return this.integrator === 'RK4'
+      ? 'a smaller time step, or MuJoCo\'s Euler, implicitfast or implicit integrator (they take the dampers implicitly, RK4 does not), will help'
+      : 'a smaller time step will help';
+  }
+
+  /** Whether the run is still a run: its invariants finite, and its balance E - E0 - W + D
+   * within DIVERGED times its energy scale max(|E0|, |E|, |W|, 1 J) (D is left out of the scale:
+   * a blown-up run's contact losses are as absurd as its energy). Past that no integrator's
+   * error explains it: the run has blown up (an explicit integrator on a stiff damper of a light
+   * body: the suite's stacker with RK4 at 1 ms, its fingertips' dampers, counts D = 2.9e3 J in
+   * its first step of a 3.1 J system and 4.8e46 J by the fifth, every number finite, and drew
+   * "1.9e+49" for MuJoCo's balance), so it stops with a message instead of drawing it. */
   finite() {
-    if (this.inv.every(Number.isFinite)) return true;
-    this.error ??= "the invariants of MuJoCo's state are not finite";
+    const inv = this.inv;
+    if (!inv.every(Number.isFinite)) {
+      this.error ??= "the invariants of MuJoCo's state are not finite";
+      return false;
+    }
+    const scale = Math.max(Math.abs(this.energy0 ?? 0), Math.abs(inv[INV.energy]), Math.abs(inv[INV.work]), 1);
+    if (Math.abs(inv[INV.balance]) <= DIVERGED * scale) return true;
+    this.error ??= `at t = ${inv[INV.t].toFixed(4)} s: MuJoCo's run diverged (E - E0 - W + D = ${inv[INV.balance].toExponential(1)} J against an energy of ${scale.toPrecision(3)} J); ${this.fix()}`;
     return false;
   }
 
