@@ -359,9 +359,8 @@ fn segments(p: &Probe, step: &Step, sinks: &mut Sinks, dissipated: &mut f64) -> 
         (w, axis(&q[a], ma), axis(&q[b], mb))
     };
     let ((w1, na1, nb1), e0) = (lines(q1), lines(qn));
-    let scale = (ha + hb + ra + rb, ha, hb);
-    let Some((l0, l1, gw, ga, gb)) = discrete_gradient(e0, (w1, na1, nb1), (ha, hb, scale.0))
-    else {
+    let scale = ha + hb + ra + rb; // (the pair's length, for the invariants' metric)
+    let Some((l0, l1, gw, ga, gb)) = discrete_gradient(e0, (w1, na1, nb1), (ha, hb, scale)) else {
         return (0.0, 0.0, 0.0); // (the segments meeting at both ends: refused at the start)
     };
     let (d0, d1) = (ra + rb - l0, ra + rb - l1);
