@@ -153,6 +153,8 @@ test('open a model of several files picked together: includes and a mesh; a miss
   await loaded(page);
   assert.match(await page.locator('#mujoco-status').innerText(), /^Opened the MuJoCo model\. joint limits \(2\)/);
   await page.waitForFunction(() => /2 degrees of freedom/.test(document.getElementById('readout').textContent), null, { timeout: 60000 });
+  // the hand (meshes/hand.obj) drawn as its 12 triangles, not as a box
+  assert.deepEqual(await page.evaluate(() => window.tumble.meshes()), [12]);
   // and beside MuJoCo: the converted arm, its stops and floor written back, runs in both
   await page.selectOption('#mujoco', 'RK4');
   await page.waitForFunction(() => window.tumble.runs().length === 2, null, { timeout: 60000 });

@@ -329,7 +329,7 @@ fn bad_contact_input_is_named() {
         (
             ball(r#"{"type":"cone","radius":1}"#),
             ground,
-            "bodies[0].shapes[0].type must be sphere, capsule or box",
+            "bodies[0].shapes[0].type must be sphere, capsule, box or mesh",
         ),
         (
             ball(r#"{"type":"sphere","radius":0.1,"material":{"friction":-0.1}}"#),

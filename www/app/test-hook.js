@@ -27,6 +27,7 @@ export function installPageHook(p) {
     arrows: () => ({ on: p.renderer.arrows.on, count: p.renderer.arrows.count, shown: !$('arrows-label').hidden }),
     // of the contact forces, how many the view drew, from what force to the largest (N)
     arrowsDrawn: () => ({ drawn: p.renderer.arrows.drawn, cut: p.renderer.arrows.cut, max: p.renderer.arrows.max }),
+    meshes: () => p.renderer.shapes.own.map((m) => m.count / 3), // the triangles of each mesh shape drawn
     heights: (b) => p.runs.map((x) => x.poses[12 * b + 2]), // body b's centre's x3 (m) in each run
     // the invariants of the state shown (the NINV numbers, read by INV: shared/invariants.js)
     invariants: () => Array.from(p.shown().inv).slice(0, NINV),

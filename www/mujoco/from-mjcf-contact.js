@@ -236,6 +236,28 @@ function pairParams(model, g1, g2) {
   return { mu: Math.max(model.geom_friction[3 * g1], model.geom_friction[3 * g2]), solref, condim };
 }
 
+// Most triangles of a model's meshes drawn as such (the rest as their boxes): some 0.6 MB of
+// system text at the most, within Tumble's 1 MiB
+const MESH_FACES = 20000;
+
+// mesh geom g's triangle count
+const meshFaces = (model, g) => model.mesh_facenum[model.geom_dataid[g]];
+
+/** Mesh geom g as a Tumble mesh shape (its vertices in the geom's frame, as MuJoCo's compiler
+ * leaves them, to float32 precision, and its triangles), or null where it would take the model
+ * past MESH_FACES (counted in `drawn`) or is flat (Tumble collides a mesh as its box). */
+function meshShape(model, g, drawn) {
+  const m = model.geom_dataid[g], nf = model.mesh_facenum[m], nv = model.mesh_vertnum[m];
+  const h = model.geom_aabb.subarray(6 * g + 3, 6 * g + 6);
+  if (drawn.faces + nf > MESH_FACES || Math.min(...h) < 1e-6) return null;
+  drawn.faces += nf;
+  const v0 = model.mesh_vertadr[m], f0 = model.mesh_faceadr[m];
+  const vertices = [], faces = [];
+  for (let i = 0; i < nv; i++) vertices.push([0, 1, 2].map((k) => +model.mesh_vert[3 * (v0 + i) + k].toPrecision(7)));
+  for (let i = 0; i < nf; i++) faces.push([0, 1, 2].map((k) => model.mesh_face[3 * (f0 + i) + k]));
+  return { type: 'mesh', vertices, faces };
+}
+
 /** The colliding geoms `collides` as planes and shapes: { planes (Tumble's), planeGeoms (their
  * geoms), body (per shape: { g, b (the MuJoCo body it moves with), mb (its own), shape }),
  * approx ([geom, note] of the boxes around other geoms), dropped (notes of the geoms left out),
@@ -245,6 +267,7 @@ function readGeoms(cx, collides) {
   const planes = [], planeGeoms = [];
   const approx = [], dropped = [];
   const body = []; // per shape: { g, b (the MuJoCo body it moves with), mb (its own), shape }
+  const drawn = { faces: 0 }; // the meshes' triangles taken so far
   let wide = 0;
   for (const g of collides) {
     const t = model.geom_type[g], b = owner[model.geom_bodyid[g]];
@@ -269,9 +292,13 @@ function readGeoms(cx, collides) {
     } else if (t === G.MESH) {
       // MuJoCo's box of the mesh in the geom's frame: centre and half sizes
       const a = Array.from(model.geom_aabb.subarray(6 * g, 6 * g + 6));
-      shape = { type: 'box', half: a.slice(3, 6).map((h) => Math.max(h, 1e-6)) };
-      centre = add(xg, mulv(rg, a.slice(0, 3)));
-      approx.push([g, `${glabel(g)} (a mesh: MuJoCo's bounding box of it)`]);
+      shape = meshShape(model, g, drawn);
+      if (shape) approx.push([g, `${glabel(g)} (a mesh: drawn as its ${shape.faces.length} triangles, collided as its bounding box)`]);
+      else {
+        shape = { type: 'box', half: a.slice(3, 6).map((h) => Math.max(h, 1e-6)) };
+        centre = add(xg, mulv(rg, a.slice(0, 3)));
+        approx.push([g, `${glabel(g)} (a mesh: MuJoCo's bounding box of it, ${meshFaces(model, g) > MESH_FACES - drawn.faces ? `drawn as a box too: the model's meshes have more than ${MESH_FACES} triangles` : 'drawn as a box too: it is flat'})`]);
+      }
     } else {
       dropped.push(`${glabel(g)} (a ${typeName(t)}: no Tumble shape)`);
       continue;
@@ -345,7 +372,7 @@ function heldPairs(cx, body) {
       if (filterParent && (parentOf(s1.b) === s2.b || parentOf(s2.b) === s1.b)) continue;
       // (a box's edges against a box or a capsule: see the header)
       const types = [s1.shape.type, s2.shape.type];
-      const edges = types.includes('box') && !types.includes('sphere');
+      const edges = (types.includes('box') || types.includes('mesh')) && !types.includes('sphere');
       if (isExcluded(s1, s2)) continue; // (as contact.exclude in Tumble too)
       if (edges) {
         held++;

@@ -2,12 +2,12 @@
 // a cube (bodies' boxes, box shapes, planes as thin slabs), a sphere (sphere shapes, capsules'
 // caps) and an open cylinder (capsules' sides). Built once.
 
-/** A vertex array over the static mesh `verts` (attributes 0 and 1), left bound for the caller
- * to add its per-instance attributes. */
-export function meshVao(gl, verts) {
+/** A vertex array over the static mesh `verts` (attributes 0 and 1) in `buf`, left bound for
+ * the caller to add its per-instance attributes. */
+export function meshVao(gl, verts, buf = gl.createBuffer()) {
   const vao = gl.createVertexArray();
   gl.bindVertexArray(vao);
-  gl.bindBuffer(gl.ARRAY_BUFFER, gl.createBuffer());
+  gl.bindBuffer(gl.ARRAY_BUFFER, buf);
   gl.bufferData(gl.ARRAY_BUFFER, verts, gl.STATIC_DRAW);
   gl.enableVertexAttribArray(0); gl.vertexAttribPointer(0, 3, gl.FLOAT, false, 24, 0);
   gl.enableVertexAttribArray(1); gl.vertexAttribPointer(1, 3, gl.FLOAT, false, 24, 12);
@@ -54,4 +54,26 @@ export function cylinder(sides = 20) {
     for (const p of [v(c0, s0, -0.5), v(c1, s1, -0.5), v(c1, s1, 0.5), v(c0, s0, -0.5), v(c1, s1, 0.5), v(c0, s0, 0.5)]) out.push(...p);
   }
   return new Float32Array(out);
+}
+
+/** The mesh shapes of a scene from the module's shape_meshes (per mesh: its shape's index, its
+ * triangle count n, 9 n corner coordinates): [{ shape, verts }], each verts a flat-shaded
+ * triangle list (a normal per face, from its corners' order). */
+export function shapeMeshes(flat) {
+  const out = [];
+  for (let o = 0; o < (flat?.length ?? 0);) {
+    const shape = flat[o], n = flat[o + 1];
+    const verts = new Float32Array(18 * n);
+    for (let t = 0; t < n; t++) {
+      const c = o + 2 + 9 * t;
+      const ux = flat[c + 3] - flat[c], uy = flat[c + 4] - flat[c + 1], uz = flat[c + 5] - flat[c + 2];
+      const vx = flat[c + 6] - flat[c], vy = flat[c + 7] - flat[c + 1], vz = flat[c + 8] - flat[c + 2];
+      let nx = uy * vz - uz * vy, ny = uz * vx - ux * vz, nz = ux * vy - uy * vx;
+      const l = Math.hypot(nx, ny, nz) || 1; nx /= l; ny /= l; nz /= l;
+      for (let k = 0; k < 3; k++) verts.set([flat[c + 3 * k], flat[c + 3 * k + 1], flat[c + 3 * k + 2], nx, ny, nz], 18 * t + 6 * k);
+    }
+    out.push({ shape, verts });
+    o += 2 + 9 * n;
+  }
+  return out;
 }

@@ -388,7 +388,7 @@ export class Player {
       r.rails = rails.length ? new Float64Array(rails) : null;
       r.jointMarks = new Uint8Array(wasm.joint_marks(text));
       r.springKinds = new Uint8Array(wasm.spring_kinds(text));
-      r.setShapes(new Float64Array(wasm.contact_shapes(text)), new Float64Array(wasm.contact_planes(text)), new Float64Array(wasm.shape_links(text)), new Float64Array(wasm.limit_stops(text)));
+      r.setShapes(new Float64Array(wasm.contact_shapes(text)), new Float64Array(wasm.contact_planes(text)), new Float64Array(wasm.shape_links(text)), new Float64Array(wasm.limit_stops(text)), wasm.shape_meshes(text));
     } catch {
       r.rails = null;
       r.jointMarks = null;

@@ -205,8 +205,8 @@ export class Renderer {
 
   /** The collision shapes (17 numbers each), contact planes (6 each), strings (4 each) and
    * joint stops (11 each) of a new scene, or null. */
-  setShapes(shapes, planes, links, stops) {
-    this.shapes.set(shapes, planes, links, stops);
+  setShapes(shapes, planes, links, stops, meshes) {
+    this.shapes.set(shapes, planes, links, stops, meshes);
     this.sizesOf = null; // the boxes' sizes follow which bodies have shapes
   }
 

@@ -1,12 +1,13 @@
 // shapes.js: the collision shapes drawn as what they are (spheres round, capsules as a cylinder
 // between two caps, boxes as boxes) in their bodies' frames, and the contact planes as wide thin
 // slabs around the point under the camera's target. The shapes come from the module's
-// contact_shapes (17 numbers a shape: body, kind 0 sphere / 1 capsule / 2 box, three sizes in
-// m, offset, axes column-major, in the body's frame), contact_planes (point, normal) and
+// contact_shapes (17 numbers a shape: body, kind 0 sphere / 1 capsule / 2 box / 3 mesh, three
+// sizes in m, offset, axes column-major, in the body's frame; a mesh drawn as its triangles from
+// shape_meshes, one instance of its own vertex array), contact_planes (point, normal) and
 // shape_links (a hinge's point outside its body's shapes: a string to the body's centre). Drawn
 // with the renderer's mesh program, instanced per mesh; per frame the instances of one run are
 // written into one preallocated Float32Array: nothing is allocated.
-import { cube, sphere, cylinder, meshVao } from './meshes.js';
+import { cube, sphere, cylinder, meshVao, shapeMeshes } from './meshes.js';
 
 const STRIDE = 18; // floats an instance: centre, three axes, size, colour
 const PLANE_COLORS = [[0.33, 0.37, 0.42], [0.29, 0.32, 0.37]]; // a plane's tiles, alternating
@@ -31,12 +32,13 @@ export class ShapeLayer {
     this.buf = gl.createBuffer();
     this.data = new Float32Array(0);
     this.meshes = [sphere(), cylinder(), cube()].map((verts) => ({ vao: this.vao(verts), count: verts.length / 6 }));
-    this.set(null, null, null, null);
+    this.own = []; // the scene's mesh shapes: { shape, vao, count }
+    this.set(null, null, null, null, null);
   }
 
   // a vertex array over `verts` with the instance attributes (locations 2-7) from this.buf
-  vao(verts) {
-    const gl = this.gl, vao = meshVao(gl, verts);
+  vao(verts, buf) {
+    const gl = this.gl, vao = meshVao(gl, verts, buf);
     gl.bindBuffer(gl.ARRAY_BUFFER, this.buf);
     for (let a = 0; a < 6; a++) {
       gl.enableVertexAttribArray(2 + a);
@@ -47,8 +49,9 @@ export class ShapeLayer {
     return vao;
   }
 
-  /** The shapes, planes, strings and joint stops of a new scene (any may be null or empty). */
-  set(shapes, planes, links, stops) {
+  /** The shapes, planes, strings, joint stops and mesh triangles of a new scene (any may be
+   * null or empty). */
+  set(shapes, planes, links, stops, meshes) {
     this.shapes = shapes?.length ? shapes : null;
     this.stops = stops?.length ? stops : null;
     this.planes = planes?.length ? planes : null;
@@ -63,7 +66,7 @@ export class ShapeLayer {
       const kind = this.shapes[17 * s + 1];
       this.shaped.add(this.shapes[17 * s]);
       if (kind === 0) spheres += 1;
-      else if (kind === 1) { spheres += 2; cylinders += 1; } else boxes += 1;
+      else if (kind === 1) { spheres += 2; cylinders += 1; } else if (kind === 2) boxes += 1;
       this.linkRadius = Math.min(this.linkRadius, 0.1 * this.shapes[17 * s + 2]);
     }
     cylinders += this.links ? this.links.length / 4 : 0;
@@ -72,7 +75,8 @@ export class ShapeLayer {
     cylinders += stopBars;
     // instances by mesh: spheres (and caps), then cylinders, then boxes and the planes' tiles
     this.counts = [spheres, cylinders, boxes + np * TILES * TILES];
-    const need = STRIDE * (this.counts[0] + this.counts[1] + this.counts[2]);
+    this.setMeshes(meshes);
+    const need = STRIDE * (this.meshBase + this.own.length);
     this.tile = 1; // a tile's side (m), set by `frame` and `size`
     if (this.data.length < need) {
       this.data = new Float32Array(need);
@@ -80,6 +84,18 @@ export class ShapeLayer {
       gl.bindBuffer(gl.ARRAY_BUFFER, this.buf);
       gl.bufferData(gl.ARRAY_BUFFER, this.data.byteLength, gl.DYNAMIC_DRAW);
     }
+  }
+
+  // each mesh shape's vertex array (the last scene's deleted), its instance after all others
+  setMeshes(flat) {
+    const gl = this.gl;
+    for (const m of this.own) { gl.deleteBuffer(m.verts); gl.deleteVertexArray(m.vao); }
+    this.meshBase = this.counts[0] + this.counts[1] + this.counts[2];
+    this.own = shapeMeshes(flat).map(({ shape, verts }) => {
+      const buf = gl.createBuffer();
+      return { shape, vao: this.vao(verts, buf), verts: buf, count: verts.length / 6 };
+    });
+    this.slot = new Map(this.own.map((m, i) => [m.shape, this.meshBase + i]));
   }
 
   /** Frame `camera` on free bodies over the planes: the bodies and the points of the first
@@ -237,10 +253,11 @@ export class ShapeLayer {
     camera.pitch = 0.2;
   }
 
-  // one instanced draw of mesh `m` over `count` instances from instance `first` on
+  // one instanced draw of mesh `m` (an index in this.meshes, or a scene's own mesh) over
+  // `count` instances from instance `first` on
   instances(m, first, count) {
     if (!count) return;
-    const gl = this.gl, mesh = this.meshes[m];
+    const gl = this.gl, mesh = typeof m === 'number' ? this.meshes[m] : m;
     gl.bindVertexArray(mesh.vao);
     gl.bindBuffer(gl.ARRAY_BUFFER, this.buf);
     for (let a = 0; a < 6; a++) gl.vertexAttribPointer(2 + a, 3, gl.FLOAT, false, 4 * STRIDE, 4 * STRIDE * first + 12 * a);
@@ -321,8 +338,10 @@ export class ShapeLayer {
         this.put(kCyl++, cx, cy, cz, ax, r, r, 2 * hl, col);
         this.put(kSph++, cx + hl * ax[6], cy + hl * ax[7], cz + hl * ax[8], ax, r, r, r, col);
         this.put(kSph++, cx - hl * ax[6], cy - hl * ax[7], cz - hl * ax[8], ax, r, r, r, col);
-      } else {
+      } else if (kind === 2) {
         this.put(kBox++, cx, cy, cz, ax, 2 * sh[o + 2], 2 * sh[o + 3], 2 * sh[o + 4], col);
+      } else {
+        this.put(this.slot.get(s), cx, cy, cz, ax, 1, 1, 1, col);
       }
     }
     const nl = this.links ? this.links.length / 4 : 0;
@@ -342,10 +361,11 @@ export class ShapeLayer {
       boxes = kBox - this.counts[0] - this.counts[1];
     }
     gl.bindBuffer(gl.ARRAY_BUFFER, this.buf);
-    gl.bufferSubData(gl.ARRAY_BUFFER, 0, this.data, 0, STRIDE * kBox);
+    gl.bufferSubData(gl.ARRAY_BUFFER, 0, this.data, 0, STRIDE * (this.own.length ? this.meshBase + this.own.length : kBox));
     this.instances(0, 0, this.counts[0]);
     this.instances(1, this.counts[0], this.counts[1]);
     this.instances(2, this.counts[0] + this.counts[1], boxes);
+    for (let i = 0; i < this.own.length; i++) this.instances(this.own[i], this.meshBase + i, 1);
     gl.bindVertexArray(null);
   }
 }

@@ -47,8 +47,9 @@ pub fn joint_rails(text: &str) -> Result<Vec<f64>, JsError> {
 }
 
 /// The collision shapes of the scenario `text` for the view, 17 numbers each: body, kind (0
-/// sphere, 1 capsule, 2 box), three sizes (sphere: radius, 0, 0; capsule: radius, half-length
-/// along its z, 0; box: half-sizes), the offset in the body's frame (3) and the shape's axes in
+/// sphere, 1 capsule, 2 box, 3 a mesh's bounding box, drawn as the mesh: `shape_meshes`),
+/// three sizes (sphere: radius, 0, 0; capsule: radius, half-length along its z, 0; box and
+/// mesh: the box's half-sizes), the offset in the body's frame (3) and the shape's axes in
 /// the body's frame (9, column-major). Units: m. Throws on a bad text.
 #[wasm_bindgen]
 pub fn contact_shapes(text: &str) -> Result<Vec<f64>, JsError> {
@@ -64,11 +65,41 @@ pub fn contact_shapes(text: &str) -> Result<Vec<f64>, JsError> {
             } => (1.0, [radius, half_length, 0.0]),
             ShapeKind::Box { half } => (2.0, half.to_array()),
         };
+        let kind = if meshed(&sc.model.contact, out.len() / 17) {
+            3.0
+        } else {
+            kind
+        };
         out.push(sh.body as f64);
         out.push(kind);
         out.extend_from_slice(&size);
         out.extend_from_slice(&sh.offset.to_array());
         out.extend_from_slice(&sh.rotation.to_cols_array());
+    }
+    Ok(out)
+}
+
+fn meshed(contact: &tumble::shapes::Contact, s: usize) -> bool {
+    contact.meshes.iter().any(|m| m.shape == s)
+}
+
+/// The triangles of the mesh shapes of the scenario `text`, for the view: per mesh its shape's
+/// index in `contact_shapes`, its number of triangles n, then 9 n numbers, each triangle's
+/// three corners in the shape's axes from its box's centre (m). Throws on a bad text.
+#[wasm_bindgen]
+pub fn shape_meshes(text: &str) -> Result<Vec<f32>, JsError> {
+    let sc = Scenario::parse(text).map_err(|e| JsError::new(&e.0))?;
+    let meshes = &sc.model.contact.meshes;
+    let mut out = Vec::with_capacity(meshes.iter().map(|m| 2 + 9 * m.faces.len()).sum());
+    for m in meshes {
+        out.push(m.shape as f32);
+        out.push(m.faces.len() as f32);
+        for f in &m.faces {
+            for &k in f {
+                let p = m.vertices[k as usize] - m.centre;
+                out.extend_from_slice(&p.as_vec3().to_array());
+            }
+        }
     }
     Ok(out)
 }

@@ -21,8 +21,8 @@
 //! `static_friction` equals `friction`. `group` and `mask` default to 1. `pull: true` lets the
 //! normal force's damping pull at the end of an impact (the textbook spring-dashpot).
 //! `exclude` lists pairs of bodies (indices) whose shapes never touch each other (MuJoCo's
-//! `<exclude>`), whatever their filters.
-use crate::shapes::{Contact, Material, Plane, Shape, ShapeKind};
+//! `<exclude>`), whatever their filters. A mesh shape (`vertices`, `faces`): `custom_mesh.rs`.
+use crate::shapes::{Contact, Material, Mesh, Plane, Shape, ShapeKind};
 use crate::text::Num;
 use crate::validate::ScenarioError;
 use alloc::format;
@@ -61,6 +61,10 @@ pub(crate) struct JsonShape {
     half_length: Option<f64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     half: Option<[f64; 3]>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    vertices: Option<Vec<[f64; 3]>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    faces: Option<Vec<[u32; 3]>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     offset: Option<[f64; 3]>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -214,8 +218,14 @@ pub(crate) fn contact_from(
     }
     for (b, list) in shapes.iter().enumerate() {
         for (k, s) in list.iter().enumerate() {
-            out.shapes
-                .push(shape_from(&format!("bodies[{b}].shapes[{k}]"), b, s, base)?);
+            let (shape, mesh) = shape_from(&format!("bodies[{b}].shapes[{k}]"), b, s, base)?;
+            if let Some(mesh) = mesh {
+                out.meshes.push(Mesh {
+                    shape: out.shapes.len(),
+                    ..mesh
+                });
+            }
+            out.shapes.push(shape);
         }
     }
     Ok(out)
@@ -244,9 +254,15 @@ fn plane_from(name: &str, p: &JsonPlane, base: Material) -> Result<Plane, Scenar
 }
 
 /// A shape on body `b`, `name` its place: its kind and sizes, its pose on the body, its
-/// material over `base`, its collision group and mask.
-fn shape_from(name: &str, b: usize, s: &JsonShape, base: Material) -> Result<Shape, ScenarioError> {
-    let kind = shape_kind(name, s)?;
+/// material over `base`, its collision group and mask; for a mesh, its box and its triangles
+/// (their `shape` index left for the caller).
+fn shape_from(
+    name: &str,
+    b: usize,
+    s: &JsonShape,
+    base: Material,
+) -> Result<(Shape, Option<Mesh>), ScenarioError> {
+    let (kind, centre) = shape_kind(name, s)?;
     let rotation = match s.rotation {
         Some(r) => {
             let r = DMat3::from_cols_array_2d(&r).transpose();
@@ -260,19 +276,33 @@ fn shape_from(name: &str, b: usize, s: &JsonShape, base: Material) -> Result<Sha
         }
         None => DMat3::IDENTITY,
     };
-    Ok(Shape {
+    let offset = vec3(&format!("{name}.offset"), s.offset.unwrap_or([0.0; 3]))?;
+    let mesh = match (centre, &s.vertices, &s.faces) {
+        (Some(centre), Some(v), Some(f)) => Some(Mesh {
+            shape: 0,
+            offset,
+            centre,
+            vertices: crate::custom_mesh::points(v),
+            faces: f.clone(),
+        }),
+        _ => None,
+    };
+    let shape = Shape {
         body: b,
         kind,
-        offset: vec3(&format!("{name}.offset"), s.offset.unwrap_or([0.0; 3]))?,
+        // (a mesh's box is centred on its vertices' box)
+        offset: offset + rotation * centre.unwrap_or(DVec3::ZERO),
         rotation,
         material: material(&format!("{name}.material"), s.material.as_ref(), base)?,
         group: s.group.unwrap_or(1),
         mask: s.mask.unwrap_or(1),
-    })
+    };
+    Ok((shape, mesh))
 }
 
-/// The shape's kind from its `type`, with the sizes that kind needs and none it does not take.
-fn shape_kind(name: &str, s: &JsonShape) -> Result<ShapeKind, ScenarioError> {
+/// The shape's kind from its `type`, with the sizes that kind needs and none it does not take;
+/// for a mesh, its bounding box and that box's centre in the mesh's frame.
+fn shape_kind(name: &str, s: &JsonShape) -> Result<(ShapeKind, Option<DVec3>), ScenarioError> {
     let len = |field: &str, v: Option<f64>, lo: f64| -> Result<f64, ScenarioError> {
         match v {
             Some(v) => num(&format!("{name}.{field}"), v, lo, 1e6, " m"),
@@ -286,7 +316,23 @@ fn shape_kind(name: &str, s: &JsonShape) -> Result<ShapeKind, ScenarioError> {
             Ok(())
         }
     };
-    Ok(match s.kind.as_str() {
+    if s.kind != "mesh" {
+        refuse("vertices", s.vertices.is_some())?;
+        refuse("faces", s.faces.is_some())?;
+    }
+    let kind = match s.kind.as_str() {
+        "mesh" => {
+            refuse("radius", s.radius.is_some())?;
+            refuse("half_length", s.half_length.is_some())?;
+            refuse("half", s.half.is_some())?;
+            let (Some(v), Some(f)) = (&s.vertices, &s.faces) else {
+                return err(format!(
+                    "{name}: a mesh needs its \"vertices\": [[x, y, z], ...] (m) and \"faces\": [[i, j, k], ...]"
+                ));
+            };
+            let (kind, centre) = crate::custom_mesh::mesh_box(name, v, f)?;
+            return Ok((kind, Some(centre)));
+        }
         "sphere" => {
             refuse("half_length", s.half_length.is_some())?;
             refuse("half", s.half.is_some())?;
@@ -320,10 +366,11 @@ fn shape_kind(name: &str, s: &JsonShape) -> Result<ShapeKind, ScenarioError> {
         }
         other => {
             return err(format!(
-                "{name}.type must be sphere, capsule or box, not '{other}'"
+                "{name}.type must be sphere, capsule, box or mesh, not '{other}'"
             ))
         }
-    })
+    };
+    Ok((kind, None))
 }
 
 fn material_json(m: &Material) -> JsonMaterial {
@@ -363,8 +410,9 @@ pub fn contact_json(
         let list: Vec<JsonShape> = ct
             .shapes
             .iter()
-            .filter(|s| s.body == b)
-            .map(|s| {
+            .enumerate()
+            .filter(|(_, s)| s.body == b)
+            .map(|(i, s)| {
                 let (radius, half_length, half) = match s.kind {
                     ShapeKind::Sphere { radius } => (Some(radius), None, None),
                     ShapeKind::Capsule {
@@ -373,12 +421,20 @@ pub fn contact_json(
                     } => (Some(radius), Some(half_length), None),
                     ShapeKind::Box { half } => (None, None, Some(half.to_array())),
                 };
+                let mesh = ct.meshes.iter().find(|m| m.shape == i);
+                let offset = mesh.map_or(s.offset, |m| m.offset);
                 JsonShape {
-                    kind: String::from(s.kind.name()),
+                    kind: String::from(if mesh.is_some() {
+                        "mesh"
+                    } else {
+                        s.kind.name()
+                    }),
                     radius,
                     half_length,
-                    half,
-                    offset: (s.offset != DVec3::ZERO).then(|| s.offset.to_array()),
+                    half: if mesh.is_some() { None } else { half },
+                    vertices: mesh.map(|m| m.vertices.iter().map(|v| v.to_array()).collect()),
+                    faces: mesh.map(|m| m.faces.clone()),
+                    offset: (offset != DVec3::ZERO).then(|| offset.to_array()),
                     rotation: (s.rotation != DMat3::IDENTITY)
                         .then(|| s.rotation.transpose().to_cols_array_2d()),
                     group: (s.group != 1).then_some(s.group),

@@ -25,6 +25,7 @@ mod custom_contact;
 mod custom_controls;
 mod custom_forces;
 mod custom_gimbal;
+mod custom_mesh;
 mod custom_rope;
 mod custom_tendons;
 mod custom_time;

@@ -3,7 +3,8 @@
 //!
 //! A body may carry several shapes, each in its own frame (offset and rotation in the body's
 //! frame): a sphere (radius), a capsule (radius, half-length of its segment along the shape's
-//! z axis) or a box (half-sizes along the shape's axes). The world holds planes (half-spaces:
+//! z axis), a box (half-sizes along the shape's axes) or a mesh (triangles, collided as their
+//! bounding box in the shape's frame). The world holds planes (half-spaces:
 //! a point and an outward normal). Which pairs can touch is decided by the collision filter
 //! (MuJoCo's rule for contype/conaffinity: shapes A and B may touch when
 //! `A.group & B.mask != 0 || B.group & A.mask != 0`; planes have group and mask 1), and bodies
@@ -121,6 +122,25 @@ pub struct Contact {
     /// pairs of bodies whose shapes never touch each other (MuJoCo's `<exclude>`), each two
     /// different bodies
     pub exclude: Vec<[usize; 2]>,
+    /// the triangles of the shapes given as meshes (each collided as its bounding box)
+    pub meshes: Vec<Mesh>,
+}
+
+/// A shape given as a triangle mesh (`"type": "mesh"`): drawn as its triangles, collided as
+/// its bounding box in its own frame, `shapes[shape]` (a box centred on the mesh's box).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Mesh {
+    /// the index of its box in `Contact::shapes`
+    pub shape: usize,
+    /// the mesh's origin in the body's frame, as written (m); the box's offset is this plus
+    /// the shape's rotation times `centre`
+    pub offset: DVec3,
+    /// the centre of the bounding box in the mesh's own frame (m)
+    pub centre: DVec3,
+    /// the vertices in the mesh's own frame (m)
+    pub vertices: Vec<DVec3>,
+    /// the triangles: three vertex indices each, counter-clockwise seen from outside
+    pub faces: Vec<[u32; 3]>,
 }
 
 impl Contact {

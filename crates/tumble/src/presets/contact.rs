@@ -127,6 +127,7 @@ fn contact_model(
             planes,
             collide_joined: false,
             exclude: vec![],
+            meshes: vec![],
         },
     }
 }
