@@ -1,11 +1,15 @@
 // A MuJoCo mesh geom comes into Tumble as its triangles (www/mujoco/from-mjcf-contact.js
-// meshShape; crates/tumble/src/custom_mesh.rs), drawn as such and collided as its bounding box:
+// meshShape; crates/tumble/src/custom_mesh.rs), drawn as such, meeting planes with its hull's
+// corners (contact/hull.rs) and other shapes as its bounding box:
 // - the triangles land where the model puts them: each vertex of a lopsided wedge, on a body and
 //   a geom both turned, at the point the MJCF's own numbers give (MuJoCo's compiler moves a
 //   mesh to its inertial frame; the conversion must undo that exactly), faces still outward;
 // - a box written as a mesh lands flat and rests as the box primitive does (the director's
 //   run of both, and MuJoCo's RK4 run of the mesh beside them);
-// - written back for MuJoCo (export, MuJoCo beside), a mesh is the box Tumble collides;
+// - a tetrahedron set on its base rests on it, its centre of mass a quarter of its height up
+//   (against the floor, a mesh meets planes with its hull's corners: contact/hull.rs), where
+//   its bounding box (in MuJoCo's inertial frame, across the base) would hold it up;
+// - written back for MuJoCo (export, MuJoCo beside), a mesh is a mesh geom where Tumble has it;
 // - a model whose meshes pass the triangle budget keeps the rest as boxes, with a note.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -48,7 +52,7 @@ test('a mesh comes in as its triangles, each vertex where the model puts it, fac
   const { system, notes } = convert(`<mujoco><asset><mesh name="wedge" vertex="${WEDGE_V.flat().join(' ')}" face="${WEDGE_F.flat().join(' ')}"/></asset>
     <worldbody><geom type="plane" size="1 1 0.1"/><body pos="${bp.join(' ')}" quat="${bq.join(' ')}"><freejoint/>
       <geom type="mesh" mesh="wedge" pos="${gp.join(' ')}" quat="${gq.join(' ')}"/></body></worldbody></mujoco>`);
-  assert.match(notes.join('\n'), /\(a mesh: drawn as its 8 triangles, collided as its bounding box\)/);
+  assert.match(notes.join('\n'), /\(a mesh: drawn as its 8 triangles, meeting planes with its hull's corners and shapes as its bounding box\)/);
   const body = system.bodies[0], shape = body.shapes[0];
   assert.equal(shape.type, 'mesh');
   assert.equal(shape.faces.length, WEDGE_F.length);
@@ -123,22 +127,58 @@ test('a box written as a mesh lands flat and rests as the box primitive does, an
   }
 });
 
-test('written back for MuJoCo, a mesh is the box Tumble collides, where its box lies', () => {
-  // the wedge off its own origin (its box centred at (0.1, 0.05, 0.03) in its frame), turned
-  const S = rot([0.9, 0.3, -0.1, 0.2]);
-  const system = { gravity: [0, 0, -9.81], bodies: [{ mass: 1, inertia: [0.01, 0.01, 0.01], position: [0, 0, 0.5],
-    shapes: [{ type: 'mesh', vertices: WEDGE_V, faces: WEDGE_F, offset: [0.2, 0, 0], rotation: S }] }], contact: { ground: true } };
+test('a tetrahedron set on its base rests on it: its centre of mass a quarter of its height up, as in MuJoCo', () => {
+  const T = [[0, 0, 0], [0.2, 0, 0], [0.05, 0.15, 0], [0.07, 0.05, 0.12]];
+  const xml = `<mujoco><option timestep="1e-4" integrator="RK4"/><asset><mesh name="t" vertex="${T.flat().join(' ')}"/></asset>
+    <worldbody><geom type="plane" size="2 2 0.1"/><body pos="0 0 0.0005"><freejoint/><geom type="mesh" mesh="t"/></body></worldbody></mujoco>`;
+  const { system } = convert(xml);
+  const shape = system.bodies[0].shapes[0];
+  assert.equal(shape.type, 'mesh');
+  // its box (in the inertial frame MuJoCo turned the mesh to) reaches below the base
+  const R = system.bodies[0].rotation, S = shape.rotation, o = shape.offset;
+  const boxLow = Math.min(...[0, 1, 2, 3, 4, 5, 6, 7].map((c) => {
+    const v = [0, 1, 2].map((k) => ((c >> k) & 1 ? Math.max : Math.min)(...shape.vertices.map((p) => p[k])));
+    return apply(system.bodies[0].position, R, apply(o, S, v))[2];
+  }));
+  assert.ok(boxLow < -0.005, `the box's lowest corner at ${boxLow} m`);
+  const { z, T: kinetic, worst } = director(system);
+  const quarter = 0.12 / 4;
+  console.log(`# tetrahedron: centre of mass ${z.toFixed(6)} m (a quarter of its height: ${quarter} m), T ${kinetic.toExponential(2)} J, balance ${worst.toExponential(2)} J`);
+  assert.ok(z < quarter && z > quarter - 1e-4 && kinetic < 1e-6, `${z} m, T ${kinetic} J`);
+  assert.ok(worst < 1e-9, `balance ${worst} J`);
+  const model = compileMjcf(mujoco, xml), data = new mujoco.MjData(model);
+  try {
+    for (let k = 0; k < 8000; k++) mujoco.mj_step(model, data);
+    // (body 1's centre of mass, world z)
+    assert.ok(Math.abs(data.xipos[5] - z) < 1e-3, `MuJoCo ${data.xipos[5]} m, Tumble ${z} m`);
+  } finally {
+    data.delete();
+    model.delete();
+  }
+});
+
+test('written back for MuJoCo, a mesh is a mesh geom with every vertex where Tumble has it', () => {
+  // the wedge off its own origin, turned
+  const S = rot([0.9, 0.3, -0.1, 0.2]), at = [0, 0, 0.5], o = [0.2, 0, 0];
+  const system = { gravity: [0, 0, -9.81], bodies: [{ mass: 1, inertia: [0.01, 0.01, 0.01], position: at,
+    shapes: [{ type: 'mesh', vertices: WEDGE_V, faces: WEDGE_F, offset: o, rotation: S }] }], contact: { ground: true } };
   const { xml, notes } = toMjcf(system);
-  assert.match(notes.join('\n'), /1 mesh shape: written as the bounding box Tumble collides it as/);
+  assert.match(notes.join('\n'), /1 mesh shape: MuJoCo meets other shapes with a mesh's convex hull, where Tumble takes its bounding box/);
   const model = compileMjcf(mujoco, xml), data = new mujoco.MjData(model);
   try {
     mujoco.mj_forward(model, data);
-    const g = [...model.geom_type].findIndex((t) => t === mujoco.mjtGeom.mjGEOM_BOX.value);
-    assert.ok(g >= 0, 'no box geom');
-    assert.deepEqual([...model.geom_size.subarray(3 * g, 3 * g + 3)].map((x) => +x.toFixed(12)), [0.1, 0.05, 0.03]);
-    const want = apply([0, 0, 0.5], [[1, 0, 0], [0, 1, 0], [0, 0, 1]], apply([0.2, 0, 0], S, [0.1, 0.05, 0.03]));
-    const got = [...data.geom_xpos.subarray(3 * g, 3 * g + 3)];
-    assert.ok(Math.hypot(...sub(got, want)) < 1e-9, `box at ${got}, want ${want}`);
+    const g = [...model.geom_type].findIndex((t) => t === mujoco.mjtGeom.mjGEOM_MESH.value);
+    assert.ok(g >= 0, 'no mesh geom');
+    const m = model.geom_dataid[g], v0 = model.mesh_vertadr[m];
+    assert.equal(model.mesh_vertnum[m], WEDGE_V.length);
+    const X = [...data.geom_xpos.subarray(3 * g, 3 * g + 3)], M = data.geom_xmat.subarray(9 * g, 9 * g + 9);
+    const R = [[M[0], M[1], M[2]], [M[3], M[4], M[5]], [M[6], M[7], M[8]]];
+    const theirs = Array.from({ length: WEDGE_V.length }, (_, i) => apply(X, R, [...model.mesh_vert.subarray(3 * (v0 + i), 3 * (v0 + i) + 3)]));
+    for (const v of WEDGE_V) {
+      const w = apply(at, [[1, 0, 0], [0, 1, 0], [0, 0, 1]], apply(o, S, v));
+      const miss = Math.min(...theirs.map((p) => Math.hypot(...sub(p, w))));
+      assert.ok(miss < 1e-6, `vertex ${w}: MuJoCo's nearest ${miss} m away`);
+    }
   } finally {
     data.delete();
     model.delete();

@@ -143,7 +143,7 @@ const SCHEMA = [
   ['Contact', 'bodies[i].shapes and the "contact" section (docs/scenarios.md: Contact)', [
     ['shapes[j].type', '', '"sphere" (radius), "capsule" (radius, half_length along its z), "box" (half) or "mesh" (vertices, faces)', 'required'],
     ['radius, half_length, half', 'm', 'the shape\'s sizes', '1e-6 to 1e6 (half_length from 0)'],
-    ['vertices, faces', 'm', 'a mesh: its vertices [[x, y, z], ...] and triangles [[i, j, k], ...] (counter-clockwise from outside); drawn as such, collided as its bounding box', '4 to 100000 vertices, |x| ≤ 1e6 m; 1 to 200000 triangles; at least 2e-6 m across each axis'],
+    ['vertices, faces', 'm', 'a mesh: its vertices [[x, y, z], ...] and triangles [[i, j, k], ...] (counter-clockwise from outside); drawn as such; against planes its convex hull\'s corners, against shapes its bounding box', '4 to 100000 vertices, |x| ≤ 1e6 m; 1 to 200000 triangles; at least 2e-6 m across each axis'],
     ['offset, rotation', 'm', 'the shape\'s origin and axes (rows) in the body\'s frame', 'default [0, 0, 0] and identity'],
     ['group, mask', '', 'collision filter: A and B touch when A.group & B.mask or B.group & A.mask is not 0', 'default 1'],
     ['contact.ground', '', 'true: the plane through the origin, normal against gravity', 'default false'],

@@ -293,7 +293,7 @@ function readGeoms(cx, collides) {
       // MuJoCo's box of the mesh in the geom's frame: centre and half sizes
       const a = Array.from(model.geom_aabb.subarray(6 * g, 6 * g + 6));
       shape = meshShape(model, g, drawn);
-      if (shape) approx.push([g, `${glabel(g)} (a mesh: drawn as its ${shape.faces.length} triangles, collided as its bounding box)`]);
+      if (shape) approx.push([g, `${glabel(g)} (a mesh: drawn as its ${shape.faces.length} triangles, meeting planes with its hull's corners and shapes as its bounding box)`]);
       else {
         shape = { type: 'box', half: a.slice(3, 6).map((h) => Math.max(h, 1e-6)) };
         centre = add(xg, mulv(rg, a.slice(0, 3)));

@@ -99,40 +99,32 @@ export function tendonLimitAttrs(f) {
   return { attrs: `${range} solreflimit="${solref(2 * Math.PI * LIMIT_HZ, f.restitution ?? 0.5)}" solimplimit="${SOLIMP}"`, note: '' };
 }
 
-/** A mesh shape's bounding box in its own frame: { centre, half } (m), as Tumble's. */
-function meshBox(vertices) {
-  const lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
-  for (const v of vertices) for (let k = 0; k < 3; k++) { lo[k] = Math.min(lo[k], v[k]); hi[k] = Math.max(hi[k], v[k]); }
-  return { centre: lo.map((l, k) => 0.5 * (l + hi[k])), half: lo.map((l, k) => 0.5 * (hi[k] - l)) };
-}
-
 /** The contact of `system` (as given) for MJCF at step h: geom lines per body (index n: the
- * world), the <exclude> lines, whether contact is on, the option flags, and notes. `loops`:
+ * world), the mesh assets' lines, the <exclude> lines, whether contact is on, the option flags, and notes. `loops`:
  * the joints that close loops ({ a, b } each, a null for the ground). */
 export function contactParts(system, n, h, loops) {
   const section = system.contact ?? {};
   const geoms = Array.from({ length: n + 1 }, () => []);
   const notes = [];
   const materials = [];
-  let count = 0, meshes = 0;
+  const assets = [];
+  let count = 0;
   (system.bodies ?? []).forEach((body, b) => {
     (body.shapes ?? []).forEach((sh, i) => {
       const m = material(section.material, sh.material);
       materials.push(m);
-      let pos = sh.offset ?? [0, 0, 0], type = sh.type, size;
-      const rot = sh.rotation ?? IDENTITY;
-      if (type === 'mesh') {
-        // the box Tumble collides a mesh as, so that the two runs meet the same shape
-        const box = meshBox(sh.vertices);
-        pos = pos.map((p, r) => p + rot[r][0] * box.centre[0] + rot[r][1] * box.centre[1] + rot[r][2] * box.centre[2]);
-        type = 'box'; size = box.half;
-        meshes++;
-      } else size = type === 'sphere' ? [sh.radius] : type === 'capsule' ? [sh.radius, sh.half_length] : sh.half;
-      geoms[b].push(`<geom name="b${b}s${i}" type="${type}" size="${vec(size)}" pos="${vec(pos)}" quat="${vec(quatOf(rot))}" contype="${sh.group ?? 1}" conaffinity="${sh.mask ?? 1}" ${materialAttrs(m, h)} rgba="0.9 0.6 0.3 1"/>`);
+      const pos = sh.offset ?? [0, 0, 0], rot = sh.rotation ?? IDENTITY, name = `b${b}s${i}`;
+      let form;
+      if (sh.type === 'mesh') {
+        // (MuJoCo meets planes with the mesh's hull's corners, as Tumble does)
+        assets.push(`<mesh name="${name}" vertex="${vec(sh.vertices.flat())}" face="${vec(sh.faces.flat())}"/>`);
+        form = `type="mesh" mesh="${name}"`;
+      } else form = `type="${sh.type}" size="${vec(sh.type === 'sphere' ? [sh.radius] : sh.type === 'capsule' ? [sh.radius, sh.half_length] : sh.half)}"`;
+      geoms[b].push(`<geom name="${name}" ${form} pos="${vec(pos)}" quat="${vec(quatOf(rot))}" contype="${sh.group ?? 1}" conaffinity="${sh.mask ?? 1}" ${materialAttrs(m, h)} rgba="0.9 0.6 0.3 1"/>`);
       count++;
     });
   });
-  if (count === 0) return { geoms, excludes: [], contact: false, flags: '', notes };
+  if (count === 0) return { geoms, assets, excludes: [], contact: false, flags: '', notes };
   const planes = (section.planes ?? []).map((p) => ({ ...p }));
   if (section.ground) {
     const g = system.gravity ?? [0, 0, -9.81];
@@ -143,7 +135,7 @@ export function contactParts(system, n, h, loops) {
     materials.push(m);
     geoms[n].push(`<geom name="plane${i}" type="plane" size="0 0 1" pos="${vec(p.point)}" zaxis="${vec(unit(p.normal))}" contype="1" conaffinity="1" ${materialAttrs(m, h)} rgba="0.8 0.8 0.8 1"/>`);
   });
-  if (meshes) notes.push(`${meshes} mesh shape${meshes > 1 ? 's' : ''}: written as the bounding box${meshes > 1 ? 'es' : ''} Tumble collides ${meshes > 1 ? 'them' : 'it'} as (box geoms), so that MuJoCo's run meets the same shapes`);
+  if (assets.length) notes.push(`${assets.length} mesh shape${assets.length > 1 ? 's' : ''}: MuJoCo meets other shapes with a mesh's convex hull, where Tumble takes its bounding box (against planes both take the hull's corners)`);
   const distinct = (key) => new Set(materials.map((m) => m[key])).size > 1;
   if (distinct('friction')) notes.push('contact friction: the shapes\' coefficients differ, and MuJoCo takes the larger of a pair where Tumble takes their geometric mean');
   if (distinct('restitution')) notes.push('contact restitution: the shapes\' values differ, and MuJoCo averages the pair\'s solref where Tumble takes the smaller e');
@@ -152,5 +144,5 @@ export function contactParts(system, n, h, loops) {
   if (materials.some((m) => m.pull)) notes.push('contact pull: MuJoCo\'s contact force never pulls, so a material with "pull" is written as one that pushes only (its damping calibrated for the same e)');
   const excludes = section.collide_joined ? [] : loops.filter((j) => j.a !== j.b).map((j) => `<exclude body1="b${j.b}" body2="${j.a == null ? 'world' : `b${j.a}`}"/>`);
   for (const [a, b] of section.exclude ?? []) excludes.push(`<exclude body1="b${a}" body2="b${b}"/>`);
-  return { geoms, excludes, contact: true, flags: section.collide_joined ? ' filterparent="disable"' : '', notes };
+  return { geoms, assets, excludes, contact: true, flags: section.collide_joined ? ' filterparent="disable"' : '', notes };
 }

@@ -417,6 +417,7 @@ function documentText(system, doc, h, integrator, solver = '') {
     `  <option timestep="${num(h)}" gravity="${vec(s.gravity)}" integrator="${esc(integrator)}"${solver ? ` solver="${esc(solver)}"` : ''}>`,
     `    <flag contact="${contact.contact ? 'enable' : 'disable'}" energy="enable"${contact.flags}/>`,
     '  </option>',
+    ...(contact.assets.length ? ['  <asset>', ...contact.assets.map((a) => `    ${a}`), '  </asset>'] : []),
     '  <worldbody>',
     ...contact.geoms[n].map((g) => `    ${g}`),
     ...doc.sites[n].map((st) => `    ${st}`),

@@ -6,12 +6,13 @@
 //! ```
 //! Vertices in the shape's frame (m; `offset` and `rotation` place that frame on the body, as
 //! for every shape), faces as three vertex indices each (counter-clockwise seen from outside,
-//! as MuJoCo's). The mesh is drawn as its triangles and collided as its bounding box in its
-//! own frame: a box with the half extents of the vertices, centred on their box (MuJoCo's
-//! `geom_aabb`). Why the box and not the triangles: a mesh's faces against planes and shapes
-//! need a contact law per face and vertex that the papers do not give; the box keeps the
-//! director's exact balance (its corners' gaps are bilinear), and an MJCF import says which
-//! geoms it made so.
+//! as MuJoCo's). The mesh is drawn as its triangles; against planes it meets them with its
+//! convex hull's corners (`contact/hull.rs`, `contact/compile.rs`: point-plane gaps, exact in
+//! the director), against other shapes as its bounding box in its own frame: a box with the
+//! half extents of the vertices, centred on their box (MuJoCo's `geom_aabb`). Why the box
+//! there and not the triangles: a mesh's faces and edges against a shape need a contact law per
+//! face and edge that the papers do not give; the box keeps the director's exact balance (its
+//! corners' gaps are bilinear), and an MJCF import says which geoms it made so.
 use crate::shapes::ShapeKind;
 use crate::validate::ScenarioError;
 use alloc::format;

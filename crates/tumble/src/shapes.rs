@@ -122,7 +122,7 @@ pub struct Contact {
     /// pairs of bodies whose shapes never touch each other (MuJoCo's `<exclude>`), each two
     /// different bodies
     pub exclude: Vec<[usize; 2]>,
-    /// the triangles of the shapes given as meshes (each collided as its bounding box)
+    /// the triangles of the shapes given as meshes (each a box against other shapes; against planes its hull's corners)
     pub meshes: Vec<Mesh>,
 }
 

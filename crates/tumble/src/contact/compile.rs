@@ -1,5 +1,6 @@
 //! The contact of a model compiled once: every shape against every plane as plane probes
-//! (a sphere's centre, a capsule's two segment ends, a box's eight corners), and the colliders
+//! (a sphere's centre, a capsule's two segment ends, a box's eight corners, a mesh's hull's
+//! corners: `hull.rs`), and the colliders
 //! whose pairs the broad phase finds each step (`collider.rs`), with the laws' damping
 //! calibrated (law.rs) and the materials combined (`material.rs`).
 use super::collider::{Collider, Colliders};
@@ -42,12 +43,18 @@ impl Probes {
         let mut cache = Alphas::default();
         let weight = crate::math::length(model.gravity).max(1.0);
         for (i, sh) in ct.shapes.iter().enumerate() {
+            if !filtered(sh.group, sh.mask, 1, 1) || ct.planes.is_empty() {
+                continue;
+            }
+            let corners = ct
+                .meshes
+                .iter()
+                .find(|m| m.shape == i)
+                .and_then(Corners::of);
             for pl in &ct.planes {
-                if !filtered(sh.group, sh.mask, 1, 1) {
-                    continue;
-                }
                 let m = model.bodies[sh.body].mass;
-                plane_probes((i, sh, m), pl, weight, &mut cache, &mut list);
+                let shape = (i, sh, m, corners.as_ref());
+                plane_probes(shape, pl, weight, &mut cache, &mut list);
             }
         }
         if list.len() > MAX_PROBES {
@@ -76,11 +83,35 @@ impl Probes {
     }
 }
 
-/// The plane probes of shape `i` (`sh`, on a body of mass `m`) against plane `pl` into `list`:
-/// a sphere's centre, a capsule's two ends, a box's eight corners; `cache` the calibrated
-/// alphas, `weight` |gravity| (at least 1).
+/// A mesh's hull's corners in its body's frame, and its largest face (`hull.rs`).
+struct Corners {
+    /// the mesh's origin in the body's frame (m)
+    origin: DVec3,
+    /// the corners in the mesh's frame (m)
+    points: Vec<DVec3>,
+    face_area: f64,
+    face_corners: usize,
+}
+
+impl Corners {
+    /// Those of `mesh`, or None where it is flat (its box's corners are taken).
+    fn of(mesh: &crate::shapes::Mesh) -> Option<Corners> {
+        let h = super::hull::hull(&mesh.vertices)?;
+        Some(Corners {
+            origin: mesh.offset,
+            points: h.corners.iter().map(|&k| mesh.vertices[k]).collect(),
+            face_area: h.face_area,
+            face_corners: h.face_corners,
+        })
+    }
+}
+
+/// The plane probes of shape `i` (`sh`, on a body of mass `m`; `mesh` its hull's corners, for a
+/// mesh) against plane `pl` into `list`: a sphere's centre, a capsule's two ends, a box's eight
+/// corners, a mesh's hull's corners; `cache` the calibrated alphas, `weight` |gravity| (at
+/// least 1).
 fn plane_probes(
-    (i, sh, m): (usize, &Shape, f64),
+    (i, sh, m, mesh): (usize, &Shape, f64, Option<&Corners>),
     pl: &Plane,
     weight: f64,
     cache: &mut Alphas,
@@ -116,6 +147,18 @@ fn plane_probes(
     };
     // Hertz stiffness at the indentation under the body's own weight (`material.rs`)
     let hertz_kn = |k: f64| material::hertz_kn(k, m, weight);
+    if let Some(c) = mesh {
+        // each corner as a box's: the largest face's flat punch shared by its corners, each
+        // damped on that share of the mass (so that a mesh box is the box exactly; a face of
+        // another count of corners lands stiffer or softer in proportion: docs/contact.md)
+        let n = c.face_corners as f64;
+        let k = 2.0 * es * crate::math::sqrt(c.face_area / core::f64::consts::PI) / n;
+        let l = law(Kind::Linear, k, m / n);
+        for &p in &c.points {
+            push(c.origin + sh.rotation * p, 0.0, l, k);
+        }
+        return;
+    }
     match sh.kind {
         ShapeKind::Sphere { radius } => {
             let k = material::hertz(es, radius);

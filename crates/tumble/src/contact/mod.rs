@@ -65,6 +65,7 @@ pub mod compile;
 pub mod continuous;
 pub mod cull;
 pub mod friction;
+pub mod hull;
 pub mod law;
 pub mod material;
 pub mod pairs;
