@@ -52,7 +52,7 @@ test('a mesh comes in as its triangles, each vertex where the model puts it, fac
   const { system, notes } = convert(`<mujoco><asset><mesh name="wedge" vertex="${WEDGE_V.flat().join(' ')}" face="${WEDGE_F.flat().join(' ')}"/></asset>
     <worldbody><geom type="plane" size="1 1 0.1"/><body pos="${bp.join(' ')}" quat="${bq.join(' ')}"><freejoint/>
       <geom type="mesh" mesh="wedge" pos="${gp.join(' ')}" quat="${gq.join(' ')}"/></body></worldbody></mujoco>`);
-  assert.match(notes.join('\n'), /\(a mesh: drawn as its 8 triangles, meeting planes with its hull's corners and shapes as its bounding box\)/);
+  assert.match(notes.join('\n'), /mesh geoms as Tumble meshes, meeting planes with their convex hull's corners \(as MuJoCo\) and other shapes as their bounding boxes \(MuJoCo: the hull\): geom 1 \(drawn as its 8 triangles\)/);
   const body = system.bodies[0], shape = body.shapes[0];
   assert.equal(shape.type, 'mesh');
   assert.equal(shape.faces.length, WEDGE_F.length);

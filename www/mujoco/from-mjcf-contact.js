@@ -260,12 +260,13 @@ function meshShape(model, g, drawn) {
 
 /** The colliding geoms `collides` as planes and shapes: { planes (Tumble's), planeGeoms (their
  * geoms), body (per shape: { g, b (the MuJoCo body it moves with), mb (its own), shape }),
- * approx ([geom, note] of the boxes around other geoms), dropped (notes of the geoms left out),
+ * approx ([geom, note] of the boxes around other geoms), meshes ([geom, note] of the mesh
+ * shapes), dropped (notes of the geoms left out),
  * wide (geoms using contype or conaffinity bits from FILTER_BITS up) }. */
 function readGeoms(cx, collides) {
   const { model, data, owner, rot, pos, label, G, glabel, typeName, clamp10 } = cx;
   const planes = [], planeGeoms = [];
-  const approx = [], dropped = [];
+  const approx = [], dropped = [], meshes = [];
   const body = []; // per shape: { g, b (the MuJoCo body it moves with), mb (its own), shape }
   const drawn = { faces: 0 }; // the meshes' triangles taken so far
   let wide = 0;
@@ -293,7 +294,7 @@ function readGeoms(cx, collides) {
       // MuJoCo's box of the mesh in the geom's frame: centre and half sizes
       const a = Array.from(model.geom_aabb.subarray(6 * g, 6 * g + 6));
       shape = meshShape(model, g, drawn);
-      if (shape) approx.push([g, `${glabel(g)} (a mesh: drawn as its ${shape.faces.length} triangles, meeting planes with its hull's corners and shapes as its bounding box)`]);
+      if (shape) meshes.push([g, `${glabel(g)} (drawn as its ${shape.faces.length} triangles)`]);
       else {
         shape = { type: 'box', half: a.slice(3, 6).map((h) => Math.max(h, 1e-6)) };
         centre = add(xg, mulv(rg, a.slice(0, 3)));
@@ -308,7 +309,7 @@ function readGeoms(cx, collides) {
     if ((model.geom_contype[g] | model.geom_conaffinity[g]) >>> FILTER_BITS) wide++;
     body.push({ g, b, mb: model.geom_bodyid[g], shape });
   }
-  return { planes, planeGeoms, approx, dropped, body, wide };
+  return { planes, planeGeoms, approx, meshes, dropped, body, wide };
 }
 
 /** Each shape's material and filter bits (see the header), set on the shapes of `read.body`:
@@ -386,11 +387,13 @@ function heldPairs(cx, body) {
 /** The notes on the contact: what became shapes and planes, boxed, left out, held, mixed. */
 function contactNotes(cx, collides, read, fit, pairs, live) {
   const { model, notes, glabel } = cx;
-  const { planes, planeGeoms, approx, dropped, wide } = read;
+  const { planes, planeGeoms, approx, meshes, dropped, wide } = read;
   const { mixed, frictionless } = fit;
   const { held, example } = pairs;
   if (live.length) notes.push(`contact: ${live.length} collision geom${live.length > 1 ? 's' : ''} as shapes and ${planes.length} plane${planes.length === 1 ? '' : 's'}; ${planes.length ? 'each shape meets the planes with MuJoCo\'s pair friction and' : 'each shape has its geom\'s friction and'} a restitution, the rebound of MuJoCo's law at the pair's solref dampratio z (a linear spring-damper kept from pulling: 0.135 at MuJoCo's default z = 1); Young's modulus is Tumble's default (MuJoCo's solref time constant and solimp have no counterpart)`);
   const boxed = approx.filter(([g]) => live.some((x) => x.g === g)).map(([, text]) => text);
+  const meshed = meshes.filter(([g]) => live.some((x) => x.g === g)).map(([, text]) => text);
+  if (meshed.length) notes.push(`mesh geoms as Tumble meshes, meeting planes with their convex hull's corners (as MuJoCo) and other shapes as their bounding boxes (MuJoCo: the hull): ${meshed.join(', ')}`);
   if (boxed.length) notes.push(`collision geoms Tumble has no shape for, as boxes around them: ${boxed.join(', ')}`);
   if (dropped.length) notes.push(`collision geoms left out: ${dropped.join(', ')}`);
   if (held) notes.push(`${held} geom pair${held > 1 ? 's' : ''} of a box and a box or a capsule (such as ${example}): where ${held > 1 ? 'they meet' : 'it meets'} at a box's edge, Tumble holds the contact point for a step, so the director's balance through that contact is first order in the step, not exact (a box's corner against a face is exact: docs/contact.md)`);
