@@ -155,3 +155,18 @@ fn a_tumbling_tetrahedron_lands_on_its_corners_with_the_balance_exact() {
         }
     }
 }
+
+#[test]
+fn a_mesh_started_deep_in_the_floor_is_refused_by_name() {
+    // the tetrahedron's apex 2 cm under the floor (a quarter of its box's thinnest half is
+    // 1.5 cm): its hull's corner, not its box, sets the depth
+    let text = r#"{"gravity": [0, 0, -9.81], "bodies": [{"mass": 1, "inertia": [0.01, 0.01, 0.01],
+        "position": [0, 0, 0.1], "shapes": [{"type": "mesh", "vertices": [[0, 0, 0], [0.2, 0, 0],
+        [0, 0.2, 0], [0.1, 0.1, -0.12]], "faces": [[0, 1, 2], [0, 3, 1], [1, 3, 2], [2, 3, 0]]}]}],
+        "contact": {"ground": true}}"#;
+    let sc = Scenario::parse(text).unwrap();
+    let e = Simulation::new(&sc, Method::Director, Settings::for_scenario(&sc))
+        .err()
+        .expect("accepted a start 2 cm deep");
+    assert!(e.contains("shape 0 (mesh on body 0) starts 0.0199"), "{e}");
+}

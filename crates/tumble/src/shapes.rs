@@ -148,4 +148,13 @@ impl Contact {
     pub fn is_empty(&self) -> bool {
         self.shapes.is_empty()
     }
+
+    /// The kind of shape `i` as the JSON form names it ("mesh" for a mesh's box).
+    pub fn kind_name(&self, i: usize) -> &'static str {
+        if self.meshes.iter().any(|m| m.shape == i) {
+            "mesh"
+        } else {
+            self.shapes[i].kind.name()
+        }
+    }
 }

@@ -28,7 +28,7 @@ pub fn check_start(model: &Model, probes: &Probes, init: &[BodyState]) -> Result
         if depth > 0.25 * size(i) {
             return Err(format!(
                 "contact: shape {i} ({} on body {}) starts {} m deep in a plane, more than a quarter of its size ({} m): the contact would launch it; start it on or above the plane",
-                shapes[i].kind.name(), shapes[i].body, crate::text::Num(depth), crate::text::Num(size(i))
+                model.contact.kind_name(i), shapes[i].body, crate::text::Num(depth), crate::text::Num(size(i))
             ));
         }
     }
