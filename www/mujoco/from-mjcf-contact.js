@@ -245,7 +245,8 @@ const meshFaces = (model, g) => model.mesh_facenum[model.geom_dataid[g]];
 
 /** Mesh geom g as a Tumble mesh shape (its vertices in the geom's frame, as MuJoCo's compiler
  * leaves them, to float32 precision, and its triangles), or null where it would take the model
- * past MESH_FACES (counted in `drawn`) or is flat (Tumble collides a mesh as its box). */
+ * past MESH_FACES (counted in `drawn`) or is flat (Tumble refuses a mesh without a box: the
+ * caller takes MuJoCo's box, padded). */
 function meshShape(model, g, drawn) {
   const m = model.geom_dataid[g], nf = model.mesh_facenum[m], nv = model.mesh_vertnum[m];
   const h = model.geom_aabb.subarray(6 * g + 3, 6 * g + 6);
@@ -291,11 +292,11 @@ function readGeoms(cx, collides) {
       shape = { type: 'box', half: t === G.CYLINDER ? [size[0], size[0], size[1]] : size };
       approx.push([g, `${glabel(g)} (a ${typeName(t)}: its bounding box)`]);
     } else if (t === G.MESH) {
-      // MuJoCo's box of the mesh in the geom's frame: centre and half sizes
-      const a = Array.from(model.geom_aabb.subarray(6 * g, 6 * g + 6));
       shape = meshShape(model, g, drawn);
       if (shape) meshes.push([g, `${glabel(g)} (drawn as its ${shape.faces.length} triangles)`]);
       else {
+        // MuJoCo's box of the mesh in the geom's frame: centre and half sizes
+        const a = Array.from(model.geom_aabb.subarray(6 * g, 6 * g + 6));
         shape = { type: 'box', half: a.slice(3, 6).map((h) => Math.max(h, 1e-6)) };
         centre = add(xg, mulv(rg, a.slice(0, 3)));
         approx.push([g, `${glabel(g)} (a mesh: MuJoCo's bounding box of it, ${meshFaces(model, g) > MESH_FACES - drawn.faces ? `drawn as a box too: the model's meshes have more than ${MESH_FACES} triangles` : 'drawn as a box too: it is flat'})`]);
