@@ -251,6 +251,33 @@ mod tests {
     }
 
     #[test]
+    fn random_clouds_lie_within_their_hulls() {
+        // every point inside every face's plane (to eps), every corner a point no other
+        // combination reaches: the one farthest along some face's outward normal
+        let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
+        let mut rnd = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed >> 11) as f64 / (1u64 << 53) as f64 - 0.5
+        };
+        for n in [5, 20, 200, 2000] {
+            let pts: Vec<DVec3> = (0..n).map(|_| DVec3::new(rnd(), rnd(), rnd())).collect();
+            let mut faces = simplex(&pts, 1e-9).unwrap();
+            for (i, &p) in pts.iter().enumerate() {
+                add_point(&pts, &mut faces, i, p, 1e-9);
+            }
+            for f in &faces {
+                assert!(f.n.is_finite());
+                assert!(pts.iter().all(|&p| f.outside(&pts, p) <= 1e-9));
+            }
+            let h = hull(&pts).unwrap();
+            assert!(h.corners.len() >= 4 && h.corners.len() <= n);
+            assert!(h.face_corners >= 3 && h.face_area > 0.0);
+        }
+    }
+
+    #[test]
     fn a_wedge_and_a_flat_mesh() {
         let w = [
             DVec3::ZERO,
