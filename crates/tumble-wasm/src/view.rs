@@ -65,7 +65,7 @@ pub fn contact_shapes(text: &str) -> Result<Vec<f64>, JsError> {
             } => (1.0, [radius, half_length, 0.0]),
             ShapeKind::Box { half } => (2.0, half.to_array()),
         };
-        let kind = if meshed(&sc.model.contact, out.len() / 17) {
+        let kind = if sc.model.contact.mesh(out.len() / 17).is_some() {
             3.0
         } else {
             kind
@@ -77,10 +77,6 @@ pub fn contact_shapes(text: &str) -> Result<Vec<f64>, JsError> {
         out.extend_from_slice(&sh.rotation.to_cols_array());
     }
     Ok(out)
-}
-
-fn meshed(contact: &tumble::shapes::Contact, s: usize) -> bool {
-    contact.meshes.iter().any(|m| m.shape == s)
 }
 
 /// The triangles of the mesh shapes of the scenario `text`, for the view: per mesh its shape's

@@ -421,7 +421,7 @@ pub fn contact_json(
                     } => (Some(radius), Some(half_length), None),
                     ShapeKind::Box { half } => (None, None, Some(half.to_array())),
                 };
-                let mesh = ct.meshes.iter().find(|m| m.shape == i);
+                let mesh = ct.mesh(i);
                 let offset = mesh.map_or(s.offset, |m| m.offset);
                 JsonShape {
                     kind: String::from(if mesh.is_some() {

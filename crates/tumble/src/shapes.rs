@@ -149,9 +149,14 @@ impl Contact {
         self.shapes.is_empty()
     }
 
+    /// The triangles of shape `i`, where it was given as a mesh.
+    pub fn mesh(&self, i: usize) -> Option<&Mesh> {
+        self.meshes.iter().find(|m| m.shape == i)
+    }
+
     /// The kind of shape `i` as the JSON form names it ("mesh" for a mesh's box).
     pub fn kind_name(&self, i: usize) -> &'static str {
-        if self.meshes.iter().any(|m| m.shape == i) {
+        if self.mesh(i).is_some() {
             "mesh"
         } else {
             self.shapes[i].kind.name()

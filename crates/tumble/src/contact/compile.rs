@@ -46,11 +46,7 @@ impl Probes {
             if !filtered(sh.group, sh.mask, 1, 1) || ct.planes.is_empty() {
                 continue;
             }
-            let corners = ct
-                .meshes
-                .iter()
-                .find(|m| m.shape == i)
-                .and_then(Corners::of);
+            let corners = ct.mesh(i).and_then(Corners::of);
             for pl in &ct.planes {
                 let m = model.bodies[sh.body].mass;
                 let shape = (i, sh, m, corners.as_ref());
