@@ -127,7 +127,7 @@ test('collision geoms: shapes and a floor that Tumble accepts, a ball that bounc
   const { system, notes } = convert(fixture('contact.xml'));
   const text = notes.join('\n');
   const shape = (b) => system.bodies[b].shapes[0];
-  assert.deepEqual(system.bodies.map((b) => b.shapes?.map((s) => s.type)), [['sphere'], ['box'], ['capsule'], ['box'], ['mesh'], ['sphere'], ['sphere']]);
+  assert.deepEqual(system.bodies.map((b) => b.shapes?.filter((s) => !s.visual).map((s) => s.type)), [['sphere'], ['box'], ['capsule'], ['box'], ['mesh'], ['sphere'], ['sphere']]);
   assert.deepEqual(system.contact.planes.map((p) => p.normal), [[0, 0, 1]]);
   // the cylinder (radius 0.1, half height 0.15) as its box; the mesh (0.3 x 0.2 x 0.1) as its
   // 8 corners and 12 triangles (collided as their box: tests/js/mjcf-mesh.test.mjs)
@@ -139,8 +139,8 @@ test('collision geoms: shapes and a floor that Tumble accepts, a ball that bounc
   assert.match(text, /mesh geoms as Tumble meshes, meeting planes with their convex hull's corners .*: geom 'block' \(drawn as its 12 triangles\)/);
   assert.match(text, /collision geoms left out: geom 'post' \(a box fixed to the world/);
   assert.match(text, /geom pairs of a box and a box or a capsule \(such as .*\): where they meet at a box's edge, Tumble holds the contact point for a step/);
-  // the visual geom (contype 0) is no shape
-  assert.equal(system.bodies[1].shapes.length, 1);
+  // the visual geom (contype 0) is no collision shape: a visual one, drawn only
+  assert.deepEqual(system.bodies[1].shapes.map((s) => !!s.visual), [false, true]);
   // friction: MuJoCo's pair with the floor takes the larger, 0.8; Tumble's the geometric mean
   assert.ok(Math.abs(Math.sqrt(shape(0).material.friction * system.contact.planes[0].material.friction) - 0.8) < 1e-12);
   // filter (Tumble's rule: a.group & b.mask or b.group & a.mask): every shape meets the floor
@@ -187,8 +187,8 @@ test('<exclude>: a sphere excluded from the world stays off the floor; two bodie
   assert.ok(a.group & 1 && b.group & 1, 'a and b touch the floor');
   assert.deepEqual(system.contact.exclude, [[0, 1]], 'a and b never touch (crates/tumble/src/contact/compile.rs)');
   // c (contype 2) meets neither the floor (contype 1) nor a, b and d, by MuJoCo's rule: a shape
-  // that touches nothing is left out
-  assert.equal(c, undefined, JSON.stringify(c));
+  // that touches nothing is only drawn (a visual shape)
+  assert.ok(c.visual && !('group' in c), JSON.stringify(c));
   // b falls through a, resting on the floor; d falls through the floor, as in MuJoCo
   const samples = run(system, { duration: 1, every: 0.01 });
   const last = samples[samples.length - 1].x;

@@ -203,8 +203,9 @@ test("MJCF in MuJoCo's own style converts to the expected systems", () => {
   const worldAxis = [0, 1, 2].map((i) => arm.bodies[1].rotation[i].reduce((s, x, k) => s + x * arm.joints[1].axis_b[k], 0));
   assert.ok(Math.abs(Math.abs(worldAxis[1]) - 1) < 1e-9, `axis ${worldAxis}`);
   // its two capsules are parent and child, which MuJoCo does not collide, and there is no floor:
-  // nothing to collide in Tumble either, so no shapes and no note
-  assert.ok(arm.bodies.every((b) => !b.shapes) && !arm.contact, 'no collision left');
+  // nothing to collide in Tumble either, so no contact and no note; MuJoCo draws them, so they
+  // are visual shapes (drawn only)
+  assert.ok(arm.bodies.every((b) => b.shapes.length === 1 && b.shapes[0].visual) && !arm.contact, 'no collision left');
   assert.ok(!armNotes.some((n) => /contact/.test(n)), armNotes.join('; '));
   // a loop closed by connect: a four-bar in the plane
   const { system: loop } = convert(fixture('loop.xml'));

@@ -146,6 +146,7 @@ const SCHEMA = [
     ['vertices, faces', 'm', 'a mesh: its vertices [[x, y, z], ...] and triangles [[i, j, k], ...] (counter-clockwise from outside); drawn as such; against planes its convex hull\'s corners, against shapes its bounding box', '4 to 100000 vertices, |x| ≤ 1e6 m; 1 to 200000 triangles; at least 2e-6 m across each axis'],
     ['offset, rotation', 'm', 'the shape\'s origin and axes (rows) in the body\'s frame', 'default [0, 0, 0] and identity'],
     ['group, mask', '', 'collision filter: A and B touch when A.group & B.mask or B.group & A.mask is not 0', 'default 1'],
+    ['visual', '', 'true: the shape is only drawn and touches nothing (no group, mask or material)', 'default false'],
     ['contact.ground', '', 'true: the plane through the origin, normal against gravity', 'default false'],
     ['contact.planes', 'm', 'half-spaces: a point and an outward normal each', 'optional'],
     ['material: young, poisson', 'Pa', 'Young\'s modulus and Poisson\'s ratio (contact.material, or a shape\'s or plane\'s own)', '1e3 to 1e13 Pa; 0 to 0.5; default 1e7 Pa and 0.45'],

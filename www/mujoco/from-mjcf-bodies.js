@@ -82,14 +82,22 @@ export function bodyStates(cx) {
   return { pos, rot, bodies };
 }
 
-/** The sizes drawn: a box geom at a body's inertial frame sets its `size` (the first such). */
+/** The sizes drawn: a box geom at a body's inertial frame sets its `size` (the first such; those
+ * geoms in cx.sizeGeoms, so that they are not drawn again as visual shapes). Not a geom Tumble's
+ * export named as one of a body's shapes (b<body>s<shape>): that comes back as the shape. */
 export function drawSizes(cx) {
   const { mujoco, model, data, owner, index, pos, bodies } = cx;
+  cx.sizeGeoms = new Set();
+  const geomNames = names(model, model.name_geomadr, model.ngeom);
   for (let g = 0; g < model.ngeom; g++) {
     const i = owner[model.geom_bodyid[g]];
+    if (/^b\d+s\d+$/.test(geomNames[g] ?? '')) continue;
     if (i > 0 && model.geom_type[g] === mujoco.mjtGeom.mjGEOM_BOX.value && !bodies[index[i]].size) {
       const gp = v3(data.geom_xpos, 3 * g);
-      if (norm(sub(gp, pos[i])) < 1e-9) bodies[index[i]].size = v3(model.geom_size, 3 * g).map((x) => 2 * x);
+      if (norm(sub(gp, pos[i])) < 1e-9) {
+        bodies[index[i]].size = v3(model.geom_size, 3 * g).map((x) => 2 * x);
+        cx.sizeGeoms.add(g);
+      }
     }
   }
 }

@@ -64,6 +64,7 @@
 import { sub, tmulv, mulm, transpose, mulv, add, restitutionOfDampratio } from './mjcf-math.js';
 import { names, flag, rows3, v3 } from './from-mjcf-read.js';
 import { slideOf } from './from-mjcf-read.js';
+import { ellipsoidMesh, cylinderMesh } from './mjcf-tessellate.js';
 
 const fmt = (x) => Number(x.toPrecision(4));
 /** Tumble's range of restitution. */
@@ -145,41 +146,93 @@ export function jointLimits(ctx) {
   return out;
 }
 
-/** The collision shapes and planes. `ctx`: { mujoco, model, data, notes, owner (MuJoCo body ->
- * the body it moves as, 0: world), index (MuJoCo body -> Tumble body), rot, pos (inertial frames,
- * world), label, tumbleJoined(a, b) (Tumble bodies joined by a joint) }. Returns { shapes
- * (per Tumble body, a list or undefined), contact (the section, or null) }. In stages: the geoms
- * that collide, their shapes and planes, the shapes' materials and filter bits, the pairs
- * MuJoCo collides that Tumble will not, the notes. */
+/** The collision shapes and planes, and the visual shapes. `ctx`: { mujoco, model, data, notes,
+ * owner (MuJoCo body -> the body it moves as, 0: world), index (MuJoCo body -> Tumble body),
+ * rot, pos (inertial frames, world), label, tumbleJoined(a, b) (Tumble bodies joined by a
+ * joint) }. Returns { shapes (per Tumble body, a list or undefined), contact (the section, or
+ * null) }. */
 export function collision(ctx) {
-  const { mujoco, model } = ctx;
+  const cx = { ...ctx, ...geomRules(ctx) };
+  const drawn = { faces: 0 }; // the meshes' triangles taken so far (collision shapes first)
+  const { shapes, contact, live, dropped } = solids(cx, drawn);
+  visuals(cx, shapes, new Set([...live, ...dropped]), drawn);
+  return { shapes, contact };
+}
+
+/** The collision shapes and planes, in stages: the geoms that collide, their shapes and planes,
+ * the shapes' materials and filter bits, the pairs MuJoCo collides that Tumble will not, the
+ * notes. Returns { shapes, contact, live (the geoms made collision shapes), dropped (the collision
+ * geoms left out, with a note) }. */
+function solids(cx, drawn) {
+  const { mujoco, model } = cx;
   const shapes = [];
+  const none = { shapes, contact: null, live: new Set(), dropped: new Set() };
   const collides = [];
   for (let g = 0; g < model.ngeom; g++) if (model.geom_contype[g] || model.geom_conaffinity[g]) collides.push(g);
-  if (!collides.length) return { shapes, contact: null };
+  if (!collides.length) return none;
   if ((model.opt.disableflags & (mujoco.mjtDisableBit.mjDSBL_CONTACT.value | mujoco.mjtDisableBit.mjDSBL_CONSTRAINT.value)) !== 0) {
-    return { shapes, contact: null }; // (nothing collides in MuJoCo either: nothing to say)
+    return none; // (nothing collides in MuJoCo either: its geoms are drawn, `visuals`)
   }
-  const cx = { ...ctx, ...geomRules(ctx) };
-  const read = readGeoms(cx, collides);
+  const read = readGeoms(cx, collides, drawn);
+  // (the collision geoms left out with a note: not drawn either)
+  const shaped = new Set(read.body.map((s) => s.g));
+  const dropped = new Set(collides.filter((g) => !shaped.has(g) && !read.planeGeoms.includes(g)));
   if (!read.body.length) {
     if (read.dropped.length) cx.notes.push(`collision geoms left out: ${read.dropped.join(', ')}`);
-    return { shapes, contact: null };
+    return { ...none, dropped };
   }
   const fit = fitMaterials(cx, read);
   const pairs = heldPairs(cx, read.body);
   // a shape that can touch nothing (one that touches no plane and no shape on a body it is not
-  // joined to or excluded from) is left out
+  // joined to or excluded from) is not a collision shape (it is drawn: `visuals`)
   const meets = (s, t) => (s.group & t.mask) !== 0 || (t.group & s.mask) !== 0;
   const apart = (s, t) => !cx.isExcluded(s, t) && (!pairs.filterParent || !cx.tumbleJoined(cx.index[s.b], cx.index[t.b]));
   const live = read.body.filter((s) => (s.shape.group & 1) || read.body.some((t) => t.b !== s.b && meets(s.shape, t.shape) && apart(s, t)));
   for (const s of live) (shapes[cx.index[s.b]] ??= []).push(s.shape);
   contactNotes(cx, collides, read, fit, pairs, live);
-  if (!live.length) return { shapes, contact: null };
+  const made = new Set(live.map((s) => s.g));
+  if (!live.length) return { ...none, live: made, dropped };
   const contact = { planes: read.planes };
   if (cx.exclude.length) contact.exclude = cx.exclude;
   if (!pairs.filterParent) { contact.collide_joined = true; cx.notes.push('filterparent is disabled in the model: joined bodies\' spheres touch (collide_joined)'); }
-  return { shapes, contact };
+  return { shapes, contact, live: made, dropped };
+}
+
+/** The geoms MuJoCo draws that are not collision shapes (its viewer shows groups 0 to 2 and
+ * geoms not fully transparent; MuJoCo's visual-only geoms have contype and conaffinity 0, as the
+ * finger's distal capsule) as Tumble's visual shapes on their bodies (`"visual": true`: drawn,
+ * touching nothing), with what the collision shapes left of the meshes' triangles (`drawn`); not
+ * the geoms `taken` (made collision shapes, or left out as such with a note), not
+ * a box that sets its body's drawn size (`drawSizes`: the body is drawn as that box).
+ * Those on the world are left out (Tumble draws only its planes there), with a note. */
+function visuals(cx, shapes, taken, drawn) {
+  const { model, owner, notes, index } = cx;
+  const seen = [];
+  for (let g = 0; g < model.ngeom; g++) {
+    if (taken.has(g) || cx.sizeGeoms?.has(g) || model.geom_group[g] > 2 || alpha(model, g) === 0) continue;
+    if (model.geom_type[g] === cx.G.PLANE) continue; // (a plane that collides nothing)
+    seen.push(g);
+  }
+  if (!seen.length) return;
+  const onWorld = seen.filter((g) => owner[model.geom_bodyid[g]] === 0);
+  const read = readGeoms(cx, seen.filter((g) => owner[model.geom_bodyid[g]] !== 0), drawn, true);
+  for (const s of read.body) {
+    (shapes[index[s.b]] ??= []).push({ ...s.shape, visual: true });
+  }
+  // (each visual shape is drawn as MuJoCo draws it: no note, but where it is not)
+  const boxed = read.approx.map(([, text]) => text);
+  if (boxed.length) notes.push(`visual geoms (drawn only) Tumble has no shape for, drawn as boxes around them: ${boxed.join(', ')}`);
+  if (read.dropped.length) notes.push(`visual geoms left out: ${read.dropped.join(', ')}`);
+  if (onWorld.length) notes.push(`${onWorld.length} visual geom${onWorld.length > 1 ? 's' : ''} on the world (such as ${cx.glabel(onWorld[0])}) not drawn: Tumble draws only its planes there`);
+}
+
+/** The opacity MuJoCo draws geom g with: its material's where it has one and its own rgba is
+ * MuJoCo's default (0.5 0.5 0.5 1), else its own. */
+function alpha(model, g) {
+  const own = model.geom_rgba.subarray(4 * g, 4 * g + 4);
+  const mat = model.geom_matid[g];
+  const plain = own[0] === 0.5 && own[1] === 0.5 && own[2] === 0.5 && own[3] === 1;
+  return mat >= 0 && plain ? model.mat_rgba[4 * mat + 3] : own[3];
 }
 
 /** What the collision stages share: { G (MuJoCo's geom types by name), glabel (geom -> its name
@@ -240,6 +293,10 @@ function pairParams(model, g1, g2) {
 // system text at the most, within Tumble's 1 MiB
 const MESH_FACES = 20000;
 
+// the triangles of a smooth visual geom drawn as a mesh (mjcf-tessellate.js: an ellipsoid's; a
+// cylinder's are fewer)
+const SMOOTH_FACES = 528;
+
 // mesh geom g's triangle count
 const meshFaces = (model, g) => model.mesh_facenum[model.geom_dataid[g]];
 
@@ -259,17 +316,17 @@ function meshShape(model, g, drawn) {
   return { type: 'mesh', vertices, faces };
 }
 
-/** The colliding geoms `collides` as planes and shapes: { planes (Tumble's), planeGeoms (their
+/** The geoms `collides` as planes and shapes (meshes' triangles counted in `drawn.faces`; for
+ * `visual` shapes, cylinders and ellipsoids as meshes too, mjcf-tessellate.js): { planes (Tumble's), planeGeoms (their
  * geoms), body (per shape: { g, b (the MuJoCo body it moves with), mb (its own), shape }),
  * approx ([geom, note] of the boxes around other geoms), meshes ([geom, note] of the mesh
  * shapes), dropped (notes of the geoms left out),
  * wide (geoms using contype or conaffinity bits from FILTER_BITS up) }. */
-function readGeoms(cx, collides) {
+function readGeoms(cx, collides, drawn, visual = false) {
   const { model, data, owner, rot, pos, label, G, glabel, typeName, clamp10 } = cx;
   const planes = [], planeGeoms = [];
   const approx = [], dropped = [], meshes = [];
   const body = []; // per shape: { g, b (the MuJoCo body it moves with), mb (its own), shape }
-  const drawn = { faces: 0 }; // the meshes' triangles taken so far
   let wide = 0;
   for (const g of collides) {
     const t = model.geom_type[g], b = owner[model.geom_bodyid[g]];
@@ -288,7 +345,11 @@ function readGeoms(cx, collides) {
     if (t === G.SPHERE) shape = { type: 'sphere', radius: size[0] };
     else if (t === G.CAPSULE) shape = { type: 'capsule', radius: size[0], half_length: size[1] };
     else if (t === G.BOX) shape = { type: 'box', half: size };
-    else if (t === G.CYLINDER || t === G.ELLIPSOID) {
+    else if ((t === G.CYLINDER || t === G.ELLIPSOID) && visual && drawn.faces + SMOOTH_FACES <= MESH_FACES) {
+      // (only drawn: as its triangles; a collision shape is its box, below)
+      shape = t === G.CYLINDER ? cylinderMesh(size[0], size[1]) : ellipsoidMesh(size);
+      drawn.faces += shape.faces.length;
+    } else if (t === G.CYLINDER || t === G.ELLIPSOID) {
       shape = { type: 'box', half: t === G.CYLINDER ? [size[0], size[0], size[1]] : size };
       approx.push([g, `${glabel(g)} (a ${typeName(t)}: its bounding box)`]);
     } else if (t === G.MESH) {

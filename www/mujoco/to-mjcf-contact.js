@@ -6,7 +6,8 @@
 //   (size r, half-length, along the geom's z as Tumble's), box (half-sizes), with pos = offset
 //   and quat = the shape's rotation. Planes -> plane geoms of the world (pos = point, zaxis =
 //   normal); `ground: true` -> the plane through the origin against gravity.
-// - group/mask -> contype/conaffinity: the same rule (A.group & B.mask or B.group & A.mask).
+// - group/mask -> contype/conaffinity: the same rule (A.group & B.mask or B.group & A.mask). A
+//   visual shape (drawn only) -> a geom with contype and conaffinity 0.
 //   Bodies joined by a joint do not touch in Tumble: MuJoCo leaves out a body and its parent
 //   itself; a joint that closes a loop gets an <exclude>. collide_joined -> filterparent off.
 // - The normal force. Tumble's is Hertz's (or a flat face's linear spring) with a damping
@@ -108,11 +109,9 @@ export function contactParts(system, n, h, loops) {
   const notes = [];
   const materials = [];
   const assets = [];
-  let count = 0;
+  let count = 0, meshes = 0; // (collision shapes, and those of them meshes)
   (system.bodies ?? []).forEach((body, b) => {
     (body.shapes ?? []).forEach((sh, i) => {
-      const m = material(section.material, sh.material);
-      materials.push(m);
       const pos = sh.offset ?? [0, 0, 0], rot = sh.rotation ?? IDENTITY, name = `b${b}s${i}`;
       let form;
       if (sh.type === 'mesh') {
@@ -120,8 +119,15 @@ export function contactParts(system, n, h, loops) {
         assets.push(`<mesh name="${name}" vertex="${vec(sh.vertices.flat())}" face="${vec(sh.faces.flat())}"/>`);
         form = `type="mesh" mesh="${name}"`;
       } else form = `type="${sh.type}" size="${vec(sh.type === 'sphere' ? [sh.radius] : sh.type === 'capsule' ? [sh.radius, sh.half_length] : sh.half)}"`;
-      geoms[b].push(`<geom name="${name}" ${form} pos="${vec(pos)}" quat="${vec(quatOf(rot))}" contype="${sh.group ?? 1}" conaffinity="${sh.mask ?? 1}" ${materialAttrs(m, h)} rgba="0.9 0.6 0.3 1"/>`);
+      const at = `name="${name}" ${form} pos="${vec(pos)}" quat="${vec(quatOf(rot))}"`;
+      // a visual shape: a geom that collides with nothing (its mass is not counted: the body's
+      // <inertial> is given)
+      if (sh.visual) { geoms[b].push(`<geom ${at} contype="0" conaffinity="0" rgba="0.6 0.7 0.9 1"/>`); return; }
+      const m = material(section.material, sh.material);
+      materials.push(m);
+      geoms[b].push(`<geom ${at} contype="${sh.group ?? 1}" conaffinity="${sh.mask ?? 1}" ${materialAttrs(m, h)} rgba="0.9 0.6 0.3 1"/>`);
       count++;
+      if (sh.type === 'mesh') meshes++;
     });
   });
   if (count === 0) return { geoms, assets, excludes: [], contact: false, flags: '', notes };
@@ -135,7 +141,7 @@ export function contactParts(system, n, h, loops) {
     materials.push(m);
     geoms[n].push(`<geom name="plane${i}" type="plane" size="0 0 1" pos="${vec(p.point)}" zaxis="${vec(unit(p.normal))}" contype="1" conaffinity="1" ${materialAttrs(m, h)} rgba="0.8 0.8 0.8 1"/>`);
   });
-  if (assets.length) notes.push(`${assets.length} mesh shape${assets.length > 1 ? 's' : ''}: MuJoCo meets other shapes with a mesh's convex hull, where Tumble takes its bounding box (against planes both take the hull's corners)`);
+  if (meshes) notes.push(`${meshes} mesh shape${meshes > 1 ? 's' : ''}: MuJoCo meets other shapes with a mesh's convex hull, where Tumble takes its bounding box (against planes both take the hull's corners)`);
   const distinct = (key) => new Set(materials.map((m) => m[key])).size > 1;
   if (distinct('friction')) notes.push('contact friction: the shapes\' coefficients differ, and MuJoCo takes the larger of a pair where Tumble takes their geometric mean');
   if (distinct('restitution')) notes.push('contact restitution: the shapes\' values differ, and MuJoCo averages the pair\'s solref where Tumble takes the smaller e');

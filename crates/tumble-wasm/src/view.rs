@@ -46,17 +46,25 @@ pub fn joint_rails(text: &str) -> Result<Vec<f64>, JsError> {
     Ok(out)
 }
 
-/// The collision shapes of the scenario `text` for the view, 17 numbers each: body, kind (0
-/// sphere, 1 capsule, 2 box, 3 a mesh's bounding box, drawn as the mesh: `shape_meshes`),
-/// three sizes (sphere: radius, 0, 0; capsule: radius, half-length along its z, 0; box and
-/// mesh: the box's half-sizes), the offset in the body's frame (3) and the shape's axes in
-/// the body's frame (9, column-major). Units: m. Throws on a bad text.
+/// The shapes of the scenario `text` for the view, the collision shapes and then the visual
+/// ones (only drawn), 17 numbers each: body, kind (0 sphere, 1 capsule, 2 box, 3 a mesh's
+/// bounding box, drawn as the mesh: `shape_meshes`), three sizes (sphere: radius, 0, 0;
+/// capsule: radius, half-length along its z, 0; box and mesh: the box's half-sizes), the offset
+/// in the body's frame (3) and the shape's axes in the body's frame (9, column-major). Units:
+/// m. Throws on a bad text.
 #[wasm_bindgen]
 pub fn contact_shapes(text: &str) -> Result<Vec<f64>, JsError> {
     use tumble::shapes::ShapeKind;
     let sc = Scenario::parse(text).map_err(|e| JsError::new(&e.0))?;
-    let mut out = Vec::with_capacity(17 * sc.model.contact.shapes.len());
-    for sh in &sc.model.contact.shapes {
+    let c = &sc.model.contact;
+    let mut out = Vec::with_capacity(17 * (c.shapes.len() + c.visuals.len()));
+    let solid = c.shapes.iter().enumerate().map(|(i, s)| (s, c.mesh(i)));
+    let drawn = c
+        .visuals
+        .iter()
+        .enumerate()
+        .map(|(i, s)| (s, c.visual_mesh(i)));
+    for (sh, mesh) in solid.chain(drawn) {
         let (kind, size) = match sh.kind {
             ShapeKind::Sphere { radius } => (0.0, [radius, 0.0, 0.0]),
             ShapeKind::Capsule {
@@ -65,13 +73,8 @@ pub fn contact_shapes(text: &str) -> Result<Vec<f64>, JsError> {
             } => (1.0, [radius, half_length, 0.0]),
             ShapeKind::Box { half } => (2.0, half.to_array()),
         };
-        let kind = if sc.model.contact.mesh(out.len() / 17).is_some() {
-            3.0
-        } else {
-            kind
-        };
         out.push(sh.body as f64);
-        out.push(kind);
+        out.push(if mesh.is_some() { 3.0 } else { kind });
         out.extend_from_slice(&size);
         out.extend_from_slice(&sh.offset.to_array());
         out.extend_from_slice(&sh.rotation.to_cols_array());
@@ -85,10 +88,15 @@ pub fn contact_shapes(text: &str) -> Result<Vec<f64>, JsError> {
 #[wasm_bindgen]
 pub fn shape_meshes(text: &str) -> Result<Vec<f32>, JsError> {
     let sc = Scenario::parse(text).map_err(|e| JsError::new(&e.0))?;
-    let meshes = &sc.model.contact.meshes;
-    let mut out = Vec::with_capacity(meshes.iter().map(|m| 2 + 9 * m.faces.len()).sum());
-    for m in meshes {
-        out.push(m.shape as f32);
+    let c = &sc.model.contact;
+    // (a visual shape's index in contact_shapes is after every collision shape's)
+    let n = c.shapes.len();
+    let meshes = c.meshes.iter().map(|m| (m, m.shape));
+    let meshes = meshes.chain(c.visual_meshes.iter().map(|m| (m, n + m.shape)));
+    let mut out = Vec::new();
+    for (m, shape) in meshes {
+        out.reserve(2 + 9 * m.faces.len());
+        out.push(shape as f32);
         out.push(m.faces.len() as f32);
         for f in &m.faces {
             for &k in f {
@@ -109,7 +117,8 @@ pub fn shape_links(text: &str) -> Result<Vec<f64>, JsError> {
     let sc = Scenario::parse(text).map_err(|e| JsError::new(&e.0))?;
     let m = &sc.model;
     let inside = |b: usize, p: glam::DVec3| {
-        m.contact.shapes.iter().filter(|s| s.body == b).any(|s| {
+        let all = m.contact.shapes.iter().chain(&m.contact.visuals);
+        all.filter(|s| s.body == b).any(|s| {
             let q = s.rotation.transpose() * (p - s.offset);
             match s.kind {
                 ShapeKind::Sphere { radius } => q.length() <= radius,
@@ -124,7 +133,10 @@ pub fn shape_links(text: &str) -> Result<Vec<f64>, JsError> {
             }
         })
     };
-    let shaped = |b: usize| m.contact.shapes.iter().any(|s| s.body == b);
+    let shaped = |b: usize| {
+        let mut all = m.contact.shapes.iter().chain(&m.contact.visuals);
+        all.any(|s| s.body == b)
+    };
     let mut out = Vec::new();
     for j in &m.joints {
         for (b, p) in [(Some(j.b), j.point_b), (j.a, j.point_a)] {

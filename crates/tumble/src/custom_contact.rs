@@ -22,6 +22,9 @@
 //! normal force's damping pull at the end of an impact (the textbook spring-dashpot).
 //! `exclude` lists pairs of bodies (indices) whose shapes never touch each other (MuJoCo's
 //! `<exclude>`), whatever their filters. A mesh shape (`vertices`, `faces`): `custom_mesh.rs`.
+//! `"visual": true` makes a shape one that is only drawn (MuJoCo's geoms that collide with
+//! nothing): it touches nothing, so it takes no `group`, `mask` or `material`, and may lie
+//! inside other shapes and planes.
 use crate::shapes::{Contact, Material, Mesh, Plane, Shape, ShapeKind};
 use crate::text::Num;
 use crate::validate::ScenarioError;
@@ -75,6 +78,8 @@ pub(crate) struct JsonShape {
     mask: Option<u32>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     material: Option<JsonMaterial>,
+    #[serde(default, skip_serializing_if = "core::ops::Not::not")]
+    visual: bool,
 }
 
 /// A plane of the world.
@@ -219,13 +224,18 @@ pub(crate) fn contact_from(
     for (b, list) in shapes.iter().enumerate() {
         for (k, s) in list.iter().enumerate() {
             let (shape, mesh) = shape_from(&format!("bodies[{b}].shapes[{k}]"), b, s, base)?;
+            let (list, meshes) = if s.visual {
+                (&mut out.visuals, &mut out.visual_meshes)
+            } else {
+                (&mut out.shapes, &mut out.meshes)
+            };
             if let Some(mesh) = mesh {
-                out.meshes.push(Mesh {
-                    shape: out.shapes.len(),
+                meshes.push(Mesh {
+                    shape: list.len(),
                     ..mesh
                 });
             }
-            out.shapes.push(shape);
+            list.push(shape);
         }
     }
     Ok(out)
@@ -263,6 +273,9 @@ fn shape_from(
     base: Material,
 ) -> Result<(Shape, Option<Mesh>), ScenarioError> {
     let (kind, centre) = shape_kind(name, s)?;
+    if s.visual && (s.group.is_some() || s.mask.is_some() || s.material.is_some()) {
+        return err(format!("{name}: a visual shape is only drawn and touches nothing, so it takes no group, mask or material"));
+    }
     let rotation = match s.rotation {
         Some(r) => {
             let r = DMat3::from_cols_array_2d(&r).transpose();
@@ -407,46 +420,49 @@ pub fn contact_json(
     };
     let mut bodies = Vec::with_capacity(model.bodies.len());
     for b in 0..model.bodies.len() {
-        let list: Vec<JsonShape> = ct
-            .shapes
-            .iter()
-            .enumerate()
-            .filter(|(_, s)| s.body == b)
-            .map(|(i, s)| {
-                let (radius, half_length, half) = match s.kind {
-                    ShapeKind::Sphere { radius } => (Some(radius), None, None),
-                    ShapeKind::Capsule {
-                        radius,
-                        half_length,
-                    } => (Some(radius), Some(half_length), None),
-                    ShapeKind::Box { half } => (None, None, Some(half.to_array())),
-                };
-                let mesh = ct.mesh(i);
-                let offset = mesh.map_or(s.offset, |m| m.offset);
-                JsonShape {
-                    kind: String::from(if mesh.is_some() {
-                        "mesh"
-                    } else {
-                        s.kind.name()
-                    }),
-                    radius,
-                    half_length,
-                    half: if mesh.is_some() { None } else { half },
-                    vertices: mesh.map(|m| m.vertices.iter().map(|v| v.to_array()).collect()),
-                    faces: mesh.map(|m| m.faces.clone()),
-                    offset: (offset != DVec3::ZERO).then(|| offset.to_array()),
-                    rotation: (s.rotation != DMat3::IDENTITY)
-                        .then(|| s.rotation.transpose().to_cols_array_2d()),
-                    group: (s.group != 1).then_some(s.group),
-                    mask: (s.mask != 1).then_some(s.mask),
-                    material: Some(material_json(&s.material)),
-                }
-            })
-            .collect();
+        let of = |s: &&Shape| s.body == b;
+        let solid = ct.shapes.iter().enumerate().filter(|(_, s)| of(s));
+        let solid = solid.map(|(i, s)| shape_json(s, ct.mesh(i), false));
+        let drawn = ct.visuals.iter().enumerate().filter(|(_, s)| of(s));
+        let drawn = drawn.map(|(i, s)| shape_json(s, ct.visual_mesh(i), true));
+        let list: Vec<JsonShape> = solid.chain(drawn).collect();
         bodies.push(serde_json::to_value(list).map_err(|e| format!("shapes: {e}"))?);
     }
     Ok((
         serde_json::to_value(section).map_err(|e| format!("contact: {e}"))?,
         bodies,
     ))
+}
+
+/// The JSON form of shape `s` (`mesh` its triangles, where it is a mesh; `visual`: only drawn,
+/// written without filter or material).
+fn shape_json(s: &Shape, mesh: Option<&Mesh>, visual: bool) -> JsonShape {
+    let (radius, half_length, half) = match s.kind {
+        ShapeKind::Sphere { radius } => (Some(radius), None, None),
+        ShapeKind::Capsule {
+            radius,
+            half_length,
+        } => (Some(radius), Some(half_length), None),
+        ShapeKind::Box { half } => (None, None, Some(half.to_array())),
+    };
+    let offset = mesh.map_or(s.offset, |m| m.offset);
+    JsonShape {
+        kind: String::from(if mesh.is_some() {
+            "mesh"
+        } else {
+            s.kind.name()
+        }),
+        radius,
+        half_length,
+        half: if mesh.is_some() { None } else { half },
+        vertices: mesh.map(|m| m.vertices.iter().map(|v| v.to_array()).collect()),
+        faces: mesh.map(|m| m.faces.clone()),
+        offset: (offset != DVec3::ZERO).then(|| offset.to_array()),
+        rotation: (s.rotation != DMat3::IDENTITY)
+            .then(|| s.rotation.transpose().to_cols_array_2d()),
+        group: (!visual && s.group != 1).then_some(s.group),
+        mask: (!visual && s.mask != 1).then_some(s.mask),
+        material: (!visual).then(|| material_json(&s.material)),
+        visual,
+    }
 }

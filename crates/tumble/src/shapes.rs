@@ -110,7 +110,8 @@ pub struct Plane {
     pub material: Material,
 }
 
-/// Everything a model says about contact. Empty by default: nothing touches anything.
+/// Everything a model says about contact, and the shapes only drawn. Empty by default: nothing
+/// touches anything.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Contact {
     /// the bodies' shapes
@@ -124,6 +125,12 @@ pub struct Contact {
     pub exclude: Vec<[usize; 2]>,
     /// the triangles of the shapes given as meshes (each a box against other shapes; against planes its hull's corners)
     pub meshes: Vec<Mesh>,
+    /// shapes only drawn (`"visual": true`; MuJoCo's geoms that collide with nothing, such as
+    /// the finger's distal capsule): fixed to their bodies, touching nothing; the contact code
+    /// never reads them, so a model runs bit for bit as without them
+    pub visuals: Vec<Shape>,
+    /// the triangles of the visual shapes given as meshes (`Mesh::shape` an index in `visuals`)
+    pub visual_meshes: Vec<Mesh>,
 }
 
 /// A shape given as a triangle mesh (`"type": "mesh"`): drawn as its triangles, collided as
@@ -152,6 +159,11 @@ impl Contact {
     /// The triangles of shape `i`, where it was given as a mesh.
     pub fn mesh(&self, i: usize) -> Option<&Mesh> {
         self.meshes.iter().find(|m| m.shape == i)
+    }
+
+    /// The triangles of visual shape `i`, where it was given as a mesh.
+    pub fn visual_mesh(&self, i: usize) -> Option<&Mesh> {
+        self.visual_meshes.iter().find(|m| m.shape == i)
     }
 
     /// The kind of shape `i` as the JSON form names it ("mesh" for a mesh's box).

@@ -125,9 +125,7 @@ fn contact_model(
         contact: Contact {
             shapes,
             planes,
-            collide_joined: false,
-            exclude: vec![],
-            meshes: vec![],
+            ..Contact::default()
         },
     }
 }
