@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { initSync, Simulation, presets, scenario_json, invariant_fields } from '../../www/pkg/tumble_wasm.js';
-import { toMjcf, compileMjcf, quatOf } from '../../www/mujoco/mjcf.js';
+import { toMjcf, compileMjcf, fromMjModel, quatOf } from '../../www/mujoco/mjcf.js';
 import { mujoco, convert } from './mjcf-convert.mjs';
 
 initSync({ module: readFileSync(new URL('../../www/pkg/tumble_wasm_bg.wasm', import.meta.url)) });
@@ -465,4 +465,21 @@ test('a body with neither mass nor joint (a frame) is merged: its children hang 
   // on the arm 0.5 m below its centre, the frame's turn of pi/2 about z making x the arm's y
   assert.ok(Math.hypot(...wrist.point_a.map((x, i) => x - [0, 0, -0.5][i])) < 1e-12, `${wrist.point_a}`);
   assert.ok(Math.hypot(...wrist.axis_a.map((x, i) => x - [0, 1, 0][i])) < 1e-12, `${wrist.axis_a}`);
+});
+
+test("the model's own integrator and solver come with the system (what MuJoCo beside runs it with)", () => {
+  const body = '<worldbody><body><joint type="hinge"/><geom type="sphere" size="0.1"/></body></worldbody>';
+  const opts = (option) => {
+    const model = compileMjcf(mujoco, `<mujoco>${option}${body}</mujoco>`);
+    try {
+      return fromMjModel(mujoco, model).options;
+    } finally {
+      model.delete();
+    }
+  };
+  // MuJoCo's defaults: Euler and Newton (the page's '' solver)
+  assert.deepEqual(opts(''), { integrator: 'Euler', solver: '' });
+  assert.deepEqual(opts('<option integrator="implicitfast" solver="CG"/>'), { integrator: 'implicitfast', solver: 'CG' });
+  assert.deepEqual(opts('<option integrator="RK4" solver="PGS"/>'), { integrator: 'RK4', solver: 'PGS' });
+  assert.deepEqual(opts('<option integrator="implicit"/>'), { integrator: 'implicit', solver: '' });
 });

@@ -47,7 +47,7 @@ test('malformed links are rejected with a message and fall back to the defaults'
     ['?integrator=euler', 'Unknown integrator'],
     ['?dt=abc', 'dt'],
     ['?mujoco=rk4', "'mujoco' in this link must be RK4, Euler, implicit, implicitfast"],
-    ['?mujoco=RK4&mjsolver=cg', "'mjsolver' in this link must be Newton or CG"],
+    ['?mujoco=RK4&mjsolver=cg', "'mjsolver' in this link must be Newton, CG or PGS"],
     ['?reaction=two', "'reaction' in this link must be the number of the joint"],
     ['?reaction=-1', "'reaction' in this link must be the number of the joint"],
     ['?reaction=1e3', "'reaction' in this link must be the number of the joint"],

@@ -75,15 +75,34 @@ export async function openMjcfText(xml, several = null, keyframe = 0) {
   const checked = wasm.check_scenario(text);
   if (!checked.ok) return `The converted model is not a valid Tumble system: ${checked.message}`;
   // (before the load: its explanation tells a model opened from MJCF apart)
-  const prevInfo = app.mjcfInfo;
+  const prevInfo = app.mjcfInfo, prevSettings = { ...app.settings };
   app.mjcfInfo = { scenario: checked.canonical, name: several?.main ?? modelName(xml), notes: reply.notes.length };
+  const own = ownSettings(reply.options);
   const why = await applyCustom(text, checked.canonical);
-  if (why) { app.mjcfInfo = prevInfo; return why; }
+  if (why) {
+    app.mjcfInfo = prevInfo;
+    if (!/^Applied/.test(why)) Object.assign(app.settings, prevSettings); // (not loaded)
+    return why;
+  }
+  if (own) reply.notes.unshift(own);
   if (app.editor && !$('editor').hidden) app.editor.load(text);
   showKeyframes(reply.keyframes ?? [], keyframe, { xml, several });
   if (reply.notes.length) showNotes('Opened the MuJoCo model', reply.notes);
   else $('mujoco-status').textContent = 'Opened the MuJoCo model: everything in it has a Tumble counterpart.';
   return null;
+}
+
+/** MuJoCo beside an opened model runs with the model's own integrator and solver (`options`,
+ * fromMjModel's), as MuJoCo's own viewer would: the suite's manipulator, written for Euler,
+ * diverges under RK4 at its 1 ms step. Sets them where MuJoCo beside is on and they differ;
+ * returns what changed as a note, or null. */
+function ownSettings(options) {
+  if (!app.settings.mujoco || !options) return null;
+  const { integrator, solver } = options;
+  if (app.settings.mujoco === integrator && (app.settings.mjsolver || '') === solver) return null;
+  app.settings.mujoco = integrator;
+  app.settings.mjsolver = solver;
+  return `MuJoCo beside runs it with the model's own integrator, ${integrator}, and solver, ${solver || 'Newton'} (the "with MuJoCo" menu picks another)`;
 }
 
 /** A model's name for its explanation: `<mujoco model="...">`, or "from MJCF text". */

@@ -31,8 +31,9 @@ import { nameElements, carriedNames } from './mjcf-names.js';
 
 /** The Tumble system of compiled MuJoCo model `model` at its keyframe `keyframe` (an index or a
  * name; the first by default, qpos0 without one): { system, notes, keyframes (the keyframes'
- * names, 'key N' for an unnamed one: each a start to choose) }. Throws an Error naming the
- * element where the model cannot be represented. */
+ * names, 'key N' for an unnamed one: each a start to choose), options (the model's own
+ * { integrator, solver }, as toMjcf takes them: what MuJoCo beside runs it with) }. Throws an
+ * Error naming the element where the model cannot be represented. */
 export function fromMjModel(mujoco, model, { keyframe = 0 } = {}) {
   const notes = [];
   const keyframes = names(model, model.name_keyadr, model.nkey).map((nm, k) => nm || `key ${k}`);
@@ -72,7 +73,7 @@ export function fromMjModel(mujoco, model, { keyframe = 0 } = {}) {
     // 5. the system
     const system = assemble(cx, forces, drives, contact);
     if (fixed.tendons.length) system.tendons = fixed.tendons;
-    return { system, notes, keyframes };
+    return { system, notes, keyframes, options: ownOptions(model) };
   } finally {
     data.delete();
   }
@@ -151,4 +152,12 @@ function nonFinite(v, path = '') {
     }
   }
   return '';
+}
+
+/** The model's own integrator and constraint solver, by the names toMjcf writes (MuJoCo's
+ * mjtIntegrator and mjtSolver; the solver '' for MuJoCo's default, Newton). */
+export function ownOptions(model) {
+  const integrator = ['Euler', 'RK4', 'implicit', 'implicitfast'][model.opt.integrator] ?? 'Euler';
+  const solver = ['PGS', 'CG', ''][model.opt.solver] ?? '';
+  return { integrator, solver };
 }

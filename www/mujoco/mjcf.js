@@ -4,7 +4,7 @@
 //   toMjcf(system, { integrator, timestep }) -> { xml, notes, drives }    (to-mjcf.js)
 //     a Tumble system (the JSON of docs/scenarios.md, parsed) as an MJCF document
 //   compileMjcf(mujoco, xml) -> the model compiled by MuJoCo's own compiler (from-mjcf-compile.js)
-//   fromMjModel(mujoco, model) -> { system, notes, keyframes }             (from-mjcf.js)
+//   fromMjModel(mujoco, model) -> { system, notes, keyframes, options }    (from-mjcf.js)
 //     a compiled model as a Tumble system; throws an Error naming the element when the model
 //     cannot be represented
 //   loadMujoco(url) -> the MuJoCo module (@mujoco/mujoco's single-threaded build)

@@ -18,7 +18,7 @@
 //   { type: 'pull', pull }, { type: 'control', control, value }, { type: 'resume', h },
 //   { type: 'free', id } -> 'ok' (a 'free' of a run
 //                                           that a newer 'load' replaced does nothing)
-//   { type: 'mjcf', xml[, main, files, keyframe] } -> 'mjcf' { system, notes, keyframes }: MuJoCo's
+//   { type: 'mjcf', xml[, main, files, keyframe] } -> 'mjcf' { system, notes, keyframes, options }: MuJoCo's
 //                                           compiler and mjcf.js, the start at keyframe `keyframe`
 // Errors reply { type: 'error', message }. The sample arrays are transferred; the stepper hands
 // them back with its next 'advance' (`give`), so a run that keeps its size allocates nothing.
@@ -76,8 +76,8 @@ async function handle(msg) {
       // (files: a model of several files, its main one's name `main`: from-mjcf-files.js)
       const model = compileMjcf(mujoco, msg.xml, msg.files ? { main: msg.main, files: msg.files } : null);
       try {
-        const { system, notes, keyframes } = fromMjModel(mujoco, model, { keyframe: msg.keyframe ?? 0 });
-        out = { type: 'mjcf', system, notes, keyframes };
+        const { system, notes, keyframes, options } = fromMjModel(mujoco, model, { keyframe: msg.keyframe ?? 0 });
+        out = { type: 'mjcf', system, notes, keyframes, options };
       } finally {
         model.delete();
       }

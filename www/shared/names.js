@@ -11,7 +11,7 @@ export const MUJOCO = 'mujoco';
 export const MUJOCO_INTEGRATORS = ['RK4', 'Euler', 'implicit', 'implicitfast'];
 /** MuJoCo's constraint solvers the page offers (its <option solver>): Newton is MuJoCo's default;
  * CG is cheaper a step with many contacts (the 100-ball pit at rest: explain.js says how much). */
-export const MUJOCO_SOLVERS = ['Newton', 'CG'];
+export const MUJOCO_SOLVERS = ['Newton', 'CG', 'PGS'];
 
 /** Colour of each integrator (charts, legends, explanations and its ghost in the 3-D view):
  * Okabe-Ito blue, bluish green and vermillion, told apart with the common colour-vision

@@ -148,7 +148,7 @@ function readComparison(params, settings) {
   }
   const solver = params.get('mjsolver');
   if (solver !== null) {
-    if (!MUJOCO_SOLVERS.includes(solver)) return `'mjsolver' in this link must be ${MUJOCO_SOLVERS.join(' or ')}, not '${solver.slice(0, 40)}'.`;
+    if (!MUJOCO_SOLVERS.includes(solver)) return `'mjsolver' in this link must be ${MUJOCO_SOLVERS.slice(0, -1).join(', ')} or ${MUJOCO_SOLVERS.at(-1)}, not '${solver.slice(0, 40)}'.`;
     settings.mjsolver = solver === 'Newton' ? '' : solver;
   }
   return null;

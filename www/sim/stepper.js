@@ -27,7 +27,7 @@
 //                                        started, its module from its wasm bytes; then a 'load'
 //                                        with settings.mujoco (its integrator) adds MuJoCo's run
 //                                        there (mujoco-remote.js) after Tumble's
-//   { type: 'mjcf', xml[, main, files, keyframe] } -> 'mjcf' { system, notes, keyframes }: a MuJoCo model compiled by
+//   { type: 'mjcf', xml[, main, files, keyframe] } -> 'mjcf' { system, notes, keyframes, options }: a MuJoCo model compiled by
 //                                        MuJoCo and converted (mjcf.js), or 'error' saying why
 // Every answer may be a Promise (the worker awaits each in turn). With MuJoCo on the page a
 // 'step' steps Tumble's runs here while MuJoCo's worker steps MuJoCo's run towards them at its
@@ -105,8 +105,8 @@ export class Stepper {
    * them, from-mjcf-files.js) as a Tumble system, by MuJoCo's compiler in its worker. */
   async convertMjcf(xml, main, files, keyframe = 0) {
     if (!this.mj) throw new Error('MuJoCo is not loaded');
-    const { system, notes, keyframes } = await ask(await this.mj, { type: 'mjcf', xml, keyframe, ...(files ? { main, files } : {}) });
-    return { reply: { type: 'mjcf', system, notes, keyframes }, transfer: [] };
+    const { system, notes, keyframes, options } = await ask(await this.mj, { type: 'mjcf', xml, keyframe, ...(files ? { main, files } : {}) });
+    return { reply: { type: 'mjcf', system, notes, keyframes, options }, transfer: [] };
   }
 
   /** Control `c` of every run set to `value` from its next step: Tumble's runs here, MuJoCo's
