@@ -17,20 +17,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import * as wasm from '../../www/pkg/tumble_wasm.js';
-import { compileMjcf, fromMjModel } from '../../www/mujoco/mjcf.js';
 import { toMjcf } from '../../www/mujoco/to-mjcf.js';
-import { mujoco } from './mjcf-convert.mjs';
+import { convert } from './mjcf-convert.mjs';
 
 wasm.initSync({ module: readFileSync(new URL('../../www/pkg/tumble_wasm_bg.wasm', import.meta.url)) });
-
-function convert(xml) {
-  const model = compileMjcf(mujoco, xml);
-  try {
-    return fromMjModel(mujoco, model);
-  } finally {
-    model.delete();
-  }
-}
 
 // a finger as the suite's: a proximal capsule on a hinge, a distal body whose capsule is only
 // drawn and whose fingertip collides; a hidden geom (group 3), a transparent one and a
