@@ -261,3 +261,32 @@ test('a system with planar and planar_slide joints and their elements goes to MJ
   back.bodies.forEach((b, i) => b.velocity.forEach((c, n) => assert.ok(close(c, system.bodies[i].velocity[n]), `${i} ${b.velocity}`)));
   assert.ok(close(back.bodies[0].angular_velocity[1], 2));
 });
+
+// three perpendicular slides on a turned body (a point moving freely, not turning), each with
+// its own spring, damper and a motor on the third, a range on it that it does not reach (the
+// stops part from MuJoCo's soft limits: their own tests); gravity tilted so that every slide moves
+const THREE = wrap(`
+  <body name="block" pos="0.1 -0.2 0.6" euler="20 -10 30">
+    <joint name="sx" type="slide" axis="1 0 0" stiffness="8" damping="0.2"/>
+    <joint name="sy" type="slide" axis="0 1 0" stiffness="5"/>
+    <joint name="sz" type="slide" axis="0 0 1" damping="0.4" range="-50 50"/>
+    <geom type="box" size="0.05 0.04 0.03" mass="0.5" contype="0" conaffinity="0"/>
+  </body>`).replace('</worldbody>', '</worldbody><actuator><motor name="lift" joint="sz" gear="2" ctrlrange="-1 1" ctrllimited="true"/></actuator>');
+
+test('three perpendicular slides on one body are a translation joint whose slides carry their springs, dampers, range and motor; it follows MuJoCo RK4 and goes to MJCF and back', () => {
+  const { system } = convert(THREE);
+  assert.equal(system.joints[0].type, 'translation');
+  const kinds = system.forces.map((f) => [f.type, f.slide ?? 0]).sort();
+  assert.deepEqual(kinds.filter(([t]) => t !== 'slider_motor'), [['slider_limit', 2], ['slider_spring', 0], ['slider_spring', 1], ['slider_spring', 2]]);
+  assert.ok(system.forces.some((f) => f.type === 'slider_motor' && f.slide === 2), JSON.stringify(system.forces));
+  const { gap, balance } = against(THREE);
+  console.log(`# three slides: gap ${gap.toExponential(2)} m, balance ${balance.toExponential(2)} J`);
+  assert.ok(gap < 1e-4, `${gap}`);
+  assert.ok(balance < 1e-8, `${balance}`);
+  // written back: three slides, the same joint and elements
+  const { xml } = toMjcf(system, { integrator: 'RK4', timestep: 0.001 });
+  assert.equal((xml.match(/type="slide"/g) ?? []).length, 3, xml);
+  const back = convert(xml).system;
+  assert.equal(back.joints[0].type, 'translation');
+  assert.deepEqual(back.forces.map((f) => [f.type, f.slide ?? 0]).sort(), system.forces.map((f) => [f.type, f.slide ?? 0]).sort());
+});

@@ -396,7 +396,7 @@ fn bad_joints_are_named() {
         ),
         (
             one(r#"{"type":"slider","b":0}"#, "[0,0,0]"),
-            "prismatic, cylindrical, universal, gimbal, planar, planar_slide, fixed or distance",
+            "prismatic, cylindrical, universal, gimbal, planar, planar_slide, translation, fixed or distance",
         ),
         (
             one(

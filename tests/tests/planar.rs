@@ -236,7 +236,7 @@ fn planar_elements_name_what_is_wrong() {
         .map(|e| e.to_string())
         .unwrap_or_default();
     assert!(
-        m.contains("only a planar or planar_slide joint has slides"),
+        m.contains("only a planar, planar_slide or translation joint has slides"),
         "{m}"
     );
 }

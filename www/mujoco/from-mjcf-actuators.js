@@ -59,7 +59,7 @@ export function actuatorForces(ctx) {
     const filtered = FILTERS.includes(dyn);
     if (!(onJoint || onTendon) || (onJoint && t < 0) || !gainFixed || (biasType !== NONE && biasType !== AFFINE) || (dyn !== mujoco.mjtDyn.mjDYN_NONE.value && !filtered)) {
       const why = !(onJoint || onTendon) ? (model.actuator_trntype[a] === TENDON ? 'its tendon is not a fixed tendon Tumble kept' : 'it acts through a site or body, not a joint or fixed tendon')
-        : onJoint && t < 0 ? 'its joint is not a hinge or slide of a Tumble revolute, prismatic, cylindrical, planar or planar_slide joint'
+        : onJoint && t < 0 ? 'its joint is not a hinge or slide of a Tumble revolute, prismatic, cylindrical, planar, planar_slide or translation joint'
           : dyn !== mujoco.mjtDyn.mjDYN_NONE.value && !filtered ? 'its activation follows the control in time (integrator, muscle or other dynamics), which no Tumble element does'
             : 'its gain or bias is not MuJoCo\'s fixed gain with an affine bias';
       notes.push(`${nm}: an actuator Tumble has no element for (${why}): ignored`);
@@ -135,8 +135,8 @@ export function jointHolds(ctx) {
     const k = model.eq_obj1id[e], jt = model.jnt_type[k];
     const kind = jt === mujoco.mjtJoint.mjJNT_HINGE.value ? 'joint_spring' : 'slider_spring';
     const t = jointForces.find(([, kd, kk]) => kk === k && kd === kind)?.[0] ?? -1;
-    if (t >= 0 && kind === 'slider_spring' && ctx.joints[t].type.startsWith('planar')) {
-      throw new Error(`joint '${nm}': holds a slide of ${jlabel(k)}'s planar joint, which no Tumble drive does (Tumble drives the slide of a prismatic or cylindrical joint)`);
+    if (t >= 0 && kind === 'slider_spring' && (ctx.joints[t].type.startsWith('planar') || ctx.joints[t].type === 'translation')) {
+      throw new Error(`joint '${nm}': holds a slide of ${jlabel(k)}'s planar or translation joint, which no Tumble drive does (Tumble drives the slide of a prismatic or cylindrical joint)`);
     }
     const poly = Array.from({ length: 5 }, (_, i) => model.eq_data[11 * e + i]);
     const adr = model.jnt_qposadr[k];

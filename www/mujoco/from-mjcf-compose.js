@@ -9,6 +9,7 @@
 //   axis, slides 0 and 1 the two slides' axes: the slides translate the body before the hinge
 //   turns it, so their directions stay the parent's, as Tumble's slides are a's;
 // - slide, slide (point masses) -> `planar_slide`, normal the slides' cross product;
+// - slide, slide, slide (mutually perpendicular) -> `translation`, the third along its axis_a;
 // (the slides perpendicular, as the suite's are: Tumble's slide is b's point projected on its
 // direction, MuJoCo's coordinate only where the slides are perpendicular);
 // - two perpendicular hinges whose axis lines meet (a fin's roll and pitch, 5 mm apart along
@@ -19,7 +20,7 @@
 import { dot, sub, add, scale, cross, norm, unit } from './mjcf-math.js';
 
 /** The forms' names in the refusal message. */
-const TAKES = 'Tumble takes one hinge, ball or slide; a slide and a hinge on one axis (cylindrical); two perpendicular hinges (universal, with an offset where their lines pass apart); three mutually perpendicular hinges through one point (gimbal); two perpendicular slides (planar_slide); two perpendicular slides and then a hinge normal to both (planar); or none';
+const TAKES = 'Tumble takes one hinge, ball or slide; a slide and a hinge on one axis (cylindrical); two perpendicular hinges (universal, with an offset where their lines pass apart); three mutually perpendicular hinges through one point (gimbal); two perpendicular slides (planar_slide); three mutually perpendicular slides (translation); two perpendicular slides and then a hinge normal to both (planar); or none';
 
 /** MuJoCo body `i`'s joints `list` (two or more; `types` their MuJoCo types) as one Tumble joint
  * through `make(type, k, extra)` (from-mjcf-joints.js), with their coordinates into
@@ -37,6 +38,13 @@ export function composeJoints(cx, out, { i, list, types, make, anchor, axis }) {
     const kh = list[2], n = axis(kh);
     const t = make('planar', kh, { axes: [n, n], slides: slides.map(axis) });
     out.jointForces.push([t, 'slider_spring', slides[0], 0], [t, 'slider_spring', slides[1], 1], [t, 'joint_spring', kh]);
+    return true;
+  }
+  if (list.length === 3 && slides.length === 3 && perpendicular(slides[0], slides[1])
+    && perpendicular(slides[0], slides[2]) && perpendicular(slides[1], slides[2])) {
+    const n = axis(slides[2]);
+    const t = make('translation', slides[2], { axes: [n, n], slides: slides.slice(0, 2).map(axis) });
+    out.jointForces.push(...slides.map((k, s) => [t, 'slider_spring', k, s]));
     return true;
   }
   if (list.length === 2 && twoSlides) {

@@ -112,7 +112,7 @@ export function jointLimits(ctx) {
   for (const k of limited) {
     const kept = jointForces.find(([, , kk]) => kk === k);
     if (!kept) {
-      notes.push(`${jlabel(k)}: its limits are ignored (Tumble's stops act on the hinges and slides of revolute, prismatic, cylindrical, planar and planar_slide joints; this one is a ${['free', 'ball', 'slide', 'hinge'][model.jnt_type[k]]} joint that became another)`);
+      notes.push(`${jlabel(k)}: its limits are ignored (Tumble's stops act on the hinges and slides of revolute, prismatic, cylindrical, planar, planar_slide and translation joints; this one is a ${['free', 'ball', 'slide', 'hinge'][model.jnt_type[k]]} joint that became another)`);
       continue;
     }
     const [t, kind, , slide = 0] = kept;

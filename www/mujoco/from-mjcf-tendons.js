@@ -46,7 +46,7 @@ export function fixedTendons(cx) {
       terms.push(termOf(kind, where[tj], slide, coef));
     }
     if (missing) {
-      notes.push(`tendon '${nm}': ${missing} is not a hinge or slide of a Tumble revolute, prismatic, cylindrical, planar or planar_slide joint, so the tendon and what acts on it are left out`);
+      notes.push(`tendon '${nm}': ${missing} is not a hinge or slide of a Tumble revolute, prismatic, cylindrical, planar, planar_slide or translation joint, so the tendon and what acts on it are left out`);
       continue;
     }
     index.set(t, tendons.length);

@@ -14,6 +14,7 @@
 //   body's point, the first at a's; the first turns with the parent,
 //   the second with the child: the Cardan joint), planar -> two slides along a's slide axes then
 //   a hinge about the normal (jN:slide, jN:slide1, jN:hinge), planar_slide -> the two slides,
+//   translation -> three slides (the third along axis_a, jN:slide2),
 //   fixed -> no joint (MuJoCo welds a jointless
 //   body to its parent). A body with no tree joint to the ground gets a free joint.
 // - Joints that close loops become equality constraints: spherical -> connect; revolute -> two
@@ -233,17 +234,20 @@ function treeJoint(doc, b) {
       qpos.push(0, 0, 0); qvel.push(det(wRel, u2, u3) / d, det(u1, wRel, u3) / d, det(u1, u2, wRel) / d); break;
     }
     case 'planar':
-    case 'planar_slide': {
+    case 'planar_slide':
+    case 'translation': {
       if (reversed) throw new Error(`joints[${k}]: a ${j.type} joint whose tree runs from its body b to a has no MuJoCo counterpart (MuJoCo's slides move the child along its parent's axes): make a the body nearer the ground`);
       // MuJoCo composes a body's joints in order, the first nearest the parent: the slides
-      // along the parent's (a's) axes first, then the hinge about the normal (planar)
-      const slidesW = j.slides.map((m) => (bp < 0 ? unit(m) : mulv(s.bodies[bp].rotation, unit(m))));
+      // along the parent's (a's) axes first, then the hinge about the normal (planar); a
+      // translation's third slide is along axis_a
+      const along = j.type === 'translation' ? [...j.slides, j.axis_a] : j.slides;
+      const slidesW = along.map((m) => (bp < 0 ? unit(m) : mulv(s.bodies[bp].rotation, unit(m))));
       slidesW.forEach((m, i) => {
         const nm = `${name}:slide${i ? i : ''}`;
         jointDefs[b].push(`<joint name="${nm}" type="slide" pos="${vec(point)}" axis="${vec(tmulv(B.rotation, m))}"/>`);
         names.push(nm);
       });
-      qpos.push(0, 0);
+      qpos.push(...slidesW.map(() => 0));
       qvel.push(...slidesW.map((m) => dot(vRel, m))); // (the slides are perpendicular)
       if (j.type === 'planar') { hinge(`${name}:hinge`, axisC); qpos.push(0); qvel.push(dot(wRel, axisW)); }
       break;
@@ -254,11 +258,11 @@ function treeJoint(doc, b) {
   doc.jointName.set(k, { names, reversed });
 }
 
-/** MuJoCo's name pattern of a Tumble joint's coordinate: its angle, or its slide `slide` (0 or
- * 1: a planar joint's second is `jN:slide1`). */
+/** MuJoCo's name pattern of a Tumble joint's coordinate: its angle, or its slide `slide` (0 to
+ * 2: a planar joint's second is `jN:slide1`, a translation's third `jN:slide2`). */
 export function coordinatePattern(angle, slide = 0) {
   if (angle) return /(^j\d+r?$|:hinge$)/;
-  return slide ? /:slide1$/ : /(^j\d+r?$|:slide$)/;
+  return slide ? new RegExp(`:slide${slide}$`) : /(^j\d+r?$|:slide$)/;
 }
 
 /** Joint j (index k) that closes a loop as MuJoCo equalities: spherical -> connect, revolute ->

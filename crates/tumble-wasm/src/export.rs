@@ -66,7 +66,9 @@ fn preset_value(sc: &Scenario) -> Value {
             if let JointKind::Gimbal { middle, .. } = j.kind {
                 m["middle"] = v3(middle);
             }
-            if let JointKind::Planar { slides, .. } | JointKind::PlanarSlide { slides, .. } = j.kind
+            if let JointKind::Planar { slides, .. }
+            | JointKind::PlanarSlide { slides, .. }
+            | JointKind::Translation { slides, .. } = j.kind
             {
                 m["slides"] = json!([v3(slides[0]), v3(slides[1])]);
             }

@@ -209,6 +209,15 @@ impl JointFrame {
                 Pos(0),
                 Pos(0),
             ],
+            // b does not turn: a weld's rotational rows alone
+            JointKind::Translation { twist_a, .. } => [
+                align[0],
+                align[1],
+                Dot(twist_a, e[1]),
+                Pos(0),
+                Pos(0),
+                Pos(0),
+            ],
             JointKind::Universal {
                 axis_a,
                 axis_b,

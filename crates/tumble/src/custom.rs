@@ -354,9 +354,9 @@ fn joint_from(name: &str, j: &JsonJoint, states: &[BodyState]) -> Result<Joint, 
     if j.a == Some(j.b) {
         return err(format!("{name} connects body {} to itself", j.b));
     }
-    if j.slides.is_some() && !j.kind.starts_with("planar") {
+    if j.slides.is_some() && !j.kind.starts_with("planar") && j.kind != "translation" {
         return err(format!(
-            "{name}: only a planar or planar_slide joint has slides; a {} joint takes none",
+            "{name}: only a planar, planar_slide or translation joint has slides; a {} joint takes none",
             j.kind
         ));
     }
@@ -425,21 +425,28 @@ fn joint_kind(name: &str, j: &JsonJoint, states: &[BodyState]) -> Result<JointKi
                 d
             },
         },
-        "planar" | "planar_slide" => {
+        "planar" | "planar_slide" | "translation" => {
             let (axis_a, axis_b) = (axis("axis_a", j.axis_a)?, axis("axis_b", j.axis_b)?);
             let slides = planar_slides(name, axis_a, j.slides)?;
-            if j.kind == "planar" {
+            let twist_a = || twist_reference(axis_a, axis_b, &rot(j.a), &rot(Some(j.b)));
+            if j.kind == "translation" {
+                JointKind::Translation {
+                    axis_a,
+                    axis_b,
+                    twist_a: twist_a(),
+                    slides,
+                }
+            } else if j.kind == "planar" {
                 JointKind::Planar {
                     axis_a,
                     axis_b,
                     slides,
                 }
             } else {
-                let twist_a = twist_reference(axis_a, axis_b, &rot(j.a), &rot(Some(j.b)));
                 JointKind::PlanarSlide {
                     axis_a,
                     axis_b,
-                    twist_a,
+                    twist_a: twist_a(),
                     slides,
                 }
             }
@@ -452,7 +459,7 @@ fn joint_kind(name: &str, j: &JsonJoint, states: &[BodyState]) -> Result<JointKi
         "distance" => distance_kind(name, j, states)?,
         other => {
             return err(format!(
-                "{name}.type must be spherical, revolute, prismatic, cylindrical, universal, gimbal, planar, planar_slide, fixed or distance, not '{other}'"
+                "{name}.type must be spherical, revolute, prismatic, cylindrical, universal, gimbal, planar, planar_slide, translation, fixed or distance, not '{other}'"
             ))
         }
     })

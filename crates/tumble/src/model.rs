@@ -111,6 +111,20 @@ pub enum JointKind {
         /// as for [`JointKind::Planar`]
         slides: [DVec3; 2],
     },
+    /// Translation (MuJoCo's three slides on one body): b keeps its orientation relative to a
+    /// and moves freely. 3 equations (a weld's rotational rows: bilinear in the directors).
+    /// Its coordinates: the slides along `slides[0]`, `slides[1]` and `axis_a` (slide 2), each
+    /// measured as a prismatic joint's.
+    Translation {
+        /// slide 2's direction in a's frame
+        axis_a: DVec3,
+        /// slide 2's direction in b's frame
+        axis_b: DVec3,
+        /// as for [`JointKind::Prismatic`]
+        twist_a: DVec3,
+        /// slides 0 and 1 in a's frame, unit, perpendicular to each other and to `axis_a`
+        slides: [DVec3; 2],
+    },
     /// Distance joint (a massless rigid rod with ball ends): the two points stay `length`
     /// apart; a [`DriveKind::Distance`] drive on it makes the length a function of time
     /// (STAR-CCM+'s distance driver). 1 equation.
@@ -126,7 +140,10 @@ impl JointKind {
     pub fn rows(&self) -> usize {
         match self {
             JointKind::Distance { .. } => 1,
-            JointKind::Spherical | JointKind::Gimbal { .. } | JointKind::Planar { .. } => 3,
+            JointKind::Spherical
+            | JointKind::Gimbal { .. }
+            | JointKind::Planar { .. }
+            | JointKind::Translation { .. } => 3,
             JointKind::PlanarSlide { .. } => 4,
             JointKind::Revolute { .. } | JointKind::Prismatic { .. } => 5,
             JointKind::Cylindrical { .. } | JointKind::Universal { .. } => 4,
@@ -147,6 +164,7 @@ impl JointKind {
             JointKind::Distance { .. } => "distance",
             JointKind::Planar { .. } => "planar",
             JointKind::PlanarSlide { .. } => "planar_slide",
+            JointKind::Translation { .. } => "translation",
         }
     }
 
@@ -161,12 +179,14 @@ impl JointKind {
             | JointKind::Gimbal { axis_a, axis_b, .. }
             | JointKind::Planar { axis_a, axis_b, .. }
             | JointKind::PlanarSlide { axis_a, axis_b, .. }
+            | JointKind::Translation { axis_a, axis_b, .. }
             | JointKind::Fixed { axis_a, axis_b, .. } => (axis_a, axis_b),
         }
     }
 
     /// The direction of the joint's slide `k` in a's frame: a prismatic or cylindrical joint's
-    /// axis (k = 0), a planar joint's slide k (0 or 1); `None` where it has no such slide.
+    /// axis (k = 0), a planar joint's slide k (0 or 1), a translation's (0, 1 or 2: `axis_a`);
+    /// `None` where it has no such slide.
     pub fn slide_axis(&self, k: usize) -> Option<DVec3> {
         match *self {
             JointKind::Prismatic { axis_a, .. } | JointKind::Cylindrical { axis_a, .. }
@@ -177,6 +197,11 @@ impl JointKind {
             JointKind::Planar { slides, .. } | JointKind::PlanarSlide { slides, .. } => {
                 slides.get(k).copied()
             }
+            JointKind::Translation { slides, axis_a, .. } => match k {
+                0 | 1 => Some(slides[k]),
+                2 => Some(axis_a),
+                _ => None,
+            },
             _ => None,
         }
     }

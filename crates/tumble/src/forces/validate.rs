@@ -342,7 +342,7 @@ impl Checks<'_> {
             return Ok(());
         }
         if kind.slide_axis(0).is_some() {
-            let n = if kind.slide_axis(1).is_some() { 2 } else { 1 };
+            let n = (0..3).filter(|&k| kind.slide_axis(k).is_some()).count();
             return Err(format!(
                 "{name}.slide: joints[{joint}] is a {} joint: {}, so slide {slide} does not exist",
                 kind.name(),
@@ -350,7 +350,7 @@ impl Checks<'_> {
             ));
         }
         Err(format!(
-            "{name}.joint: joints[{joint}] is a {} joint; {what} a prismatic, cylindrical, planar or planar_slide joint's slide",
+            "{name}.joint: joints[{joint}] is a {} joint; {what} a prismatic, cylindrical, planar, planar_slide or translation joint's slide",
             kind.name()
         ))
     }
