@@ -1,5 +1,5 @@
-// MuJoCo beside Tumble in the page against MuJoCo alone, natively (issue 38's goal: MuJoCo
-// beside runs at least a quarter as fast as MuJoCo runs the same model natively). For each
+// MuJoCo beside Tumble in the page against MuJoCo alone, natively (the goal: MuJoCo beside runs
+// at least a quarter as fast as MuJoCo runs the same model natively). For each
 // contact preset and MuJoCo integrator:
 // - the page (headless Chromium, SwiftShader, 1280 x 860, speed "fastest", RATTLE beside):
 //   MuJoCo's run's wall rate while its simulated time goes from FROM to TO, or on for at least

@@ -161,21 +161,7 @@ impl JointFrame {
     /// The frame of `joint`.
     pub fn new(joint: &Joint) -> Self {
         use RowSpec::{Dist, Dot, Offset, Perp, Pos};
-        let (axis_a, axis_b) = joint.kind.axes();
-        let (n_a, e) = match joint.kind {
-            JointKind::Spherical | JointKind::Gimbal { .. } | JointKind::Distance { .. } => {
-                (DVec3::ZERO, [DVec3::ZERO; 2])
-            }
-            _ => {
-                let (e1, e2) = perpendicular_pair(axis_b);
-                (normalize(axis_a), [e1, e2])
-            }
-        };
-        let (m1, m2) = if n_a == DVec3::ZERO {
-            (DVec3::ZERO, DVec3::ZERO)
-        } else {
-            perpendicular_pair(n_a)
-        };
+        let (n_a, e, [m1, m2]) = frame_axes(&joint.kind);
         let pos = [Pos(0), Pos(1), Pos(2)];
         let align = [Dot(n_a, e[0]), Dot(n_a, e[1])];
         let list: &[RowSpec] = &match joint.kind {
@@ -436,5 +422,26 @@ impl Compiled {
     #[inline]
     pub fn block(&self, b: usize, k: usize, l: usize) -> usize {
         self.pair_block[b][k * self.at_body[b].len() + l]
+    }
+}
+
+/// A joint's axes for its rows: n_a (axis_a, unit), e (a perpendicular pair of axis_b) and a
+/// perpendicular pair of n_a; zero for the joints without axes (spherical, gimbal, distance).
+fn frame_axes(kind: &JointKind) -> (DVec3, [DVec3; 2], [DVec3; 2]) {
+    let (axis_a, axis_b) = kind.axes();
+    match kind {
+        JointKind::Spherical | JointKind::Gimbal { .. } | JointKind::Distance { .. } => {
+            (DVec3::ZERO, [DVec3::ZERO; 2], [DVec3::ZERO; 2])
+        }
+        _ => {
+            let (e1, e2) = perpendicular_pair(axis_b);
+            let n_a = normalize(axis_a);
+            let (m1, m2) = if n_a == DVec3::ZERO {
+                (DVec3::ZERO, DVec3::ZERO)
+            } else {
+                perpendicular_pair(n_a)
+            };
+            (n_a, [e1, e2], [m1, m2])
+        }
     }
 }

@@ -31,6 +31,7 @@ mod custom_tendons;
 mod custom_time;
 pub mod forces;
 pub mod invariants;
+pub mod joint_kind;
 pub mod joints;
 mod json_path;
 pub mod math;
