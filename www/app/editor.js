@@ -229,6 +229,9 @@ export class ScenarioEditor {
       const r = this.check(view.state.doc.toString());
       // the message of Apply (or of loading) stays until the text changes
       if (view.state.doc !== this.said) this.show(r.ok ? r.note ?? 'The text is a valid system: Apply runs it.' : r.message, !r.ok);
+      // (a lint that comes after Apply keeps the mark Apply placed for a system that did not
+      // start: the text is valid JSON, so the check alone would clear it)
+      if (view.state.doc === this.said && this.placed) return this.placed;
       return diagnostics(view.state.doc, r);
     }, { delay: 400 });
     this.view = new EditorView({
@@ -257,6 +260,7 @@ export class ScenarioEditor {
     this.view.dispatch({ changes: { from: 0, to: this.view.state.doc.length, insert: text } });
     this.view.dispatch(setDiagnostics(this.view.state, []));
     this.said = this.view.state.doc;
+    this.placed = null;
     this.applied = false;
     this.show('Edit the system, then Apply (Ctrl+Enter) to run it. The current run goes on until then.', false);
   }
@@ -275,6 +279,7 @@ export class ScenarioEditor {
     const text = this.text();
     this.said = this.view.state.doc;
     this.applied = false;
+    this.placed = null;
     const r = this.check(text);
     this.view.dispatch(setDiagnostics(this.view.state, diagnostics(this.view.state.doc, r)));
     if (!r.ok) {
@@ -283,7 +288,10 @@ export class ScenarioEditor {
     }
     let why = await this.applyFn(text, r.canonical);
     if (why && typeof why === 'object') { // a system that did not start, placed in the text
-      if (why.line > 0 && this.view.state.doc === this.said) this.view.dispatch(setDiagnostics(this.view.state, diagnostics(this.view.state.doc, why)));
+      if (why.line > 0 && this.view.state.doc === this.said) {
+        this.placed = diagnostics(this.view.state.doc, why);
+        this.view.dispatch(setDiagnostics(this.view.state, this.placed));
+      }
       why = why.message;
     }
     this.show(why ?? 'Applied: the run restarted with this system.', Boolean(why));
