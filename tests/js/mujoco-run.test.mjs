@@ -204,8 +204,10 @@ test("MuJoCo's run of a system with tendons on a gimbal's and an offset universa
 });
 
 test("MuJoCo's RK4 step taken stage by stage (to sum its constraint forces) is MuJoCo's own mj_step to the bit", () => {
-  // the bouncing ball's impacts and the cradle's hinges and touching balls: the same state hash at every step
-  for (const [scenario, steps] of [['bouncing-ball', 4000], ['newtons-cradle', 1500]]) {
+  // the bouncing ball's impacts, the cradle's hinges and touching balls, billiard balls rolling and
+  // dominoes toppling (free joints turning: the positions are integrated in JS as MuJoCo's
+  // mj_integratePos does, quaternions included): the same state hash at every step
+  for (const [scenario, steps] of [['bouncing-ball', 4000], ['newtons-cradle', 1500], ['billiards', 1500], ['dominoes', 1500]]) {
     const runs = [0, 1].map(() => new MujocoRun(wasm, mujoco, { scenario, mujoco: 'RK4', dt: 0 }));
     try {
       assert.ok(runs[0].losses?.rk4, `${scenario}: its losses are counted`);
@@ -280,5 +282,24 @@ test("MuJoCo's run that blows up with every number finite stops with a message: 
     assert.ok(Math.abs(euler.inv[at('balance')]) < 1e-2 * Math.max(euler.inv[at('dissipated')], 1e-3), `balance ${euler.inv[at('balance')]}`);
   } finally {
     euler.free();
+  }
+});
+
+test("MuJoCo's reset on a bad acceleration stops its run, whether it steps one sample at a time or many steps a call", () => {
+  // RK4 on a stiff damper (h c / I = 15): MuJoCo's velocity grows some 1e3-fold a step until its
+  // acceleration is bad, when MuJoCo resets the state to the start. The warnings are read only at
+  // a call's end or where MuJoCo's time went back, so both ways of stepping must stop there.
+  const hist = { stride: 1, due(s) { return this.stride - (s % this.stride); }, record() {} };
+  for (const [history, per] of [[hist, 1], [null, 50], [hist, 50]]) {
+    const run = new MujocoRun(wasm, mujoco, { scenario: 'damped-pendulum?damping=100', mujoco: 'RK4', dt: 0.05 });
+    try {
+      let done = 0;
+      for (let k = 0; k < 200 && !run.error; k++) done += run.advance(per, history);
+      assert.match(run.error ?? '', /became unstable \(a bad acceleration; MuJoCo resets it\)/, `per ${per}: ${run.error}`);
+      assert.ok(done <= (history ? 5 : 50), `per ${per}: ${done} steps before the stop`);
+      assert.equal(run.advance(10, history), 0, 'a stopped run takes no more steps');
+    } finally {
+      run.free();
+    }
   }
 });

@@ -27,6 +27,7 @@ import { MUJOCO } from '../shared/names.js';
 import { INV, NINV } from '../shared/invariants.js';
 import { scheduleEvents } from '../shared/controls.js';
 import { ConstraintLosses } from './mujoco-losses.js';
+import { keptViews } from './mujoco-views.js';
 
 /** A balance error this many times the run's energy scale is a blow-up (`finite`). */
 const DIVERGED = 100;
@@ -43,6 +44,12 @@ export class MujocoRun {
     this.mj = mujoco;
     this.model = compileMjcf(mujoco, xml);
     this.data = new mujoco.MjData(this.model);
+    // the arrays read at every step or sample, kept as views (mujoco-views.js), and the model's
+    // constants copied (each getter of the bindings makes a new view: 0.3-0.7 us)
+    this.view = keptViews(this.data, ['qpos', 'qvel', 'xipos', 'ximat', 'cvel', 'subtree_com', 'actuator_force', 'actuator_velocity', 'ten_velocity', 'xfrc_applied', 'solver_niter']);
+    this.rootid = Int32Array.from(this.model.body_rootid);
+    this.dofDamping = Float64Array.from(this.model.dof_damping);
+    this.tendonDamping = Float64Array.from(this.model.tendon_damping);
     mujoco.mj_resetDataKeyframe(this.model, this.data, 0);
     this.h = this.model.opt.timestep;
     this.drives = drives.length ? new MujocoDrives(mujoco, this.model, drives, integrator) : null;
@@ -127,7 +134,7 @@ export class MujocoRun {
       this.driveP0 ??= this.driveNow;
       work += 0.5 * this.h * (this.driveNow - this.driveP0); // the step sums' trapezoid rule
     }
-    const xi = data.xipos, xm = data.ximat, cvel = data.cvel, com = data.subtree_com, root = model.body_rootid;
+    const { xipos: xi, ximat: xm, cvel, subtree_com: com } = this.view(), root = this.rootid;
     const P = this.poses, S = this.states;
     for (let b = 0; b < this.n; b++) {
       const i = this.body[b];
@@ -156,16 +163,17 @@ export class MujocoRun {
       at(a, pa, this.springs, 6 * k);
       at(b, pb, this.springs, 6 * k + 3);
     }
-    this.ev.evaluate(data.time, this.states, work, this.dissipated, data.solver_niter?.[0] ?? 0, this.inv);
+    this.ev.evaluate(data.time, this.states, work, this.dissipated, this.view().solver_niter?.[0] ?? 0, this.inv);
   }
 
   /** W and D of one step of MuJoCo's, from its forces at the step's start (module notes). */
   count() {
-    const { model, data } = this;
+    const { actuator_force: f, actuator_velocity: u, ten_velocity: l, qvel } = this.view();
+    const ct = this.tendonDamping, cv = this.dofDamping;
     let w = 0, d = 0;
-    for (let a = 0; a < model.nu; a++) w += data.actuator_force[a] * data.actuator_velocity[a];
-    for (let t = 0; t < model.ntendon; t++) d += model.tendon_damping[t] * data.ten_velocity[t] ** 2;
-    for (let v = 0; v < model.nv; v++) d += model.dof_damping[v] * data.qvel[v] ** 2;
+    for (let a = 0; a < f.length; a++) w += f[a] * u[a];
+    for (let t = 0; t < ct.length; t++) d += ct[t] * l[t] ** 2;
+    for (let v = 0; v < cv.length; v++) d += cv[v] * qvel[v] ** 2;
     if (this.drives) w += this.drivePower;
     this.work += this.h * w;
     this.dissipated += this.h * d;
@@ -186,22 +194,25 @@ export class MujocoRun {
 
   /** Take up to n steps, recording run `r`'s samples into `history` when they are due (as
    * sim.js's Run). MuJoCo does not fail a step: a state that is not finite, or MuJoCo's own
-   * warning of a bad acceleration (it then resets the state), stops the run with a message. */
+   * warning of a bad position, velocity or acceleration (it then resets the state), stops the run
+   * with a message. Its warnings are read (3.7 us each under Node, more than a small model's
+   * step) at the end of each call and wherever a sample finds the state not finite or MuJoCo's
+   * time gone back (its reset sets it to 0): a reset between samples is caught before the
+   * sample, one in the first step of a run at t = 0 at the end of the call. */
   advance(n, history = null, r = 0) {
     if (this.error || n <= 0) return 0;
     const { mj, model, data } = this;
     const t0 = performance.now();
     let done = 0;
-    const bad = mj.mjtWarning.mjWARN_BADQACC.value;
     let inStep = 0; // ms in MuJoCo's own steps (the rest: Tumble's measures at its states, the samples)
     while (done < n) {
       const m = history ? Math.min(n - done, history.due(this.steps)) : n - done;
-      const s0 = performance.now();
+      const s0 = performance.now(), t1 = data.time + (m - 0.5) * this.h; // MuJoCo's time after the m steps, less h / 2
       for (let k = 0; k < m; k++) {
         if (this.nextEvent < this.events.length) this.dueControls(this.steps + k);
         if (this.pulling) this.pullForce();
         if (this.drives) this.driveStep();
-        if (this.losses) this.dissipated += this.losses.step(mj, model, data);
+        if (this.losses) this.dissipated += this.losses.step(mj, model, data, this.h);
         else mj.mj_step(model, data);
         if (this.drives && !this.drives.offset) this.drivePower = this.drives.power(data);
         if (this.counting) this.count();
@@ -209,16 +220,9 @@ export class MujocoRun {
       inStep += performance.now() - s0;
       done += m;
       this.steps += m;
-      const stat = data.warning.get(bad); // (an embind object: deleted at once)
-      const warned = stat.number > 0;
-      stat.delete?.();
-      if (warned || !Number.isFinite(data.qpos[0]) || !Number.isFinite(data.qvel[0])) {
-        // (within a few steps, whatever the step: an explicit integrator on a stiff damper of a
-        // light body, such as humanoid_CMU's toes without their armature, which Tumble has no
-        // element for; MuJoCo's implicit integrators take the damping implicitly)
-        this.error = `at t = ${data.time.toFixed(4)} s: MuJoCo's state became unstable (a bad acceleration; MuJoCo resets it); ${this.fix()}`;
-        break;
-      }
+      const { qpos, qvel } = this.view();
+      const suspect = data.time < t1 || !Number.isFinite(qpos[0]) || !Number.isFinite(qvel[0]) || done >= n;
+      if (suspect && this.unstable()) break;
       if (history && this.steps % history.stride === 0) {
         this.refresh();
         if (!this.finite()) break;
@@ -231,6 +235,24 @@ export class MujocoRun {
     this.refresh();
     this.finite();
     return done;
+  }
+
+  /** Whether MuJoCo warned of a bad position, velocity or acceleration (it then resets the state)
+   * or its state is not finite; if so, the run's error says so. (Within a few steps, whatever the
+   * step: an explicit integrator on a stiff damper of a light body, such as humanoid_CMU's toes
+   * without their armature, which Tumble has no element for; MuJoCo's implicit integrators take
+   * the damping implicitly.) */
+  unstable() {
+    const { mj, data } = this, W = mj.mjtWarning, { qpos, qvel } = this.view();
+    let what = null;
+    for (const [w, name] of [[W.mjWARN_BADQACC, 'a bad acceleration'], [W.mjWARN_BADQVEL, 'a bad velocity'], [W.mjWARN_BADQPOS, 'a bad position']]) {
+      const stat = data.warning.get(w.value); // (an embind object: deleted at once)
+      if (stat.number > 0) what ??= name;
+      stat.delete?.();
+    }
+    if (!what && qpos.every(Number.isFinite) && qvel.every(Number.isFinite)) return false;
+    this.error = `at t = ${data.time.toFixed(4)} s: MuJoCo's state became unstable (${what ? `${what}; MuJoCo resets it` : 'not finite'}); ${this.fix()}`;
+    return true;
   }
 
   /** What helps a run that went unstable. */
@@ -261,9 +283,9 @@ export class MujocoRun {
 
   /** A 64-bit FNV-1a hash of MuJoCo's state bits (qpos, qvel), as 16 hex digits. */
   hash() {
-    const { data } = this;
     let h1 = 0x811c9dc5, h2 = 0x01000193 ^ 0x9e3779b9;
-    for (const arr of [data.qpos, data.qvel]) {
+    const { qpos, qvel } = this.view();
+    for (const arr of [qpos, qvel]) {
       const words = new Uint32Array(arr.buffer, arr.byteOffset, arr.length * 2);
       for (let i = 0; i < words.length; i++) {
         h1 = Math.imul(h1 ^ words[i], 0x01000193) >>> 0;
@@ -336,8 +358,8 @@ export class MujocoRun {
   /** The pull's force at the pulled point into data.xfrc_applied (force and its torque about the
    * centre), and its power times h into W. Scalars only. */
   pullForce() {
-    const { model, data } = this, g = this.pulling, i = this.body[g.body];
-    const xi = data.xipos, xm = data.ximat, cv = data.cvel, com = data.subtree_com, c = 3 * model.body_rootid[i];
+    const g = this.pulling, i = this.body[g.body];
+    const { xipos: xi, ximat: xm, cvel: cv, subtree_com: com, xfrc_applied: X } = this.view(), c = 3 * this.rootid[i];
     const s0 = g.point[0], s1 = g.point[1], s2 = g.point[2];
     // the arm R s (ximat row-major) and the point
     const r0 = xm[9 * i] * s0 + xm[9 * i + 1] * s1 + xm[9 * i + 2] * s2;
@@ -349,7 +371,7 @@ export class MujocoRun {
     const d0 = p0 - com[c], d1 = p1 - com[c + 1], d2 = p2 - com[c + 2];
     const v0 = cv[6 * i + 3] + w1 * d2 - w2 * d1, v1 = cv[6 * i + 4] + w2 * d0 - w0 * d2, v2 = cv[6 * i + 5] + w0 * d1 - w1 * d0;
     const f0 = g.k * (g.target[0] - p0) - g.c * v0, f1 = g.k * (g.target[1] - p1) - g.c * v1, f2 = g.k * (g.target[2] - p2) - g.c * v2;
-    const X = data.xfrc_applied, o = 6 * i;
+    const o = 6 * i;
     X[o] = f0; X[o + 1] = f1; X[o + 2] = f2;
     X[o + 3] = r1 * f2 - r2 * f1; X[o + 4] = r2 * f0 - r0 * f2; X[o + 5] = r0 * f1 - r1 * f0;
     this.work += this.h * (f0 * v0 + f1 * v1 + f2 * v2);
