@@ -119,3 +119,34 @@ test('a visual ellipsoid and cylinder are drawn as triangles on their surfaces, 
   const tri = wasm.shape_meshes(text);
   assert.deepEqual([tri[0], tri[1]], [0, shapes[0].faces.length]);
 });
+
+test("a collision mesh that touches nothing counts its triangles once against the model's budget", () => {
+  // a closed sphere of 6860 triangles, twice on one body: as a collision geom that can touch
+  // nothing (contype and conaffinity 2, and no other body: a visual shape) and as a visual geom.
+  // 13720 triangles are within the 20000 drawn as such; the first was counted twice before (as a
+  // collision candidate, then as a visual shape), 20580, and the second came in as a box
+  const lat = 50, lon = 70, r = 0.1;
+  const v = [[0, 0, r]];
+  for (let i = 1; i < lat; i++) {
+    for (let j = 0; j < lon; j++) {
+      const th = (Math.PI * i) / lat, ph = (2 * Math.PI * j) / lon;
+      v.push([r * Math.sin(th) * Math.cos(ph), r * Math.sin(th) * Math.sin(ph), r * Math.cos(th)]);
+    }
+  }
+  v.push([0, 0, -r]);
+  const at = (i, j) => 1 + (i - 1) * lon + (j % lon), south = v.length - 1, f = [];
+  for (let j = 0; j < lon; j++) f.push([0, at(1, j), at(1, j + 1)], [south, at(lat - 1, j + 1), at(lat - 1, j)]);
+  for (let i = 1; i < lat - 1; i++) {
+    for (let j = 0; j < lon; j++) f.push([at(i, j), at(i + 1, j), at(i + 1, j + 1)], [at(i, j), at(i + 1, j + 1), at(i, j + 1)]);
+  }
+  assert.equal(f.length, 6860);
+  const xml = `<mujoco><asset><mesh name="ball" vertex="${v.flat().join(' ')}" face="${f.flat().join(' ')}"/></asset>
+    <worldbody><body name="b" pos="0 0 1"><freejoint/>
+      <geom name="solid" type="mesh" mesh="ball" contype="2" conaffinity="2"/>
+      <geom name="shown" type="mesh" mesh="ball" pos="0.3 0 0" contype="0" conaffinity="0" mass="0"/>
+    </body></worldbody></mujoco>`;
+  const { system, notes } = convert(xml);
+  const shapes = system.bodies[0].shapes ?? [];
+  assert.deepEqual(shapes.map((s) => [s.type, !!s.visual, s.faces?.length]), [['mesh', true, 6860], ['mesh', true, 6860]], notes.join('\n'));
+  assert.ok(!notes.some((n) => /boxes around them/.test(n)), notes.join('\n'));
+});

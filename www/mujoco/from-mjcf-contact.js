@@ -189,6 +189,10 @@ function solids(cx, drawn) {
   const apart = (s, t) => !cx.isExcluded(s, t) && (!pairs.filterParent || !cx.tumbleJoined(cx.index[s.b], cx.index[t.b]));
   const live = read.body.filter((s) => (s.shape.group & 1) || read.body.some((t) => t.b !== s.b && meets(s.shape, t.shape) && apart(s, t)));
   for (const s of live) (shapes[cx.index[s.b]] ??= []).push(s.shape);
+  // the meshes' triangles are those of the live shapes only: the others are read again as visual
+  // shapes (`visuals`), which counts theirs then
+  drawn.faces = 0;
+  for (const s of live) if (s.shape.type === 'mesh') drawn.faces += s.shape.faces.length;
   contactNotes(cx, collides, read, fit, pairs, live);
   const made = new Set(live.map((s) => s.g));
   if (!live.length) return { ...none, live: made, dropped };
