@@ -120,8 +120,9 @@ async function main(args) {
   }
   const xml = readText(args[0]);
   let files;
+  const fileNotes = []; // (a missing PNG texture: a stand-in image, and this note)
   try {
-    files = gatherMjcf(basename(args[0]), modelReader(args[0], xml));
+    files = gatherMjcf(basename(args[0]), modelReader(args[0], xml), fileNotes);
   } catch (e) {
     fail(e.message);
   }
@@ -140,7 +141,7 @@ async function main(args) {
   } finally {
     model.delete();
   }
-  for (const n of out.notes) process.stderr.write(`note: ${n}\n`);
+  for (const n of [...fileNotes, ...out.notes]) process.stderr.write(`note: ${n}\n`);
   process.stdout.write(`${JSON.stringify(out.system, null, 1)}\n`);
 }
 

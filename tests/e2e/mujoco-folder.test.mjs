@@ -3,8 +3,9 @@
 // models beside them): opening the folder lists its two models in the "model" menu and opens
 // none; picking one opens it with the files it names (the foot's include and mesh), picking the
 // other opens that one, its joint named in the menu and the reaction chart (not the first
-// one's), each named in "What am I looking at?", which says why its run and MuJoCo's part. The
-// status says what happened; axe-core stays clean. Screenshots:
+// one's), each named in "What am I looking at?", which says why its run and MuJoCo's part; the
+// other's texture, missing from the folder, stood in for with a note. The status says what
+// happened; axe-core stays clean. Screenshots:
 // tests/out/mujoco-folder-laptop.png, mujoco-folder-phone.png.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -37,6 +38,7 @@ for (const [size, viewport] of [['laptop', undefined], ['phone', PHONE]]) {
     // then the pendulum, from the same menu, with its motor as a control
     await page.selectOption('#mjcf-model', 'suite/swing.xml');
     await page.waitForFunction(() => document.querySelector('#controls-list .control-name')?.textContent === 'torque', null, { timeout: 60000 });
+    assert.match(await page.locator('#mujoco-status').textContent(), /texture file 'sky.png' not among the model's files: a plain grey image stands in/);
     // the joint menu and the reaction chart name the pendulum's hinge, not the foot's joint (the
     // labels of a second system opened in a row were the first one's)
     await loaded(page);

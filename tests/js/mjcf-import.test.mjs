@@ -265,6 +265,44 @@ test('files a model names that are missing or outside its folder: a message nami
   }
 });
 
+test('a PNG texture missing from the model\'s files: a plain image stands in, with a note; the system is the one without textures', () => {
+  // the suite's dog names two texture files its folder does not hold; Tumble draws no textures,
+  // MuJoCo's compiler refuses a file it cannot read. A 2d texture on a material and a skybox in
+  // one file of 3 x 4 faces (gridsize), both missing; a mesh missing stays an error
+  const tmp = mkdtempSync(join(tmpdir(), 'tumble-mjcf-'));
+  try {
+    const body = '<worldbody><geom type="plane" size="1 1 .1"/><body pos="0 0 .3"><freejoint/><geom size=".1" material="skin"/></body></worldbody>';
+    const plain = `<mujoco><asset><material name="skin" rgba=".8 .6 .4 1"/></asset>${body}</mujoco>`;
+    const textured = `<mujoco><compiler texturedir="textures"/><asset>
+      <texture name="skin" type="2d" file="skin.png"/>
+      <texture name="sky" type="skybox" gridsize="3 4" gridlayout=".U..LFRB.D.." file="sky.png"/>
+      <material name="skin" texture="skin" rgba=".8 .6 .4 1"/></asset>${body}</mujoco>`;
+    writeFileSync(join(tmp, 'dog.xml'), textured);
+    writeFileSync(join(tmp, 'plain.xml'), plain);
+    const read = (p) => (existsSync(join(tmp, p)) ? readFileSync(join(tmp, p), 'utf8') : null);
+    assert.throws(() => gatherMjcf('dog.xml', read), /names the file 'skin.png', which does not exist \(looked for textures\/skin.png/);
+    const notes = [];
+    const files = gatherMjcf('dog.xml', read, notes);
+    assert.deepEqual(notes, ["texture files 'skin.png', 'sky.png' not among the model's files: a plain grey image stands in (Tumble draws no textures; MuJoCo's compiler needs a file)"]);
+    const model = compileMjcf(mujoco, textured, { main: 'dog.xml', files });
+    try {
+      assert.equal(model.ntex, 2);
+      assert.deepEqual([model.tex_width[1], model.tex_height[1]], [1, 6]); // (a skybox is six faces of 1 x 1)
+      assert.deepEqual(fromMjModel(mujoco, model).system, convert(plain).system);
+    } finally {
+      model.delete();
+    }
+    const r = script2([join(tmp, 'dog.xml')]);
+    assert.equal(r.code, 0, r.err);
+    assert.match(r.err, /note: texture files 'skin.png', 'sky.png' not among the model's files: a plain grey image stands in/);
+    assert.deepEqual(JSON.parse(r.out), JSON.parse(script2([join(tmp, 'plain.xml')]).out));
+    writeFileSync(join(tmp, 'mesh.xml'), textured.replace('<asset>', '<asset><mesh name="m" file="m.stl"/>'));
+    assert.throws(() => gatherMjcf('mesh.xml', read, []), /names the file 'm.stl', which does not exist/);
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+});
+
 test('numbers that are not finite: refused with the element and attribute, exit 2', () => {
   const tmp = mkdtempSync(join(tmpdir(), 'tumble-mjcf-'));
   try {

@@ -42,23 +42,24 @@ export async function openPicked(picked, open, refuse) {
 async function openOne(list, main, open, refuse) {
   const { gatherMjcf, pickedReader, MAX_MODEL_BYTES } = await import('../mujoco/mjcf.js');
   let files;
+  const notes = []; // (gatherMjcf's: a missing PNG texture stood in for)
   try {
     const xml = await Promise.all(list.filter(isXml).map(async (f) => ({ path: f.path, data: f.file.size <= MAX_XML_BYTES ? await f.file.text() : '' })));
     // pass 1: every asset stands in as empty, so that the ones the model names are known
     const placeholders = list.filter((f) => !isXml(f)).map((f) => ({ path: f.path, data: new Uint8Array(0), file: f.file }));
-    const named = gatherMjcf(baseOf(main), pickedReader([...xml, ...placeholders], main));
+    const named = gatherMjcf(baseOf(main), pickedReader([...xml, ...placeholders], main), []);
     const wanted = new Set([...named.values()].filter((d) => d instanceof Uint8Array && d.length === 0));
     const bytes = placeholders.filter((f) => wanted.has(f.data)).reduce((n, f) => n + f.file.size, 0);
     if (bytes > MAX_MODEL_BYTES) throw new Error(`the files it names are ${(bytes / 1048576).toFixed(0)} MB together, more than the ${MAX_MODEL_BYTES / 1048576} MB Tumble reads`);
     // pass 2: those assets read
     const assets = await Promise.all(placeholders.map(async (f) => ({ path: f.path, data: wanted.has(f.data) ? new Uint8Array(await f.file.arrayBuffer()) : f.data })));
-    files = gatherMjcf(baseOf(main), pickedReader([...xml, ...assets], main));
+    files = gatherMjcf(baseOf(main), pickedReader([...xml, ...assets], main), notes);
   } catch (e) {
     refuse(cannot(e.message));
     return;
   }
   const name = baseOf(main);
-  const why = await open(files.get(name), { main: name, files });
+  const why = await open(files.get(name), { main: name, files, notes });
   if (why) refuse(why);
 }
 

@@ -68,8 +68,10 @@ async function exportMjcf() {
 export async function openMjcfText(xml, several = null, keyframe = 0) {
   if (!(await startMujoco())) return `MuJoCo is needed to read a MuJoCo model, and ${$('mujoco-status').textContent.replace(/^MuJoCo /, '')}`;
   const engine = await app.player.engine;
-  // several: { main, files } of a model in several files (openMjcfFiles), compiled from them
-  const reply = await engine.request({ type: 'mjcf', xml, keyframe, ...(several ?? {}) });
+  // several: { main, files, notes } of a model in several files (openMjcfFiles), compiled from
+  // them; notes: what gathering them noted (a texture stood in for)
+  const { notes: fileNotes = [], ...files } = several ?? {};
+  const reply = await engine.request({ type: 'mjcf', xml, keyframe, ...files });
   if (reply.type === 'error') return `This MuJoCo model cannot be opened: ${reply.message}`;
   const text = JSON.stringify(reply.system, null, 1);
   const checked = wasm.check_scenario(text);
@@ -84,6 +86,7 @@ export async function openMjcfText(xml, several = null, keyframe = 0) {
     if (!/^Applied/.test(why)) Object.assign(app.settings, prevSettings); // (not loaded)
     return why;
   }
+  reply.notes.unshift(...fileNotes);
   if (own) reply.notes.unshift(own);
   if (app.editor && !$('editor').hidden) app.editor.load(text);
   showKeyframes(reply.keyframes ?? [], keyframe, { xml, several });

@@ -4,10 +4,11 @@
 // caller's read(path) hands out a file's bytes by its path relative to the model's folder (the
 // command line reads the disk, the page the files a user picked or dropped).
 //
-//   gatherMjcf(main, read) -> Map(path -> text or bytes): every file the model names that exists
-//     (read returns null where a path does not); throws an Error naming a file that is missing,
-//     or that lies outside the model's folder (an absolute path, or one whose .. leaves it: never
-//     asked of read)
+//   gatherMjcf(main, read, notes) -> Map(path -> text or bytes): every file the model names that
+//     exists (read returns null where a path does not); throws an Error naming a file that is
+//     missing, or that lies outside the model's folder (an absolute path, or one whose .. leaves
+//     it: never asked of read); with an array `notes`, a missing PNG texture is not an error: a
+//     plain image stands in for it (mjcf-placeholder.js; Tumble draws no textures), with a note
 //   compileMjcfFiles(mujoco, main, files) -> the model compiled by MuJoCo's compiler from those
 //     files, written into MuJoCo's wasm file system (MEMFS: the wasm build sees no other files)
 //     under a folder of their own, removed again after
@@ -22,6 +23,8 @@
 // the main file). The first of these places where the file exists (in that order) is where it
 // is written for MuJoCo, mirroring the folder, so MuJoCo finds it where native MuJoCo would; a
 // file found at none of them is named as missing before MuJoCo is asked.
+
+import { texturePlaceholder } from './mjcf-placeholder.js';
 
 /** Most bytes of all of a model's files together (meshes can be large). */
 export const MAX_MODEL_BYTES = 200 * 1024 * 1024;
@@ -96,8 +99,9 @@ const ordinal = (k) => `${k}${k % 100 >= 11 && k % 100 <= 13 ? 'th' : ['th', 'st
 
 /** Every file the model whose main file is `main` names, read through `read(path)` (text for XML,
  * bytes otherwise; null: no such file). Throws an Error naming a missing file or one outside the
- * model's folder, and checks the XML's numbers (checkFinite). */
-export function gatherMjcf(main, read) {
+ * model's folder, and checks the XML's numbers (checkFinite). With an array `notes`, a PNG
+ * texture that is missing gets a plain stand-in image and a note there instead. */
+export function gatherMjcf(main, read, notes = null) {
   const files = new Map();
   let bytes = 0;
   const get = (path) => {
@@ -146,19 +150,27 @@ export function gatherMjcf(main, read) {
           if (found === undefined) throw new Error(`${where} includes '${v}', which does not exist (looked for ${own})`);
           if (!xmls.includes(found)) xmls.push(found);
         } else {
-          assets.push([tag === 'texture' ? 'texturedir' : 'meshdir', v, file, where]);
+          assets.push([tag === 'texture' ? 'texturedir' : 'meshdir', v, file, where, attrs, attr]);
         }
       }
     }
   }
   // pass 2: the assets, at every place MuJoCo may look for them
-  for (const [kind, v, file, where] of assets) {
+  const stoodIn = [];
+  for (const [kind, v, file, where, attrs, attr] of assets) {
     if (inside(v) === null && inside(dirOf(file), v) === null) throw refuse(v, where);
     const bases = [...dirs[kind], ...dirs.assetdir, dirOf(mainPath), dirOf(file)];
     const candidates = [...new Set(bases.map((b) => inside(b, v)).filter((p) => p !== null))];
     const found = candidates.find((p) => get(p) != null);
-    if (found === undefined) throw new Error(`${where} names the file '${v}', which does not exist (looked for ${candidates.join(', ')})`);
+    if (found !== undefined) continue;
+    if (notes && kind === 'texturedir' && /\.png$/i.test(v)) {
+      files.set(candidates[0], texturePlaceholder(attrs, attr));
+      stoodIn.push(`'${v}'`);
+      continue;
+    }
+    throw new Error(`${where} names the file '${v}', which does not exist (looked for ${candidates.join(', ')})`);
   }
+  if (stoodIn.length) notes.push(`texture file${stoodIn.length > 1 ? 's' : ''} ${stoodIn.join(', ')} not among the model's files: a plain grey image stands in (Tumble draws no textures; MuJoCo's compiler needs a file)`);
   return files;
 }
 
