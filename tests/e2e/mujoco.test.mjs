@@ -365,7 +365,10 @@ test("MuJoCo beside the ball pit never holds Tumble's run to its pace: Tumble's 
   console.log(`# ball pit, fastest, ${wall.toFixed(1)} s: RATTLE at t = ${tumbleT.toFixed(3)} s, MuJoCo implicitfast at ${mujocoT.toFixed(3)} s`);
   assert.equal(mujocoError, null);
   assert.ok(tumbleT > 0.8, `RATTLE reached only t = ${tumbleT} s in ${wall} s`);
-  assert.ok(tumbleT > 2 * mujocoT, `RATTLE at t = ${tumbleT} s, MuJoCo at ${mujocoT} s: held to MuJoCo's pace`);
+  // held to MuJoCo's pace, the two would stand within a chunk of steps of each other; RATTLE is
+  // 0.25 s (250 steps) ahead or more (measured: 0.5 s, 0.67 s; as a ratio 2.1 and 2.3 since
+  // MuJoCo beside runs faster, so a ratio is no margin)
+  assert.ok(tumbleT > mujocoT + 0.25, `RATTLE at t = ${tumbleT} s, MuJoCo at ${mujocoT} s: held to MuJoCo's pace`);
   // the energy chart: RATTLE's line to its time, MuJoCo's filled in where it has been (its rows
   // are RATTLE's, at the same steps), not past it
   const chart = await page.evaluate(() => {
