@@ -9,6 +9,7 @@ import { initSync, scenario_json } from '../../www/pkg/tumble_wasm.js';
 import * as mjcf from '../../www/mujoco/mjcf.js';
 import { toMjcf, compileMjcf, loadMujoco } from '../../www/mujoco/mjcf.js';
 import { dampratioOfRestitution as dampingRatio } from '../../www/mujoco/mjcf.js';
+import { solref } from '../../www/mujoco/to-mjcf-contact.js';
 
 initSync({ module: readFileSync(new URL('../../www/pkg/tumble_wasm_bg.wasm', import.meta.url)) });
 const mujoco = await loadMujoco();
@@ -135,6 +136,68 @@ test('round trip through MuJoCo keeps shapes, restitutions and joint limits (the
     for (const f of (sys.forces ?? []).filter((x) => x.type === 'joint_limit')) {
       const g = back.forces.find((x) => x.type === 'joint_limit' && x.joint === f.joint);
       assert.ok(g && Math.abs(g.lower - f.lower) < 1e-12 && Math.abs(g.upper - f.upper) < 1e-12 && Math.abs(g.restitution - f.restitution) < 1e-12, `${name}: ${JSON.stringify(g)}`);
+    }
+  }
+});
+
+test('a stop stiffer than MuJoCo takes stably at the step is written at 1 / (2 h), with a note; MuJoCo then rests on it where the stiffer one blew up', () => {
+  // the suite's cheetah came in with stops ringing at 125 rad/s; exported for Euler at h = 0.01
+  // (b h = 2.5 at e = 0.135: Euler's damping unstable) it hopped off its feet. Here a rod pressed
+  // onto its stop by gravity, its stop at 125 rad/s on its inertia about the hinge
+  const sys = JSON.parse(scenario_json('stop-pendulum'));
+  const B = sys.bodies[0], inertia = B.inertia[0] + B.mass * 0.25;
+  sys.forces[0] = { type: 'joint_limit', joint: 0, lower: -0.01, upper: 2 * Math.PI, restitution: 0.135, stiffness: inertia * 125 * 125 };
+  const { xml, notes } = toMjcf(sys, { integrator: 'Euler', timestep: 0.01 });
+  assert.deepEqual(notes, ['1 stop (joint, tendon or rope limits) rings faster than MuJoCo takes stably at this step: written at 1 / (2 h) = 50 rad/s (MuJoCo\'s own bound, timeconst >= 2 h), softer than Tumble\'s']);
+  assert.equal(xml.match(/solreflimit="([^"]+)"/)[1], solref(50, 0.135));
+  const range = (text) => {
+    const model = compileMjcf(mujoco, text), data = new mujoco.MjData(model);
+    try {
+      mujoco.mj_resetDataKeyframe(model, data, 0);
+      let lo = Infinity, hi = -Infinity;
+      for (let i = 0; i < 300; i++) {
+        mujoco.mj_step(model, data);
+        lo = Math.min(lo, data.qpos[0]);
+        hi = Math.max(hi, data.qpos[0]);
+      }
+      return [lo, hi];
+    } finally {
+      data.delete();
+      model.delete();
+    }
+  };
+  // resting: within 5 mrad of the stop at -0.01 rad (gravity's torque over the stop's stiffness
+  // at 50 rad/s: 5.5 mrad)
+  const [lo, hi] = range(xml);
+  assert.ok(lo > -0.016 && hi < 0, `the rod moved over ${lo} to ${hi} rad`);
+  // the same stop at its own 125 rad/s
+  const [lo2, hi2] = range(xml.replace(/solreflimit="[^"]+"/, `solreflimit="${solref(125, 0.135)}"`));
+  assert.ok(!(lo2 > -1 && hi2 < 1), `at 125 rad/s the rod stayed within ${lo2} to ${hi2} rad`);
+  // at a step where MuJoCo takes it, the stop keeps its frequency
+  const fine = toMjcf(sys, { integrator: 'Euler', timestep: 0.002 });
+  assert.deepEqual(fine.notes, []);
+  assert.equal(fine.xml.match(/solreflimit="([^"]+)"/)[1], solref(125, 0.135));
+});
+
+test('MuJoCo meets two geoms of different restitution at the smaller, as Tumble does (its direct solref taken element by element as the smaller)', () => {
+  // a ball of e = 0.9 on a floor of e = 0.3, then the other way round: the pair's solref is the
+  // one of e = 0.3 either way
+  for (const [ball, floor] of [[0.9, 0.3], [0.3, 0.9]]) {
+    const sys = { gravity: [0, 0, -9.81], dt: 0.001, bodies: [{ mass: 1, inertia: [0.004, 0.004, 0.004], position: [0, 0, 0.099], shapes: [{ type: 'sphere', radius: 0.1, material: { restitution: ball } }] }],
+      contact: { planes: [{ point: [0, 0, 0], normal: [0, 0, 1], material: { restitution: floor } }] } };
+    const { xml, notes } = toMjcf(sys);
+    assert.deepEqual(notes, []);
+    const model = compileMjcf(mujoco, xml), data = new mujoco.MjData(model);
+    try {
+      mujoco.mj_resetDataKeyframe(model, data, 0);
+      mujoco.mj_forward(model, data);
+      assert.equal(data.ncon, 1);
+      const c = data.contact.get(0);
+      assert.equal(solref(500, 0.3), Array.from(c.solref).map(String).join(' '));
+      c.delete?.();
+    } finally {
+      data.delete();
+      model.delete();
     }
   }
 });

@@ -44,7 +44,7 @@ function diff(a, b, path = '', skip = () => false) {
 // that hold their joint (a constant 0), so those presets are compared without them.
 const DRIVEN = new Set(['slider-crank', 'kapitza', 'governor', 'crane']);
 const LOST = { 'driven-pendulum': /forces\[0\] \(motor\)/,
-  incline: /^static friction \(mu_s 0\.5 beside mu_k 0\.4\)/, billiards: /^contact restitution: the shapes' values differ/ };
+  incline: /^static friction \(mu_s 0\.5 beside mu_k 0\.4\)/ };
 // Presets whose contact and joint limits go to MuJoCo (as geoms and ranges) and come back with
 // their shapes, restitutions and bounds (mjcf-contact.test.mjs) but not their stiffness (Young's
 // modulus is not MuJoCo's): the round trip here compares the rest of them.

@@ -18,7 +18,10 @@
 //   k = w^2, b = 2 z w, z the damping ratio at which that spring-damper, its force kept from
 //   pulling, rebounds at e (mjcf-math.js dampratioOfRestitution), and w = 1 / (2 h): the stiffest MuJoCo takes stably
 //   (its own rule, timeconst >= 2 h, at z = 1). So MuJoCo's contacts are softer than Hertz's,
-//   rebound at about the e asked, and have nothing to do with Tumble's E and nu.
+//   rebound at about the e asked, and have nothing to do with Tumble's E and nu. Every geom has
+//   the same k, and MuJoCo takes a pair's direct solref element by element as the smaller (the
+//   larger b): the smaller e of the pair, Tumble's own rule (measured: a pair written -2500 0 and
+//   -2500 -100 meets at -2500 -100).
 // - Friction: MuJoCo has one coefficient (the kinetic mu is written; a static one that differs
 //   is named in notes), a pyramid-free elliptic cone of its own solver rather than Tumble's
 //   stick spring, and takes the larger mu of a pair where Tumble takes the geometric mean (named
@@ -26,7 +29,13 @@
 // - Joint limits -> the joint's range (from the start, where every tree joint's qpos is 0, as
 //   Tumble measures them), solreflimit = (-k, -b) with k = w^2 from the stop's stiffness over
 //   the inertia Tumble calibrates it on (forces/limits.rs: body b about the axis through the
-//   joint's point, its mass for a slide; 10 Hz by default) and b = 2 z w for its restitution.
+//   joint's point, its mass for a slide; 10 Hz by default) and b = 2 z w for its restitution,
+//   w held at 1 / (2 h) as the contacts' (MuJoCo's own rule for its standard solref, timeconst
+//   >= 2 h, which the direct form bypasses): a stiffer stop rang the suite's cheetah, imported
+//   with stops at 125 rad/s and exported for Euler at h = 0.01 (b h = 2.5: Euler's damping
+//   unstable), off its feet and 1.1 m backwards in 3 s, where the model itself stands still.
+//   Such a stop is softer in MuJoCo than in Tumble (a note counts them). The same for ropes
+//   and tendon limits.
 import { dot, norm, scale, unit, quatOf, IDENTITY, dampratioOfRestitution } from './mjcf-math.js';
 
 const num = (x) => (Object.is(x, -0) ? '0' : String(x));
@@ -41,6 +50,13 @@ const SOLIMP = '0.99 0.99 0.001 0.5 2';
 
 /** MuJoCo's direct solref "-k -b" for a spring of angular frequency w rebounding at e. */
 export const solref = (w, e) => `${num(-w * w)} ${num(-2 * dampratioOfRestitution(e) * w)}`;
+
+/** A stop's solreflimit at step h: its frequency w held at 1 / (2 h) (see the header), and
+ * whether it was. */
+function stopRef(w, e, h) {
+  const top = 1 / (2 * h);
+  return { ref: solref(Math.min(w, top), e), capped: w > top };
+}
 
 /** One layer of material fields over `base` (custom_contact.rs `material`: a missing
  * static_friction follows this layer's friction if it has one, else the base's). */
@@ -71,33 +87,36 @@ function limitInertia(s, j, slide) {
 }
 
 /** The range attributes of a limit `f` on MuJoCo joint direction `sign` (-1 where the tree
- * runs from Tumble's b to a: the coordinate is mirrored). */
-export function limitAttrs(s, f, sign) {
+ * runs from Tumble's b to a: the coordinate is mirrored) at step h: { attrs, capped }. */
+export function limitAttrs(s, f, sign, h) {
   const j = s.joints[f.joint];
   const m = limitInertia(s, j, f.type === 'slider_limit');
   const w = f.stiffness > 0 ? Math.sqrt(f.stiffness / m) : 2 * Math.PI * LIMIT_HZ;
   const lo = sign > 0 ? f.lower : -f.upper, hi = sign > 0 ? f.upper : -f.lower;
-  return `limited="true" range="${num(lo)} ${num(hi)}" solreflimit="${solref(w, f.restitution ?? 0.5)}" solimplimit="${SOLIMP}"`;
+  const { ref, capped } = stopRef(w, f.restitution ?? 0.5, h);
+  return { attrs: `limited="true" range="${num(lo)} ${num(hi)}" solreflimit="${ref}" solimplimit="${SOLIMP}"`, capped };
 }
 
 /** A rope's (forces/rope.rs) attributes for its two-site <spatial> tendon: the range 0 to its
  * length and MuJoCo's solreflimit of the stop's frequency on the two bodies' reduced mass (10 Hz
  * by default) and its restitution. MuJoCo's tendon inertia (tendon_invweight0) counts the bodies'
  * turning too, so the two stops match where the rope's points are at the bodies' centres. */
-export function ropeAttrs(s, f) {
+export function ropeAttrs(s, f, h) {
   const mb = s.bodies[f.b].mass, m = f.a == null ? mb : (mb * s.bodies[f.a].mass) / (mb + s.bodies[f.a].mass);
   const w = f.stiffness > 0 ? Math.sqrt(f.stiffness / m) : 2 * Math.PI * LIMIT_HZ;
-  return `limited="true" range="0 ${num(f.length)}" solreflimit="${solref(w, f.restitution ?? 0.5)}" solimplimit="${SOLIMP}"`;
+  const { ref, capped } = stopRef(w, f.restitution ?? 0.5, h);
+  return { attrs: `limited="true" range="0 ${num(f.length)}" solreflimit="${ref}" solimplimit="${SOLIMP}"`, capped };
 }
 
 /** A tendon limit's attributes for its <fixed> tendon: the range and, for Tumble's default stop
  * (10 Hz on the tendon's inertia), MuJoCo's solreflimit of that frequency and restitution; a
  * stop of given stiffness keeps MuJoCo's default solreflimit (the tendon's inertia in MuJoCo,
  * tendon_invweight0, is known only once it compiles): { attrs, note }. */
-export function tendonLimitAttrs(f) {
+export function tendonLimitAttrs(f, h) {
   const range = `limited="true" range="${num(f.lower)} ${num(f.upper)}"`;
-  if (f.stiffness > 0) return { attrs: range, note: `tendon ${f.tendon}'s limit: its stiffness ${num(f.stiffness)} becomes MuJoCo's default solreflimit` };
-  return { attrs: `${range} solreflimit="${solref(2 * Math.PI * LIMIT_HZ, f.restitution ?? 0.5)}" solimplimit="${SOLIMP}"`, note: '' };
+  if (f.stiffness > 0) return { attrs: range, note: `tendon ${f.tendon}'s limit: its stiffness ${num(f.stiffness)} becomes MuJoCo's default solreflimit`, capped: false };
+  const { ref, capped } = stopRef(2 * Math.PI * LIMIT_HZ, f.restitution ?? 0.5, h);
+  return { attrs: `${range} solreflimit="${ref}" solimplimit="${SOLIMP}"`, note: '', capped };
 }
 
 /** The contact of `system` (as given) for MJCF at step h: geom lines per body (index n: the
@@ -144,7 +163,6 @@ export function contactParts(system, n, h, loops) {
   if (meshes) notes.push(`${meshes} mesh shape${meshes > 1 ? 's' : ''}: MuJoCo meets other shapes with a mesh's convex hull, where Tumble takes its bounding box (against planes both take the hull's corners)`);
   const distinct = (key) => new Set(materials.map((m) => m[key])).size > 1;
   if (distinct('friction')) notes.push('contact friction: the shapes\' coefficients differ, and MuJoCo takes the larger of a pair where Tumble takes their geometric mean');
-  if (distinct('restitution')) notes.push('contact restitution: the shapes\' values differ, and MuJoCo averages the pair\'s solref where Tumble takes the smaller e');
   const statics = materials.filter((m) => m.static_friction !== m.friction);
   if (statics.length) notes.push(`static friction (mu_s ${num(statics[0].static_friction)} beside mu_k ${num(statics[0].friction)}): MuJoCo has one friction coefficient, the kinetic one is written`);
   if (materials.some((m) => m.pull)) notes.push('contact pull: MuJoCo\'s contact force never pulls, so a material with "pull" is written as one that pushes only (its damping calibrated for the same e)');

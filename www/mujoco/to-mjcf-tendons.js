@@ -34,8 +34,9 @@ function stiffLimitNote(doc, f) {
 export function tendonElement(doc, f, i) {
   const { notes, actuators, ctrl } = doc;
   if (f.type === 'tendon_limit') {
-    const { attrs, note } = tendonLimitAttrs(f);
+    const { attrs, note, capped } = tendonLimitAttrs(f, doc.h);
     doc.tendonRanges.set(f.tendon, attrs);
+    if (capped) doc.softStops++;
     if (note) stiffLimitNote(doc, f);
     return;
   }

@@ -127,6 +127,7 @@ export function toMjcf(system, { integrator = 'RK4', timestep = null, solver = '
     tendonSprings: new Map(), // Tumble tendon -> { stiffness, rest, damping }
     tendonRanges: new Map(), // Tumble tendon -> its range attributes (tendon limits)
     jointRanges: new Map(), // MuJoCo joint name -> its range attributes (joint limits)
+    h, softStops: 0, // the stops held at MuJoCo's stable stiffness (to-mjcf-contact.js stopRef)
   };
   // 1. the tree's joints, with the start's qpos and qvel
   for (let b = 0; b < n; b++) treeJoint(doc, b);
@@ -139,6 +140,7 @@ export function toMjcf(system, { integrator = 'RK4', timestep = null, solver = '
   // 4. the force elements
   s.forces.forEach((f, i) => forceElement(doc, f, i));
   doc.tendons.push(...fixedTendonLines(doc, coordinatePattern)); // (to-mjcf-tendons.js)
+  if (doc.softStops) doc.notes.push(`${doc.softStops} stop${doc.softStops > 1 ? 's' : ''} (joint, tendon or rope limits) ring${doc.softStops > 1 ? '' : 's'} faster than MuJoCo takes stably at this step: written at 1 / (2 h) = ${num(1 / (2 * h))} rad/s (MuJoCo's own bound, timeconst >= 2 h), softer than Tumble's`);
   // 5. contact, from the system as given (normalise keeps what MuJoCo gets; to-mjcf-contact.js)
   const loops = s.joints.filter((j, k) => !doc.tree.isTree(j, k));
   doc.contact = contactParts(system, n, h, loops);
@@ -318,7 +320,9 @@ function forceElement(doc, f, i) {
       const sa = `f${i}a`, sb = `f${i}b`;
       sites[f.a == null ? n : f.a].push(`<site name="${sa}" pos="${vec(f.point_a)}" size="0.01"/>`);
       sites[f.b].push(`<site name="${sb}" pos="${vec(f.point_b)}" size="0.01"/>`);
-      const attrs = f.type === 'rope' ? ropeAttrs(s, f) : `stiffness="${num(f.stiffness ?? 0)}" springlength="${num(f.rest_length ?? 0)}" damping="${num(f.damping ?? 0)}"`;
+      const rope = f.type === 'rope' ? ropeAttrs(s, f, doc.h) : null;
+      if (rope?.capped) doc.softStops++;
+      const attrs = rope ? rope.attrs : `stiffness="${num(f.stiffness ?? 0)}" springlength="${num(f.rest_length ?? 0)}" damping="${num(f.damping ?? 0)}"`;
       tendons.push(`<spatial name="f${i}" ${attrs} width="0.005"><site site="${sa}"/><site site="${sb}"/></spatial>`);
       break;
     }
@@ -365,7 +369,9 @@ function forceElement(doc, f, i) {
       const want = coordinatePattern(f.type === 'joint_limit', f.slide);
       const target = info?.names.find((nm) => want.test(nm));
       if (!target) { notes.push(`forces[${i}] (${f.type} on joint ${f.joint}): that joint closes a loop (an equality constraint in MuJoCo), which has no range: left out`); break; }
-      doc.jointRanges.set(target, limitAttrs(s, f, info.reversed ? -1 : 1));
+      const { attrs, capped } = limitAttrs(s, f, info.reversed ? -1 : 1, doc.h);
+      doc.jointRanges.set(target, attrs);
+      if (capped) doc.softStops++;
       break;
     }
     case 'tendon_spring':
