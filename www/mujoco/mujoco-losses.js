@@ -12,8 +12,6 @@
 // which gives MuJoCo's own mj_step to the bit (the same state hash, tested), and the stages'
 // forces are summed on the way. Nothing is allocated per step.
 
-import { keptViews } from './mujoco-views.js';
-
 const RK4_A = [0.5, 0.5, 1]; // the classic tableau's sub-diagonal (MuJoCo's RK4_A)
 const RK4_B = [1 / 6, 1 / 3, 1 / 3, 1 / 6];
 const FREE = 0, BALL = 1; // mjtJoint: mjJNT_FREE, mjJNT_BALL (then SLIDE, HINGE)
@@ -23,10 +21,11 @@ const MINVAL = 1e-15; // mjMINVAL
 // that cross into wasm are dear for small models. mj_integratePos copies its velocity argument
 // element by element from JS (5.5 us a call, four calls a step), each `data.qpos`-style getter
 // makes a new view (0.3-0.7 us, some 25 a step) and `model.opt` a new struct wrapper (1.7 us).
-// So the views are kept (mujoco-views.js), the step h comes from the caller, and the positions
-// are integrated here as mj_integratePos does it (`integratePos`, the same operations in the
-// same order: the same bits, tested against mj_step's state hash). Step by step, RK4 with the
-// count costs 1.1 to 1.5 times mj_step alone (4.2 times before; Node, four contact presets).
+// So the views are the run's kept ones (mujoco-views.js), the step h comes from the caller,
+// and the positions are integrated here as mj_integratePos does it (`integratePos`, the same
+// operations in the same order: the same bits, tested against mj_step's state hash). Step by step, RK4 with the
+// count costs 1.06 to 1.46 times mj_step alone (2.3 to 5.8 times before; Node, four contact
+// presets).
 
 /** One quaternion step as MuJoCo's mju_quatIntegrate: q <- normalize(q) * (axis-angle of v h),
  * on q = x[i..i+4], v = w[k..k+3]. */
@@ -47,13 +46,14 @@ function quatIntegrate(x, i, w, k, h) {
 }
 
 export class ConstraintLosses {
-  /** Buffers for `model` (nq, nv); `rk4`: its integrator is RK4. */
-  constructor(model, rk4) {
+  /** Buffers for `model` (nq, nv); `rk4`: its integrator is RK4; `views` returns its data's
+   * qpos, qvel, qacc, qfrc_constraint and qacc_warmstart (the run's keptViews). */
+  constructor(model, rk4, views) {
     const nq = model.nq, nv = model.nv;
     this.rk4 = rk4;
     this.v0 = new Float64Array(nv); // the step's start velocity
     this.impulse = new Float64Array(nv); // the step's constraint impulse over h
-    this.views = null; // data's arrays, kept (mujoco-views.js), made at the first step
+    this.views = views;
     if (rk4) {
       this.q0 = new Float64Array(nq);
       this.V = [0, 1, 2, 3].map(() => new Float64Array(nv)); // each stage's velocity
@@ -85,7 +85,6 @@ export class ConstraintLosses {
   /** One step of MuJoCo's (as mj_step) on `data`, whose model's step is `h` (s); returns the
    * energy its constraint forces took in it (J, positive for a loss). */
   step(mj, model, data, h) {
-    this.views ??= keptViews(data, ['qpos', 'qvel', 'qacc', 'qfrc_constraint', 'qacc_warmstart']);
     if (this.rk4) return this.rungeKutta(mj, model, data, h);
     const v0 = this.v0;
     v0.set(this.views().qvel);

@@ -46,7 +46,7 @@ export class MujocoRun {
     this.data = new mujoco.MjData(this.model);
     // the arrays read at every step or sample, kept as views (mujoco-views.js), and the model's
     // constants copied (each getter of the bindings makes a new view: 0.3-0.7 us)
-    this.view = keptViews(this.data, ['qpos', 'qvel', 'xipos', 'ximat', 'cvel', 'subtree_com', 'actuator_force', 'actuator_velocity', 'ten_velocity', 'xfrc_applied', 'solver_niter']);
+    this.view = keptViews(this.data, ['qpos', 'qvel', 'qacc', 'qfrc_constraint', 'qacc_warmstart', 'xipos', 'ximat', 'cvel', 'subtree_com', 'actuator_force', 'actuator_velocity', 'ten_velocity', 'xfrc_applied', 'solver_niter']);
     this.rootid = Int32Array.from(this.model.body_rootid);
     this.dofDamping = Float64Array.from(this.model.dof_damping);
     this.tendonDamping = Float64Array.from(this.model.tendon_damping);
@@ -94,7 +94,7 @@ export class MujocoRun {
     this.dissipated = 0;
     // contacts, stops and friction losses and no equality constraints: their losses counted in D
     this.losses = soft && this.model.neq === 0 && this.model.na === 0
-      ? new ConstraintLosses(this.model, integrator === 'RK4') : null;
+      ? new ConstraintLosses(this.model, integrator === 'RK4', this.view) : null;
     this.counting = this.model.nu > 0 || this.model.ntendon > 0 || this.drives !== null || Array.from(this.model.dof_damping).some((c) => c > 0);
     this.pulling = null; // { body, point (body frame), target (world), k, c } while pulled
     this.wasPulled = false;
