@@ -1,7 +1,8 @@
 //! Bad input never panics or hangs; every step either succeeds with finite values or
 //! fails with the state untouched; the same run gives the same bits.
 use proptest::prelude::*;
-use tumble::{Method, Scenario, Settings, Simulation};
+use tumble::step::Trend;
+use tumble::{Method, Scenario, Settings, Simulation, StepError};
 
 const METHODS: [Method; 3] = [Method::Director, Method::Rattle, Method::Baumgarte];
 
@@ -501,4 +502,57 @@ proptest! {
             }
         }
     }
+}
+
+/// Newton stopped at the iteration limit: the advice says whether the residual was still
+/// falling. The suite's hopper lying on its floor (the director, t = 1.425 s) ended at
+/// 7.5e-12 against 1e-12 after 60 iterations, wandering between 2e-12 and 1.5e-11, and the
+/// message said "it was still converging: more iterations will do"; they did not.
+#[test]
+fn a_stalled_newton_is_not_called_converging() {
+    let mut slow = Trend::default();
+    for k in 0..30 {
+        slow.push(1e-6 * 0.85f64.powi(k)); // linear, rate 0.85: 0.44 over five iterations
+    }
+    assert!(slow.falling());
+    let mut wandering = Trend::default();
+    for k in 0..30 {
+        // between 2e-12 and 1.5e-11, no trend (the hopper's range)
+        wandering.push([7.5e-12, 2.1e-12, 1.5e-11, 4.2e-12, 9.7e-12, 3.3e-12][k % 6]);
+    }
+    assert!(!wandering.falling());
+    let mut short = Trend::default();
+    for r in [1e-3, 1e-3, 1e-3] {
+        short.push(r);
+    }
+    assert!(short.falling(), "too few to judge: no claim of a stall");
+
+    // a real limit: a chain whose step needs more than one iteration, held to one
+    let sc = Scenario::parse("nk-revolute").unwrap();
+    let mut st = Settings::for_scenario(&sc);
+    st.max_iter = 1;
+    let mut s = Simulation::new(&sc, Method::Director, st).unwrap();
+    let e = (0..50)
+        .find_map(|_| s.step().err())
+        .expect("a step needs two iterations");
+    let StepError::NoConvergence { falling, .. } = e else {
+        panic!("{e}");
+    };
+    assert!(falling, "two iterations cannot show a stall: {e}");
+    let near = |falling| {
+        StepError::NoConvergence {
+            iterations: 60,
+            residual: 7.5e-12,
+            tol: 1e-12,
+            falling,
+        }
+        .to_string()
+    };
+    let (going, stalled) = (near(true), near(false));
+    assert!(going.contains("still converging"), "{going}");
+    assert!(
+        stalled.contains("stopped falling") && !stalled.contains("still converging"),
+        "{stalled}"
+    );
+    assert!(stalled.contains("RATTLE or Baumgarte"), "{stalled}");
 }

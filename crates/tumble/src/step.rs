@@ -98,13 +98,16 @@ pub fn effective_tol(tol: f64, scale: f64) -> f64 {
 
 /// The Newton stopping rule shared by the implicit methods: `Ok(true)` when `residual` is
 /// within `tol` (see [`effective_tol`]), `Ok(false)` to iterate again, an error when it is not
-/// finite or the iteration limit `settings.max_iter` is reached.
+/// finite or the iteration limit `settings.max_iter` is reached (saying whether the residual
+/// was still falling, from the residuals `trend` has seen).
 pub fn newton_converged(
     residual: f64,
     iterations: u32,
     tol: f64,
     settings: &Settings,
+    trend: &mut Trend,
 ) -> Result<bool, StepError> {
+    trend.push(residual);
     if !residual.is_finite() {
         Err(StepError::NonFinite)
     } else if residual <= tol {
@@ -114,9 +117,48 @@ pub fn newton_converged(
             iterations,
             residual,
             tol,
+            falling: trend.falling(),
         })
     } else {
         Ok(false)
+    }
+}
+
+/// How many iterations [`Trend`] compares with the ones before them.
+const RUN: usize = 5;
+
+/// The last `2 RUN` residuals of one step's Newton iteration, to tell a slow iteration from
+/// one that has stopped: at the limit the advice differs (more iterations, or not).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Trend {
+    last: [f64; 2 * RUN],
+    seen: usize,
+}
+
+impl Trend {
+    /// Note one iteration's residual.
+    pub fn push(&mut self, residual: f64) {
+        self.last[self.seen % (2 * RUN)] = residual;
+        self.seen += 1;
+    }
+
+    /// Whether the residual is still falling: the best of the last `RUN` below half the best
+    /// of the `RUN` before them (Newton converging, even linearly at a rate down to 0.87, does
+    /// that; one that wanders or cycles does not). True while fewer than `2 RUN` are known.
+    pub fn falling(&self) -> bool {
+        if self.seen < 2 * RUN {
+            return true;
+        }
+        let (mut recent, mut before) = (f64::INFINITY, f64::INFINITY);
+        for k in 0..2 * RUN {
+            let r = self.last[(self.seen - 1 - k) % (2 * RUN)]; // k = 0: the latest
+            if k < RUN {
+                recent = recent.min(r);
+            } else {
+                before = before.min(r);
+            }
+        }
+        recent < 0.5 * before
     }
 }
 
@@ -131,6 +173,8 @@ pub enum StepError {
         residual: f64,
         /// the tolerance held (the setting, or the round-off floor of [`effective_tol`])
         tol: f64,
+        /// whether the residual was still falling over the last iterations ([`Trend`])
+        falling: bool,
     },
     /// The new state has a NaN or infinite value.
     NonFinite,
@@ -173,12 +217,14 @@ fn turn_advice(f: &mut fmt::Formatter<'_>, turn: f64) -> fmt::Result {
 impl fmt::Display for StepError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {
-            StepError::NoConvergence { iterations, residual, tol } => {
+            StepError::NoConvergence { iterations, residual, tol, falling } => {
                 write!(f, "Newton did not converge: residual {residual:.3e} after {iterations} iterations (tolerance {tol:.1e})")?;
                 if residual > 1e3 * tol {
                     f.write_str("; try a smaller time step")
-                } else {
+                } else if falling {
                     f.write_str("; it was still converging: more iterations (max_iter) or a larger tolerance will do")
+                } else {
+                    f.write_str("; its residual had stopped falling (more iterations will not help): a larger tolerance may carry the run past this step, and RATTLE or Baumgarte, whose Newton solves other equations, may run where the director does not")
                 }
             }
             StepError::NonFinite => f.write_str("the state became non-finite (NaN or infinity); try a smaller time step"),

@@ -28,7 +28,7 @@ use super::rows::joint_row_into;
 use super::{mat, outer, rot_block, Ctx};
 use crate::math::{skew, skew_vec};
 use crate::model::Model;
-use crate::step::{newton_converged, Settings, StepError, StepInfo};
+use crate::step::{newton_converged, Settings, StepError, StepInfo, Trend};
 use glam::{DMat3, DVec3};
 
 /// A Newton iteration keeps the tangent of the one before (K^-1, the row factors, the factored
@@ -69,6 +69,7 @@ impl Ctx<'_> {
         self.momenta_n(); // pi_n: before the predictor, whose correction of Omega takes it
         self.predict(model, h);
         let mut iterations = 0u32;
+        let mut trend = Trend::default();
         let mut residual;
         let mut last_fresh = true;
         // stiff spring-dampers as rows of Newton (`springs.rs`)
@@ -102,7 +103,7 @@ impl Ctx<'_> {
             if !(residual > settings.tol) {
                 residual = self.final_residual(model, h, residual);
             }
-            if newton_converged(residual, iterations, settings.tol, settings)? {
+            if newton_converged(residual, iterations, settings.tol, settings, &mut trend)? {
                 break;
             }
             // the tangent (K^-1, the row factors, the factored Schur complement) of the last

@@ -17,7 +17,7 @@ use super::{joint_row, rot_block, sides, Ctx, N};
 use crate::compiled::Row;
 use crate::math::{lu_back, lu_factor};
 use crate::model::Model;
-use crate::step::{newton_converged, Settings, StepError, StepInfo};
+use crate::step::{newton_converged, Settings, StepError, StepInfo, Trend};
 use glam::DVec3;
 
 impl Ctx<'_> {
@@ -47,10 +47,11 @@ impl Ctx<'_> {
         self.w.p1.copy_from_slice(&self.s.p);
         self.w.lambda1.copy_from_slice(&self.s.lambda);
         let mut iterations = 0u32;
+        let mut trend = Trend::default();
         let mut residual;
         loop {
             residual = self.full_residual(model, h);
-            if newton_converged(residual, iterations, settings.tol, settings)? {
+            if newton_converged(residual, iterations, settings.tol, settings, &mut trend)? {
                 break;
             }
             self.factor_bodies(model, h)?;

@@ -464,11 +464,13 @@ impl Ctx<'_> {
                 iterations,
                 residual,
                 tol,
+                falling,
             }) => {
                 return Err(StepError::NoConvergence {
                     iterations: failed + iterations,
                     residual,
                     tol,
+                    falling,
                 })
             }
             // the fallback's tangent is singular: when a body turns a radian or more in the

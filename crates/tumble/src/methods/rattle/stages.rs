@@ -16,7 +16,7 @@ use crate::compiled::Compiled;
 use crate::joints::{self, InverseMass};
 use crate::math::{length, skew_vec, solve_sylvester_diag};
 use crate::model::BodyState;
-use crate::step::{effective_tol, newton_converged, Settings, StepError, StepInfo};
+use crate::step::{effective_tol, newton_converged, Settings, StepError, StepInfo, Trend};
 use glam::{DMat3, DVec3};
 
 /// One step of size `settings.dt`; on error the caller (`mod.rs`, `step`) restores lambda.
@@ -153,6 +153,7 @@ fn position_stage(
         .fold(0.0f64, f64::max);
     let tol = effective_tol(settings.tol, scale);
     let mut iterations = 0;
+    let mut trend = Trend::default();
     let mut residual;
     let mut base_residual = f64::INFINITY;
     let mut alpha = 1.0f64;
@@ -177,7 +178,7 @@ fn position_stage(
             backtrack(st, ws, alpha * 2.0 / (h * h));
             continue;
         }
-        if newton_converged(residual, iterations, tol, settings)? {
+        if newton_converged(residual, iterations, tol, settings, &mut trend)? {
             break;
         }
         // the first tangent at the start: C(q_0) W C(q_0)^T (module notes)
