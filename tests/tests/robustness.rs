@@ -507,7 +507,8 @@ proptest! {
 /// Newton stopped at the iteration limit: the advice says whether the residual was still
 /// falling. The suite's hopper lying on its floor (the director, t = 1.425 s) ended at
 /// 7.5e-12 against 1e-12 after 60 iterations, wandering between 2e-12 and 1.5e-11, and the
-/// message said "it was still converging: more iterations will do"; they did not.
+/// message said "it was still converging: more iterations will do"; they did not. The
+/// message is shared by the director and RATTLE, so it names no method as the one that failed.
 #[test]
 fn a_stalled_newton_is_not_called_converging() {
     let mut slow = Trend::default();
@@ -554,5 +555,5 @@ fn a_stalled_newton_is_not_called_converging() {
         stalled.contains("stopped falling") && !stalled.contains("still converging"),
         "{stalled}"
     );
-    assert!(stalled.contains("RATTLE or Baumgarte"), "{stalled}");
+    assert!(stalled.contains("another method"), "{stalled}");
 }

@@ -224,7 +224,7 @@ impl fmt::Display for StepError {
                 } else if falling {
                     f.write_str("; it was still converging: more iterations (max_iter) or a larger tolerance will do")
                 } else {
-                    f.write_str("; its residual had stopped falling (more iterations will not help): a larger tolerance may carry the run past this step, and RATTLE or Baumgarte, whose Newton solves other equations, may run where the director does not")
+                    f.write_str("; its residual had stopped falling (more iterations will not help): a larger tolerance may carry the run past this step, and another method (director, RATTLE, Baumgarte), whose Newton solves other equations, may run where this one does not")
                 }
             }
             StepError::NonFinite => f.write_str("the state became non-finite (NaN or infinity); try a smaller time step"),
