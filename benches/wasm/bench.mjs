@@ -75,8 +75,8 @@ function wasmRun(scenario, integrator, dt, steps) {
 function nativeBench(scenario, integrator, dt, steps) {
   const out = execFileSync(opts.tumble, ['bench', '--scenarios', scenario, '--integrators', integrator,
     '--dt', String(dt), '--steps', String(steps), '--repeats', '1'], { encoding: 'utf8' }).trim().split('\n');
-  // scenario integrator bodies us/step us/body its/step max |bal/E0|
-  if (out[0].split(/\s+/).join(' ') !== 'scenario integrator bodies us/step us/body its/step max |bal/E0|') {
+  // scenario integrator bodies us/step us/body its/step max |bal/E0| x real
+  if (out[0].split(/\s+/).join(' ') !== 'scenario integrator bodies us/step us/body its/step max |bal/E0| x real') {
     throw new Error(`unexpected 'tumble bench' header: ${out[0]}`);
   }
   const cols = out[1].split(/\s+/);
@@ -164,7 +164,11 @@ console.log(line(head));
 
 let failed = false;
 const rows = [];
-for (const scenario of opts.scenarios.split(',')) {
+for (const name of opts.scenarios.split(',')) {
+  // a system from a file (benches/models/*.json): its text for the wasm module, its path for
+  // the native command line
+  const file = name.endsWith('.json');
+  const scenario = file ? readFileSync(name, 'utf8') : name;
   for (const integrator of opts.integrators.split(',')) {
     try {
       const dt = suitable_dt(scenario, integrator);
@@ -191,16 +195,16 @@ for (const scenario of opts.scenarios.split(',')) {
           hash = run.hash;
           times[i].push(run.us);
         }
-        if (!wasmOnly) native.push(nativeBench(scenario, integrator, dt, steps));
+        if (!wasmOnly) native.push(nativeBench(name, integrator, dt, steps));
       }
       let check = `${hash} (not checked)`;
       if (!wasmOnly) {
-        const nh = nativeHash(scenario, integrator, dt, steps);
+        const nh = nativeHash(name, integrator, dt, steps);
         check = nh === hash ? `same ${hash}` : `MISMATCH wasm ${hash} native ${nh}`;
         if (nh !== hash) failed = true;
       }
-      const cells = [scenario, integrator, bodies, dt.toPrecision(3), steps, wasmOnly ? '' : median(native).toFixed(2)];
-      const row = { scenario, integrator, engines: {} };
+      const cells = [name, integrator, bodies, dt.toPrecision(3), steps, wasmOnly ? '' : median(native).toFixed(2)];
+      const row = { scenario: name, integrator, engines: {} };
       for (const [i, e] of engines.entries()) {
         const ratios = times[i].map((t, r) => t / native[r]);
         const er = { ratio: median(ratios), lo: Math.min(...ratios), hi: Math.max(...ratios),
@@ -215,7 +219,7 @@ for (const scenario of opts.scenarios.split(',')) {
       console.log(line(cells));
     } catch (e) {
       failed = true;
-      console.log(line([scenario, integrator, '', '', '', '', ...engines.flatMap(() => ['', '', '', '']), `FAILED: ${e.message}`]));
+      console.log(line([name, integrator, '', '', '', '', ...engines.flatMap(() => ['', '', '', '']), `FAILED: ${e.message}`]));
     }
   }
 }

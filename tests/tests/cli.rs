@@ -425,6 +425,7 @@ fn bench_json_rows_name_their_fields() {
             "us_per_body",
             "its_per_step",
             "max_rel_balance",
+            "real_time",
         ] {
             assert!(r.get(k).is_some(), "{k} missing in {r}");
         }
@@ -438,4 +439,60 @@ fn bench_json_rows_name_their_fields() {
     }
     assert_eq!(rows[0]["scenario"], "nk-revolute");
     assert_eq!(rows[1]["integrator"], "rattle");
+}
+
+/// `tumble bench` on a system from a file: the row is named by the path given (not by the
+/// system's text), and its real-time factor is the step over the time a step took.
+#[test]
+fn bench_names_a_file_by_its_path_and_gives_the_real_time_factor() {
+    let path = format!(
+        "{}/../benches/models/strider.json",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let out = tumble_out(&[
+        "bench",
+        "--scenarios",
+        &path,
+        "--integrators",
+        "baumgarte",
+        "--steps",
+        "5",
+        "--repeats",
+        "1",
+        "--dt",
+        "0.002",
+        "--format",
+        "json",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let row: serde_json::Value =
+        serde_json::from_str(String::from_utf8_lossy(&out.stdout).trim()).unwrap();
+    assert_eq!(row["scenario"], path.as_str());
+    assert_eq!(row["bodies"], 7);
+    let (us, real) = (
+        row["us_per_step"].as_f64().unwrap(),
+        row["real_time"].as_f64().unwrap(),
+    );
+    assert!(
+        (us * real - 2000.0).abs() < 1e-9 * 2000.0,
+        "{us} us x {real}"
+    );
+    let table = tumble_out(&[
+        "bench",
+        "--scenarios",
+        &path,
+        "--integrators",
+        "baumgarte",
+        "--steps",
+        "5",
+        "--repeats",
+        "1",
+    ]);
+    let text = String::from_utf8_lossy(&table.stdout);
+    assert!(text.lines().next().unwrap().ends_with("x real"), "{text}");
+    assert!(text.lines().nth(1).unwrap().starts_with(&path), "{text}");
 }

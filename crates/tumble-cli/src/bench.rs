@@ -1,6 +1,7 @@
 //! `tumble bench`: the time per step of each integrator on each scenario, the median of a few
-//! repeats, with the iterations per step and the largest relative energy balance error, as an
-//! aligned table or one JSON object a line. The steps: read the options, print the table's
+//! repeats, with the iterations per step, the largest relative energy balance error and the
+//! real-time factor (simulated time over the time it took), as an aligned table or one JSON
+//! object a line. A scenario from a file is named by the path given, not by its text. The steps: read the options, print the table's
 //! head, and for each scenario and integrator check the settings, time the runs and print a
 //! row.
 use crate::cli::{self, BenchArgs};
@@ -37,25 +38,43 @@ pub(crate) fn bench(a: BenchArgs) -> Result<(), String> {
     let json = a.format == cli::BenchFormat::Json;
     if !json {
         outln!(
-            "{:<28} {:<10} {:>8} {:>12} {:>12} {:>10} {:>12}",
+            "{:<28} {:<10} {:>8} {:>12} {:>12} {:>10} {:>12} {:>9}",
             "scenario",
             "integrator",
             "bodies",
             "us/step",
             "us/body",
             "its/step",
-            "max |bal/E0|"
+            "max |bal/E0|",
+            "x real"
         );
     }
     for text in &scenarios {
         let sc = load_scenario(text)?;
+        let label = if is_file(text) {
+            text.clone()
+        } else {
+            sc.canonical()
+        };
         for &m in &methods {
             let settings = bench_settings(&sc, m, &o)?;
             let timing = time_runs(&sc, m, settings, steps, repeats);
-            print_row(&sc, m, timing, steps, json);
+            let row = Row {
+                label: &label,
+                bodies: sc.model.bodies.len(),
+                method: m,
+                dt: settings.dt,
+                steps,
+            };
+            print_row(&row, timing, json);
         }
     }
     Ok(())
+}
+
+/// Whether the scenario argument names a file (as `load_scenario` reads it).
+fn is_file(text: &str) -> bool {
+    std::path::Path::new(text).is_file() || text.ends_with(".json")
 }
 
 /// The scenario's settings for integrator `m`, with `--dt` and `--tol` when given.
@@ -131,52 +150,54 @@ fn time_runs(sc: &Scenario, m: Method, settings: Settings, steps: usize, repeats
     }
 }
 
+/// What names a row: the scenario's label, its bodies, the integrator, the step and how many.
+struct Row<'a> {
+    label: &'a str,
+    bodies: usize,
+    method: Method,
+    dt: f64,
+    steps: usize,
+}
+
 /// One row of the table (or one JSON object): the median time per step and per body, the
-/// iterations per step and the balance error, or the failure.
-fn print_row(sc: &Scenario, m: Method, t: Timing, steps: usize, json: bool) {
-    let n = sc.model.bodies.len();
+/// iterations per step, the balance error and the real-time factor h / (time per step), or the
+/// failure.
+fn print_row(row: &Row, t: Timing, json: bool) {
+    let (label, n, m) = (row.label, row.bodies, row.method.name());
     let Timing {
         mut times,
         its,
         de,
         failed,
     } = t;
-    match failed {
-        Some(e) if json => outln!(
-            "{}",
-            serde_json::json!({"scenario": sc.canonical(), "integrator": m.name(), "bodies": n, "error": e})
-        ),
-        Some(e) => outln!(
-            "{:<28} {:<10} {:>8} failed: {e}",
-            sc.canonical(),
-            m.name(),
-            n
-        ),
-        None if json => {
-            times.sort_by(f64::total_cmp);
-            let med = times[times.len() / 2];
+    if let Some(e) = failed {
+        if json {
             outln!(
                 "{}",
-                serde_json::json!({
-                    "scenario": sc.canonical(), "integrator": m.name(), "bodies": n,
-                    "us_per_step": med, "us_per_body": med / n as f64,
-                    "its_per_step": its as f64 / steps as f64, "max_rel_balance": de
-                })
+                serde_json::json!({"scenario": label, "integrator": m, "bodies": n, "error": e})
             );
+        } else {
+            outln!("{label:<28} {m:<10} {n:>8} failed: {e}");
         }
-        None => {
-            times.sort_by(f64::total_cmp);
-            let med = times[times.len() / 2];
-            outln!(
-                "{:<28} {:<10} {:>8} {:>12.2} {:>12.3} {:>10.2} {:>12.2e}",
-                sc.canonical(),
-                m.name(),
-                n,
-                med,
-                med / n as f64,
-                its as f64 / steps as f64,
-                de
-            );
-        }
+        return;
+    }
+    times.sort_by(f64::total_cmp);
+    let med = times[times.len() / 2];
+    let its = its as f64 / row.steps as f64;
+    let real = row.dt * 1e6 / med;
+    if json {
+        outln!(
+            "{}",
+            serde_json::json!({
+                "scenario": label, "integrator": m, "bodies": n,
+                "us_per_step": med, "us_per_body": med / n as f64,
+                "its_per_step": its, "max_rel_balance": de, "real_time": real
+            })
+        );
+    } else {
+        outln!(
+            "{label:<28} {m:<10} {n:>8} {med:>12.2} {:>12.3} {its:>10.2} {de:>12.2e} {real:>9.3}",
+            med / n as f64
+        );
     }
 }
