@@ -449,28 +449,19 @@ fn bench_names_a_file_by_its_path_and_gives_the_real_time_factor() {
         "{}/../benches/models/strider.json",
         env!("CARGO_MANIFEST_DIR")
     );
-    let out = tumble_out(&[
-        "bench",
-        "--scenarios",
-        &path,
-        "--integrators",
-        "baumgarte",
-        "--steps",
-        "5",
-        "--repeats",
-        "1",
-        "--dt",
-        "0.002",
-        "--format",
-        "json",
-    ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let bench = |more: &[&str]| {
+        let common = ["bench", "--scenarios", &path, "--integrators", "baumgarte"];
+        let rest = ["--steps", "5", "--repeats", "1"];
+        let out = tumble_out(&[&common[..], &rest, more].concat());
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
     let row: serde_json::Value =
-        serde_json::from_str(String::from_utf8_lossy(&out.stdout).trim()).unwrap();
+        serde_json::from_str(bench(&["--dt", "0.002", "--format", "json"]).trim()).unwrap();
     assert_eq!(row["scenario"], path.as_str());
     assert_eq!(row["bodies"], 7);
     let (us, real) = (
@@ -481,18 +472,7 @@ fn bench_names_a_file_by_its_path_and_gives_the_real_time_factor() {
         (us * real - 2000.0).abs() < 1e-9 * 2000.0,
         "{us} us x {real}"
     );
-    let table = tumble_out(&[
-        "bench",
-        "--scenarios",
-        &path,
-        "--integrators",
-        "baumgarte",
-        "--steps",
-        "5",
-        "--repeats",
-        "1",
-    ]);
-    let text = String::from_utf8_lossy(&table.stdout);
+    let text = bench(&[]);
     assert!(text.lines().next().unwrap().ends_with("x real"), "{text}");
     assert!(text.lines().nth(1).unwrap().starts_with(&path), "{text}");
 }
