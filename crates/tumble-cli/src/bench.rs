@@ -1,12 +1,12 @@
 //! `tumble bench`: the time per step of each integrator on each scenario, the median of a few
 //! repeats, with the iterations per step, the largest relative energy balance error and the
 //! real-time factor (simulated time over the time it took), as an aligned table or one JSON
-//! object a line. A scenario from a file is named by the path given, not by its text. The steps: read the options, print the table's
-//! head, and for each scenario and integrator check the settings, time the runs and print a
-//! row.
+//! object a line; a scenario from a file is named by the path given, not by its text. The
+//! steps: read the options, print the table's head, and for each scenario and integrator check
+//! the settings, time the runs and print a row.
 use crate::cli::{self, BenchArgs};
 use crate::out::outln;
-use crate::{load_scenario, methods_from, Opts};
+use crate::{is_scenario_file, load_scenario, methods_from, Opts};
 use std::time::Instant;
 use tumble::{Method, Scenario, Settings, Simulation};
 
@@ -51,7 +51,7 @@ pub(crate) fn bench(a: BenchArgs) -> Result<(), String> {
     }
     for text in &scenarios {
         let sc = load_scenario(text)?;
-        let label = if is_file(text) {
+        let label = if is_scenario_file(text) {
             text.clone()
         } else {
             sc.canonical()
@@ -70,11 +70,6 @@ pub(crate) fn bench(a: BenchArgs) -> Result<(), String> {
         }
     }
     Ok(())
-}
-
-/// Whether the scenario argument names a file (as `load_scenario` reads it).
-fn is_file(text: &str) -> bool {
-    std::path::Path::new(text).is_file() || text.ends_with(".json")
 }
 
 /// The scenario's settings for integrator `m`, with `--dt` and `--tol` when given.

@@ -169,9 +169,14 @@ fn settings_from(sc: &Scenario, method: Method, o: &Opts) -> Result<Settings, St
 }
 
 /// A preset or scenario text, or the path of a JSON scenario file.
+/// Whether a scenario argument names a file (read as one by [`load_scenario`]).
+fn is_scenario_file(arg: &str) -> bool {
+    std::path::Path::new(arg).is_file() || arg.ends_with(".json")
+}
+
 fn load_scenario(arg: &str) -> Result<Scenario, String> {
     let path = std::path::Path::new(arg);
-    if path.is_file() || arg.ends_with(".json") {
+    if is_scenario_file(arg) {
         let meta = std::fs::metadata(path)
             .map_err(|e| format!("cannot read scenario file '{arg}': {e}"))?;
         if meta.len() > tumble::custom::MAX_JSON as u64 {
