@@ -29,6 +29,8 @@ export function installPageHook(p) {
     arrowsDrawn: () => ({ drawn: p.renderer.arrows.drawn, cut: p.renderer.arrows.cut, max: p.renderer.arrows.max }),
     meshes: () => p.renderer.shapes.own.map((m) => m.count / 3), // the triangles of each mesh shape drawn
     heights: (b) => p.runs.map((x) => x.poses[12 * b + 2]), // body b's centre's x3 (m) in each run
+    poses: (b) => p.runs.map((x) => Array.from(x.poses.slice(12 * b, 12 * b + 12))), // body b's centre and directors in each run
+    works: () => p.runs.map((x) => x.inv[INV.work]), // each run's W (J)
     // the invariants of the state shown (the NINV numbers, read by INV: shared/invariants.js)
     invariants: () => Array.from(p.shown().inv).slice(0, NINV),
     // each point-to-point spring of the state shown: its length (m), and the coil vertices drawn
