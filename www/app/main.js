@@ -14,6 +14,7 @@ import { $, app, showError, stoppedText, clearError, download, copyText, exportN
 import { buildParams, wireScenario } from './scenario.js';
 import { startMujoco, wireMujoco } from './mujoco-controls.js';
 import './controls.js';
+import './coordinates.js';
 import { wireGrab } from './grab.js';
 import { setView, wireTabs } from './tabs.js';
 import { installPageHook, installEmbedHook } from './test-hook.js';

@@ -14,6 +14,7 @@
 use tumble::{Method, Scenario, Settings};
 use wasm_bindgen::prelude::*;
 
+pub mod coordinates;
 pub mod editor;
 pub mod export;
 pub mod external;

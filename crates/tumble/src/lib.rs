@@ -20,6 +20,7 @@ extern crate alloc;
 
 pub mod compiled;
 pub mod contact;
+pub mod coordinates;
 pub mod custom;
 mod custom_contact;
 mod custom_controls;

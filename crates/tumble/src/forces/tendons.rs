@@ -48,22 +48,33 @@ pub fn term_frames(model: &Model, init: Option<&[BodyState]>) -> Vec<Frame> {
         .tendons
         .iter()
         .flat_map(|t| t.terms.iter())
-        .map(|term| match term.kind {
-            LimitKind::Angle => {
-                crate::forces::frame::hinge_frame(model, term.joint, term.index, init)
-            }
-            LimitKind::Slide => {
-                let slider = ForceElement::SliderSpring {
-                    joint: term.joint,
-                    slide: term.index,
-                    stiffness: 0.0,
-                    rest_slide: 0.0,
-                    damping: 0.0,
-                };
-                crate::forces::frame::frame(model, &slider, init)
-            }
-        })
+        .map(|term| coordinate_frame(model, term.joint, term.kind, term.index, init))
         .collect()
+}
+
+/// The frame that measures joint `joint`'s coordinate `index` of `kind` (its hinge's angle, a
+/// joint spring's frame or a universal joint's or gimbal's hinge, or its slide, a slider
+/// spring's frame) from the start `init`.
+pub fn coordinate_frame(
+    model: &Model,
+    joint: usize,
+    kind: LimitKind,
+    index: usize,
+    init: Option<&[BodyState]>,
+) -> Frame {
+    match kind {
+        LimitKind::Angle => crate::forces::frame::hinge_frame(model, joint, index, init),
+        LimitKind::Slide => {
+            let slider = ForceElement::SliderSpring {
+                joint,
+                slide: index,
+                stiffness: 0.0,
+                rest_slide: 0.0,
+                damping: 0.0,
+            };
+            crate::forces::frame::frame(model, &slider, init)
+        }
+    }
 }
 
 /// The inertia a tendon's stops act on, 1 / sum c_i^2 / m_i, m_i each coordinate's own: body
