@@ -476,3 +476,41 @@ fn bench_names_a_file_by_its_path_and_gives_the_real_time_factor() {
     assert!(text.lines().next().unwrap().ends_with("x real"), "{text}");
     assert!(text.lines().nth(1).unwrap().starts_with(&path), "{text}");
 }
+
+/// `tumble run` gives the joints' coordinates: their names and units in the head, their values
+/// in each sample, followed at every step, so that a rotor's angle counts its turns between
+/// samples a turn and a half apart: n 2 atan(h omega / 2) after n steps (the director's Cayley
+/// map turns a free rotor about a principal axis by that each step, an independent closed form).
+#[test]
+fn run_gives_the_joints_coordinates_counting_turns_between_samples() {
+    let (omega, h): (f64, f64) = (10.0, 0.01);
+    let system = format!(
+        r#"{{"gravity":[0,0,0],"dt":{h},"bodies":[{{"mass":1,"inertia":[0.2,0.25,0.3],"angular_velocity":[0,0,{omega}]}}],
+           "joints":[{{"type":"revolute","a":null,"b":0,"axis_a":[0,0,1],"axis_b":[0,0,1],"name":"spin"}}]}}"#
+    );
+    let out = tumble_out(&["run", &system, "--duration", "3", "--every", "1", "-q"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        doc["coordinates"],
+        serde_json::json!([{"name": "spin", "unit": "rad"}])
+    );
+    let samples = doc["samples"].as_array().unwrap();
+    assert_eq!(samples.len(), 4);
+    for (k, s) in samples.iter().enumerate() {
+        let theta = s["coordinates"][0].as_f64().unwrap();
+        let exact = (100 * k) as f64 * 2.0 * (h * omega / 2.0).atan();
+        assert!(
+            (theta - exact).abs() < 1e-9,
+            "t = {k} s: {theta} against {exact} rad"
+        );
+    }
+    // a system without a joint that has a coordinate: no field
+    let out = tumble_out(&["run", "free-body", "--duration", "0.1", "-q"]);
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(doc.get("coordinates").is_none() && doc["samples"][0].get("coordinates").is_none());
+}

@@ -6,7 +6,7 @@
 use crate::cli::{self, RunArgs, RunFormat};
 use crate::out::{out, outln};
 use crate::progress::Progress;
-use crate::sample::{RunNames, Sample};
+use crate::sample::{CoordName, Coords, RunNames, Sample};
 use crate::{link, load_scenario, settings_from, study, Opts};
 use serde::Serialize;
 use std::fmt::Write as _;
@@ -24,6 +24,9 @@ struct RunHead {
     /// the elements' names, when any is named
     #[serde(skip_serializing_if = "Option::is_none")]
     names: Option<RunNames>,
+    /// the joints' coordinates each sample's `coordinates` holds, when any joint has one
+    #[serde(skip_serializing_if = "Option::is_none")]
+    coordinates: Option<Vec<CoordName>>,
 }
 
 #[derive(Serialize)]
@@ -100,13 +103,16 @@ pub(crate) fn run(a: RunArgs) -> Result<(), String> {
     let mut sim = Simulation::new(&sc, plan.method, plan.settings)?;
     let events = crate::controls::schedule(&plan.controls, &sim, plan.settings.dt)?;
     let start = Instant::now();
-    let head = run_head(&sim, &sc, plan.method, plan.settings);
+    let mut coords = Coords::new(&sim, &sc);
+    let mut head = run_head(&sim, &sc, plan.method, plan.settings);
+    head.coordinates = coords.head();
     match a.format {
         RunFormat::Csv => outln!("t,energy,kinetic,potential,l1,l2,l3,internal_violation,joint_violation,iterations,residual,work,dissipated,balance"),
         RunFormat::Ndjson => outln!("{}", to_json(&head)),
         _ => {}
     }
-    let (samples, failure) = step_and_sample(&mut sim, (&plan, &events), a.format, a.quiet);
+    let (samples, failure) =
+        step_and_sample((&mut sim, &mut coords), (&plan, &events), a.format, a.quiet);
     let end = RunEnd {
         state_hash: format!("{:016x}", sim.state_hash()),
         wall_seconds: start.elapsed().as_secs_f64(),
@@ -191,21 +197,23 @@ fn run_head(sim: &Simulation, sc: &Scenario, method: Method, settings: Settings)
             loop_joints: mech.loop_joints,
         },
         names: RunNames::of(sim.model()),
+        coordinates: None,
     }
 }
 
 /// Step the run to its end (or its first failed step), sampling at the start, every
 /// `plan.every` steps and after the last: JSON gathers the samples for one document at the
-/// end; NDJSON and CSV write each sample as it is computed. The samples gathered and the
+/// end; NDJSON and CSV write each sample as it is computed. The joints' coordinates are followed
+/// at every step (their angles count turns between samples). The samples gathered and the
 /// failure, if any.
 fn step_and_sample(
-    sim: &mut Simulation,
+    (sim, coords): (&mut Simulation, &mut Coords),
     (plan, events): (&RunPlan, &[crate::controls::Event]),
     format: RunFormat,
     quiet: bool,
 ) -> (Vec<Sample>, Option<String>) {
     let mut samples = vec![];
-    emit(sim, &mut samples, format);
+    emit((sim, coords), &mut samples, format);
     let progress = Progress::new(plan.steps, "steps", quiet);
     let mut failure = None;
     let mut next = 0;
@@ -216,8 +224,9 @@ fn step_and_sample(
             failure = Some(format!("step {k} (t = {:.6} s) failed: {e}", sim.time()));
             break;
         }
+        coords.follow(sim);
         if k % plan.every == 0 || k == plan.steps {
-            emit(sim, &mut samples, format);
+            emit((sim, coords), &mut samples, format);
         }
         progress.at(k, sim.time());
     }
@@ -226,7 +235,7 @@ fn step_and_sample(
 }
 
 /// One sample: written at once as a CSV row or an NDJSON record, else gathered.
-fn emit(sim: &mut Simulation, samples: &mut Vec<Sample>, format: RunFormat) {
+fn emit((sim, coords): (&mut Simulation, &Coords), samples: &mut Vec<Sample>, format: RunFormat) {
     let inv = sim.invariants();
     match format {
         RunFormat::Csv => {
@@ -234,7 +243,7 @@ fn emit(sim: &mut Simulation, samples: &mut Vec<Sample>, format: RunFormat) {
             sample_csv(&mut line, &inv);
             out!("{line}");
         }
-        RunFormat::Ndjson => outln!("{}", to_json(&Sample::new(&inv, sim))),
-        _ => samples.push(Sample::new(&inv, sim)),
+        RunFormat::Ndjson => outln!("{}", to_json(&Sample::new(&inv, sim, coords))),
+        _ => samples.push(Sample::new(&inv, sim, coords)),
     }
 }

@@ -27,6 +27,65 @@ pub(crate) struct Sample {
     #[serde(skip_serializing_if = "Option::is_none")]
     reactions: Option<Vec<[f64; 6]>>,
     bodies: Vec<Pose>,
+    /// the joints' coordinates (rad or m, from the start: the head's `coordinates` names them);
+    /// absent where no joint has one
+    #[serde(skip_serializing_if = "Option::is_none")]
+    coordinates: Option<Vec<f64>>,
+}
+
+/// The joints' coordinates of a run (`tumble::coordinates`), followed step by step so that the
+/// angles count their turns between samples: the reader, the values and the states' buffer.
+pub(crate) struct Coords {
+    reader: tumble::coordinates::Reader,
+    values: Vec<f64>,
+    states: Vec<tumble::model::BodyState>,
+}
+
+impl Coords {
+    pub(crate) fn new(sim: &Simulation, sc: &tumble::Scenario) -> Coords {
+        let reader = tumble::coordinates::Reader::new(&sc.model, &sc.initial);
+        let values = vec![0.0; reader.list().len()];
+        let mut c = Coords {
+            reader,
+            values,
+            states: sc.initial.clone(),
+        };
+        c.follow(sim);
+        c
+    }
+
+    /// Read the coordinates at the simulation's state (after each step).
+    pub(crate) fn follow(&mut self, sim: &Simulation) {
+        if !self.values.is_empty() {
+            sim.body_states(&mut self.states);
+            self.reader.read(&self.states, &mut self.values);
+        }
+    }
+
+    /// The head's list: each coordinate's label and unit.
+    pub(crate) fn head(&self) -> Option<Vec<CoordName>> {
+        let list = self.reader.list();
+        (!list.is_empty()).then(|| {
+            list.iter()
+                .map(|c| CoordName {
+                    name: c.label.clone(),
+                    unit: if c.kind == tumble::model::LimitKind::Angle {
+                        "rad"
+                    } else {
+                        "m"
+                    },
+                })
+                .collect()
+        })
+    }
+}
+
+/// A coordinate in the run's head: its label (the joint's name, with the coordinate's own where
+/// the joint has several) and its unit.
+#[derive(Serialize)]
+pub(crate) struct CoordName {
+    name: String,
+    unit: &'static str,
 }
 
 /// A body's name (when it has one), centre (m) and rotation (rows of the matrix mapping body
@@ -45,7 +104,7 @@ fn touches(model: &tumble::Model) -> bool {
 }
 
 impl Sample {
-    pub(crate) fn new(inv: &Invariants, sim: &mut Simulation) -> Sample {
+    pub(crate) fn new(inv: &Invariants, sim: &mut Simulation, coords: &Coords) -> Sample {
         let nj = sim.model().joints.len();
         let reactions = (nj > 0).then(|| {
             let mut r = vec![0.0; 6 * nj];
@@ -81,6 +140,7 @@ impl Sample {
                     rotation: [0, 1, 2].map(|k| [s.r.x_axis[k], s.r.y_axis[k], s.r.z_axis[k]]),
                 })
                 .collect(),
+            coordinates: (!coords.values.is_empty()).then(|| coords.values.clone()),
         }
     }
 }
