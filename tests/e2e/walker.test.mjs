@@ -5,7 +5,7 @@
 // the only source of work and its torque is constant (control 1 x gear 90 N m from the start, when
 // the hip is at 0), so W = 90 N m x the hip's angle (to each engine's discretisation: below), read
 // here from the two bodies' directors. The joint coordinates panel shows that angle in both runs,
-// under MuJoCo's joint names.
+// every coordinate under MuJoCo's joint name.
 // Screenshots: tests/out/walker-laptop.png, walker-phone.png, walker-embed.png.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -72,16 +72,16 @@ for (const [size, options] of [['laptop', { viewport: LAPTOP }], ['phone', PHONE
       // start times h, first order in h (0.3 % here, the hip stopped hard at 95 degrees)
       assert.ok(rel < (k === 0 ? 2e-4 : 1e-2), `${runs[k][0]}: W ${works[k]} J against ${GEAR} N m x ${hip} rad (${rel})`);
     }
-    // the joint coordinates panel (folded at first): the legs' coordinates under MuJoCo's joint
-    // names, the planar root's under its hinge's (the import names a composite joint by one of
-    // its MuJoCo joints), a column per run, the hip's angle as read from the directors above
+    // the joint coordinates panel (folded at first): every coordinate under MuJoCo's joint name
+    // (the planar root's three too), a column per run, the hip's angle as read from the
+    // directors above
     assert.equal(await page.locator('#coordinates-panel').getAttribute('open'), null);
     assert.equal(await page.locator('#coordinates-panel summary').innerText(), 'Joint coordinates (9, from the start)');
     await page.click('#coordinates-panel summary');
     await page.waitForFunction(() => /\d m$/.test(document.querySelector('#coordinates-table td')?.textContent));
     const table = await page.$$eval('#coordinates-table tr', (rows) => rows.map((r) => [...r.children].map((c) => c.textContent)));
     assert.deepEqual(table[0], ['coordinate', 'director', 'MuJoCo']);
-    assert.deepEqual(table.slice(1).map((r) => r[0]), ['pitch: slide 1', 'pitch: slide 2', 'pitch: angle', 'hip_r', 'knee_r', 'ankle_r', 'hip_l', 'knee_l', 'ankle_l']);
+    assert.deepEqual(table.slice(1).map((r) => r[0]), ['slide_z', 'slide_x', 'pitch', 'hip_r', 'knee_r', 'ankle_r', 'hip_l', 'knee_l', 'ankle_l']);
     for (const k of [0, 1]) {
       const [value, unit] = table[4][k + 1].split(' ');
       assert.equal(unit, 'rad');

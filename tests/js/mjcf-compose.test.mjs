@@ -6,8 +6,8 @@
 // MuJoCo's own RK4 at h = 1e-4 with gravity tilted so that every coordinate moves, contact-free:
 // every body's centre follows MuJoCo's to 1e-4 m over 2 s, and the director's balance holds to
 // the Newton tolerance. And the joints' ranges, stiffness and motors land on the coordinate they
-// belong to; forms Tumble has no joint for are refused naming the joints; a system with the new
-// joints goes to MJCF and back unchanged.
+// belong to, named as MuJoCo names them; forms Tumble has no joint for are refused naming the
+// joints; a system with the new joints goes to MJCF and back unchanged, its coordinates' names too.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -123,6 +123,8 @@ test('a planar root (slide, slide, hinge) is a planar joint whose slides and ang
   assert.deepEqual(springs.map((f) => [f.joint, f.slide ?? 0, f.stiffness, f.damping]), [[0, 1, 30, 0.5]]);
   const push = system.forces.find((f) => f.type === 'slider_motor');
   assert.deepEqual([push.joint, push.slide ?? 0], [0, 0]);
+  // each coordinate keeps its MuJoCo joint's name, in the planar joint's order
+  assert.deepEqual(root.coordinates, ['rootx', 'rootz', 'rooty']);
   const { gap, balance } = against(HOPPER);
   console.log(`# hopper-like: largest gap to MuJoCo ${gap.toExponential(2)} m over 2 s, balance ${balance.toExponential(2)} J`);
   assert.ok(gap < 1e-4, `${gap}`);
@@ -237,7 +239,7 @@ test('a system with planar and planar_slide joints and their elements goes to MJ
       { mass: 1, inertia: [0.1, 0.1, 0.1], position: [2, 0, 1], velocity: [0.2, 0, 0.3] },
     ],
     joints: [
-      { type: 'planar', a: null, point_a: [0, 0, 1], b: 0, point_b: [-0.3, 0, 0], axis_a: [0, 1, 0], axis_b: [0, 1, 0], slides: [[1, 0, 0], [0, 0, 1]] },
+      { type: 'planar', a: null, point_a: [0, 0, 1], b: 0, point_b: [-0.3, 0, 0], axis_a: [0, 1, 0], axis_b: [0, 1, 0], slides: [[1, 0, 0], [0, 0, 1]], coordinates: ['x', 'z', 'pitch'] },
       { type: 'planar_slide', a: null, point_a: [2, 0, 1], b: 1, point_b: [0, 0, 0], axis_a: [0, 1, 0], axis_b: [0, 1, 0], slides: [[1, 0, 0], [0, 0, 1]] },
     ],
     forces: [
@@ -250,6 +252,8 @@ test('a system with planar and planar_slide joints and their elements goes to MJ
   const { xml } = toMjcf(system, { integrator: 'RK4', timestep: 0.001 });
   const back = convert(xml).system;
   assert.deepEqual(back.joints.map((j) => [j.type, j.a, j.b]), [['planar', null, 0], ['planar_slide', null, 1]]);
+  // the coordinates' names come back (carried in <custom> texts), none made up for the other
+  assert.deepEqual(back.joints.map((j) => j.coordinates), [['x', 'z', 'pitch'], undefined]);
   const close = (x, y) => Math.abs(x - y) < 1e-9;
   back.joints.forEach((j, k) => j.slides.forEach((v, i) => assert.ok(v.every((c, n) => close(c, system.joints[k].slides[i][n])), `${k} ${i} ${v}`)));
   // (the import orders the elements by kind: the joints' springs, the limits, the actuators)

@@ -130,3 +130,41 @@ fn a_rotors_angle_counts_its_turns_as_the_director_takes_them() {
         theta[0]
     );
 }
+
+#[test]
+fn a_joints_coordinates_may_carry_their_own_names_checked_and_kept_by_the_json_form() {
+    let joint = |names: &str| {
+        format!(
+            r#"{{"type":"planar","a":null,"b":0,"axis_a":[0,1,0],"axis_b":[0,1,0],"slides":[[0,0,1],[1,0,0]],"name":"pitch","coordinates":{names}}}"#
+        )
+    };
+    let sc = on(&joint(r#"["rootz","rootx","rooty"]"#));
+    let labels = |sc: &Scenario| {
+        Reader::new(&sc.model, &sc.initial)
+            .list()
+            .iter()
+            .map(|c| c.label.clone())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(labels(&sc), ["rootz", "rootx", "rooty"]);
+    // the JSON form writes them back
+    let back = Scenario::parse(&sc.canonical()).unwrap();
+    assert_eq!(labels(&back), ["rootz", "rootx", "rooty"]);
+    let bad = |names: &str| {
+        Scenario::parse(&format!(
+            r#"{{"gravity":[0,0,0],"bodies":[{{"mass":1,"inertia":[0.2,0.25,0.3]}}],"joints":[{}]}}"#,
+            joint(names)
+        ))
+        .unwrap_err()
+        .0
+    };
+    assert_eq!(bad(r#"["z","x"]"#), "joints[0].coordinates names 2 coordinates, but a planar joint has 3 (slide 1, slide 2, angle)");
+    assert_eq!(
+        bad(r#"["z","x<y","a"]"#),
+        r#"joints[0].coordinates[1] must be 1 to 64 letters, digits, spaces or _-.:/, not "x<y""#
+    );
+    assert_eq!(
+        bad(r#"["z","x","z"]"#),
+        r#"joints[0].coordinates[2] is "z", as an earlier coordinate of that joint is"#
+    );
+}

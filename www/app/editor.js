@@ -55,6 +55,7 @@ const SCHEMA = [
     ['"fixed"', '', 'weld, 6 equations: the points coincide and b keeps its orientation relative to a from the start', 'axes refused'],
     ['"distance"', '', 'rod, 1 equation: a massless rod with ball ends keeps the two points length apart (a rope that never slackens, a link, or with a drive a hydraulic cylinder)', 'axes refused'],
     ['length', 'm', 'distance joint only: the rod\'s length', '1e-9 to 1e9; default the points\' distance at the start, which may not be 0'],
+    ['coordinates', '', 'names of the joint\'s coordinates in order (planar: slide 0, slide 1, angle; universal and gimbal: its hinges; cylindrical: slide, angle): the Joint coordinates panel and tumble run show them', 'optional; one per coordinate, each a name, none twice'],
   ]],
   ['Force element "spring"', 'forces[i]: a linear spring-damper along the line between two body points', [
     ['a', '', 'first body; null or absent: a ground point', 'a ≠ b'],

@@ -36,20 +36,20 @@ export function composeJoints(cx, out, { i, list, types, make, anchor, axis }) {
   if (list.length === 3 && types[0] === SLIDE && types[1] === SLIDE && types[2] === HINGE && twoSlides
     && perpendicular(slides[0], list[2]) && perpendicular(slides[1], list[2])) {
     const kh = list[2], n = axis(kh);
-    const t = make('planar', kh, { axes: [n, n], slides: slides.map(axis) });
+    const t = make('planar', kh, { axes: [n, n], slides: slides.map(axis), coords: [slides[0], slides[1], kh] });
     out.jointForces.push([t, 'slider_spring', slides[0], 0], [t, 'slider_spring', slides[1], 1], [t, 'joint_spring', kh]);
     return true;
   }
   if (list.length === 3 && slides.length === 3 && perpendicular(slides[0], slides[1])
     && perpendicular(slides[0], slides[2]) && perpendicular(slides[1], slides[2])) {
     const n = axis(slides[2]);
-    const t = make('translation', slides[2], { axes: [n, n], slides: slides.slice(0, 2).map(axis) });
+    const t = make('translation', slides[2], { axes: [n, n], slides: slides.slice(0, 2).map(axis), coords: slides });
     out.jointForces.push(...slides.map((k, s) => [t, 'slider_spring', k, s]));
     return true;
   }
   if (list.length === 2 && twoSlides) {
     const n = unit(cross(axis(slides[0]), axis(slides[1])));
-    const t = make('planar_slide', slides[1], { axes: [n, n], slides: slides.map(axis) });
+    const t = make('planar_slide', slides[1], { axes: [n, n], slides: slides.map(axis), coords: slides });
     out.jointForces.push([t, 'slider_spring', slides[0], 0], [t, 'slider_spring', slides[1], 1]);
     return true;
   }
@@ -62,7 +62,7 @@ export function composeJoints(cx, out, { i, list, types, make, anchor, axis }) {
     const [f1, f2] = feet(anchor(list[0]), u1, anchor(list[1]), u2);
     const gap = norm(sub(f2, f1)), meet = gap < 1e-9;
     const offset = meet ? 0 : dot(sub(f2, f1), cross(u1, u2));
-    const t = make('universal', list[0], { axes: [u1, u2], at: f1, atB: meet ? f1 : f2, offset });
+    const t = make('universal', list[0], { axes: [u1, u2], at: f1, atB: meet ? f1 : f2, offset, coords: list });
     // its two hinges' angles: tendon terms (from-mjcf-tendons.js)
     out.jointForces.push([t, 'universal_hinge', list[0], 0], [t, 'universal_hinge', list[1], 1]);
     if (!meet) {
@@ -76,7 +76,7 @@ export function composeJoints(cx, out, { i, list, types, make, anchor, axis }) {
     && [1, 2].every((n) => norm(sub(anchor(list[n]), anchor(list[0]))) < 1e-9)) {
     // three hinges through one point, mutually perpendicular at qpos0 (the humanoid's hips):
     // a gimbal joint, its three angles tendon terms (`hinge` 0, 1, 2)
-    const t = make('gimbal', list[0], { axes: [axis(list[0]), axis(list[2])], middle: axis(list[1]) });
+    const t = make('gimbal', list[0], { axes: [axis(list[0]), axis(list[2])], middle: axis(list[1]), coords: list });
     out.jointForces.push(...list.map((k, n) => [t, 'universal_hinge', k, n]));
     return true;
   }

@@ -56,6 +56,8 @@ function bodyJoint(cx, out, i) {
     if (ax) { j.axis_a = dirIn(cx, p, ax[0]); j.axis_b = dirIn(cx, i, ax[1]); }
     if (extra.slides) j.slides = extra.slides.map((d) => dirIn(cx, p, d));
     if (extra.middle) j.middle = dirIn(cx, i, extra.middle); // a gimbal's middle axis, in b's frame
+    // a composite joint's coordinates, named by MuJoCo's joints (mjcf-names.js nameCoordinates)
+    if (extra.coords) j.coordinates = extra.coords.map((c) => jointNames[c] ?? '');
     const nm = (jointNames[k] ?? '').split(':')[0];
     joints.push(j);
     order.push({ name: nm, mj: k });
@@ -83,7 +85,7 @@ function bodyJoint(cx, out, i) {
     // (a slide's anchor is where it was before it slid, the hinge's where it is: both on the axis)
     const ks = types[0] === jtype.mjJNT_SLIDE.value ? list[0] : list[1];
     const kh = ks === list[0] ? list[1] : list[0];
-    const t = make('cylindrical', ks);
+    const t = make('cylindrical', ks, { coords: [ks, kh] });
     jointForces.push([t, 'slider_spring', ks], [t, 'joint_spring', kh]);
   } else if (!composeJoints(cx, out, { i, list, types, make, anchor, axis })) {
     throw noComposition(cx, i, list);

@@ -27,7 +27,7 @@ import { jointSprings, tendonSprings } from './from-mjcf-springs.js';
 import { fixedTendons } from './from-mjcf-tendons.js';
 import { jointLimits, collision } from './from-mjcf-contact.js';
 import { actuatorForces, jointHolds } from './from-mjcf-actuators.js';
-import { nameElements, carriedNames } from './mjcf-names.js';
+import { nameElements, carriedNames, nameCoordinates } from './mjcf-names.js';
 
 /** The Tumble system of compiled MuJoCo model `model` at its keyframe `keyframe` (an index or a
  * name; the first by default, qpos0 without one): { system, notes, keyframes (the keyframes'
@@ -121,6 +121,10 @@ function assemble(cx, forces, drives, contact) {
   const jointName = (t) => { const m = /^j(\d+)r?$/.exec(order[idx[t]].name); return m ? carried.joint.get(Number(m[1])) ?? '' : ''; };
   nameElements(bodies, tumbleOrder ? bodies.map((_, b) => carried.body.get(b) ?? '') : kept.map((i) => bodyNames[i]), (b) => (tumbleOrder ? `body b${b}` : label(kept[b])), notes);
   nameElements(sysJoints, sysJoints.map((_, t) => (tumbleOrder ? jointName(t) : order[idx[t]].name)), (t) => `joint '${order[idx[t]].name}'`, notes);
+  // the coordinates' names: MuJoCo's joints', or those Tumble wrote
+  const jointKey = (t) => Number(/^j(\d+)r?$/.exec(order[idx[t]].name)?.[1] ?? -1);
+  if (tumbleOrder) sysJoints.forEach((j, t) => { delete j.coordinates; if (carried.coordinates.has(jointKey(t))) j.coordinates = carried.coordinates.get(jointKey(t)); });
+  nameCoordinates(sysJoints);
   const system = {
     gravity: noGravity ? [0, 0, 0] : Array.from(model.opt.gravity), dt: model.opt.timestep, duration: 10,
     bodies, joints: sysJoints,

@@ -53,22 +53,40 @@ export function namesCustom(system, esc) {
       if (typeof e.name === 'string') lines.push(`    <text name="tumble:${key}:${i}" data="${esc(e.name)}"/>`);
     });
   }
+  // a joint's coordinates' names, joined by commas (a name holds none)
+  (system.joints ?? []).forEach((j, i) => {
+    if (Array.isArray(j.coordinates)) lines.push(`    <text name="tumble:coordinates:${i}" data="${esc(j.coordinates.join(','))}"/>`);
+  });
   return lines.length ? ['  <custom>', ...lines, '  </custom>'] : [];
 }
 
 /** The names a compiled model carries in its tumble:body:i and tumble:joint:k texts:
- * { body: Map(i -> name), joint: Map(k -> name) }; `names` reads the model's name table. */
+ * { body: Map(i -> name), joint: Map(k -> name), coordinates: Map(k -> names) }; `names` reads
+ * the model's name table. */
 export function carriedNames(model, names) {
-  const out = { body: new Map(), joint: new Map() };
+  const out = { body: new Map(), joint: new Map(), coordinates: new Map() };
   if (!(model.ntext > 0)) return out;
   const d = model.text_data;
   const data = new Uint8Array(d.buffer, d.byteOffset, d.length);
   const keys = names(model, model.name_textadr, model.ntext);
   for (let t = 0; t < model.ntext; t++) {
-    const m = /^tumble:(body|joint):(\d+)$/.exec(keys[t]);
+    const m = /^tumble:(body|joint|coordinates):(\d+)$/.exec(keys[t]);
     if (!m) continue;
     const at = model.text_adr[t];
-    out[m[1]].set(Number(m[2]), new TextDecoder().decode(data.subarray(at, at + model.text_size[t] - 1))); // (the size counts the NUL)
+    const text = new TextDecoder().decode(data.subarray(at, at + model.text_size[t] - 1)); // (the size counts the NUL)
+    out[m[1]].set(Number(m[2]), m[1] === 'coordinates' ? text.split(',') : text);
   }
   return out;
+}
+
+/** Each joint's `coordinates` (MuJoCo's names of the joints composed into it, from-mjcf-joints.js)
+ * as Tumble names: kept where every one makes a valid name and no two are the same, else left
+ * out (its coordinates are then labelled by the joint's name and their place). */
+export function nameCoordinates(joints) {
+  for (const j of joints) {
+    if (!j.coordinates) continue;
+    const names = j.coordinates.map(sanitizeName);
+    if (names.every(validName) && new Set(names).size === names.length) j.coordinates = names;
+    else delete j.coordinates;
+  }
 }

@@ -15,8 +15,12 @@
 //! planar slide (slides 1, 2), translation (slides 1 to 3); spherical, distance and fixed
 //! joints have none that a single number reads. Angles are unwrapped against the values the
 //! caller last read (so a rotor counts its turns between reads less than half a turn apart).
+//! A joint's coordinates may carry their own names (`joints[i].coordinates` in the JSON form, in
+//! this order: the import gives a composite joint its MuJoCo joints' names), else each is
+//! labelled by the joint's name and its place ("root: slide 1").
 use crate::forces::{frame, tendons::coordinate_frame, Frame};
-use crate::model::{BodyState, JointKind, LimitKind, Model};
+use crate::model::{BodyState, Joint, JointKind, LimitKind, Model};
+use crate::validate::ScenarioError;
 use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -63,6 +67,56 @@ fn of_joint(kind: &JointKind) -> &'static [(LimitKind, usize, &'static str)] {
     }
 }
 
+/// The joints' coordinates' names as given (`given[j]`, `joints[j].coordinates`), checked: one
+/// per coordinate of the joint's kind, each a valid name, none twice in a joint; per joint the
+/// names, or none.
+pub fn check_names(
+    joints: &[Joint],
+    given: &[Option<&[String]>],
+) -> Result<Vec<Vec<String>>, ScenarioError> {
+    let mut out = Vec::with_capacity(joints.len());
+    for (j, (joint, names)) in joints.iter().zip(given).enumerate() {
+        let Some(names) = names else {
+            out.push(Vec::new());
+            continue;
+        };
+        let want = of_joint(&joint.kind);
+        if names.len() != want.len() {
+            let which: Vec<_> = want.iter().map(|c| c.2).collect();
+            return Err(ScenarioError(format!(
+                "joints[{j}].coordinates names {} coordinates, but a {} joint has {}{}",
+                names.len(),
+                joint.kind.name(),
+                want.len(),
+                if which.len() > 1 {
+                    format!(" ({})", which.join(", "))
+                } else {
+                    String::new()
+                }
+            )));
+        }
+        for (k, n) in names.iter().enumerate() {
+            if !crate::names::valid(n) {
+                return Err(ScenarioError(format!(
+                    "joints[{j}].coordinates[{k}] must be 1 to {} letters, digits, spaces or _-.:/, not {n:?}",
+                    crate::names::MAX_NAME
+                )));
+            }
+            if names[..k].contains(n) {
+                return Err(ScenarioError(format!(
+                    "joints[{j}].coordinates[{k}] is {n:?}, as an earlier coordinate of that joint is"
+                )));
+            }
+        }
+        out.push(names.to_vec());
+    }
+    Ok(if out.iter().all(Vec::is_empty) {
+        Vec::new()
+    } else {
+        out
+    })
+}
+
 /// Every joint's coordinates with the frames that read them, compiled once from a model and
 /// its start.
 #[derive(Clone, Debug)]
@@ -81,8 +135,11 @@ impl Reader {
                 Some(n) => String::from(n),
                 None => format!("joint {j}"),
             };
-            for &(kind, index, suffix) in of_joint(&joint.kind) {
-                let label = if suffix.is_empty() {
+            let own = model.names.coordinates.get(j).filter(|c| !c.is_empty());
+            for (k, &(kind, index, suffix)) in of_joint(&joint.kind).iter().enumerate() {
+                let label = if let Some(own) = own {
+                    own[k].clone()
+                } else if suffix.is_empty() {
                     name.clone()
                 } else {
                     format!("{name}: {suffix}")

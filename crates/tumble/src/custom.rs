@@ -158,6 +158,8 @@ struct JsonJoint {
     offset: Option<f64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     name: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    coordinates: Option<Vec<String>>,
 }
 
 fn default_gravity() -> [f64; 3] {
@@ -209,6 +211,9 @@ pub fn parse(text: &str) -> Result<CustomSystem, ScenarioError> {
     let gravity = check_run(&js)?;
     let (bodies, initial) = bodies_from(&js.bodies)?;
     let joints = joints_from(&js.joints, &initial)?;
+    let mut names = names_from(&js)?;
+    let given: Vec<_> = js.joints.iter().map(|j| j.coordinates.as_deref()).collect();
+    names.coordinates = crate::coordinates::check_names(&joints, &given)?;
     let model = Model {
         bodies,
         joints,
@@ -223,7 +228,7 @@ pub fn parse(text: &str) -> Result<CustomSystem, ScenarioError> {
                 .collect::<Vec<_>>(),
             gravity,
         )?,
-        names: names_from(&js)?,
+        names,
         controls: crate::custom_controls::controls_from(
             js.forces.iter().map(JsonForce::control_and_time),
         )?,
@@ -558,6 +563,7 @@ fn names_from(js: &JsonScenario) -> Result<Names, ScenarioError> {
         forces: names::check("forces", &listed(&js.forces, JsonForce::name))?,
         drives: names::check("drives", &listed(&js.drives, |d| d.name()))?,
         tendons: names::check("tendons", &listed(&js.tendons, |t| t.name()))?,
+        coordinates: Vec::new(), // (checked against the joints' kinds: `parse`)
     })
 }
 

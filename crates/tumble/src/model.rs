@@ -299,6 +299,9 @@ pub struct Names {
     pub drives: Vec<String>,
     /// the tendons' names
     pub tendons: Vec<String>,
+    /// per joint, its coordinates' names (`joints[i].coordinates`: MuJoCo's joints composed into
+    /// it), empty for a joint without them; empty when no joint has them
+    pub coordinates: Vec<Vec<String>>,
 }
 
 impl Names {
@@ -318,6 +321,7 @@ impl Names {
         ]
         .iter()
         .all(|l| l.iter().all(String::is_empty))
+            && self.coordinates.iter().all(Vec::is_empty)
     }
 }
 
