@@ -157,4 +157,8 @@ fn a_joints_coordinates_may_carry_their_own_names_checked_and_kept_by_the_json_f
         bad(r#"["z","x","z"]"#),
         r#"joints[0].coordinates[2] is "z", as an earlier coordinate of that joint is"#
     );
+    // a long one is cut to 40 characters in the message
+    let long = "y".repeat(200);
+    let e = bad(&format!(r#"["z","{long}","a"]"#));
+    assert!(e.ends_with(&format!("not \"{}...\"", &long[..40])), "{e}");
 }

@@ -98,13 +98,15 @@ pub fn check_names(
         for (k, n) in names.iter().enumerate() {
             if !crate::names::valid(n) {
                 return Err(ScenarioError(format!(
-                    "joints[{j}].coordinates[{k}] must be 1 to {} letters, digits, spaces or _-.:/, not {n:?}",
-                    crate::names::MAX_NAME
+                    "joints[{j}].coordinates[{k}] must be 1 to {} letters, digits, spaces or _-.:/, not {}",
+                    crate::names::MAX_NAME,
+                    crate::names::shown(n)
                 )));
             }
             if names[..k].contains(n) {
                 return Err(ScenarioError(format!(
-                    "joints[{j}].coordinates[{k}] is {n:?}, as an earlier coordinate of that joint is"
+                    "joints[{j}].coordinates[{k}] is {}, as an earlier coordinate of that joint is",
+                    crate::names::shown(n)
                 )));
             }
         }

@@ -26,7 +26,7 @@ pub fn valid(name: &str) -> bool {
 }
 
 /// `text` as a message shows it: quoted, at most 40 characters, control characters escaped.
-fn shown(text: &str) -> String {
+pub(crate) fn shown(text: &str) -> String {
     let mut s: String = text.chars().take(40).flat_map(char::escape_debug).collect();
     if text.chars().count() > 40 {
         s.push_str("...");
