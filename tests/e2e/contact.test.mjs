@@ -41,6 +41,7 @@ test('bouncing ball: a sphere on the ground, bouncing, the balance at the tolera
   const violations = await axe(page);
   assert.deepEqual(violations, [], JSON.stringify(violations, null, 1));
   assert.deepEqual(problems, []);
+  await page.close();
 });
 
 test("Newton's cradle at phone size: five balls on five strings", { skip }, async () => {
@@ -54,6 +55,7 @@ test("Newton's cradle at phone size: five balls on five strings", { skip }, asyn
   const violations = await axe(page);
   assert.deepEqual(violations, [], JSON.stringify(violations, null, 1));
   assert.deepEqual(problems, []);
+  await page.close();
 });
 
 test('incline at iframe size: the box slides and the view follows it', { skip }, async () => {
@@ -65,6 +67,7 @@ test('incline at iframe size: the box slides and the view follows it', { skip },
   assert.ok(await inView(page), 'the box is in view after sliding');
   await page.screenshot({ path: join(out, 'contact-iframe.png') });
   assert.deepEqual(problems, []);
+  await page.close();
 });
 
 test('stop-pendulum: the stop drawn at the hinge, the rod rebounds from it, the balance at the tolerance', { skip }, async () => {
@@ -79,6 +82,7 @@ test('stop-pendulum: the stop drawn at the hinge, the rod rebounds from it, the 
   assert.ok(Math.abs(inv[INV.balance]) < 1e-9, `director balance ${inv[INV.balance]} J`);
   await page.screenshot({ path: join(out, 'contact-stop.png') });
   assert.deepEqual(problems, []);
+  await page.close();
 });
 
 test('dominoes: twelve blocks drawn as boxes, the wave runs to the end, the balance at the tolerance', { skip }, async () => {
@@ -100,6 +104,7 @@ test('dominoes: twelve blocks drawn as boxes, the wave runs to the end, the bala
   assert.ok(await inView(page), 'the row is in view');
   await page.screenshot({ path: join(out, 'contact-dominoes.png') });
   assert.deepEqual(problems, []);
+  await page.close();
 });
 
 test('MuJoCo beside the bouncing ball: its ghost bounces off the same ground at the same restitution', { skip }, async () => {
@@ -126,6 +131,7 @@ test('MuJoCo beside the bouncing ball: its ghost bounces off the same ground at 
   assert.equal(await page.locator('#mujoco-status').innerText().then((s) => /no counterpart/.test(s)), false);
   await page.screenshot({ path: join(out, 'contact-mujoco.png') });
   assert.deepEqual(problems, []);
+  await page.close();
 });
 
 test('contact forces as arrows, the contact energy as a line of the budget', { skip }, async () => {
@@ -155,6 +161,7 @@ test('contact forces as arrows, the contact energy as a line of the budget', { s
   const violations = await axe(page);
   assert.deepEqual(violations, [], JSON.stringify(violations, null, 1));
   assert.deepEqual(problems, []);
+  await page.close();
 });
 
 test('a drop from 5 m at a step of 0.01 s: the impact taken in sub-steps, the ball bounces, the balance holds', { skip }, async () => {
@@ -172,6 +179,7 @@ test('a drop from 5 m at a step of 0.01 s: the impact taken in sub-steps, the ba
   assert.ok(inv[INV.dissipated] > 5, `D = ${inv[INV.dissipated]} J`);
   assert.ok(Math.abs(inv[INV.balance]) < 1e-9, `director balance ${inv[INV.balance]} J`);
   assert.deepEqual(problems, []);
+  await page.close();
 });
 
 test('a stop on the joint between two bodies is drawn and turns with body a', { skip }, async () => {
@@ -189,6 +197,7 @@ test('a stop on the joint between two bodies is drawn and turns with body a', { 
   assert.ok(Math.abs(inv[INV.balance]) < 1e-9, `director balance ${inv[INV.balance]} J`);
   await page.screenshot({ path: join(out, 'contact-elbow-stop.png') });
   assert.deepEqual(problems, []);
+  await page.close();
 });
 
 test('grab and pull with contact: a ball of the ball pit dragged into the others', { skip }, async () => {
