@@ -6,7 +6,7 @@
 // the hip is at 0), so W = 90 N m x the hip's angle (to each engine's discretisation: below), read
 // here from the two bodies' directors. The joint coordinates panel shows that angle in both runs,
 // every coordinate under MuJoCo's joint name.
-// Screenshots: tests/out/walker-laptop.png, walker-phone.png, walker-embed.png.
+// Screenshots: tests/out/walker-laptop.png, walker-phone.png, walker-iframe.png (the page at an iframe's 640 x 400).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
@@ -28,7 +28,7 @@ function angle(pa, pb, n) {
   return Math.atan2(v[0] * n[0] + v[1] * n[1] + v[2] * n[2], (r[0][0] + r[1][1] + r[2][2] - 1) / 2);
 }
 
-for (const [size, options] of [['laptop', { viewport: LAPTOP }], ['phone', PHONE], ['embed', { viewport: IFRAME }]]) {
+for (const [size, options] of [['laptop', { viewport: LAPTOP }], ['phone', PHONE], ['iframe', { viewport: IFRAME }]]) {
   test(`${size}: a walker-like model of our own from two files, MuJoCo beside it, its right hip driven by its slider: W = torque x angle in both runs`, { skip }, async () => {
     const { page, problems } = await open('?scenario=nk-revolute&integrator=director', options);
     await loaded(page);
