@@ -118,11 +118,12 @@ function assemble(cx, forces, drives, contact) {
   // the Tumble names in <custom> texts, its joints by their j0.. names
   const sysJoints = idx.map((k) => joints[k]);
   const carried = carriedNames(model, names);
-  const jointName = (t) => { const m = /^j(\d+)r?$/.exec(order[idx[t]].name); return m ? carried.joint.get(Number(m[1])) ?? '' : ''; };
+  // a Tumble-written joint's number (its name j3 or j3r), -1 for another
+  const jointKey = (t) => Number(/^j(\d+)r?$/.exec(order[idx[t]].name)?.[1] ?? -1);
+  const jointName = (t) => carried.joint.get(jointKey(t)) ?? '';
   nameElements(bodies, tumbleOrder ? bodies.map((_, b) => carried.body.get(b) ?? '') : kept.map((i) => bodyNames[i]), (b) => (tumbleOrder ? `body b${b}` : label(kept[b])), notes);
   nameElements(sysJoints, sysJoints.map((_, t) => (tumbleOrder ? jointName(t) : order[idx[t]].name)), (t) => `joint '${order[idx[t]].name}'`, notes);
   // the coordinates' names: MuJoCo's joints', or those Tumble wrote
-  const jointKey = (t) => Number(/^j(\d+)r?$/.exec(order[idx[t]].name)?.[1] ?? -1);
   if (tumbleOrder) sysJoints.forEach((j, t) => { delete j.coordinates; if (carried.coordinates.has(jointKey(t))) j.coordinates = carried.coordinates.get(jointKey(t)); });
   nameCoordinates(sysJoints);
   const system = {

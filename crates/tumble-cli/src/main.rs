@@ -168,12 +168,12 @@ fn settings_from(sc: &Scenario, method: Method, o: &Opts) -> Result<Settings, St
     Ok(s)
 }
 
-/// A preset or scenario text, or the path of a JSON scenario file.
 /// Whether a scenario argument names a file (read as one by [`load_scenario`]).
 fn is_scenario_file(arg: &str) -> bool {
     std::path::Path::new(arg).is_file() || arg.ends_with(".json")
 }
 
+/// A preset or scenario text, or the path of a JSON scenario file.
 fn load_scenario(arg: &str) -> Result<Scenario, String> {
     let path = std::path::Path::new(arg);
     if is_scenario_file(arg) {

@@ -69,11 +69,7 @@ impl Coords {
             list.iter()
                 .map(|c| CoordName {
                     name: c.label.clone(),
-                    unit: if c.kind == tumble::model::LimitKind::Angle {
-                        "rad"
-                    } else {
-                        "m"
-                    },
+                    unit: c.unit(),
                 })
                 .collect()
         })

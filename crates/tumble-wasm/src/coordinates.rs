@@ -4,7 +4,7 @@
 //! moment's), compiled once per system.
 use glam::{DMat3, DVec3};
 use tumble::coordinates::Reader;
-use tumble::model::{BodyState, LimitKind};
+use tumble::model::BodyState;
 use tumble::Scenario;
 use wasm_bindgen::prelude::*;
 
@@ -36,12 +36,7 @@ impl Coordinates {
 
     /// Each coordinate's unit: "rad" for an angle, "m" for a slide.
     pub fn units(&self) -> Vec<String> {
-        let unit = |k: LimitKind| if k == LimitKind::Angle { "rad" } else { "m" };
-        self.reader
-            .list()
-            .iter()
-            .map(|c| unit(c.kind).into())
-            .collect()
+        self.reader.list().iter().map(|c| c.unit().into()).collect()
     }
 
     /// The coordinates at `poses` (12 numbers a body: the centre, then the directors, the

@@ -39,6 +39,16 @@ pub struct Coordinate {
     pub label: String,
 }
 
+impl Coordinate {
+    /// Its unit: "rad" for an angle, "m" for a slide.
+    pub fn unit(&self) -> &'static str {
+        match self.kind {
+            LimitKind::Angle => "rad",
+            LimitKind::Slide => "m",
+        }
+    }
+}
+
 /// The coordinates of a joint of kind `kind`, in order: (kind, index, label suffix).
 fn of_joint(kind: &JointKind) -> &'static [(LimitKind, usize, &'static str)] {
     use LimitKind::{Angle, Slide};
