@@ -2,7 +2,7 @@
 // under a sub-path), Debian's headless Chromium driven by playwright-core, page opening with
 // exception and console-error collection, canvas ink measurement and axe-core.
 // Screenshots go to tests/out/ (git-ignored). Not a test file itself (no .test. in its name).
-import { before, after } from 'node:test';
+import { before, after, afterEach } from 'node:test';
 import { createServer } from 'node:http';
 import { readFile, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
@@ -44,9 +44,18 @@ export async function serve(dir = www, prefix = '/') {
 /** The shared state of a test file: `ctx.base` (the page's URL) and `ctx.browser`, set up by `useBrowser()`. */
 export const ctx = { base: null, browser: null };
 
-/** Register before/after hooks that start the server and Chromium for this test file. */
+/** The pages `open` opened in the running test: closed after each test (a test's pages keep
+ * their runs going; left open, they starve the next tests' pages on a 2-core machine). */
+const opened = new Set();
+
+/** Register before/after hooks that start the server and Chromium for this test file, and close
+ * each test's pages after it. */
 export function useBrowser() {
   let server, profile;
+  afterEach(async () => {
+    for (const page of opened) if (!page.isClosed()) await page.close().catch(() => {});
+    opened.clear();
+  });
   before(async () => {
     if (skip) return;
     server = await serve();
@@ -78,6 +87,7 @@ export const IFRAME = { width: 640, height: 400 };
  * collects uncaught exceptions and console errors in `problems`. */
 export async function open(query = '', options = { viewport: LAPTOP }) {
   const page = await ctx.browser.newPage({ bypassCSP: true, acceptDownloads: true, ...options });
+  opened.add(page);
   const problems = [];
   page.on('pageerror', (e) => problems.push(`exception: ${e.message}`));
   page.on('console', (m) => { if (m.type() === 'error') problems.push(`console: ${m.text()}`); });

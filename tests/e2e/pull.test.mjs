@@ -89,5 +89,6 @@ test('sliding joints are drawn as rails; driven and motored joints are marked', 
       assert.ok(magenta > 4, `the driven joint's mark: ${magenta} magenta pixels`);
     }
     assert.deepEqual(problems, []);
+    await page.close();
   }
 });
