@@ -10,14 +10,27 @@
 //     joint that starts outside its range: the stop it is past is moved to the start (a note).
 //   - stiffness and restitution from the joint's solreflimit (timeconst tc, dampratio z): a
 //     MuJoCo constraint pulls back like a mass-spring-damper with natural frequency
-//     w = 1 / (tc z) and damping ratio z (MuJoCo's docs, "solver parameters"; solimp's impedance
-//     scales both and is left out). Tumble's stop is a spring k = m_eff w^2, where m_eff is
-//     MuJoCo's own inertia of the joint at qpos0 (1 / dof_invweight0), with a damping calibrated
-//     to a restitution: the rebound of that oscillator with its force kept from pulling, as
-//     MuJoCo's constraint force is (restitutionOfDampratio, mjcf-math.js: exp(-2) = 0.135 at
-//     MuJoCo's default z = 1; at least Tumble's least, 0.01). MuJoCo's refsafe (on by default) keeps tc >= 2 timesteps; so
-//     does this. A direct solref (negative: -stiffness, -damping per unit inertia) gives
-//     k = m_eff stiffness, z = damping / (2 sqrt(stiffness)).
+//     w = 1 / (tc z) and damping ratio z (MuJoCo's docs, "solver parameters"), and its
+//     impedance d (solimp) lets only (1 - d) of the load through to that spring:
+//         a1 + d b v + d^2 K r = (1 - d) a0,   K = 1 / (dmax^2 tc^2 z^2),   b = 2 / (dmax tc),
+//     a0 the acceleration without the limit, a1 with it, r the depth past the range; d grows
+//     from solimp's d0 at r = 0 to dmax at r = width and stays there (the suite's joints:
+//     0 -> 0.99 over 0.01 rad; MuJoCo's default 0.9 -> 0.95 over 0.001). Past width, free of
+//     load (a0 = 0), it rings at w = sqrt(d^2 K) = 1 / (tc z) with damping ratio z; at rest under
+//     a load (a1 = v = 0) it sinks r = (1 - dmax) a0 / w^2, as a spring of w^2 / (1 - dmax) per
+//     unit inertia would. Tumble's stop is one linear spring: which of the two to match? The
+//     static one (choice): what a user sees of a limit is where a leg rests on it (a walker's
+//     knees, a figure's hips); with w^2 alone the suite's stops (dmax 0.99) were 100 times too
+//     soft and the imported knees sank 22 degrees past their range where MuJoCo's sink 4. So
+//     k = m_eff w^2 / (1 - dmax), m_eff MuJoCo's own inertia of the joint at qpos0
+//     (1 / dof_invweight0), with a damping calibrated to a restitution: the rebound of MuJoCo's
+//     oscillator with its force kept from pulling, as MuJoCo's constraint force is
+//     (restitutionOfDampratio, mjcf-math.js: exp(-2) = 0.135 at MuJoCo's default z = 1; at
+//     least Tumble's least, 0.01): the rebound is MuJoCo's, the impact sqrt(1 - dmax) times as
+//     long (the law within width, softer in MuJoCo, is not followed). MuJoCo's refsafe (on by
+//     default) keeps tc >= 2 timesteps; so does this. A direct solref (negative: -stiffness,
+//     -damping per unit inertia, MuJoCo's K and b divided by dmax^2 and dmax as above) gives
+//     w^2 = stiffness, z = damping / (2 sqrt(stiffness)).
 //
 // Geoms that collide (contype or conaffinity not 0) -> shapes and planes (Tumble's `contact`):
 //   - plane on the world -> a Tumble plane (a half-space: MuJoCo's planes push out along +z of
@@ -82,12 +95,17 @@ function soft(r0, r1, timestep, refsafe) {
   return { w2: k, z: k > 0 ? b / (2 * Math.sqrt(k)) : 1, direct: true };
 }
 
-/** A stop's { stiffness, restitution } from MuJoCo's solreflimit (r0, r1) on the inertia 1 / inv
- * (the joint's dof_invweight0, a tendon's tendon_invweight0), as the joint limits take them
- * (stiffness 0, Tumble's default stop, where MuJoCo gives no inertia). */
-export function stopOf(model, r0, r1, inv, refsafe) {
+/** MuJoCo's bounds on an impedance (mjMINIMP, mjMAXIMP). */
+const IMP = [1e-4, 0.9999];
+
+/** A stop's { stiffness, restitution } from MuJoCo's solreflimit (r0, r1) and solimplimit's dmax
+ * on the inertia 1 / inv (the joint's dof_invweight0, a tendon's tendon_invweight0): the static
+ * stiffness w^2 / (1 - dmax) per unit inertia and the rebound at z (the header); stiffness 0,
+ * Tumble's default stop, where MuJoCo gives no inertia. */
+export function stopOf(model, r0, r1, dmax, inv, refsafe) {
   const s = soft(r0, r1, model.opt.timestep, refsafe);
-  return { stiffness: inv > 0 && s.w2 > 0 ? s.w2 / inv : 0, restitution: restitution(s.z) };
+  const d = Math.min(IMP[1], Math.max(IMP[0], dmax));
+  return { stiffness: inv > 0 && s.w2 > 0 ? s.w2 / (1 - d) / inv : 0, restitution: restitution(s.z) };
 }
 
 /** Tumble's restitution for damping ratio z: restitutionOfDampratio clamped to Tumble's least. */
@@ -132,16 +150,13 @@ export function jointLimits(ctx) {
       upper = Math.max(upper, 0);
     }
     if (model.jnt_margin[k] !== 0) notes.push(`${jlabel(k)}: its limit margin ${model.jnt_margin[k]} is ignored`);
-    const s = soft(model.jnt_solref[2 * k], model.jnt_solref[2 * k + 1], model.opt.timestep, refsafe);
     const inv = model.dof_invweight0[model.jnt_dofadr[k]];
-    // stiffness 0 is Tumble's default stop (10 Hz on body b), used where MuJoCo gives no inertia
-    const stiffness = inv > 0 && s.w2 > 0 ? s.w2 / inv : 0;
-    const e = restitution(s.z);
-    out.push({ type: kind === 'joint_spring' ? 'joint_limit' : 'slider_limit', joint: where[t], ...slideOf(slide), lower, upper, stiffness, restitution: e });
+    const stop = stopOf(model, model.jnt_solref[2 * k], model.jnt_solref[2 * k + 1], model.jnt_solimp[5 * k + 1], inv, refsafe);
+    out.push({ type: kind === 'joint_spring' ? 'joint_limit' : 'slider_limit', joint: where[t], ...slideOf(slide), lower, upper, ...stop });
     made++;
   }
   if (made) {
-    notes.push(`joint limits (${made}): MuJoCo's soft limits as Tumble's stops, bounds from the start, stiffness from solreflimit's time constant and the joint's inertia (1 / dof_invweight0), restitution the rebound of MuJoCo's law at its dampratio z (a linear spring-damper kept from pulling: exp(-2) = 0.135 at MuJoCo's default z = 1); solimp is left out`);
+    notes.push(`joint limits (${made}): MuJoCo's soft limits as Tumble's stops, bounds from the start, stiffness MuJoCo's at rest under a load (solreflimit's spring on the joint's inertia 1 / dof_invweight0, over 1 - solimplimit's dmax), restitution the rebound of MuJoCo's law at its dampratio z (a linear spring-damper kept from pulling: exp(-2) = 0.135 at MuJoCo's default z = 1); MuJoCo's softer law within solimplimit's width is not followed`);
   }
   return out;
 }

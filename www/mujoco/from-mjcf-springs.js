@@ -8,8 +8,8 @@
 //   the other joints' are named.
 // - A spatial tendon between two sites with stiffness or damping -> a `spring` between the two
 //   points (its dead band's lower end the rest length); one with a range (`limited`) -> a `rope`
-//   of its upper end's length (the ball_in_cup's string), its stop from solreflimit as the
-//   tendon limits'; tendons with pulleys or wrapping, or with neither stiffness, damping nor
+//   of its upper end's length (the ball_in_cup's string), its stop from solreflimit and solimplimit as
+//   the tendon limits'; tendons with pulleys or wrapping, or with neither stiffness, damping nor
 //   range are named (fixed tendons: from-mjcf-tendons.js).
 // Each stage takes `cx`, what fromMjModel has read so far, and returns force elements.
 import { flag, names, slideOf, v3 } from './from-mjcf-read.js';
@@ -105,6 +105,6 @@ function ropeOf(cx, t, tname, ends) {
     notes.push(`${tname}: it starts ${Number(l0.toPrecision(6))} m long, beyond its range's ${hi} m: the rope is made that long (Tumble's ropes start slack or just taut)`);
     length = l0;
   }
-  const stop = stopOf(model, model.tendon_solref_lim[2 * t], model.tendon_solref_lim[2 * t + 1], model.tendon_invweight0[t], !off('mjDSBL_REFSAFE'));
+  const stop = stopOf(model, model.tendon_solref_lim[2 * t], model.tendon_solref_lim[2 * t + 1], model.tendon_solimp_lim[5 * t + 1], model.tendon_invweight0[t], !off('mjDSBL_REFSAFE'));
   return { type: 'rope', ...ends, length, ...stop };
 }

@@ -8,8 +8,8 @@
 //   of MuJoCo's is Tumble's plus the tendon's length at the start (data.ten_length).
 // - Its stiffness, springlength and damping -> a `tendon_spring` (a dead band's lower end the
 //   rest length, named); its range (limited) -> a `tendon_limit`, bounds from the start,
-//   stiffness and restitution from solreflimit on the tendon's inertia 1 / tendon_invweight0, as
-//   the joint limits take theirs (from-mjcf-contact.js).
+//   stiffness and restitution from solreflimit and solimplimit's dmax on the tendon's inertia
+//   1 / tendon_invweight0, as the joint limits take theirs (from-mjcf-contact.js, stopOf).
 // - A tendon equality on it (tendon1 only: MuJoCo holds L = tendon_length0 + polycoef[0], a
 //   soft constraint of time constant tc and damping ratio z, solref) -> a stiff `tendon_spring`
 //   about that length: stiffness w^2 / tendon_invweight0 and damping 2 z w / tendon_invweight0,
@@ -53,7 +53,7 @@ export function fixedTendons(cx) {
     tendons.push(/^[A-Za-z0-9 _\-.:/]{1,64}$/.test(nm) ? { name: nm, terms } : { terms });
     const stiffness = noSpring ? 0 : model.tendon_stiffness[t], damping = noDamper ? 0 : model.tendon_damping[t];
     if (flag(model, 'tendon', t, 'limited')) {
-      const stop = rangeStop(cx, [model.tendon_range[2 * t], model.tendon_range[2 * t + 1]], data.ten_length[t], [model.tendon_solref_lim[2 * t], model.tendon_solref_lim[2 * t + 1]], model.tendon_invweight0[t], `tendon '${nm}'`);
+      const stop = rangeStop(cx, [model.tendon_range[2 * t], model.tendon_range[2 * t + 1]], data.ten_length[t], [model.tendon_solref_lim[2 * t], model.tendon_solref_lim[2 * t + 1], model.tendon_solimp_lim[5 * t + 1]], model.tendon_invweight0[t], `tendon '${nm}'`);
       if (stop) forces.push({ type: 'tendon_limit', tendon: index.get(t), ...stop });
     }
     if (model.tendon_frictionloss[t] > 0) notes.push(`tendon '${nm}': its dry friction (frictionloss) is ignored`);
@@ -100,7 +100,7 @@ function universalHinges(cx, tendons, forces) {
       forces.push({ type: 'tendon_spring', tendon: out.get(k), stiffness, rest_length: model.qpos_spring[adr] - data.qpos[adr], damping });
     }
     if (limited) {
-      const stop = rangeStop(cx, [model.jnt_range[2 * k], model.jnt_range[2 * k + 1]], data.qpos[adr], [model.jnt_solref[2 * k], model.jnt_solref[2 * k + 1]], model.dof_invweight0[model.jnt_dofadr[k]], cx.jlabel(k));
+      const stop = rangeStop(cx, [model.jnt_range[2 * k], model.jnt_range[2 * k + 1]], data.qpos[adr], [model.jnt_solref[2 * k], model.jnt_solref[2 * k + 1], model.jnt_solimp[5 * k + 1]], model.dof_invweight0[model.jnt_dofadr[k]], cx.jlabel(k));
       if (stop) forces.push({ type: 'tendon_limit', tendon: out.get(k), ...stop });
     }
   }
@@ -111,8 +111,9 @@ function universalHinges(cx, tendons, forces) {
 /** A MuJoCo range [lo, hi] of a coordinate or tendon at `q0` at the start as a tendon limit's
  * { lower, upper, stiffness, restitution } (bounds from the start; a start outside the range
  * moves the stop it is past to the start, as the joint limits do), or null (limits disabled, an
- * empty range: a note). `solref` its solreflimit, `inv` the inverse inertia it acts on. */
-function rangeStop(cx, [lo, hi], q0, [r0, r1], inv, what) {
+ * empty range: a note). `soft` its solreflimit and solimplimit's dmax, `inv` the inverse inertia it
+ * acts on. */
+function rangeStop(cx, [lo, hi], q0, [r0, r1, dmax], inv, what) {
   const { model, notes, off } = cx;
   if (off('mjDSBL_LIMIT') || off('mjDSBL_CONSTRAINT')) { notes.push(`${what}: limits are disabled in the model: its range is left out`); return null; }
   if (!(hi - lo > 0)) { notes.push(`${what}: its range [${lo}, ${hi}] is empty: left out`); return null; }
@@ -121,7 +122,7 @@ function rangeStop(cx, [lo, hi], q0, [r0, r1], inv, what) {
     notes.push(`${what}: it starts at ${q0}, outside its range [${lo}, ${hi}]: the stop it is past is moved to the start (Tumble's stops hold the start)`);
     [lower, upper] = [Math.min(lower, 0), Math.max(upper, 0)];
   }
-  return { lower, upper, ...stopOf(model, r0, r1, inv, !off('mjDSBL_REFSAFE')) };
+  return { lower, upper, ...stopOf(model, r0, r1, dmax, inv, !off('mjDSBL_REFSAFE')) };
 }
 
 /** Tendon equality `e` on a fixed tendon as a stiff tendon spring (module notes). */

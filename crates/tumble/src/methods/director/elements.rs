@@ -59,6 +59,14 @@ impl Ctx<'_> {
                 h,
                 &mut self.w.stiff,
             );
+            super::tendons::limit_stiffness(
+                self.c,
+                &self.s.q,
+                &self.w.q1,
+                &self.w.angles1,
+                h,
+                &mut self.w.stiff,
+            );
         }
     }
 

@@ -11,13 +11,17 @@
 //! motor    f = -F, F the mean of force f(t) over the step:  W_step = F Delta L exactly
 //! limit    f from the stops' discrete law on L (`forces/limits.rs`): f Delta L = Delta V + D_step
 //! ```
-//! The tangents of `condensed.rs` leave the element out (a fixed point within Newton, as the
-//! joint springs are); the step is judged on the residual with it, so the balance is exact to
-//! the Newton tolerance.
-use super::coordinates::{add_angle_grad, add_slide_grad, angle_dg, slide_ends, Step, StepBudget};
+//! The tangents of `condensed.rs` leave the springs and motors out (a fixed point within Newton,
+//! as the joint springs below their bound are); a limit pressed in is in them
+//! ([`limit_stiffness`]); the step is judged on the residual with every element, so the
+//! balance is exact to the Newton tolerance.
+use super::coordinates::{
+    add_angle_grad, add_slide_grad, angle_dg, dirs, slide_ends, Step, StepBudget,
+};
 use crate::compiled::Compiled;
 use crate::forces::ForceElement;
 use crate::model::LimitKind;
+use glam::{DMat3, DVec3};
 
 /// A tendon element's discrete generalised forces over `step` into `g`, its work or
 /// dissipation into `out`; the hinges' angles at n from `angles`, those at n+1 into `angles1`
@@ -88,6 +92,173 @@ pub(super) fn tendon(
                 add_angle_grad(fr, step, fi * gx, fi * gy, g);
             }
             LimitKind::Slide => add_slide_grad(fr, step, fi, g),
+        }
+    }
+}
+
+/// Add the tendon limits' stiffness at the iterate `q1` (the hinges' angles at n+1 in
+/// `angles1`, as [`tendon`] left them) to `stiff`, for Newton's tangent (`condensed.rs`), as
+/// `forces::limit_stiffness` does for the joint limits: a stop pressed in has the stiffness
+/// kd = k / 2 + c / h of its discrete law on L, and each coordinate q_i of L = sum c_i q_i takes
+/// c_i^2 kd about its hinge's axis (on both bodies) or along its slide. The terms' couplings
+/// c_i c_j kd are left out: exact for a tendon of one coordinate (a universal joint's or
+/// gimbal's hinge with a range, the import's form), an approximation for more; the tangent only
+/// steers Newton. Without it such a stop was a fixed point within Newton: a humanoid-like
+/// figure's hip stops at MuJoCo's static stiffness (`benches/models/figure.xml`, omega h = 2.5)
+/// took 1330 iterations a step where its joint limits, in the tangent, took none more.
+pub(super) fn limit_stiffness(
+    c: &Compiled,
+    qn: &[[f64; 12]],
+    q1: &[[f64; 12]],
+    angles1: &[f64],
+    h: f64,
+    stiff: &mut [super::stiffness::Stiffness],
+) {
+    let step = Step { qn, q1, t: 0.0, h };
+    for (k, el) in c.model.forces.iter().enumerate() {
+        let ForceElement::TendonLimit { lower, upper, .. } = *el else {
+            continue;
+        };
+        let (Some(law), Some((_, first, terms))) = (
+            &c.force_frames[k].law,
+            crate::forces::tendons::parts(&c.model, k),
+        ) else {
+            continue;
+        };
+        let l1: f64 = terms
+            .iter()
+            .enumerate()
+            .map(|(i, term)| {
+                term.coef
+                    * match term.kind {
+                        LimitKind::Angle => angles1[first + i],
+                        LimitKind::Slide => slide_ends(&c.force_frames[first + i], &step).1,
+                    }
+            })
+            .sum();
+        let d = (l1 - upper).max(lower - l1);
+        if d <= 0.0 {
+            continue;
+        }
+        let kd = 0.5 * law.stiffness(d) + law.c * law.damping_factor(d) / h;
+        for (i, term) in terms.iter().enumerate() {
+            let fr = &c.force_frames[first + i];
+            let n = axis(c, fr, &step, term.kind, term.joint);
+            let nn = DMat3::from_cols(n * n.x, n * n.y, n * n.z) * (kd * term.coef * term.coef);
+            for body in [Some(fr.b), fr.a].into_iter().flatten() {
+                match term.kind {
+                    LimitKind::Angle => stiff[body].r += nn,
+                    LimitKind::Slide => stiff[body].x += nn,
+                }
+            }
+        }
+    }
+}
+
+/// The direction (world, mean over the step) w with d(coordinate) = w . (omega_b - omega_a) for
+/// a turn omega of b against a (an angle), or the unit direction of b's slide. A hinge's axis
+/// (a's, or b's for a flipped frame); a universal joint keeps its two axes perpendicular, so each
+/// is its own. A gimbal's three axes a1 = R_a u1, a2 (the middle, normal to the others) and
+/// a3 = R_b u3 are not: omega = a1 theta1' + a2 theta2' + a3 theta3', so theta_i' = v_i . omega
+/// with v_i the dual basis (v1 = a2 x a3 / det, v3 = a1 x a2 / det, det = a1 . (a2 x a3);
+/// |v1| = |v3| = 1 / cos(theta2)): a stop on a gimbal's outer angle acts 1 / cos^2(theta2) as
+/// stiffly on the body as on the angle. The middle angle asin(s a1 . a3) turns about
+/// s (a3 x a1) / cos(theta2), a unit vector (`forces/frame.rs`, `middle_frame`).
+fn axis(
+    c: &Compiled,
+    fr: &crate::forces::Frame,
+    step: &Step,
+    kind: LimitKind,
+    joint: usize,
+) -> DVec3 {
+    let rot = |b: Option<usize>| b.map_or(DMat3::IDENTITY, |b| step.mean_dirs(b));
+    if kind == LimitKind::Slide {
+        return unit(fr.a.map_or(fr.n_a, |a| dirs(&step.q1[a]) * fr.n_a));
+    }
+    if let crate::model::JointKind::Gimbal { axis_a, axis_b, .. } = c.model.joints[joint].kind {
+        let (a1, a3) = (rot(fr.a) * axis_a, rot(Some(fr.b)) * axis_b);
+        let (a1, a3) = (unit(a1), unit(a3));
+        let a2 = unit(a3.cross(a1));
+        let det = a1.dot(a2.cross(a3));
+        // (v1 and v3 do not depend on a2's sign; the middle's, a unit vector, is the one below)
+        // near the lock (cos theta2 < 1e-3) the dual basis is not taken: the hinge's own axis
+        if !fr.middle && det.abs() > 1e-3 {
+            return if fr.flip {
+                a1.cross(a2) / det
+            } else {
+                a2.cross(a3) / det
+            };
+        }
+    }
+    unit(match () {
+        _ if fr.middle => (rot(Some(fr.b)) * fr.e_b).cross(rot(fr.a) * fr.r_a),
+        _ if fr.flip => rot(Some(fr.b)) * fr.n_a,
+        _ => rot(fr.a) * fr.n_a,
+    })
+}
+
+/// `n` over its length (zero stays zero).
+fn unit(n: DVec3) -> DVec3 {
+    let len = n.length();
+    if len > 0.0 {
+        n / len
+    } else {
+        DVec3::ZERO
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A body on a gimbal to the ground (hinges about x, the middle z, y in the body), a tendon
+    /// over each hinge, turned R = R_x(0.4) R_z(theta2) R_y(-0.7): the direction `axis` gives
+    /// each hinge against the derivative of its angle (`forces::frame::hinge_angle`) for a
+    /// turn of the body about each world axis, by central differences; the middle angle at 0.9
+    /// rad (1 / cos = 1.6) and near the lock at 1.55 rad (1 / cos = 48).
+    #[test]
+    fn a_gimbals_axes_are_its_angles_gradients() {
+        let text = r#"{"bodies":[{"mass":1,"inertia":[0.2,0.2,0.3]}],
+            "joints":[{"type":"gimbal","a":null,"b":0,"axis_a":[1,0,0],"middle":[0,0,1],"axis_b":[0,1,0]}],
+            "tendons":[{"terms":[{"joint":0,"coef":1}]},{"terms":[{"joint":0,"hinge":1,"coef":1}]},
+                       {"terms":[{"joint":0,"hinge":2,"coef":1}]}]}"#;
+        let sc = crate::Scenario::parse(text).unwrap_or_else(|e| panic!("{e}"));
+        let c = Compiled::new(&sc.model).unwrap_or_else(|e| panic!("{e}"));
+        let q = |r: DMat3| -> [[f64; 12]; 1] {
+            let mut q = [0.0; 12];
+            q[3..12].copy_from_slice(&r.to_cols_array());
+            [q]
+        };
+        for theta2 in [0.9, 1.55] {
+            let r = DMat3::from_rotation_x(0.4)
+                * DMat3::from_rotation_z(theta2)
+                * DMat3::from_rotation_y(-0.7);
+            let qs = q(r);
+            let step = Step {
+                qn: &qs,
+                q1: &qs,
+                t: 0.0,
+                h: 0.01,
+            };
+            for i in 0..3 {
+                let first = crate::forces::tendons::slot(&c.model, i, 0);
+                let fr = &c.force_frames[first];
+                let v = axis(&c, fr, &step, LimitKind::Angle, 0);
+                let angle =
+                    |r: DMat3| crate::forces::frame::hinge_angle(fr, &DMat3::IDENTITY, &r, 0.0);
+                for k in 0..3 {
+                    let e = DVec3::AXES[k];
+                    let eps = 1e-6;
+                    let turn = |s: f64| DMat3::from_axis_angle(e, s * eps) * r;
+                    let d = (angle(turn(1.0)) - angle(turn(-1.0))) / (2.0 * eps);
+                    let scale = 1.0 / libm::cos(theta2);
+                    assert!(
+                        (d - v.dot(e)).abs() < 1e-6 * scale * scale,
+                        "theta2 {theta2}, hinge {i}, world axis {k}: {d} against {}",
+                        v.dot(e)
+                    );
+                }
+            }
         }
     }
 }
