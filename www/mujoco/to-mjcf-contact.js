@@ -35,7 +35,11 @@
 //   with stops at 125 rad/s and exported for Euler at h = 0.01 (b h = 2.5: Euler's damping
 //   unstable), off its feet and 1.1 m backwards in 3 s, where the model itself stands still.
 //   Such a stop is softer in MuJoCo than in Tumble (a note counts them). The same for ropes
-//   and tendon limits.
+//   and tendon limits. Their solimplimit is MuJoCo's least impedance, d = 1e-4, where the
+//   contacts' is 0.99: MuJoCo's limit is then the stop's own spring-damper, kept from pulling,
+//   at rest too (at d = 0.99 it let in 1 % of the load: 100 times as stiff at rest as the stop,
+//   and the import, which takes MuJoCo's stiffness at rest, made it 100 times stiffer on the way
+//   back).
 import { dot, norm, scale, unit, quatOf, IDENTITY, dampratioOfRestitution } from './mjcf-math.js';
 
 const num = (x) => (Object.is(x, -0) ? '0' : String(x));
@@ -47,6 +51,11 @@ const DEFAULT_MATERIAL = { young: 1e7, poisson: 0.45, restitution: 0.8, friction
 const LIMIT_HZ = 10;
 /** MuJoCo's impedance, constant: the reference spring-damper is followed to 1 %. */
 const SOLIMP = '0.99 0.99 0.001 0.5 2';
+/** The limits' impedance, constant at MuJoCo's least (mjMINIMP): MuJoCo's law is then
+ * a1 = (1 - d) a0 - b v - k r with d = 1e-4, Tumble's stop (a linear spring-damper kept from
+ * pulling) both at rest and in an impact, and the import's stiffness at rest, k / (1 - dmax)
+ * (from-mjcf-contact.js stopOf), gives back the stop's own to 1e-4 (header). */
+const LIMIT_SOLIMP = '0.0001 0.0001 0.001 0.5 2';
 
 /** MuJoCo's direct solref "-k -b" for a spring of angular frequency w rebounding at e. */
 export const solref = (w, e) => `${num(-w * w)} ${num(-2 * dampratioOfRestitution(e) * w)}`;
@@ -94,7 +103,7 @@ export function limitAttrs(s, f, sign, h) {
   const w = f.stiffness > 0 ? Math.sqrt(f.stiffness / m) : 2 * Math.PI * LIMIT_HZ;
   const lo = sign > 0 ? f.lower : -f.upper, hi = sign > 0 ? f.upper : -f.lower;
   const { ref, capped } = stopRef(w, f.restitution ?? 0.5, h);
-  return { attrs: `limited="true" range="${num(lo)} ${num(hi)}" solreflimit="${ref}" solimplimit="${SOLIMP}"`, capped };
+  return { attrs: `limited="true" range="${num(lo)} ${num(hi)}" solreflimit="${ref}" solimplimit="${LIMIT_SOLIMP}"`, capped };
 }
 
 /** A rope's (forces/rope.rs) attributes for its two-site <spatial> tendon: the range 0 to its
@@ -105,7 +114,7 @@ export function ropeAttrs(s, f, h) {
   const mb = s.bodies[f.b].mass, m = f.a == null ? mb : (mb * s.bodies[f.a].mass) / (mb + s.bodies[f.a].mass);
   const w = f.stiffness > 0 ? Math.sqrt(f.stiffness / m) : 2 * Math.PI * LIMIT_HZ;
   const { ref, capped } = stopRef(w, f.restitution ?? 0.5, h);
-  return { attrs: `limited="true" range="0 ${num(f.length)}" solreflimit="${ref}" solimplimit="${SOLIMP}"`, capped };
+  return { attrs: `limited="true" range="0 ${num(f.length)}" solreflimit="${ref}" solimplimit="${LIMIT_SOLIMP}"`, capped };
 }
 
 /** A tendon limit's attributes for its <fixed> tendon: the range and, for Tumble's default stop
@@ -116,7 +125,7 @@ export function tendonLimitAttrs(f, h) {
   const range = `limited="true" range="${num(f.lower)} ${num(f.upper)}"`;
   if (f.stiffness > 0) return { attrs: range, note: `tendon ${f.tendon}'s limit: its stiffness ${num(f.stiffness)} becomes MuJoCo's default solreflimit`, capped: false };
   const { ref, capped } = stopRef(2 * Math.PI * LIMIT_HZ, f.restitution ?? 0.5, h);
-  return { attrs: `${range} solreflimit="${ref}" solimplimit="${SOLIMP}"`, note: '', capped };
+  return { attrs: `${range} solreflimit="${ref}" solimplimit="${LIMIT_SOLIMP}"`, note: '', capped };
 }
 
 /** The contact of `system` (as given) for MJCF at step h: geom lines per body (index n: the
