@@ -21,8 +21,8 @@
 //     unit inertia would. Tumble's stop is one linear spring: which of the two to match? The
 //     static one (choice): what a user sees of a limit is where a leg rests on it (a walker's
 //     knees, a figure's hips); with w^2 alone the suite's stops (dmax 0.99) were 100 times too
-//     soft and the imported knees sank 22 degrees past their range where MuJoCo's sink 4. So
-//     k = m_eff w^2 / (1 - dmax), m_eff MuJoCo's own inertia of the joint at qpos0
+//     soft and an imported walker's knees went 22 degrees past their range in its fall where
+//     MuJoCo's went 4. So k = m_eff w^2 / (1 - dmax), m_eff MuJoCo's own inertia of the joint at qpos0
 //     (1 / dof_invweight0), with a damping calibrated to a restitution: the rebound of MuJoCo's
 //     oscillator with its force kept from pulling, as MuJoCo's constraint force is
 //     (restitutionOfDampratio, mjcf-math.js: exp(-2) = 0.135 at MuJoCo's default z = 1; at
