@@ -111,8 +111,8 @@ function universalHinges(cx, tendons, forces) {
 /** A MuJoCo range [lo, hi] of a coordinate or tendon at `q0` at the start as a tendon limit's
  * { lower, upper, stiffness, restitution } (bounds from the start; a start outside the range
  * moves the stop it is past to the start, as the joint limits do), or null (limits disabled, an
- * empty range: a note). `soft` its solreflimit and solimplimit's dmax, `inv` the inverse inertia it
- * acts on. */
+ * empty range: a note). [r0, r1, dmax]: its solreflimit and solimplimit's dmax; `inv` the inverse
+ * inertia it acts on. */
 function rangeStop(cx, [lo, hi], q0, [r0, r1, dmax], inv, what) {
   const { model, notes, off } = cx;
   if (off('mjDSBL_LIMIT') || off('mjDSBL_CONSTRAINT')) { notes.push(`${what}: limits are disabled in the model: its range is left out`); return null; }
