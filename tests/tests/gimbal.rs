@@ -196,7 +196,7 @@ fn a_stop_on_each_hinge_of_a_gimbal_rebounds_at_the_restitution_asked() {
 
 /// A stop on a gimbal's hinge far too stiff for the step (stiffness 2000 N m/rad on the rotor's
 /// 0.05 kg m^2: omega = 200 rad/s, at h = 0.01 s, omega h = 2) is taken in sub-steps as a joint
-/// limit's is (`forces/limits.rs` `resolved`; before, a system whose only stops were on tendons
+/// limit's is (`forces/resolve.rs` `resolved`; before, a system whose only stops were on tendons
 /// was stepped whole, and the director's Newton stalled at the impact, residual 0.14 after 60
 /// iterations): the director rebounds at the restitution asked to 1 % (measured 0.5035 in 8
 /// sub-steps), its balance at the tolerance.

@@ -55,6 +55,8 @@ pub struct Simulation {
     /// (steps, h): the state after that many steps was found resolved by steps of h at the end
     /// of the last one (`substep.rs`), so the next step of h need not check it again
     resolved_at: Option<(u64, f64)>,
+    /// with joint limits: each stop's mark at the checked states (`forces/resolve.rs`)
+    marks: crate::forces::resolve::Marks,
 }
 
 /// A pull: a zero-length spring-damper from a body point to a target point that the user moves
@@ -165,10 +167,12 @@ impl Simulation {
             scratch: Vec::new(),
             substeps: 1,
             resolved_at: None,
+            marks: Default::default(),
         };
         if !sim.model().contact.is_empty() || sim.compiled.has_limits {
             sim.saved = Some(Saved::of(&sim.solver));
             sim.scratch = init.to_vec();
+            sim.marks = crate::forces::resolve::Marks::new(sim.model().forces.len());
         }
         sim.e0 = sim.invariants().energy();
         Ok(sim)

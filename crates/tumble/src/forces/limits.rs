@@ -15,17 +15,17 @@
 //! ```
 //! Steps: a stop pressed in at a step's start or at the end of a sub-step must ring at most a
 //! quarter radian a step, omega h <= 1/4 (omega^2 = k / I), and its damping take at most half
-//! the rate (`resolved`; else the step is taken in sub-steps, `simulation/substep.rs`), the rule
+//! the rate (`resolve.rs`; else the step is taken in sub-steps, `simulation/substep.rs`), the rule
 //! of contacts: a rotor on a stop 1000 times too stiff for h = 0.01 s rebounds at e to 0.4 %
 //! (director) in 32 sub-steps (tests/limits.rs). The stop-pendulum's own stop (10 Hz) at its
 //! 5 ms step (omega h = 0.31) takes its impacts in two sub-steps.
+//! A stop at rest is let through whole (`resolve.rs`).
 //!
 //! The default stiffness makes the stop ring at 10 Hz on body b (k = I (2 pi 10)^2): stiff
 //! enough to stop a pendulum within a few degrees, soft enough for the page's steps (RATTLE's
 //! explicit kick needs omega h < 2: h < 0.03 s).
-use super::frame::{end, point, slide, Frame};
 use crate::contact::{Kind, Law};
-use crate::model::{BodyState, ForceElement, LimitKind, Model};
+use crate::model::{LimitKind, Model};
 
 /// The frequency (Hz) at which a stop of the default stiffness rings on body b.
 pub const DEFAULT_HZ: f64 = 10.0;
@@ -61,56 +61,6 @@ pub fn law_on(m: f64, stiffness: f64, e: f64) -> Law {
         m * w * w
     };
     Law::new(Kind::Linear, k, m, e)
-}
-
-/// Whether the stops of `model` (its force `frames`, the joint angles `angles` of the states
-/// `s`, as `forces::State::angles`) are resolved by steps of `h`: every stop pressed in rings at
-/// most a quarter radian a step and its damping takes at most half the rate (module notes).
-pub fn resolved(model: &Model, frames: &[Frame], s: &[BodyState], angles: &[f64], h: f64) -> bool {
-    for ((f, fr), angle) in model.forces.iter().zip(frames).zip(angles) {
-        let Some(law) = &fr.law else { continue };
-        let (x, m, lower, upper) = match *f {
-            ForceElement::Limit {
-                joint,
-                kind,
-                lower,
-                upper,
-                ..
-            } => {
-                let x = match kind {
-                    LimitKind::Angle => *angle,
-                    LimitKind::Slide => slide(fr, s),
-                };
-                (x, inertia(model, joint, kind), lower, upper)
-            }
-            ForceElement::TendonLimit {
-                tendon,
-                lower,
-                upper,
-                ..
-            } => {
-                let x = crate::forces::tendons::length(model, frames, s, angles, tendon);
-                (x, fr.inertia, lower, upper)
-            }
-            ForceElement::Rope {
-                a,
-                point_a,
-                b,
-                point_b,
-                length,
-                ..
-            } => {
-                let x = crate::math::length(point(s, b, point_b) - end(s, a, point_a));
-                (x, fr.inertia, f64::NEG_INFINITY, length)
-            }
-            _ => continue,
-        };
-        let d = (x - upper).max(lower - x);
-        if d > 0.0 && (16.0 * h * h * law.slope(d) > m || h * law.damping(d) > 0.5 * m) {
-            return false;
-        }
-    }
-    true
 }
 
 /// The stops' potential at x (J).

@@ -35,6 +35,7 @@
 mod continuous;
 pub mod frame;
 pub mod limits;
+pub mod resolve;
 pub mod rope;
 mod tendon;
 pub mod tendons;

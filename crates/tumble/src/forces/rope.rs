@@ -14,7 +14,7 @@
 //!             F Delta l = Delta V + D_step, so the balance holds to the Newton tolerance
 //! RATTLE, Baumgarte   the continuous form above
 //! steps       as the joint limits': a rope pulled taut at a step's start rings at most a
-//!             quarter radian a step, omega h <= 1/4 with omega^2 = k / m (`limits::resolved`)
+//!             quarter radian a step, omega h <= 1/4 with omega^2 = k / m (`resolve::resolved`)
 //! ```
 //! A rope's default stiffness rings at 10 Hz on m (`limits::law_on`): a ball hanging at rest
 //! stretches it g / (2 pi 10)^2 = 2.5 mm.

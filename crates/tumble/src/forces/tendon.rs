@@ -81,6 +81,26 @@ pub fn tendon_world(
     }
 }
 
+/// Tendon `k`'s rate dL/dt = sum c_i dq_i/dt at the states `s` (as [`tendon_world`] forms it).
+pub(super) fn rate(model: &Model, frames: &[Frame], s: &[BodyState], k: usize) -> f64 {
+    let Some((_, first, terms)) = super::tendons::parts(model, k) else {
+        return 0.0;
+    };
+    let mut rate = 0.0;
+    for (i, term) in terms.iter().enumerate() {
+        let fr = &frames[first + i];
+        rate += term.coef
+            * match term.kind {
+                LimitKind::Angle => {
+                    let wa = fr.a.map_or(DVec3::ZERO, |a| s[a].r * s[a].w);
+                    hinge_jacobian(fr, s).dot(s[fr.b].r * s[fr.b].w - wa)
+                }
+                LimitKind::Slide => slide_and_rate(fr, s).1,
+            };
+    }
+    rate
+}
+
 /// The hinge's angle's rate per relative angular velocity: theta' = j . (w_b - w_a), and so a
 /// generalised force f along theta is the torque f j on b (-f j on a). From the angle's
 /// definition (`forces/frame.rs`), with A = R_a, B = R_b:

@@ -1,6 +1,6 @@
 //! Sub-stepping through contact: a step of a system with collision shapes or joint limits is
-//! taken whole when it converges and resolves its contacts and stops (`forces/limits.rs`
-//! `resolved`: omega h <= 1/4 for a stop, as for a contact), else again from its start as 2, 4, ... and at most
+//! taken whole when it converges and resolves its contacts and stops (`forces/resolve.rs`:
+//! omega h <= 1/4 for a stop, as for a contact), else again from its start as 2, 4, ... and at most
 //! [`MAX_SUBSTEPS`] equal sub-steps: the fewest that do.
 //!
 //! ```text
@@ -9,6 +9,8 @@
 //!            at most a quarter radian a sub-step (omega h_s <= 1/4, omega^2 = F_e'(d) / m; its
 //!            damping takes at most half the speed) and no sphere pair closes by more
 //!            than half the smaller radius in one (so none passes through another)
+//! stops     a pressed stop at rest is let through whole (`forces/resolve.rs`: still, and
+//!            found still or pressed again at the next check, which `resting` carries)
 //! accepted   the first n = 1, 2, 4, ..., MAX_SUBSTEPS whose start resolves at h / n and whose
 //!            n steps of h / n all converge and resolve; at MAX_SUBSTEPS converged sub-steps are
 //!            accepted as they are
@@ -42,10 +44,11 @@ impl Simulation {
         // checks in the ball pit (`benches/README.md` section 6)
         let mut n = 1;
         if self.resolved_at != Some((self.steps, h)) {
-            while n < MAX_SUBSTEPS && !self.resolved(h / n as f64) {
+            while n < MAX_SUBSTEPS && !self.resolved(h / n as f64, false) {
                 n *= 2;
             }
         }
+        self.marks.save();
         loop {
             match self.sub_steps(h, n) {
                 Ok(Some(info)) => {
@@ -82,7 +85,7 @@ impl Simulation {
             };
             sum.iterations += info.iterations;
             sum.residual = sum.residual.max(info.residual);
-            if n < MAX_SUBSTEPS && !self.resolved(hs) {
+            if n < MAX_SUBSTEPS && !self.resolved(hs, true) {
                 self.settings.dt = h;
                 return Ok(None);
             }
@@ -91,9 +94,11 @@ impl Simulation {
         Ok(Some(sum))
     }
 
-    /// Whether the contacts at the current state are resolved by steps of `h`.
-    fn resolved(&mut self, h: f64) -> bool {
+    /// Whether the contacts and stops at the current state are resolved by steps of `h` (`end`:
+    /// the state ends a sub-step; `forces/resolve.rs`); if so its stops' marks are kept.
+    fn resolved(&mut self, h: f64, end: bool) -> bool {
         let mut states = core::mem::take(&mut self.scratch);
+        let mut marks = core::mem::take(&mut self.marks);
         self.body_states(&mut states);
         let f = self.force_state();
         let ok = crate::contact::resolved(
@@ -103,14 +108,17 @@ impl Simulation {
             &states,
             h,
         ) && (!self.compiled.has_limits
-            || crate::forces::limits::resolved(
+            || crate::forces::resolve::resolved(
                 &self.compiled.model,
-                &self.compiled.force_frames,
-                &states,
-                &f.angles,
-                h,
+                (&self.compiled.force_frames, &states, &f.angles),
+                (h, matches!(self.solver, Solver::Director(..)), end),
+                &mut marks,
             ));
+        if ok {
+            marks.commit();
+        }
         self.scratch = states;
+        self.marks = marks;
         ok
     }
 
@@ -124,6 +132,7 @@ impl Simulation {
     }
 
     fn restore(&mut self) {
+        self.marks.restore();
         match (&mut self.solver, &self.saved) {
             (Solver::Director(s, _), Some(Saved::Director(b))) => s.assign(b),
             (Solver::Rattle(s, _), Some(Saved::Rattle(b))) => s.assign(b),
