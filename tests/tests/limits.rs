@@ -218,17 +218,23 @@ fn a_stiff_stop_is_taken_in_sub_steps() {
     }
 }
 
+/// A 1 m rod (1 kg, centre 0.5 m below a hinge about x1) with gravity turned sideways (along
+/// +x2), which turns it onto its upper stop at 0.3 rad (stiffness `k` N m/rad, restitution 0.2).
+fn rod_on_stop(k: f64) -> Scenario {
+    Scenario::parse(&format!(
+        r#"{{"gravity":[0,9.81,0],"bodies":[{{"mass":1,"inertia":[0.0835,0.0835,0.0005],"size":[0.05,0.05,1],"position":[0,0,-0.5]}}],
+           "joints":[{{"type":"revolute","a":null,"b":0,"point_b":[0,0,0.5],"axis_a":[1,0,0],"axis_b":[1,0,0]}}],
+           "forces":[{{"type":"joint_limit","joint":0,"lower":-1,"upper":0.3,"stiffness":{k},"restitution":0.2}}]}}"#
+    ))
+    .unwrap()
+}
+
 /// A rod pendulum (1 kg, centre 0.5 m below the hinge) held up at 0.3 rad against its upper
 /// stop by gravity turned sideways: at rest it presses in by M g r / k (the stop's torque
 /// balances gravity's), k = 500 N m/rad.
 #[test]
 fn a_pendulum_rests_against_its_stop() {
-    let sc = Scenario::parse(
-        r#"{"gravity":[0,9.81,0],"bodies":[{"mass":1,"inertia":[0.0835,0.0835,0.0005],"size":[0.05,0.05,1],"position":[0,0,-0.5]}],
-           "joints":[{"type":"revolute","a":null,"b":0,"point_b":[0,0,0.5],"axis_a":[1,0,0],"axis_b":[1,0,0]}],
-           "forces":[{"type":"joint_limit","joint":0,"lower":-1,"upper":0.3,"stiffness":500,"restitution":0.2}]}"#,
-    )
-    .unwrap();
+    let sc = rod_on_stop(500.0);
     for method in [Method::Director, Method::Rattle, Method::Baumgarte] {
         let mut s = sim(&sc, method, 1e-3);
         while s.time() < 6.0 {
@@ -259,12 +265,7 @@ fn a_pendulum_rests_against_its_stop() {
 /// of omega h <= 1 (8 and more).
 #[test]
 fn a_stiff_stop_at_rest_is_held_in_whole_steps() {
-    let sc = Scenario::parse(
-        r#"{"gravity":[0,9.81,0],"bodies":[{"mass":1,"inertia":[0.0835,0.0835,0.0005],"size":[0.05,0.05,1],"position":[0,0,-0.5]}],
-           "joints":[{"type":"revolute","a":null,"b":0,"point_b":[0,0,0.5],"axis_a":[1,0,0],"axis_b":[1,0,0]}],
-           "forces":[{"type":"joint_limit","joint":0,"lower":-1,"upper":0.3,"stiffness":5e5,"restitution":0.2}]}"#,
-    )
-    .unwrap();
+    let sc = rod_on_stop(5e5);
     for method in [Method::Director, Method::Rattle, Method::Baumgarte] {
         let mut s = sim(&sc, method, 5e-3);
         let (mut impact, mut resting) = (1, u32::MAX);
