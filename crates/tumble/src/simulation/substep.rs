@@ -9,8 +9,9 @@
 //!            at most a quarter radian a sub-step (omega h_s <= 1/4, omega^2 = F_e'(d) / m; its
 //!            damping takes at most half the speed) and no sphere pair closes by more
 //!            than half the smaller radius in one (so none passes through another)
-//! stops     a pressed stop at rest is let through whole (`forces/resolve.rs`: still, and
-//!            found still or pressed again at the next check, which `resting` carries)
+//! stops      a pressed stop at rest is let through whole (`forces/resolve.rs`: still, pressed
+//!            at the sub-step's start too, and pressed and still at its end; the stops' marks
+//!            at each checked state, `Marks`, saved and restored with the state)
 //! accepted   the first n = 1, 2, 4, ..., MAX_SUBSTEPS whose start resolves at h / n and whose
 //!            n steps of h / n all converge and resolve; at MAX_SUBSTEPS converged sub-steps are
 //!            accepted as they are
