@@ -19,7 +19,7 @@
 //! limb held on its stop, which rings at nothing, was sub-stepped as an impact is: 1.3 to 1.8
 //! times the suite's models' time. The director holds a still stop in whole steps with its
 //! balance exact at any omega h (its midpoint is A-stable); an impact is sub-stepped as before.
-use super::frame::{end, point, point_velocity, rot, Frame};
+use super::frame::{end, point, point_velocity, rot, slide, Frame};
 use super::limits::inertia;
 use crate::model::{BodyState, ForceElement, LimitKind, Model};
 use alloc::vec::Vec;
@@ -93,13 +93,14 @@ pub fn resolved(
 ) -> bool {
     for (k, (f, fr)) in model.forces.iter().zip(frames).enumerate() {
         let Some(law) = &fr.law else { continue };
-        let Some((x, rate, m, lower, upper)) = measure(model, f, (frames, s, angles), k) else {
+        let Some((x, m, lower, upper)) = measure(model, f, (frames, s, angles), k) else {
             continue;
         };
-        let (d, ddot) = if x - upper > lower - x {
-            (x - upper, rate)
+        // the depth past the nearer bound, and the sign that turns x's rate into the depth's
+        let (d, sign) = if x - upper > lower - x {
+            (x - upper, 1.0)
         } else {
-            (lower - x, -rate)
+            (lower - x, -1.0)
         };
         let before = if end { marks.now[k] } else { Mark::Pressed };
         marks.next[k] = if d <= 0.0 {
@@ -115,6 +116,7 @@ pub fn resolved(
             } else {
                 // resting: still, pressed at the (sub-)step's start too (an impact that began
                 // and reached its deepest point within the step is not), and stable
+                let ddot = sign * rate(model, f, frames, s, k);
                 let still = ddot * ddot * m <= QUIET * QUIET * kd * d * d;
                 let held = implicit || (h * h * kd <= m && h * c <= m);
                 if !(still && held && before != Mark::Clear) {
@@ -127,14 +129,14 @@ pub fn resolved(
     true
 }
 
-/// Stop element `k` (`f`)'s coordinate x, its rate, the inertia it acts on and its range, at
-/// the states `s`; None for other elements.
+/// Stop element `k` (`f`)'s coordinate x, the inertia it acts on and its range, at the states
+/// `s`; None for other elements.
 fn measure(
     model: &Model,
     f: &ForceElement,
     (frames, s, angles): (&[Frame], &[BodyState], &[f64]),
     k: usize,
-) -> Option<(f64, f64, f64, f64, f64)> {
+) -> Option<(f64, f64, f64, f64)> {
     let fr = &frames[k];
     Some(match *f {
         ForceElement::Limit {
@@ -144,15 +146,11 @@ fn measure(
             upper,
             ..
         } => {
-            let (x, rate) = match kind {
-                LimitKind::Angle => {
-                    let wa = fr.a.map_or(DVec3::ZERO, |a| s[a].r * s[a].w);
-                    let n = rot(s, fr.a) * fr.n_a;
-                    (angles[k], n.dot(s[fr.b].r * s[fr.b].w - wa))
-                }
-                LimitKind::Slide => super::continuous::slide_and_rate(fr, s),
+            let x = match kind {
+                LimitKind::Angle => angles[k],
+                LimitKind::Slide => slide(fr, s),
             };
-            (x, rate, inertia(model, joint, kind), lower, upper)
+            (x, inertia(model, joint, kind), lower, upper)
         }
         ForceElement::TendonLimit {
             tendon,
@@ -161,8 +159,7 @@ fn measure(
             ..
         } => {
             let x = crate::forces::tendons::length(model, frames, s, angles, tendon);
-            let rate = super::tendon::rate(model, frames, s, k);
-            (x, rate, fr.inertia, lower, upper)
+            (x, fr.inertia, lower, upper)
         }
         ForceElement::Rope {
             a,
@@ -172,12 +169,43 @@ fn measure(
             length,
             ..
         } => {
-            let d = point(s, b, point_b) - end(s, a, point_a);
-            let l = crate::math::length(d);
-            let v = point_velocity(s, Some(b), point_b) - point_velocity(s, a, point_a);
-            let rate = if l > 0.0 { d.dot(v) / l } else { 0.0 };
-            (l, rate, fr.inertia, f64::NEG_INFINITY, length)
+            let x = crate::math::length(point(s, b, point_b) - end(s, a, point_a));
+            (x, fr.inertia, f64::NEG_INFINITY, length)
         }
         _ => return None,
     })
+}
+
+/// The rate of stop element `k` (`f`)'s coordinate at the states `s` (only where a stop may
+/// rest: a tendon's takes each hinge's Jacobian).
+fn rate(model: &Model, f: &ForceElement, frames: &[Frame], s: &[BodyState], k: usize) -> f64 {
+    let fr = &frames[k];
+    match *f {
+        ForceElement::Limit {
+            kind: LimitKind::Angle,
+            ..
+        } => {
+            let wa = fr.a.map_or(DVec3::ZERO, |a| s[a].r * s[a].w);
+            (rot(s, fr.a) * fr.n_a).dot(s[fr.b].r * s[fr.b].w - wa)
+        }
+        ForceElement::Limit { .. } => super::continuous::slide_and_rate(fr, s).1,
+        ForceElement::TendonLimit { .. } => super::tendon::rate(model, frames, s, k),
+        ForceElement::Rope {
+            a,
+            point_a,
+            b,
+            point_b,
+            ..
+        } => {
+            let d = point(s, b, point_b) - end(s, a, point_a);
+            let v = point_velocity(s, Some(b), point_b) - point_velocity(s, a, point_a);
+            let l = crate::math::length(d);
+            if l > 0.0 {
+                d.dot(v) / l
+            } else {
+                0.0
+            }
+        }
+        _ => 0.0,
+    }
 }
