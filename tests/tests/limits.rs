@@ -260,7 +260,7 @@ fn a_pendulum_rests_against_its_stop() {
 
 /// The rod of [`a_pendulum_rests_against_its_stop`] on a stop 1000 times as stiff (omega = 1224
 /// rad/s, omega h = 6.1 at h = 5 ms): it falls on the stop (an impact: sub-steps), settles, and
-/// then the director holds it in whole steps (`forces/limits.rs`, a stop at rest), pressed in
+/// then the director holds it in whole steps (`forces/resolve.rs`, a stop at rest), pressed in
 /// by M g r cos(th) / k; RATTLE and Baumgarte, whose stops are explicit kicks, keep sub-steps
 /// of omega h <= 1 (8 and more).
 #[test]

@@ -19,7 +19,7 @@
 //! limb held on its stop, which rings at nothing, was sub-stepped as an impact is: 1.3 to 1.8
 //! times the suite's models' time. The director holds a still stop in whole steps with its
 //! balance exact at any omega h (its midpoint is A-stable); an impact is sub-stepped as before.
-use super::frame::{end, point, point_velocity, rot, slide, Frame};
+use super::frame::{point_velocity, rot, slide, Frame};
 use super::limits::inertia;
 use crate::model::{BodyState, ForceElement, LimitKind, Model};
 use alloc::vec::Vec;
@@ -161,17 +161,12 @@ fn measure(
             let x = crate::forces::tendons::length(model, frames, s, angles, tendon);
             (x, fr.inertia, lower, upper)
         }
-        ForceElement::Rope {
-            a,
-            point_a,
-            b,
-            point_b,
+        ForceElement::Rope { length, .. } => (
+            super::rope::span(f, s).1,
+            fr.inertia,
+            f64::NEG_INFINITY,
             length,
-            ..
-        } => {
-            let x = crate::math::length(point(s, b, point_b) - end(s, a, point_a));
-            (x, fr.inertia, f64::NEG_INFINITY, length)
-        }
+        ),
         _ => return None,
     })
 }
@@ -197,9 +192,8 @@ fn rate(model: &Model, f: &ForceElement, frames: &[Frame], s: &[BodyState], k: u
             point_b,
             ..
         } => {
-            let d = point(s, b, point_b) - end(s, a, point_a);
+            let (d, l) = super::rope::span(f, s);
             let v = point_velocity(s, Some(b), point_b) - point_velocity(s, a, point_a);
-            let l = crate::math::length(d);
             if l > 0.0 {
                 d.dot(v) / l
             } else {
