@@ -131,29 +131,43 @@ pub(super) fn add_angle_grad(
     fy: f64,
     g: &mut [[f64; 12]],
 ) {
-    let mean_dirs = |b: usize| step.mean_dirs(b);
-    let qa_bar = fr.a.map_or(DMat3::IDENTITY, mean_dirs);
-    let qb_bar = mean_dirs(fr.b);
+    let qa_bar = fr.a.map_or(DMat3::IDENTITY, |a| step.mean_dirs(a));
+    let (on_b, on_a) = angle_grads(fr, &qa_bar, &step.mean_dirs(fr.b), fx, fy);
+    add_dirs(&mut g[fr.b], &on_b);
+    if let Some(a) = fr.a {
+        add_dirs(&mut g[a], &on_a);
+    }
+}
+
+/// fx grad x + fy grad y of a hinge's (x, y) (bilinear in the two bodies' directors) at the
+/// directors `qa` (the ground's: the identity) and `qb`: its blocks on b's and on a's
+/// directors (`add_angle_grad`).
+pub(super) fn angle_grads(
+    fr: &crate::forces::Frame,
+    qa: &DMat3,
+    qb: &DMat3,
+    fx: f64,
+    fy: f64,
+) -> (DMat3, DMat3) {
     let e = fr.e_b;
     if fr.flip {
-        // x = (Q_b r) . (Q_a e), y = -(Q_b m) . (Q_a e): on b's directors s_i (Qbar_a e), on
-        // a's e_i (Qbar_b s), s = r fx - m fy
+        // x = (Q_b r) . (Q_a e), y = -(Q_b m) . (Q_a e): on b's directors s_i (Q_a e), on
+        // a's e_i (Q_b s), s = r fx - m fy
         let s = fr.r_a * fx - fr.m_a * fy;
-        let u = qa_bar * e;
-        add_dirs(&mut g[fr.b], &DMat3::from_cols(u * s.x, u * s.y, u * s.z));
-        if let Some(a) = fr.a {
-            let w = qb_bar * s;
-            add_dirs(&mut g[a], &DMat3::from_cols(w * e.x, w * e.y, w * e.z));
-        }
-        return;
+        let u = *qa * e;
+        let w = *qb * s;
+        return (
+            DMat3::from_cols(u * s.x, u * s.y, u * s.z),
+            DMat3::from_cols(w * e.x, w * e.y, w * e.z),
+        );
     }
     let s = fr.r_a * fx + fr.m_a * fy;
-    let w = qa_bar * s; // world
-    add_dirs(&mut g[fr.b], &DMat3::from_cols(w * e.x, w * e.y, w * e.z));
-    if let Some(a) = fr.a {
-        let u = qb_bar * e;
-        add_dirs(&mut g[a], &DMat3::from_cols(u * s.x, u * s.y, u * s.z));
-    }
+    let w = *qa * s; // world
+    let u = *qb * e;
+    (
+        DMat3::from_cols(w * e.x, w * e.y, w * e.z),
+        DMat3::from_cols(u * s.x, u * s.y, u * s.z),
+    )
 }
 
 /// A slide at the step's two ends: x(q) = (Q_a n) . (x_b + Q_b s_b - x_a - Q_a s_a) - s0.

@@ -48,25 +48,19 @@ impl Ctx<'_> {
             );
         }
         if self.c.has_springs {
-            forces::spring_stiffness(self.c, &self.s.q, &self.w.q1, h, &mut self.w.stiff);
+            forces::spring_stiffness(
+                self.c,
+                (&self.s.q, &self.w.q1),
+                h,
+                &self.w.springs.list,
+                &mut self.w.stiff,
+            );
         }
         if self.c.has_limits {
-            forces::limit_stiffness(
-                self.c,
-                &self.s.q,
-                &self.w.q1,
-                &self.w.angles1,
-                h,
-                &mut self.w.stiff,
-            );
-            super::tendons::limit_stiffness(
-                self.c,
-                &self.s.q,
-                &self.w.q1,
-                &self.w.angles1,
-                h,
-                &mut self.w.stiff,
-            );
+            let (q, rows) = ((&self.s.q[..], &self.w.q1[..]), &self.w.springs.list);
+            let at = (&self.w.angles1[..], h);
+            forces::limit_stiffness(self.c, q, at, rows, &mut self.w.stiff);
+            super::tendons::limit_stiffness(self.c, q, at, rows, &mut self.w.stiff);
         }
     }
 

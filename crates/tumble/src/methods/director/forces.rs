@@ -99,14 +99,16 @@ fn torque_grad(qbar: &DMat3, tau: DVec3) -> DMat3 {
 /// (a pendulum bouncing between stops drifted 1.2e-10 of its energy in 5 s).
 pub fn limit_stiffness(
     c: &Compiled,
-    qn: &[[f64; 12]],
-    q1: &[[f64; 12]],
-    angles1: &[f64],
-    h: f64,
+    (qn, q1): (&[[f64; 12]], &[[f64; 12]]),
+    (angles1, h): (&[f64], f64),
+    rows: &[usize],
     stiff: &mut [super::stiffness::Stiffness],
 ) {
     let mean_dirs = |b: usize| (dirs(&qn[b]) + dirs(&q1[b])) * 0.5;
     for (k, el) in c.model.forces.iter().enumerate() {
+        if rows.contains(&k) {
+            continue; // a Newton row (`angle_rows.rs`)
+        }
         let fr = &c.force_frames[k];
         let Some(law) = &fr.law else { continue };
         if let ForceElement::Rope { .. } = el {
@@ -150,12 +152,13 @@ pub fn limit_stiffness(
 /// fixed point stops contracting: a finger's damper on a hinge of 1e-6 kg m^2 (MuJoCo's
 /// manipulator: c = 0.5 N m s, h c / I = 500) made it diverge (Newton's residual 9e4 after 30
 /// iterations), where the presets' springs (below the bound) keep their Newton path and bits. A gimbal's middle
-/// hinge, whose angle is an arcsine, is left to the fixed point.
+/// hinge, whose angle is an arcsine, is left to the fixed point; the springs taken as Newton
+/// rows this step (`rows`, `angle_rows.rs`) are in the tangent as rows instead.
 pub fn spring_stiffness(
     c: &Compiled,
-    qn: &[[f64; 12]],
-    q1: &[[f64; 12]],
+    (qn, q1): (&[[f64; 12]], &[[f64; 12]]),
     h: f64,
+    rows: &[usize],
     stiff: &mut [super::stiffness::Stiffness],
 ) {
     let mean_dirs = |b: usize| (dirs(&qn[b]) + dirs(&q1[b])) * 0.5;
@@ -171,7 +174,7 @@ pub fn spring_stiffness(
             _ => continue,
         };
         let fr = &c.force_frames[k];
-        if fr.middle || kd == 0.0 {
+        if fr.middle || kd == 0.0 || rows.contains(&k) {
             continue;
         }
         let least = |b: usize| {

@@ -50,6 +50,7 @@
 //! its tangent and Newton update and `cross.rs` the tangent's cross-body term; `full.rs`
 //! Table 1 as written ([`step_full`]).
 mod algebra;
+mod angle_rows;
 mod condensed;
 mod contact;
 mod coordinates;

@@ -28,7 +28,9 @@
 //!
 //! Which elements: a spring-damper (`ForceElement::Spring`) whose fixed point would contract
 //! slowly, h^2 F' (1/M_a + 1/M_b) > 0.05 (the centres' masses; the ground counts as infinite),
-//! up to `MAX_ROWS` (16, `spring_rows.rs`) of them, in element order; the others stay a fixed point. The choice is
+//! in element order, then the angle springs and pressed stops of `angle_rows.rs` (the same row
+//! on a hinge's angle), up to `MAX_ROWS` (32, `spring_rows.rs`) in all; the others stay a fixed
+//! point. The choice is
 //! made each step from h and the model alone, so a run is the same whatever ran before it; the
 //! presets' softer springs (spring-pendulum: 2e-3 at its step) keep the fixed point, and their
 //! steps are bit for bit what they were.
@@ -91,11 +93,15 @@ impl Ctx<'_> {
                     a.map_or(0.0, |a| 1.0 / model.bodies[a].mass) + 1.0 / model.bodies[b].mass;
                 let fp = 0.5 * stiffness + damping / h;
                 if h * h * fp * inv > STIFF && rows.list.len() < rows.f.len() {
+                    let e = rows.list.len();
+                    rows.sides[e] = [a, Some(b)];
+                    rows.angle[e] = None;
                     rows.list.push(k);
                 }
             }
         }
-        rows.list.len()
+        self.angle_rows_select(model, h);
+        self.w.springs.list.len()
     }
 
     /// The residual floor of this step's spring rows: 4 eps h F' |x|, |x| the largest position
@@ -157,22 +163,29 @@ impl Ctx<'_> {
     /// gbar, and `fext` changed from F gbar to mu gbar (mu = F on the first iteration).
     pub(super) fn spring_rows_force(&mut self, h: f64, first: bool) {
         for e in 0..self.w.springs.list.len() {
-            let (d0, d1, l0, l1, f, fp) = self.spring_state(e, h);
-            let [(a, pa), (b, pb)] =
-                ends(&self.c.model.forces[self.w.springs.list[e]]).expect("a spring-damper");
-            let lbar = 0.5 * (l0 + l1);
-            let n = if lbar > 0.0 {
-                (d0 + d1) * (0.5 / lbar)
-            } else {
-                DVec3::ZERO
+            let (f, fp, gm) = match self.w.springs.angle[e] {
+                Some(row) => self.angle_row(&row, h, true),
+                None => {
+                    let (d0, d1, l0, l1, f, fp) = self.spring_state(e, h);
+                    let [(_, pa), (_, pb)] = ends(&self.c.model.forces[self.w.springs.list[e]])
+                        .expect("a spring-damper");
+                    let lbar = 0.5 * (l0 + l1);
+                    let n = if lbar > 0.0 {
+                        (d0 + d1) * (0.5 / lbar)
+                    } else {
+                        DVec3::ZERO
+                    };
+                    (f, fp, [point_grad(pa, -n), point_grad(pb, n)])
+                }
             };
             let rows = &mut self.w.springs;
+            let [a, b] = rows.sides[e];
             if first {
                 rows.mu[e] = f;
             }
             rows.f[e] = f;
             rows.fp[e] = fp;
-            rows.gm[e] = [point_grad(pa, -n), point_grad(pb, n)];
+            rows.gm[e] = gm;
             let dmu = rows.mu[e] - f;
             for (side, body) in [(0, a), (1, b)] {
                 if let Some(x) = body {
@@ -189,12 +202,18 @@ impl Ctx<'_> {
     pub(super) fn spring_rows_residual(&mut self, h: f64) -> f64 {
         let mut worst = 0.0f64;
         for e in 0..self.w.springs.list.len() {
-            let (_, d1, _, l1, f, fp) = self.spring_state(e, h);
-            let [(_, pa), (_, pb)] =
-                ends(&self.c.model.forces[self.w.springs.list[e]]).expect("a spring-damper");
-            let u = if l1 > 0.0 { d1 / l1 } else { DVec3::ZERO };
+            let (f, fp, gn) = match self.w.springs.angle[e] {
+                Some(row) => self.angle_row(&row, h, false),
+                None => {
+                    let (_, d1, _, l1, f, fp) = self.spring_state(e, h);
+                    let [(_, pa), (_, pb)] = ends(&self.c.model.forces[self.w.springs.list[e]])
+                        .expect("a spring-damper");
+                    let u = if l1 > 0.0 { d1 / l1 } else { DVec3::ZERO };
+                    (f, fp, [point_grad(pa, -u), point_grad(pb, u)])
+                }
+            };
             let rows = &mut self.w.springs;
-            rows.gn[e] = [point_grad(pa, -u), point_grad(pb, u)];
+            rows.gn[e] = gn;
             rows.rho[e] = (f - rows.mu[e]) / fp;
             worst = worst.max(rows.rho[e].abs());
         }
@@ -203,8 +222,7 @@ impl Ctx<'_> {
 
     /// The sides (0: a, 1: b) and bodies of spring row `e` (`None` for the ground).
     fn spring_sides(&self, e: usize) -> [Option<(usize, usize)>; 2] {
-        let [(a, _), (b, _)] =
-            ends(&self.c.model.forces[self.w.springs.list[e]]).expect("a spring-damper");
+        let [a, b] = self.w.springs.sides[e];
         [a.map(|x| (0, x)), b.map(|x| (1, x))]
     }
 
@@ -239,7 +257,7 @@ impl Ctx<'_> {
         rows.sej[..m * ne].fill(0.0);
         rows.d[..ne * ne].fill(0.0);
         for e in 0..ne {
-            let [(a, _), (b, _)] = ends(&c.model.forces[rows.list[e]]).expect("a spring-damper");
+            let [a, b] = rows.sides[e];
             for (side, body) in [(0usize, a), (1, b)] {
                 let Some(body) = body else { continue };
                 let t = -h * h * 0.5 / model.bodies[body].mass;
@@ -257,8 +275,7 @@ impl Ctx<'_> {
                 }
                 // with the spring rows at this body (itself included)
                 for f in 0..ne {
-                    let [(fa, _), (fb, _)] =
-                        ends(&c.model.forces[rows.list[f]]).expect("a spring-damper");
+                    let [fa, fb] = rows.sides[f];
                     for (fside, fbody) in [(0usize, fa), (1, fb)] {
                         if fbody == Some(body) {
                             rows.d[e * ne + f] += t * tdot(&rows.gn[e][side], &rows.gm[f][fside])

@@ -109,10 +109,9 @@ pub(super) fn tendon(
 /// joint limits, in the tangent, took none more.
 pub(super) fn limit_stiffness(
     c: &Compiled,
-    qn: &[[f64; 12]],
-    q1: &[[f64; 12]],
-    angles1: &[f64],
-    h: f64,
+    (qn, q1): (&[[f64; 12]], &[[f64; 12]]),
+    (angles1, h): (&[f64], f64),
+    rows: &[usize],
     stiff: &mut [super::stiffness::Stiffness],
 ) {
     let step = Step { qn, q1, t: 0.0, h };
@@ -120,6 +119,9 @@ pub(super) fn limit_stiffness(
         let ForceElement::TendonLimit { lower, upper, .. } = *el else {
             continue;
         };
+        if rows.contains(&k) {
+            continue; // a Newton row (`angle_rows.rs`)
+        }
         let (Some(law), Some((_, first, terms))) = (
             &c.force_frames[k].law,
             crate::forces::tendons::parts(&c.model, k),

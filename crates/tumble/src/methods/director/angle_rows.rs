@@ -1,0 +1,203 @@
+//! Angle springs as rows of the condensed Newton solve (`springs.rs` has the rows' form).
+//!
+//! A joint spring on a hinge, or the spring of a tendon of one hinge's angle (the import's form
+//! for each hinge of a universal joint or a gimbal), has the force
+//!
+//! ```text
+//! F = k (Lbar - L_r) + c Delta L / h,   L = coef theta,   F' = dF/dL_n+1 = k / 2 + c / h
+//! ```
+//! on the discrete gradient coef G of theta (Gonzalez's, `coordinates.rs`: Delta theta =
+//! G . Delta q exactly) of the two bodies it joins. As a fixed point within Newton (`forces.rs`)
+//! its contraction per iteration is about h^2 F' (1/I_a + 1/I_b): a damper of 4 N m s on a
+//! humanoid's hip, the thigh's least moment 8e-3 kg m^2, at a sub-step of 0.625 ms is 0.3, and
+//! as a stiffness on each body's own block (`forces.rs` `spring_stiffness`) it still leaves the
+//! two bodies' coupling out: Newton converged linearly, the hips and thighs taking turns
+//! (`benches/models/figure.xml` lying on the floor: 21 iterations a sub-step, each about halving
+//! the residual). As a row, with the force as its unknown mu, the coupling is in the
+//! joint-space system: rho = (F - mu) / F' with the gradient of L at q_n+1 for its
+//! linearisation (theta = atan2(y, x) with (x, y) bilinear in the directors: d theta =
+//! (x dy - y dx) / r^2). At convergence mu = F, so the balance of `forces.rs` holds unchanged.
+//!
+//! Which: those whose fixed point contracts slowly, h^2 F' coef^2 (1/I_a + 1/I_b) > 0.05 (the
+//! least principal moments; the ground counts as infinite), as for the spring-dampers, after
+//! them, in element order, up to `MAX_ROWS` in all. A gimbal's middle hinge (an arcsine) stays a
+//! fixed point.
+use super::coordinates::{angle_dg, angle_grads, dirs, Step};
+use super::spring_rows::{AngleRow, RowLaw};
+use super::{Ctx, Grad};
+use crate::forces::ForceElement;
+use crate::model::{LimitKind, Model};
+use glam::DMat3;
+
+/// Above this h^2 F' (1/I_a + 1/I_b) stops pressed at the step's start become a Newton row (as
+/// the spring-dampers of `springs.rs`).
+const STIFF_STOP: f64 = 0.05;
+
+/// Above this h^2 F' (1/I_a + 1/I_b) an angle spring becomes a Newton row: where its fixed
+/// point stops contracting. Below it, a spring stays a fixed point (each body's own share in
+/// the tangent where h^2 F' exceeds its least moment, `forces.rs` `spring_stiffness`): the
+/// presets' springs keep their Newton path and bits, and the dense border stays small (a
+/// humanoid's 21 hinge dampers as rows cost more a step than the iterations they saved).
+const STIFF_SPRING: f64 = 1.0;
+
+impl Ctx<'_> {
+    /// Add this step's angle rows after the spring-dampers' (module notes).
+    pub(super) fn angle_rows_select(&mut self, model: &Model, h: f64) {
+        let c = self.c;
+        for k in 0..model.forces.len() {
+            let Some(row) = self.angle_row_of(model, k, h) else {
+                continue;
+            };
+            let fr = &c.force_frames[row.frame];
+            let least = |b: usize| model.bodies[b].inertia.min_element();
+            let inv = fr.a.map_or(0.0, |a| 1.0 / least(a)) + 1.0 / least(fr.b);
+            let (fp, bound) = match row.law {
+                RowLaw::Spring { k, c, .. } => (0.5 * k + c / h, STIFF_SPRING),
+                RowLaw::Stop { scale, .. } => (scale, STIFF_STOP),
+            };
+            let rows = &mut self.w.springs;
+            if h * h * fp * row.coef * row.coef * inv > bound && rows.list.len() < rows.f.len() {
+                let e = rows.list.len();
+                rows.sides[e] = [fr.a, Some(fr.b)];
+                rows.angle[e] = Some(row);
+                rows.list.push(k);
+            }
+        }
+    }
+
+    /// Element `k` as an angle row, if it is an angle spring or stops pressed at the step's
+    /// start (not on a gimbal's middle hinge).
+    fn angle_row_of(&self, model: &Model, k: usize, h: f64) -> Option<AngleRow> {
+        let el = &model.forces[k];
+        let (frame, coef) = match *el {
+            ForceElement::JointSpring { .. }
+            | ForceElement::Limit {
+                kind: LimitKind::Angle,
+                ..
+            } => (k, 1.0),
+            ForceElement::TendonSpring { .. } | ForceElement::TendonLimit { .. } => {
+                match crate::forces::tendons::parts(model, k) {
+                    Some((_, first, [term])) if term.kind == LimitKind::Angle => (first, term.coef),
+                    _ => return None,
+                }
+            }
+            _ => return None,
+        };
+        if self.c.force_frames[frame].middle {
+            return None;
+        }
+        let law = match *el {
+            ForceElement::JointSpring {
+                stiffness,
+                rest_angle,
+                damping,
+                ..
+            } => RowLaw::Spring {
+                k: stiffness,
+                rest: rest_angle,
+                c: damping,
+            },
+            ForceElement::TendonSpring {
+                stiffness,
+                rest_length,
+                damping,
+                ..
+            } => RowLaw::Spring {
+                k: stiffness,
+                rest: rest_length,
+                c: damping,
+            },
+            ForceElement::Limit { lower, upper, .. }
+            | ForceElement::TendonLimit { lower, upper, .. } => {
+                let law = self.c.force_frames[k].law.as_ref()?;
+                let scale = stop_slope(law, coef * self.s.forces.angles[frame], lower, upper, h);
+                if scale <= 0.0 {
+                    return None;
+                }
+                RowLaw::Stop {
+                    element: k,
+                    lower,
+                    upper,
+                    scale,
+                }
+            }
+            _ => return None,
+        };
+        Some(AngleRow {
+            frame,
+            slot: frame,
+            coef,
+            law,
+        })
+    }
+
+    /// Angle row `row` at the current iterate: its force F, the row's scale F' and, per side
+    /// (a, b), the gradient of L: the discrete one over the step (`mean`, where the force acts)
+    /// or the one at q_n+1 (the row's linearisation, times F' there over the scale for stops).
+    pub(super) fn angle_row(&self, row: &AngleRow, h: f64, mean: bool) -> (f64, f64, [Grad; 2]) {
+        let fr = &self.c.force_frames[row.frame];
+        let step = Step {
+            qn: &self.s.q,
+            q1: &self.w.q1,
+            t: self.s.forces.t,
+            h,
+        };
+        let th0 = self.s.forces.angles[row.slot];
+        let (th1, gx, gy) = angle_dg(fr, &step, th0);
+        let (l0, l1) = (row.coef * th0, row.coef * th1);
+        let (f, fp, slope) = match row.law {
+            RowLaw::Spring { k, rest, c } => {
+                let fp = 0.5 * k + c / h;
+                (k * (0.5 * (l0 + l1) - rest) + c * (l1 - l0) / h, fp, 1.0)
+            }
+            RowLaw::Stop {
+                element,
+                lower,
+                upper,
+                scale,
+            } => {
+                let law = self.c.force_frames[element]
+                    .law
+                    .as_ref()
+                    .expect("a stop's law");
+                let (f, _) = crate::forces::limits::discrete(law, l0, l1, lower, upper, h);
+                (f, scale, stop_slope(law, l1, lower, upper, h) / scale)
+            }
+        };
+        let ground = |b: Option<usize>, at: &dyn Fn(usize) -> DMat3| b.map_or(DMat3::IDENTITY, at);
+        let (on_b, on_a) = if mean {
+            let qa = ground(fr.a, &|a| step.mean_dirs(a));
+            angle_grads(fr, &qa, &step.mean_dirs(fr.b), row.coef * gx, row.coef * gy)
+        } else {
+            let qa = ground(fr.a, &|a| dirs(&self.w.q1[a]));
+            let qb = dirs(&self.w.q1[fr.b]);
+            let (x, y) = crate::forces::angle_xy(fr, &qa, &qb);
+            let r2 = x * x + y * y;
+            let (fx, fy) = if r2 > 1e-300 {
+                (-y / r2, x / r2)
+            } else {
+                (0.0, 0.0)
+            };
+            let w = row.coef * slope;
+            angle_grads(fr, &qa, &qb, w * fx, w * fy)
+        };
+        (f, fp, [grad(&on_a), grad(&on_b)])
+    }
+}
+
+/// The slope k / 2 + c phi'(d) / h of stops' discrete law at L (as `forces.rs`
+/// `limit_stiffness`), zero where L is within [lower, upper].
+fn stop_slope(law: &crate::contact::Law, l: f64, lower: f64, upper: f64, h: f64) -> f64 {
+    let d = (l - upper).max(lower - l);
+    if d <= 0.0 {
+        return 0.0;
+    }
+    0.5 * law.stiffness(d) + law.c * law.damping_factor(d) / h
+}
+
+/// A directors' block as a body's 12-vector gradient (nothing on the centre).
+fn grad(block: &DMat3) -> Grad {
+    let mut g = [0.0; 12];
+    g[3..12].copy_from_slice(&block.to_cols_array());
+    g
+}
