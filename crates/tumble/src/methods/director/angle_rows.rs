@@ -24,10 +24,14 @@
 //! - stops pressed at the step's start, on each body's own block in the tangent: block Jacobi
 //!   between the two bodies, r = sqrt(s / (I_a + s) s / (I_b + s)); a row above r = 0.25 (the
 //!   figure's hips on their stops: 0.37);
-//! - springs on neither block (s <= min(I_a, I_b), `forces.rs` `spring_stiffness`): a fixed
-//!   point, r = s (1/I_a + 1/I_b); a row above 1, where it diverges. Springs on the blocks stay
-//!   there: as rows, the suite's cheetah's and quadruped's cost 30 % more instructions for 3 %
-//!   and 10 % fewer iterations (the dense border: a joint-space solve per row and fresh tangent).
+//! - springs with s <= min(I_a, I_b), which `forces.rs` `spring_stiffness` leaves off the
+//!   blocks: a fixed point, r = s (1/I_a + 1/I_b); a row above 1, where it diverges. Joint springs
+//!   past min(I_a, I_b) stay on the blocks: as rows, the suite's cheetah's and quadruped's cost
+//!   30 % more instructions for 3 % and 10 % fewer iterations (the dense border: a joint-space
+//!   solve per row and fresh tangent). A tendon's spring past min(I_a, I_b) stays a fixed point
+//!   as before (no block takes it; as a row it was not measured: the least moments overstate r
+//!   for a hinge about a body's longer axes, and the figure's airborne steps would take 16 such
+//!   rows).
 //!
 //! after the spring-dampers, in element order, up to `MAX_ROWS` in all. A gimbal's middle hinge
 //! (an arcsine) stays as it was.
