@@ -48,13 +48,8 @@ impl Ctx<'_> {
             );
         }
         if self.c.has_springs {
-            forces::spring_stiffness(
-                self.c,
-                (&self.s.q, &self.w.q1),
-                h,
-                &self.w.springs.list,
-                &mut self.w.stiff,
-            );
+            let q = (&self.s.q[..], &self.w.q1[..]);
+            forces::spring_stiffness(self.c, q, h, &mut self.w.stiff);
         }
         if self.c.has_limits {
             let (q, rows) = ((&self.s.q[..], &self.w.q1[..]), &self.w.springs.list);

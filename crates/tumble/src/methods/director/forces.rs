@@ -152,13 +152,12 @@ pub fn limit_stiffness(
 /// fixed point stops contracting: a finger's damper on a hinge of 1e-6 kg m^2 (MuJoCo's
 /// manipulator: c = 0.5 N m s, h c / I = 500) made it diverge (Newton's residual 9e4 after 30
 /// iterations), where the presets' springs (below the bound) keep their Newton path and bits. A gimbal's middle
-/// hinge, whose angle is an arcsine, is left to the fixed point; the springs taken as Newton
-/// rows this step (`rows`, `angle_rows.rs`) are in the tangent as rows instead.
+/// hinge, whose angle is an arcsine, is left to the fixed point. (A joint spring below the bound
+/// whose fixed point diverges is a Newton row instead: `angle_rows.rs`.)
 pub fn spring_stiffness(
     c: &Compiled,
     (qn, q1): (&[[f64; 12]], &[[f64; 12]]),
     h: f64,
-    rows: &[usize],
     stiff: &mut [super::stiffness::Stiffness],
 ) {
     let mean_dirs = |b: usize| (dirs(&qn[b]) + dirs(&q1[b])) * 0.5;
@@ -174,7 +173,7 @@ pub fn spring_stiffness(
             _ => continue,
         };
         let fr = &c.force_frames[k];
-        if fr.middle || kd == 0.0 || rows.contains(&k) {
+        if fr.middle || kd == 0.0 {
             continue;
         }
         let least = |b: usize| {
