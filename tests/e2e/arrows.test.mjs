@@ -33,8 +33,11 @@ for (const [size, options] of [['laptop', undefined], ['phone', PHONE]]) {
     assert.ok(a.on && a.count > 100, `contacts: ${JSON.stringify(a)}`);
     assert.ok(a.drawn.drawn > 0 && a.drawn.drawn <= 60, `arrows drawn: ${JSON.stringify(a)}`);
     assert.ok(a.drawn.cut > 0 && a.drawn.cut < a.drawn.max, `drawn from ${a.drawn.cut} N to ${a.drawn.max} N`);
-    // the pile shows: an arrow for each of the ~990 forces painted 1.6 % of the view orange
-    assert.ok(share < 0.008, `orange: ${(100 * share).toFixed(2)} % of the view`);
+    // the pile shows: an arrow for each of the ~990 forces painted 1.6 % of the view orange; the
+    // at most 60 drawn (the cap asserted above) paint well under that: at most 60 % of it (50 to
+    // 52 arrows measured 0.78 to 0.80 %, so the old bound of 0.8 % failed on 52 arrows, within
+    // the cap: where the run stands when the capture is taken decides how many are drawn)
+    assert.ok(share < 0.6 * 0.016, `orange: ${(100 * share).toFixed(2)} % of the view`);
     const text = await page.textContent('#readout');
     const m = /arrows: (\d+) of (\d+) contact forces drawn, from ([0-9.e+-]+) N to the largest, ([0-9.e+-]+) N/.exec(text);
     assert.ok(m, `readout: ${text}`);
