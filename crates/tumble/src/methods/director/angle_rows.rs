@@ -134,7 +134,13 @@ impl Ctx<'_> {
             ForceElement::Limit { lower, upper, .. }
             | ForceElement::TendonLimit { lower, upper, .. } => {
                 let law = self.c.force_frames[k].law.as_ref()?;
-                let scale = stop_slope(law, coef * self.s.forces.angles[frame], lower, upper, h);
+                let scale = super::coordinates::stop_slope(
+                    law,
+                    coef * self.s.forces.angles[frame],
+                    lower,
+                    upper,
+                    h,
+                );
                 if scale <= 0.0 {
                     return None;
                 }
@@ -185,7 +191,11 @@ impl Ctx<'_> {
                     .as_ref()
                     .expect("a stop's law");
                 let (f, _) = crate::forces::limits::discrete(law, l0, l1, lower, upper, h);
-                (f, scale, stop_slope(law, l1, lower, upper, h) / scale)
+                (
+                    f,
+                    scale,
+                    super::coordinates::stop_slope(law, l1, lower, upper, h) / scale,
+                )
             }
         };
         let ground = |b: Option<usize>, at: &dyn Fn(usize) -> DMat3| b.map_or(DMat3::IDENTITY, at);
@@ -207,16 +217,6 @@ impl Ctx<'_> {
         };
         (f, fp, [grad(&on_a), grad(&on_b)])
     }
-}
-
-/// The slope k / 2 + c phi'(d) / h of stops' discrete law at L (as `forces.rs`
-/// `limit_stiffness`), zero where L is within [lower, upper].
-fn stop_slope(law: &crate::contact::Law, l: f64, lower: f64, upper: f64, h: f64) -> f64 {
-    let d = (l - upper).max(lower - l);
-    if d <= 0.0 {
-        return 0.0;
-    }
-    0.5 * law.stiffness(d) + law.c * law.damping_factor(d) / h
 }
 
 /// A directors' block as a body's 12-vector gradient (nothing on the centre).

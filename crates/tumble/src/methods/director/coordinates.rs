@@ -197,3 +197,14 @@ pub(super) fn add_slide_grad(fr: &crate::forces::Frame, step: &Step, f: f64, g: 
         add_dirs(&mut g[a], &DMat3::from_cols(d * n.x, d * n.y, d * n.z));
     }
 }
+
+/// The slope k / 2 + c phi'(d) / h of stops' discrete law at the coordinate `l` (the stiffness
+/// Newton's tangent takes for them: here, `tendons.rs` and `angle_rows.rs`), zero where `l` is
+/// within [lower, upper].
+pub(super) fn stop_slope(law: &crate::contact::Law, l: f64, lower: f64, upper: f64, h: f64) -> f64 {
+    let d = (l - upper).max(lower - l);
+    if d <= 0.0 {
+        return 0.0;
+    }
+    0.5 * law.stiffness(d) + law.c * law.damping_factor(d) / h
+}

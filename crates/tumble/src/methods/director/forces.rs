@@ -128,11 +128,10 @@ pub fn limit_stiffness(
                 mw.dot(point(&q1[fr.b], fr.point_b) - end(q1, fr.a, fr.point_a)) - fr.s0
             }
         };
-        let d = (x - upper).max(lower - x);
-        if d <= 0.0 {
+        let kd = super::coordinates::stop_slope(law, x, lower, upper, h);
+        if kd <= 0.0 {
             continue;
         }
-        let kd = 0.5 * law.stiffness(d) + law.c * law.damping_factor(d) / h;
         let n = fr.a.map_or(fr.n_a, |a| mean_dirs(a) * fr.n_a);
         let nn = DMat3::from_cols(n * n.x, n * n.y, n * n.z) * kd;
         for body in [Some(fr.b), fr.a].into_iter().flatten() {

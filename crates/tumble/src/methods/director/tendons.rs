@@ -139,11 +139,10 @@ pub(super) fn limit_stiffness(
                     }
             })
             .sum();
-        let d = (l1 - upper).max(lower - l1);
-        if d <= 0.0 {
+        let kd = super::coordinates::stop_slope(law, l1, lower, upper, h);
+        if kd <= 0.0 {
             continue;
         }
-        let kd = 0.5 * law.stiffness(d) + law.c * law.damping_factor(d) / h;
         for (i, term) in terms.iter().enumerate() {
             let fr = &c.force_frames[first + i];
             let n = axis(c, fr, &step, term.kind, term.joint);
