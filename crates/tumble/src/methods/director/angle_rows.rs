@@ -25,13 +25,26 @@
 //!   between the two bodies, r = sqrt(s / (I_a + s) s / (I_b + s)); a row above r = 0.25 (the
 //!   figure's hips on their stops: 0.37);
 //! - springs with s <= min(I_a, I_b), which `forces.rs` `spring_stiffness` leaves off the
-//!   blocks: a fixed point, r = s (1/I_a + 1/I_b); a row above 1, where it diverges. Joint springs
-//!   past min(I_a, I_b) stay on the blocks: as rows, the suite's cheetah's and quadruped's cost
-//!   30 % more instructions for 3 % and 10 % fewer iterations (the dense border: a joint-space
-//!   solve per row and fresh tangent). A tendon's spring past min(I_a, I_b) stays a fixed point
-//!   as before (no block takes it; as a row it was not measured: the least moments overstate r
-//!   for a hinge about a body's longer axes, and the figure's airborne steps would take 16 such
-//!   rows).
+//!   blocks: a fixed point, r = s (1/I_a + 1/I_b); a row above 1, where it diverges;
+//! - joint springs past min(I_a, I_b), on both blocks: block Jacobi,
+//!   r = sqrt(s / (J_a + s) s / (J_b + s)) on the moments J about the hinge's axis; a row above
+//!   0.5. Two equal rotors on a damper took 25 iterations a step on the blocks at
+//!   h c (1/I_a + 1/I_b) = 3 (r = 0.6) and did not converge from 4 (r = 2/3, residual 1.9
+//!   after 60 iterations: the 1-D estimate is not all Newton sees); as rows, 2. Every such
+//!   spring as a row costs the suite's cheetah and quadruped 30 % more instructions for 3 % and
+//!   10 % fewer iterations (the dense border: a joint-space solve per row and fresh tangent), and
+//!   on the least moments (which overstate r about a limb's long axis tenfold) their hinge
+//!   springs (0.30-0.64, 0.51-0.73) became rows for +19 % and +15 %; on the axis's moments
+//!   they are 0.02-0.25, and none of the suite's or the bench models' springs is a row. The
+//!   stops keep the least moments (tuned on the figure; all three rules on the axis's moments
+//!   moved the suite's humanoid from 137 to 133 iterations a step and the cheetah from 130 to
+//!   131: not pursued);
+//! - a tendon's spring past min(I_a, I_b): on no block (`spring_stiffness` takes joint springs
+//!   only), a fixed point, r = s (1/J_a + 1/J_b) on the moments J about the hinge's axis; a row
+//!   above 1. It was left a fixed point before: the rotors' damper as a one-hinge tendon did not
+//!   converge from h c (1/I_a + 1/I_b) = 3 (residual 2.2 after 60 iterations). On the least
+//!   moments the figure's airborne steps would take 16 such rows; on the axis's, the figure keeps
+//!   its iterations a step (98.51 over 1000 steps), the suite's humanoid 137.09 -> 137.08.
 //!
 //! after the spring-dampers, in element order, up to `MAX_ROWS` in all. A gimbal's middle hinge
 //! (an arcsine) stays as it was.
@@ -44,6 +57,9 @@ use glam::DMat3;
 
 /// Above this rate (module notes) stops pressed at the step's start become a Newton row.
 const STIFF_STOP: f64 = 0.25;
+
+/// Above this rate (module notes) a spring on both bodies' blocks becomes a Newton row.
+const STIFF_BLOCK: f64 = 0.5;
 
 /// Above this rate (module notes) a spring on neither body's block becomes a Newton row.
 const STIFF_SPRING: f64 = 1.0;
@@ -68,16 +84,23 @@ impl Ctx<'_> {
                     RowLaw::Spring { k, c, .. } => 0.5 * k + c / h,
                     RowLaw::Stop { scale, .. } => scale,
                 };
-            let rate = match row.law {
-                // a spring on neither body's block (`forces.rs` `spring_stiffness`): a fixed point
-                RowLaw::Spring { .. } if s <= ia.min(ib) => s * (1.0 / ia + 1.0 / ib),
+            let tendon = matches!(model.forces[k], ForceElement::TendonSpring { .. });
+            let (rate, bound) = match row.law {
+                // a tendon's: on no block (`forces.rs` `spring_stiffness` takes joint springs
+                // only), a fixed point, on the moments about the hinge's axis
+                RowLaw::Spring { .. } if tendon && s > ia.min(ib) => {
+                    let (ja, jb) = self.axis_moments(model, fr);
+                    (s * (1.0 / ja + 1.0 / jb), STIFF_SPRING)
+                }
+                // on both blocks: block Jacobi, on the moments about the hinge's axis
+                RowLaw::Spring { .. } if s > ia.min(ib) => {
+                    let (ja, jb) = self.axis_moments(model, fr);
+                    (libm::sqrt(s / (ja + s) * (s / (jb + s))), STIFF_BLOCK)
+                }
+                // on neither body's block: a fixed point
+                RowLaw::Spring { .. } => (s * (1.0 / ia + 1.0 / ib), STIFF_SPRING),
                 // on both blocks: block Jacobi between the two bodies
-                RowLaw::Stop { .. } => libm::sqrt(s / (ia + s) * (s / (ib + s))),
-                RowLaw::Spring { .. } => 0.0,
-            };
-            let bound = match row.law {
-                RowLaw::Spring { .. } => STIFF_SPRING,
-                RowLaw::Stop { .. } => STIFF_STOP,
+                RowLaw::Stop { .. } => (libm::sqrt(s / (ia + s) * (s / (ib + s))), STIFF_STOP),
             };
             let rows = &mut self.w.springs;
             if rate > bound && rows.list.len() < rows.f.len() {
@@ -87,6 +110,22 @@ impl Ctx<'_> {
                 rows.list.push(k);
             }
         }
+    }
+
+    /// The two bodies' moments of inertia about the hinge's axis of `fr` at the step's start
+    /// (the ground's infinite).
+    fn axis_moments(&self, model: &Model, fr: &crate::forces::Frame) -> (f64, f64) {
+        let q = &self.s.q;
+        let axis = match (fr.flip, fr.a) {
+            (true, _) => dirs(&q[fr.b]) * fr.n_a,
+            (false, Some(a)) => dirs(&q[a]) * fr.n_a,
+            (false, None) => fr.n_a,
+        };
+        let about = |b: usize| {
+            let m = dirs(&q[b]).transpose() * axis;
+            (m * m * model.bodies[b].inertia).element_sum()
+        };
+        (fr.a.map_or(f64::INFINITY, about), about(fr.b))
     }
 
     /// Element `k` as an angle row, if it is an angle spring or stops pressed at the step's

@@ -152,11 +152,12 @@ pub fn limit_stiffness(
 /// manipulator: c = 0.5 N m s, h c / I = 500) made it diverge (Newton's residual 9e4 after 30
 /// iterations), where the presets' springs (below the bound) keep their Newton path and bits. A gimbal's middle
 /// hinge, whose angle is an arcsine, is left to the fixed point. (A joint spring below the bound
-/// whose fixed point diverges is a Newton row instead: `angle_rows.rs`.)
+/// whose fixed point diverges, and one on the blocks whose block-Jacobi rate is high, is a Newton
+/// row instead, in `rows`: `angle_rows.rs`.)
 pub fn spring_stiffness(
     c: &Compiled,
     (qn, q1): (&[[f64; 12]], &[[f64; 12]]),
-    h: f64,
+    (h, rows): (f64, &[usize]),
     stiff: &mut [super::stiffness::Stiffness],
 ) {
     let mean_dirs = |b: usize| (dirs(&qn[b]) + dirs(&q1[b])) * 0.5;
@@ -172,7 +173,7 @@ pub fn spring_stiffness(
             _ => continue,
         };
         let fr = &c.force_frames[k];
-        if fr.middle || kd == 0.0 {
+        if fr.middle || kd == 0.0 || rows.contains(&k) {
             continue;
         }
         let least = |b: usize| {
