@@ -48,9 +48,8 @@ impl Ctx<'_> {
             );
         }
         if self.c.has_springs {
-            let q = (&self.s.q[..], &self.w.q1[..]);
-            let rows = (h, &self.w.springs.list[..]);
-            forces::spring_stiffness(self.c, q, rows, &mut self.w.stiff);
+            let (q, rows) = ((&self.s.q[..], &self.w.q1[..]), &self.w.springs.list);
+            forces::spring_stiffness(self.c, q, h, rows, &mut self.w.stiff);
         }
         if self.c.has_limits {
             let (q, rows) = ((&self.s.q[..], &self.w.q1[..]), &self.w.springs.list);

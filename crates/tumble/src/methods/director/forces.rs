@@ -157,7 +157,8 @@ pub fn limit_stiffness(
 pub fn spring_stiffness(
     c: &Compiled,
     (qn, q1): (&[[f64; 12]], &[[f64; 12]]),
-    (h, rows): (f64, &[usize]),
+    h: f64,
+    rows: &[usize],
     stiff: &mut [super::stiffness::Stiffness],
 ) {
     let mean_dirs = |b: usize| (dirs(&qn[b]) + dirs(&q1[b])) * 0.5;
