@@ -48,7 +48,7 @@
 //!
 //! after the spring-dampers, in element order, up to `MAX_ROWS` in all. A gimbal's middle hinge
 //! (an arcsine) stays as it was.
-use super::coordinates::{angle_dg, angle_grads, dirs, Step};
+use super::coordinates::{angle_dg, angle_grads, dirs, frame_axis, Step};
 use super::spring_rows::{AngleRow, RowLaw};
 use super::{Ctx, Grad};
 use crate::forces::ForceElement;
@@ -116,11 +116,7 @@ impl Ctx<'_> {
     /// (the ground's infinite).
     fn axis_moments(&self, model: &Model, fr: &crate::forces::Frame) -> (f64, f64) {
         let q = &self.s.q;
-        let axis = match (fr.flip, fr.a) {
-            (true, _) => dirs(&q[fr.b]) * fr.n_a,
-            (false, Some(a)) => dirs(&q[a]) * fr.n_a,
-            (false, None) => fr.n_a,
-        };
+        let axis = frame_axis(fr, |b| dirs(&q[b]));
         let about = |b: usize| {
             let m = dirs(&q[b]).transpose() * axis;
             (m * m * model.bodies[b].inertia).element_sum()

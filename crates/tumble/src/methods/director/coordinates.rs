@@ -24,6 +24,16 @@ pub(super) fn dirs(q: &[f64; 12]) -> DMat3 {
     DMat3::from_cols_slice(&q[3..12])
 }
 
+/// A force frame's hinge axis in the world, with `rot(b)` body b's directors (at a step's start
+/// or its mean): axis_a turned by a's (by b's for a flipped frame), as is for the ground.
+pub(super) fn frame_axis(fr: &crate::forces::Frame, rot: impl Fn(usize) -> DMat3) -> DVec3 {
+    match (fr.flip, fr.a) {
+        (true, _) => rot(fr.b) * fr.n_a,
+        (false, Some(a)) => rot(a) * fr.n_a,
+        (false, None) => fr.n_a,
+    }
+}
+
 /// The point s of a body at q: q0 + Q s.
 pub(super) fn point(q: &[f64; 12], s: DVec3) -> DVec3 {
     pos(q) + dirs(q) * s

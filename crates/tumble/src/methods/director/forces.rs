@@ -188,11 +188,7 @@ pub fn spring_stiffness(
         if h * h * kd <= light {
             continue;
         }
-        let n = match (fr.flip, fr.a) {
-            (true, _) => mean_dirs(fr.b) * fr.n_a,
-            (false, Some(a)) => mean_dirs(a) * fr.n_a,
-            (false, None) => fr.n_a,
-        };
+        let n = super::coordinates::frame_axis(fr, mean_dirs);
         let nn = DMat3::from_cols(n * n.x, n * n.y, n * n.z) * kd;
         for body in [Some(fr.b), fr.a].into_iter().flatten() {
             if angle {
