@@ -89,14 +89,40 @@ function valueAxis(spec) {
   return yAxis;
 }
 
-/** The time (x) axis; `fit` (an embed): without its label, and its times closer, as close as
- * the widest one and 10 px allow (at least 56 px apart on the page: an embed's plot is about
- * 125 px wide, where that showed one or two times). */
+/** The space (px) uPlot is to keep between time labels: that of the finest of its increments
+ * (1, 2, 2.5, 5 x 10^k s) at which `least` px apart and each two neighbours' labels, measured as
+ * they will be drawn in `font`, `pad` px apart. Measuring the labels of each increment, not the
+ * range's end alone, keeps three times on an embed's 115 px plot all through 0.9-1 s (the end's
+ * "0.97" and 10 px had asked for more than 0.25 s takes there, and left "0" and "0.5"). */
+function timeSpace(min, max, dim, least, pad, font) {
+  const span = max - min;
+  if (!(span > 0) || !(dim > 0)) return least;
+  const top = Math.floor(Math.log10(span));
+  for (let e = top - 3; e <= top + 1; e++) {
+    for (const m of [1, 2, 2.5, 5]) {
+      const incr = m * 10 ** e, gap = (dim * incr) / span;
+      if (gap < least) continue;
+      const splits = [];
+      for (let k = Math.ceil(min / incr - 1e-9); k * incr <= max + 1e-9 * span; k++) splits.push(k * incr);
+      const w = linearLabels(splits).map((s) => textWidth(s, font));
+      let need = 0;
+      for (let j = 1; j < w.length; j++) need = Math.max(need, (w[j - 1] + w[j]) / 2 + pad);
+      if (gap >= need) return gap * (1 - 1e-9);
+    }
+  }
+  return least;
+}
+
+/** The time (x) axis; `fit` (an embed): without its label, its times 12 px high and closer (4 px
+ * between two labels, at least 24 px apart; on the page 24 px, at least 56): an embed's plot is
+ * about 115 px wide, where 0.25 s between 13 px times "0.25" and "0.5" 6 px apart needs a range
+ * below 0.93 s, and 0.5 s shows three times from 1 s on: 12 px and 4 px close that gap (to 1.07 s). */
 function timeAxis(fit) {
+  const font = fit ? LABEL_FONT : FONT;
   return {
-    font: FONT, gap: 3, ticks: { size: 4, stroke: '#c9ced8', width: 1 }, grid: { stroke: '#e3e6ec', width: 1 },
+    font, gap: 3, ticks: { size: 4, stroke: '#c9ced8', width: 1 }, grid: { stroke: '#e3e6ec', width: 1 },
     label: fit ? null : 'time t (s)', labelFont: LABEL_FONT, labelSize: fit ? 0 : 16, labelGap: 0, size: fit ? 20 : 24,
-    space: (u, i, min, max) => (fit ? Math.max(24, textWidth(compact(max, 2)) + 10) : Math.max(56, textWidth(compact(max, 4)) + 24)),
+    space: (u, i, min, max, dim) => (fit ? timeSpace(min, max, dim, 24, 4, font) : timeSpace(min, max, dim, 56, 24, font)),
     values: (u, splits) => linearLabels(splits),
   };
 }
