@@ -97,7 +97,7 @@ const KINDS = [...docs.slice(docs.indexOf('Time functions')).matchAll(/`(constan
 const JOINTS = [...docs.matchAll(/^\| `(\w+)` \| (\d) \|/gm)].map(([, type, rows]) => [type, Number(rows)]);
 
 test('the schema reference has every force element, load, time function, drive field and joint type of the docs', { skip }, async () => {
-  assert.deepEqual(ELEMENTS.map(([t]) => t), ['spring', 'joint_spring', 'slider_spring', 'force', 'torque', 'motor', 'slider_motor', 'joint_limit', 'slider_limit', 'tendon_spring', 'tendon_motor', 'tendon_limit', 'rope']);
+  assert.deepEqual(ELEMENTS.map(([t]) => t), ['spring', 'joint_spring', 'slider_spring', 'force', 'torque', 'motor', 'slider_motor', 'joint_limit', 'slider_limit', 'tendon_spring', 'tendon_motor', 'tendon_limit', 'tendon_armature', 'rope']);
   assert.deepEqual(KINDS.map(([k]) => k), ['constant', 'linear', 'sine', 'ramp', 'ramp_speed']);
   assert.equal(JOINTS.length, 11);
   for (const [name, options] of [['laptop', { viewport: { width: 1280, height: 800 } }], ['phone', PHONE]]) {

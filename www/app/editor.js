@@ -132,6 +132,10 @@ const SCHEMA = [
     ['lower, upper', '(unit of L)', 'the bounds, from the start', 'lower ≤ 0 ≤ upper'],
     ['stiffness, restitution', '(per unit of L), (ratio)', 'as for joint_limit, on the tendon\'s inertia', 'default 0 (10 Hz) and 0.5'],
   ]],
+  ['Force element "tendon_armature"', 'forces[i]: a rotor inertia on a tendon\'s length (MuJoCo\'s armature of a joint: a one-term tendon over it); the director only', [
+    ['tendon', '', 'index into "tendons"', 'required'],
+    ['armature', '(mass per unit of L squared)', 'A: kinetic energy A (dL/dt)^2 / 2 beside the bodies\' (kg m^2 on an angle, kg on a slide)', 'required; 0 to 1e12'],
+  ]],
   ['Force element "rope"', 'forces[i]: the distance between two body points held at most its length by a stop (MuJoCo\'s limited spatial tendon)', [
     ['a, point_a, b, point_b', 'm', 'the two ends, as for spring', 'a ≠ b; points no further apart at the start than length'],
     ['length', 'm', 'the longest distance; shorter, the rope is slack', 'required; above 0, ≤ 1e9'],

@@ -10,6 +10,8 @@
 //   as joint springs do: k1 (L - r1) + k2 (L - r2) = (k1 + k2) (L - r). Every tree joint starts
 //   at qpos 0, so MuJoCo's L at the start is 0, as Tumble's is: the rest lengths carry over.
 // - A tendon limit -> the tendon's range (to-mjcf-contact.js, tendonLimitAttrs).
+// - A tendon armature -> the tendon's armature (MuJoCo's rotor inertia on L, A dL/dt^2 / 2;
+//   several add up).
 // - A tendon motor -> a <motor tendon="tK">: with a control, gear its force and the control's
 //   range; without, gear 1 and its constant force as the control.
 import { tendonLimitAttrs } from './to-mjcf-contact.js';
@@ -29,8 +31,9 @@ function stiffLimitNote(doc, f) {
   else doc.notes[doc.stiffLimitAt] = text;
 }
 
-/** A tendon element (`tendon_spring` or `tendon_motor`, index i) into doc: its spring into
- * doc.tendonSprings, its motor into doc.actuators and doc.ctrl. */
+/** A tendon element (`tendon_spring`, `tendon_limit`, `tendon_armature` or `tendon_motor`,
+ * index i) into doc: its spring into doc.tendonSprings, its range into doc.tendonRanges, its
+ * armature into doc.tendonArmatures, its motor into doc.actuators and doc.ctrl. */
 export function tendonElement(doc, f, i) {
   const { notes, actuators, ctrl } = doc;
   if (f.type === 'tendon_limit') {
@@ -38,6 +41,10 @@ export function tendonElement(doc, f, i) {
     doc.tendonRanges.set(f.tendon, attrs);
     if (capped) doc.softStops++;
     if (note) stiffLimitNote(doc, f);
+    return;
+  }
+  if (f.type === 'tendon_armature') {
+    doc.tendonArmatures.set(f.tendon, (doc.tendonArmatures.get(f.tendon) ?? 0) + (f.armature ?? 0));
     return;
   }
   if (f.type === 'tendon_spring') {
@@ -81,8 +88,8 @@ export function fixedTendonLines(doc, coordinatePattern) {
       joints.push(`<joint joint="${target}" coef="${num((info.reversed ? -1 : 1) * term.coef)}"/>`);
     }
     const sp = doc.tendonSprings.get(k);
-    const range = doc.tendonRanges.get(k);
-    const attrs = (sp ? ` stiffness="${num(sp.stiffness)}" springlength="${num(sp.rest)}" damping="${num(sp.damping)}"` : '') + (range ? ` ${range}` : '');
+    const range = doc.tendonRanges.get(k), arm = doc.tendonArmatures.get(k);
+    const attrs = (sp ? ` stiffness="${num(sp.stiffness)}" springlength="${num(sp.rest)}" damping="${num(sp.damping)}"` : '') + (range ? ` ${range}` : '') + (arm ? ` armature="${num(arm)}"` : '');
     out.push(`<fixed name="t${k}"${attrs}>${joints.join('')}</fixed>`);
   });
   return out;

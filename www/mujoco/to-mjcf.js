@@ -126,6 +126,7 @@ export function toMjcf(system, { integrator = 'RK4', timestep = null, solver = '
     jointSprings: new Map(), // MuJoCo joint name -> { stiffness, ref, damping }
     tendonSprings: new Map(), // Tumble tendon -> { stiffness, rest, damping }
     tendonRanges: new Map(), // Tumble tendon -> its range attributes (tendon limits)
+    tendonArmatures: new Map(), // Tumble tendon -> its armature (the sum of its armatures)
     jointRanges: new Map(), // MuJoCo joint name -> its range attributes (joint limits)
     h, softStops: 0, // the stops held at MuJoCo's stable stiffness (to-mjcf-contact.js stopRef)
   };
@@ -376,6 +377,7 @@ function forceElement(doc, f, i) {
     }
     case 'tendon_spring':
     case 'tendon_limit':
+    case 'tendon_armature':
     case 'tendon_motor':
       tendonElement(doc, f, i);
       break;

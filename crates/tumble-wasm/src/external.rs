@@ -39,6 +39,8 @@ impl Evaluator {
             inv.potential +=
                 tumble::forces::potential(&sc.model, &compiled.force_frames, &sc.initial, &angles)
                     .0;
+            inv.kinetic +=
+                tumble::forces::armature_energy_at(&sc.model, &compiled.force_frames, &sc.initial);
         }
         Ok(Evaluator {
             compiled,
@@ -97,6 +99,11 @@ impl Evaluator {
             );
             inv.potential += v;
             inv.contact = stops;
+            inv.kinetic += tumble::forces::armature_energy_at(
+                model,
+                &self.compiled.force_frames,
+                &self.states,
+            );
         }
         let joints = tumble::invariants::joint_violation_compiled(&self.compiled, &self.states, t);
         let e = inv.energy();

@@ -307,8 +307,9 @@ pub struct Compiled {
     /// whether the model has stops: joint and tendon limits, ropes (`forces/limits.rs`,
     /// `forces/rope.rs`): their sub-steps and the tangent's stiffness
     pub has_limits: bool,
-    /// whether the model has joint or slider springs (`director/forces.rs` `spring_stiffness`:
-    /// the stiff ones in Newton's tangent)
+    /// whether the model has joint or slider springs or tendon armatures (`director/forces.rs`
+    /// `spring_stiffness`, `director/tendons.rs` `limit_stiffness`: the stiff ones in Newton's
+    /// tangent)
     pub has_springs: bool,
 }
 
@@ -397,7 +398,9 @@ impl Compiled {
             has_springs: model.forces.iter().any(|f| {
                 matches!(
                     f,
-                    ForceElement::JointSpring { .. } | ForceElement::SliderSpring { .. }
+                    ForceElement::JointSpring { .. }
+                        | ForceElement::SliderSpring { .. }
+                        | ForceElement::TendonArmature { .. }
                 )
             }),
         })

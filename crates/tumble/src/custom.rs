@@ -63,8 +63,10 @@
 //! `tumble run` write back.
 pub use crate::custom_contact::contact_json;
 use crate::custom_contact::{contact_from, JsonContact, JsonShape};
-use crate::custom_forces::{drives_from, forces_from, JsonDrive, JsonForce};
-pub use crate::custom_forces::{drives_json, forces_json};
+pub use crate::custom_drives::drives_json;
+use crate::custom_drives::{drives_from, JsonDrive};
+pub use crate::custom_forces::forces_json;
+use crate::custom_forces::{forces_from, JsonForce};
 
 /// The JSON form of `model`'s tendons (the `tendons` list of a scenario file), for the
 /// editor's export.

@@ -1,56 +1,18 @@
-//! The JSON form of the force elements, loads, time functions and drives (the `forces` and
-//! `drives` lists of a scenario file; `custom.rs` documents the format and reads the rest).
+//! The JSON form of the force elements and loads (the `forces` list of a scenario file;
+//! `custom.rs` documents the format and reads the rest; the drives are `custom_drives.rs`).
 use crate::custom_controls::{controlled, JsonControl};
-use crate::custom_tendons::{FTendonLimit, FTendonMotor, FTendonSpring, TendonJson};
-use crate::custom_time::{time_fn, JsonTime, TConstant};
+use crate::custom_tendons::{
+    FTendonArmature, FTendonLimit, FTendonMotor, FTendonSpring, TendonJson,
+};
+use crate::custom_time::{time_fn, JsonTime};
 use crate::forces::ForceElement;
 use crate::json_path::{tagged, Tagged};
-use crate::model::{Drive, DriveKind, LimitKind, Model, Names};
+use crate::model::{LimitKind, Model, Names};
 use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 use glam::DVec3;
 use serde::{Deserialize, Deserializer, Serialize};
-
-/// A drive (`model::Drive`): {"joint": 0, "type": "angle" | "slide", "time": F}.
-#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
-#[serde(deny_unknown_fields)]
-pub(crate) struct JsonDrive {
-    joint: usize,
-    #[serde(rename = "type")]
-    kind: JsonDriveKind,
-    time: JsonTime,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    name: Option<String>,
-}
-
-#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq)]
-#[serde(rename_all = "snake_case")]
-pub(crate) enum JsonDriveKind {
-    Angle,
-    Slide,
-    Distance,
-}
-
-/// The JSON form of `model`'s drives, for the editor's export of a preset.
-pub fn drives_json(model: &Model) -> Result<serde_json::Value, String> {
-    let list: Vec<JsonDrive> = model
-        .drives
-        .iter()
-        .enumerate()
-        .map(|(i, d)| JsonDrive {
-            name: Names::of(&model.names.drives, i).map(String::from),
-            joint: d.joint,
-            kind: match d.kind {
-                DriveKind::Angle => JsonDriveKind::Angle,
-                DriveKind::Slide => JsonDriveKind::Slide,
-                DriveKind::Distance => JsonDriveKind::Distance,
-            },
-            time: JsonTime::from_fn(d.time).unwrap_or(JsonTime::Constant(TConstant { value: 1.0 })),
-        })
-        .collect();
-    serde_json::to_value(list).map_err(|e| format!("drives: {e}"))
-}
 
 /// A force element or load (`forces.rs`), tagged by "type" (read by `json_path::tagged`).
 #[derive(Serialize, Clone, Debug, PartialEq)]
@@ -68,6 +30,7 @@ pub(crate) enum JsonForce {
     TendonSpring(FTendonSpring),
     TendonMotor(FTendonMotor),
     TendonLimit(FTendonLimit),
+    TendonArmature(FTendonArmature),
     Rope(crate::custom_rope::FRope),
 }
 
@@ -87,6 +50,7 @@ pub(crate) enum ForceType {
     TendonSpring,
     TendonMotor,
     TendonLimit,
+    TendonArmature,
     Rope,
 }
 
@@ -107,6 +71,9 @@ impl Tagged for JsonForce {
             ForceType::TendonSpring => JsonForce::TendonSpring(FTendonSpring::deserialize(d)?),
             ForceType::TendonMotor => JsonForce::TendonMotor(FTendonMotor::deserialize(d)?),
             ForceType::TendonLimit => JsonForce::TendonLimit(FTendonLimit::deserialize(d)?),
+            ForceType::TendonArmature => {
+                JsonForce::TendonArmature(FTendonArmature::deserialize(d)?)
+            }
             ForceType::Rope => JsonForce::Rope(crate::custom_rope::FRope::deserialize(d)?),
         })
     }
@@ -138,15 +105,9 @@ impl JsonForce {
             JsonForce::TendonSpring(f) => &f.name,
             JsonForce::TendonMotor(f) => &f.name,
             JsonForce::TendonLimit(f) => &f.name,
+            JsonForce::TendonArmature(f) => &f.name,
             JsonForce::Rope(f) => &f.name,
         }
-    }
-}
-
-impl JsonDrive {
-    /// The drive's optional name.
-    pub(crate) fn name(&self) -> &Option<String> {
-        &self.name
     }
 }
 
@@ -411,13 +372,20 @@ fn element_json(f: &ForceElement, name: Option<String>, control: Option<JsonCont
         )),
         ForceElement::TendonSpring { .. }
         | ForceElement::TendonMotor { .. }
-        | ForceElement::TendonLimit { .. } => {
-            match crate::custom_tendons::element_json(f, name, control) {
-                TendonJson::Spring(x) => JsonForce::TendonSpring(x),
-                TendonJson::Motor(x) => JsonForce::TendonMotor(x),
-                TendonJson::Limit(x) => JsonForce::TendonLimit(x),
-            }
+        | ForceElement::TendonLimit { .. }
+        | ForceElement::TendonArmature { .. } => {
+            tendon_json(crate::custom_tendons::element_json(f, name, control))
         }
+    }
+}
+
+/// A tendon element's JSON form as a force element's.
+fn tendon_json(t: TendonJson) -> JsonForce {
+    match t {
+        TendonJson::Spring(x) => JsonForce::TendonSpring(x),
+        TendonJson::Motor(x) => JsonForce::TendonMotor(x),
+        TendonJson::Limit(x) => JsonForce::TendonLimit(x),
+        TendonJson::Armature(x) => JsonForce::TendonArmature(x),
     }
 }
 
@@ -574,21 +542,7 @@ fn element_from(f: &JsonForce) -> ForceElement {
         JsonForce::TendonSpring(s) => crate::custom_tendons::spring_from(s),
         JsonForce::TendonMotor(m) => crate::custom_tendons::motor_from(m),
         JsonForce::TendonLimit(l) => crate::custom_tendons::limit_from(l),
+        JsonForce::TendonArmature(a) => crate::custom_tendons::armature_from(a),
         JsonForce::Rope(r) => crate::custom_rope::rope_from(r),
     }
-}
-
-/// The drives of the JSON form (checked in `validate::check_drives`).
-pub(crate) fn drives_from(js: &[JsonDrive]) -> Vec<Drive> {
-    js.iter()
-        .map(|d| Drive {
-            joint: d.joint,
-            kind: match d.kind {
-                JsonDriveKind::Angle => DriveKind::Angle,
-                JsonDriveKind::Slide => DriveKind::Slide,
-                JsonDriveKind::Distance => DriveKind::Distance,
-            },
-            time: d.time.to_fn(),
-        })
-        .collect()
 }

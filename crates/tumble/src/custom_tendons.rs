@@ -6,11 +6,14 @@
 //! { "type": "tendon_spring", "tendon": 0, "stiffness": 100, "rest_length": 0, "damping": 1 }
 //! { "type": "tendon_motor", "tendon": 0, "force": 2, "time": F }
 //! { "type": "tendon_limit", "tendon": 0, "lower": -0.5, "upper": 0.8, "stiffness": 0, "restitution": 0.5 }
+//! { "type": "tendon_armature", "tendon": 0, "armature": 0.1 }
 //! ```
 //! A term without `slide` takes its joint's hinge angle (rad; a revolute, cylindrical or planar
 //! joint's, or a universal joint's `"hinge": 0` about axis_a or `1` about axis_b: MuJoCo's two
 //! hinges), one with `slide` that slide (m). L = sum coef q is measured from the start, as
-//! joint springs' angles are; a tendon motor takes a `control` as a motor does.
+//! joint springs' angles are; a tendon motor takes a `control` as a motor does. An armature A is
+//! a rotor inertia on L, kinetic energy A (dL/dt)^2 / 2 (MuJoCo's joint armature on a one-term
+//! tendon; the director only).
 use crate::custom_controls::{controlled, JsonControl};
 use crate::custom_time::JsonTime;
 use crate::forces::tendons::{Tendon, TendonTerm};
@@ -65,6 +68,16 @@ pub(crate) struct FTendonSpring {
     pub(crate) name: Option<String>,
 }
 
+/// A rotor inertia on a tendon's length (MuJoCo's armature).
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct FTendonArmature {
+    tendon: usize,
+    armature: f64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) name: Option<String>,
+}
+
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct FTendonMotor {
@@ -101,6 +114,7 @@ pub(crate) enum TendonJson {
     Spring(FTendonSpring),
     Motor(FTendonMotor),
     Limit(FTendonLimit),
+    Armature(FTendonArmature),
 }
 
 /// The tendons of the JSON form (their numbers checked in `forces::validate`); a term with both
@@ -198,6 +212,13 @@ pub(crate) fn element_json(
             stiffness,
             restitution,
         }),
+        ForceElement::TendonArmature { tendon, armature } => {
+            TendonJson::Armature(FTendonArmature {
+                name,
+                tendon,
+                armature,
+            })
+        }
         _ => unreachable!("only tendon elements are written here"),
     }
 }
@@ -220,6 +241,14 @@ pub(crate) fn spring_from(s: &FTendonSpring) -> ForceElement {
         stiffness: s.stiffness,
         rest_length: s.rest_length,
         damping: s.damping,
+    }
+}
+
+/// A tendon armature of the JSON form.
+pub(crate) fn armature_from(a: &FTendonArmature) -> ForceElement {
+    ForceElement::TendonArmature {
+        tendon: a.tendon,
+        armature: a.armature,
     }
 }
 

@@ -124,7 +124,8 @@ pub fn conserved_momentum(model: &Model) -> [bool; 3] {
                 // a tendon's force acts on each of its coordinates' joints, as a joint spring
                 ForceElement::TendonSpring { tendon, .. }
                 | ForceElement::TendonMotor { tendon, .. }
-                | ForceElement::TendonLimit { tendon, .. } => model.tendons[tendon]
+                | ForceElement::TendonLimit { tendon, .. }
+                | ForceElement::TendonArmature { tendon, .. } => model.tendons[tendon]
                     .terms
                     .iter()
                     .all(|x| model.joints[x.joint].a.is_some()),

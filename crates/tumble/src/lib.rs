@@ -24,6 +24,7 @@ pub mod coordinates;
 pub mod custom;
 mod custom_contact;
 mod custom_controls;
+mod custom_drives;
 mod custom_forces;
 mod custom_gimbal;
 mod custom_mesh;

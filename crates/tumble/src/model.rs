@@ -192,6 +192,15 @@ pub enum ForceElement {
         /// the factor f(t)
         time: TimeFn,
     },
+    /// A rotor inertia on a fixed tendon's length L (MuJoCo's armature): kinetic energy
+    /// A (dL/dt)^2 / 2 beside the bodies' own; its rate is part of the state
+    /// (`methods/director/tendons.rs` has the discrete form; the director only).
+    TendonArmature {
+        /// the tendon ([`Model::tendons`])
+        tendon: usize,
+        /// A (kg m^2 per rad^2 of L for angles, kg per m^2 for slides: per unit of L squared)
+        armature: f64,
+    },
 }
 
 impl ForceElement {

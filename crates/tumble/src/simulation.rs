@@ -84,13 +84,7 @@ impl Simulation {
     ) -> Result<Simulation, String> {
         settings.validate()?;
         let init = &scenario.initial;
-        if init.len() != scenario.model.bodies.len() {
-            return Err(format!(
-                "the initial state is of {}, the model has {}",
-                crate::text::count(init.len(), "body", "bodies"),
-                crate::text::count(scenario.model.bodies.len(), "body", "bodies")
-            ));
-        }
+        check_start(scenario, method)?;
         // the elements and drives first: compiling reads the joints they name
         crate::forces::validate(&scenario.model, init)?;
         crate::validate::check_drives(&scenario.model).map_err(|e| e.0)?;
@@ -485,5 +479,29 @@ impl Simulation {
             Solver::Rattle(s, _) => &s.forces,
             Solver::Baumgarte(s, _) => &s.forces,
         }
+    }
+}
+
+/// An initial state of every body, and nothing that only the director integrates (a tendon
+/// armature) for the other methods.
+fn check_start(scenario: &Scenario, method: Method) -> Result<(), String> {
+    let init = &scenario.initial;
+    if init.len() != scenario.model.bodies.len() {
+        return Err(format!(
+            "the initial state is of {}, the model has {}",
+            crate::text::count(init.len(), "body", "bodies"),
+            crate::text::count(scenario.model.bodies.len(), "body", "bodies")
+        ));
+    }
+    let armature = scenario
+        .model
+        .forces
+        .iter()
+        .position(|f| matches!(f, ForceElement::TendonArmature { .. }));
+    match armature {
+        Some(k) if method != Method::Director => Err(format!(
+            "forces[{k}] (tendon_armature): a rotor inertia is integrated by the director only; RATTLE and Baumgarte do not take it yet (choose the director, or remove the armature)"
+        )),
+        _ => Ok(()),
     }
 }

@@ -104,7 +104,8 @@ pub struct State {
     pub work: f64,
     /// D: energy dissipated by the dampers so far (J), >= 0 and never decreasing
     pub dissipated: f64,
-    /// per element: the unwrapped angle of a joint spring (rad), zero for other elements; then
+    /// per element: the unwrapped angle of a joint spring (rad), the rate dL/dt of a tendon
+    /// armature's length (the director's w_n, [`armature_rates`]), zero for other elements; then
     /// per tendon term (`tendons::slot`): a hinge's unwrapped angle
     pub angles: Vec<f64>,
     /// per plane contact: the friction state (`contact/`)
@@ -176,6 +177,41 @@ pub fn add_world(
         }
     }
     p
+}
+
+/// The tendon armatures' rates dL/dt at the states `s` into their slots of `angles` (a run's
+/// start: the director carries them from there, `methods/director/tendons.rs`).
+pub fn armature_rates(model: &Model, frames: &[Frame], s: &[BodyState], angles: &mut [f64]) {
+    for (k, f) in model.forces.iter().enumerate() {
+        if matches!(f, ForceElement::TendonArmature { .. }) {
+            angles[k] = tendon::rate(model, frames, s, k);
+        }
+    }
+}
+
+/// The tendon armatures' kinetic energy A w^2 / 2 (J), their rates w from `angles`
+/// ([`State::angles`]).
+pub fn armature_energy(model: &Model, angles: &[f64]) -> f64 {
+    let mut t = 0.0;
+    for (f, w) in model.forces.iter().zip(angles) {
+        if let ForceElement::TendonArmature { armature, .. } = *f {
+            t += 0.5 * armature * w * w;
+        }
+    }
+    t
+}
+
+/// The tendon armatures' kinetic energy A (dL/dt)^2 / 2 (J) with dL/dt at the states `s` (for
+/// states another engine made: MuJoCo's, `tumble-wasm`'s evaluator).
+pub fn armature_energy_at(model: &Model, frames: &[Frame], s: &[BodyState]) -> f64 {
+    let mut t = 0.0;
+    for (k, f) in model.forces.iter().enumerate() {
+        if let ForceElement::TendonArmature { armature, .. } = *f {
+            let w = tendon::rate(model, frames, s, k);
+            t += 0.5 * armature * w * w;
+        }
+    }
+    t
 }
 
 /// How many angles the force state holds: one per element, one per tendon term.

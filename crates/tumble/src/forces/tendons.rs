@@ -149,7 +149,8 @@ pub fn of(f: &ForceElement) -> Option<usize> {
     match *f {
         ForceElement::TendonSpring { tendon, .. }
         | ForceElement::TendonMotor { tendon, .. }
-        | ForceElement::TendonLimit { tendon, .. } => Some(tendon),
+        | ForceElement::TendonLimit { tendon, .. }
+        | ForceElement::TendonArmature { tendon, .. } => Some(tendon),
         _ => None,
     }
 }

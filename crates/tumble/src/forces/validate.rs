@@ -103,6 +103,10 @@ fn element(ck: &Checks, name: &str, f: &ForceElement, init: &[BodyState]) -> Res
             )?;
         }
         ForceElement::Rope { .. } => rope(ck, name, f, init)?,
+        ForceElement::TendonArmature { tendon, armature } => {
+            ck.tendon(name, tendon)?;
+            coefficient(name, "armature", armature)?;
+        }
         ForceElement::TendonSpring {
             tendon,
             stiffness,

@@ -41,6 +41,7 @@ impl Simulation {
             );
             inv.potential += v;
             inv.contact += stops;
+            inv.kinetic += crate::forces::armature_energy(self.model(), &f.angles);
         }
         if !self.compiled.contacts.list.is_empty() || !f.broad.pairs.is_empty() {
             let v =

@@ -51,10 +51,13 @@ impl Ctx<'_> {
             let (q, rows) = ((&self.s.q[..], &self.w.q1[..]), &self.w.springs.list);
             forces::spring_stiffness(self.c, q, h, rows, &mut self.w.stiff);
         }
-        if self.c.has_limits {
+        if self.c.has_limits || self.c.has_springs {
             let (q, rows) = ((&self.s.q[..], &self.w.q1[..]), &self.w.springs.list);
             let at = (&self.w.angles1[..], h);
-            forces::limit_stiffness(self.c, q, at, rows, &mut self.w.stiff);
+            if self.c.has_limits {
+                forces::limit_stiffness(self.c, q, at, rows, &mut self.w.stiff);
+            }
+            // the tendons' stops and armatures
             super::tendons::limit_stiffness(self.c, q, at, rows, &mut self.w.stiff);
         }
     }

@@ -329,7 +329,8 @@ pub fn evaluate(
             } => slide(el, fr, &step, g, &mut out),
             ForceElement::TendonSpring { .. }
             | ForceElement::TendonMotor { .. }
-            | ForceElement::TendonLimit { .. } => {
+            | ForceElement::TendonLimit { .. }
+            | ForceElement::TendonArmature { .. } => {
                 super::tendons::tendon(c, k, &step, (angles, &mut *angles1), g, &mut out)
             }
             _ => load(el, fr, &step, g, &mut out),

@@ -169,7 +169,11 @@ impl State {
             slow: false,
             phi0,
             fallbacks: 0,
-            forces: crate::forces::State::start(&c.model, &c.contacts, init),
+            forces: {
+                let mut f = crate::forces::State::start(&c.model, &c.contacts, init);
+                crate::forces::armature_rates(&c.model, &c.force_frames, init, &mut f.angles);
+                f
+            },
         })
     }
 

@@ -92,6 +92,7 @@ impl SpringRows {
                         | ForceElement::TendonSpring { .. }
                         | ForceElement::Limit { .. }
                         | ForceElement::TendonLimit { .. }
+                        | ForceElement::TendonArmature { .. }
                 )
             })
             .count()

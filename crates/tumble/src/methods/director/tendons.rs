@@ -10,7 +10,15 @@
 //!          D_step = c Delta L^2 / h >= 0
 //! motor    f = -F, F the mean of force f(t) over the step:  W_step = F Delta L exactly
 //! limit    f from the stops' discrete law on L (`forces/limits.rs`): f Delta L = Delta V + D_step
+//! armature (w_n + w_n+1) / 2 = Delta L / h,  f = A (w_n+1 - w_n) / h = 2A (Delta L - h w_n) / h^2:
+//!          f Delta L = A (w_n+1^2 - w_n^2) / 2 = Delta T_A,  T_A = A w^2 / 2 beside the bodies' T
 //! ```
+//! An armature (MuJoCo's rotor inertia A on a joint coordinate, here on a tendon's length) keeps
+//! its rate w as state (in the elements' `angles`, `forces::State`): the midpoint rule for a
+//! coordinate of its own, tied to the bodies through Delta L = G . Delta q, which is what makes its
+//! kinetic energy's change the work f Delta L exactly (w_n+1 from dL/dt at q_n+1 would not be);
+//! the rotor turns about a relative coordinate, so the momenta stay as they were. Its slope
+//! dF/dL_n+1 = 2A / h^2 is in the tangent as a pressed stop's is ([`limit_stiffness`]).
 //! The tangents of `condensed.rs` leave the springs and motors out (a fixed point within Newton,
 //! as the joint springs below their bound are); a limit pressed in is in them
 //! ([`limit_stiffness`]); the step is judged on the residual with every element, so the
@@ -66,6 +74,13 @@ pub(super) fn tendon(
             out.dissipated += damping * dl * dl / step.h;
             stiffness * (0.5 * (l0 + l1) - rest_length) + damping * dl / step.h
         }
+        // a rotor inertia A on L: w_n+1 = 2 Delta L / h - w_n (the midpoint rule's), and
+        // f = A (w_n+1 - w_n) / h, so f Delta L = A (w_n+1^2 - w_n^2) / 2 exactly (module notes)
+        ForceElement::TendonArmature { armature, .. } => {
+            let w0 = angles[k];
+            angles1[k] = 2.0 * dl / step.h - w0;
+            armature * (angles1[k] - w0) / step.h
+        }
         ForceElement::TendonMotor { force, time, .. } => {
             let push = force * step.factor(&time);
             out.work += push * dl;
@@ -96,10 +111,10 @@ pub(super) fn tendon(
     }
 }
 
-/// Add the tendon limits' stiffness at the iterate `q1` (the hinges' angles at n+1 in
+/// Add the tendon limits' and armatures' stiffness at the iterate `q1` (the hinges' angles at n+1 in
 /// `angles1`, as [`tendon`] left them) to `stiff`, for Newton's tangent (`condensed.rs`), as
 /// `forces::limit_stiffness` does for the joint limits: a stop pressed in has the stiffness
-/// kd = k / 2 + c / h of its discrete law on L, and each coordinate q_i of L = sum c_i q_i takes
+/// kd = k / 2 + c / h of its discrete law on L (an armature 2A / h^2), and each coordinate q_i of L = sum c_i q_i takes
 /// c_i^2 kd about its hinge's axis (on both bodies) or along its slide. The terms' couplings
 /// c_i c_j kd are left out: exact for a tendon of one coordinate (a universal joint's or
 /// gimbal's hinge with a range, the import's form), an approximation for more; the tangent only
@@ -116,30 +131,30 @@ pub(super) fn limit_stiffness(
 ) {
     let step = Step { qn, q1, t: 0.0, h };
     for (k, el) in c.model.forces.iter().enumerate() {
-        let ForceElement::TendonLimit { lower, upper, .. } = *el else {
+        let Some((_, first, terms)) = crate::forces::tendons::parts(&c.model, k) else {
             continue;
         };
         if rows.contains(&k) {
             continue; // a Newton row (`angle_rows.rs`)
         }
-        let (Some(law), Some((_, first, terms))) = (
-            &c.force_frames[k].law,
-            crate::forces::tendons::parts(&c.model, k),
-        ) else {
-            continue;
+        let kd = match (el, &c.force_frames[k].law) {
+            (&ForceElement::TendonArmature { armature, .. }, _) => 2.0 * armature / (h * h),
+            (&ForceElement::TendonLimit { lower, upper, .. }, Some(law)) => {
+                let l1: f64 = terms
+                    .iter()
+                    .enumerate()
+                    .map(|(i, term)| {
+                        term.coef
+                            * match term.kind {
+                                LimitKind::Angle => angles1[first + i],
+                                LimitKind::Slide => slide_ends(&c.force_frames[first + i], &step).1,
+                            }
+                    })
+                    .sum();
+                super::coordinates::stop_slope(law, l1, lower, upper, h)
+            }
+            _ => continue,
         };
-        let l1: f64 = terms
-            .iter()
-            .enumerate()
-            .map(|(i, term)| {
-                term.coef
-                    * match term.kind {
-                        LimitKind::Angle => angles1[first + i],
-                        LimitKind::Slide => slide_ends(&c.force_frames[first + i], &step).1,
-                    }
-            })
-            .sum();
-        let kd = super::coordinates::stop_slope(law, l1, lower, upper, h);
         if kd <= 0.0 {
             continue;
         }
