@@ -446,3 +446,52 @@ test("a MuJoCo model opened with MuJoCo beside runs there with the model's own i
   assert.deepEqual(problems, []);
   await page.close();
 });
+
+test("MuJoCo beside a run it cannot keep: once it stops, its joint coordinates column says so and shows no numbers", { skip }, async () => {
+  const { encodeSystem } = await import('../../www/shared/url.js');
+  // a pendulum on a stiff torsional spring (omega = 3162 rad/s): MuJoCo's Euler at h = 10 ms
+  // (omega h = 32) blows up within a few steps, the director takes it
+  const system = {
+    gravity: [0, 0, -9.81], dt: 0.01,
+    bodies: [{ mass: 1, inertia: [0.01, 0.01, 0.01], position: [0, 0, -0.1], velocity: [0, 0.1, 0], angular_velocity: [1, 0, 0] }],
+    joints: [{ type: 'revolute', a: null, point_a: [0, 0, 0], b: 0, point_b: [0, 0, 0.1], axis_a: [1, 0, 0], axis_b: [1, 0, 0] }],
+    forces: [{ type: 'joint_spring', joint: 0, stiffness: 1e5 }],
+  };
+  const { page, problems } = await open(`?integrator=director&mujoco=Euler#system=${await encodeSystem(JSON.stringify(system))}`);
+  await page.waitForFunction(() => window.tumble.runs().length === 2, null, { timeout: 60000 });
+  await loaded(page);
+  await page.click('#coordinates-panel summary');
+  await page.evaluate(() => { if (!window.tumble.playing()) document.getElementById('play').click(); });
+  await page.waitForFunction(() => window.tumble.runs()[1][3], null, { timeout: 60000 });
+  await page.waitForFunction(() => window.tumble.runs()[0][1] > 0.5, null, { timeout: 60000 });
+  // (before: MuJoCo's column went on showing "0.0000 rad (0.0°)" after its stop)
+  await page.waitForFunction(() => / \(stopped\)$/.test(document.querySelectorAll('#coordinates-table th')[2]?.textContent), null, { timeout: 5000 });
+  const table = await page.$$eval('#coordinates-table tr', (rows) => rows.map((r) => [...r.children].map((c) => c.textContent)));
+  assert.deepEqual(table[0], ['coordinate', 'director', 'MuJoCo (stopped)']);
+  assert.match(table[1][1], /^-?\d+\.\d{4} rad/);
+  assert.equal(table[1][2], '–');
+  assert.deepEqual(await axe(page), []);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('a picture picked as a MuJoCo model: named as not one, before MuJoCo is fetched', { skip }, async () => {
+  const { writeFile, mkdtemp } = await import('node:fs/promises');
+  const { tmpdir } = await import('node:os');
+  const dir = await mkdtemp(join(tmpdir(), 'tumble-mjcf-'));
+  const file = join(dir, 'picture.png');
+  await writeFile(file, Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c489', 'hex'));
+  const { page, problems } = await open('?scenario=nk-revolute&integrator=director');
+  const fetched = [];
+  page.on('request', (r) => { if (/mujoco/i.test(r.url()) && /\.(wasm|js)$/.test(r.url())) fetched.push(r.url()); });
+  await page.setInputFiles('#open-mjcf-file', file);
+  await page.waitForFunction(() => window.tumble.error(), null, { timeout: 30000 });
+  const text = await page.evaluate(() => window.tumble.error());
+  // (before: "MuJoCo's compiler rejected the model: Loading error: XML parse error 8: ...")
+  assert.match(text, /^picture\.png is not a MuJoCo model: an MJCF file is XML with a <mujoco> element/);
+  assert.doesNotMatch(text, /XML_ERROR/);
+  assert.equal(await page.evaluate(() => window.tumble.scenario()), 'nk-revolute');
+  assert.deepEqual(fetched.filter((u) => /mujoco\.wasm|mujoco_wasm|@mujoco/.test(u)), []);
+  assert.deepEqual(problems, []);
+  await page.close();
+});

@@ -8,9 +8,9 @@ import * as wasm from '../pkg/tumble_wasm.js';
 import { $, app, onLoaded } from './page.js';
 import { LABEL } from '../shared/names.js';
 
-/** The system's reader, its labels and units, and per run the last values (angles are unwrapped
- * against them). */
-let reader = null, labels = [], units = [], values = [], cells = [];
+/** The system's reader, its labels and units, per run the last values (angles are unwrapped
+ * against them), and which runs the header says have stopped. */
+let reader = null, labels = [], units = [], values = [], cells = [], stopped = [];
 
 /** Cell `td` showing value `x` with its unit: an angle in rad, and in degrees where there is
  * room (the degrees' span is hidden on narrow screens: style.css), a slide in m. */
@@ -32,10 +32,15 @@ function cell() {
   return td;
 }
 
-/** The runs shown now: [name, poses] each (a scrubbed moment's, where a run has reached it). */
+/** The runs shown now: [name, poses, stopped] each (a scrubbed moment's poses, where a run has
+ * reached it; none live for a run that stopped on an error: its column shows "–", its header
+ * says so, as the readout does, instead of the poses it was left with). */
 function runsShown() {
   const p = app.player;
-  return p.runs.map((x, i) => [x.name, p.scrub ? p.scrub.runs[i]?.poses ?? null : x.poses]);
+  return p.runs.map((x, i) => {
+    const stop = !p.scrub && Boolean(x.error);
+    return [x.name, p.scrub ? p.scrub.runs[i]?.poses ?? null : stop ? null : x.poses, stop];
+  });
 }
 
 /** The table for the current system: a header row of the runs, a row per coordinate. */
@@ -44,14 +49,16 @@ function build() {
   const runs = runsShown();
   const head = document.createElement('tr');
   head.append(Object.assign(document.createElement('th'), { scope: 'col', textContent: 'coordinate' }));
-  for (const [name] of runs) head.append(Object.assign(document.createElement('th'), { scope: 'col', textContent: LABEL[name] ?? name }));
+  for (const [name, , stop] of runs) head.append(Object.assign(document.createElement('th'), { scope: 'col', textContent: `${LABEL[name] ?? name}${stop ? ' (stopped)' : ''}` }));
+  stopped = runs.map(([, , stop]) => stop);
   const rows = labels.map((label) => {
     const tr = document.createElement('tr');
     tr.append(Object.assign(document.createElement('th'), { scope: 'row', textContent: label, title: label }));
     return tr;
   });
   cells = runs.map(() => rows.map((tr) => tr.appendChild(cell())));
-  values = runs.map(() => new Float64Array(labels.length));
+  // (kept where a run's column is rebuilt: its angles stay unwrapped against its last values)
+  values = runs.map((_, r) => (values[r]?.length === labels.length ? values[r] : new Float64Array(labels.length)));
   table.replaceChildren(head, ...rows);
 }
 
@@ -59,7 +66,7 @@ function build() {
 function follow() {
   if (!reader || !$('coordinates-panel').open || !app.player?.runs) return;
   const runs = runsShown();
-  if (runs.length !== cells.length) build();
+  if (runs.length !== cells.length || runs.some(([, , stop], r) => stop !== stopped[r])) build();
   runs.forEach(([, poses], r) => {
     if (poses) reader.read(poses, values[r]);
     cells[r].forEach((td, k) => show(td, poses ? values[r][k] : NaN, units[k]));
@@ -76,6 +83,7 @@ onLoaded(() => {
     // (the system loaded, so its text parses; a reader that cannot be made shows no panel)
   }
   labels = reader ? reader.labels() : [];
+  values = [];
   units = reader ? reader.units() : [];
   $('coordinates-panel').hidden = !labels.length;
   $('coordinates-count').textContent = labels.length ? `(${labels.length}, from the start)` : '';

@@ -163,6 +163,12 @@ async function openMjcfFiles(fileList) {
     const f = picked[0];
     if (f.size <= 50 * 1024 * 1024) {
       const text = await f.text();
+      // a file that is not MJCF at all (a picture, a PDF): said so, before MuJoCo is fetched
+      // (its parser said "XML_ERROR_PARSING_TEXT ErrorID=8 ... Line number=1")
+      if (!/\.(xml|mjcf)$/i.test(f.name) && !/<mujoco\b/.test(text.slice(0, 65536))) {
+        refused(`${f.name} is not a MuJoCo model: an MJCF file is XML with a <mujoco> element (a .xml file).`);
+        return;
+      }
       try {
         gatherMjcf(f.name, (p) => (p === f.name ? text : null));
       } catch (e) {
