@@ -111,12 +111,12 @@ pub(super) fn tendon(
     }
 }
 
-/// Add the tendon limits' and armatures' stiffness at the iterate `q1` (the hinges' angles at n+1 in
-/// `angles1`, as [`tendon`] left them) to `stiff`, for Newton's tangent (`condensed.rs`), as
-/// `forces::limit_stiffness` does for the joint limits: a stop pressed in has the stiffness
-/// kd = k / 2 + c / h of its discrete law on L (an armature 2A / h^2), and each coordinate q_i of L = sum c_i q_i takes
-/// c_i^2 kd about its hinge's axis (on both bodies) or along its slide. The terms' couplings
-/// c_i c_j kd are left out: exact for a tendon of one coordinate (a universal joint's or
+/// Add the tendon limits' and armatures' stiffness at the iterate `q1` (the hinges' angles at
+/// n+1 in `angles1`, as [`tendon`] left them) to `stiff`, for Newton's tangent (`condensed.rs`),
+/// as `forces::limit_stiffness` does for the joint limits: a stop pressed in has the stiffness
+/// kd = k / 2 + c / h of its discrete law on L (an armature 2A / h^2), and each coordinate q_i
+/// of L = sum c_i q_i takes c_i^2 kd about its hinge's axis (on both bodies) or along its
+/// slide. The terms' couplings c_i c_j kd are left out: exact for a tendon of one coordinate (a universal joint's or
 /// gimbal's hinge with a range, the import's form), an approximation for more; the tangent only
 /// steers Newton. Without it such a stop was a fixed point within Newton: a humanoid-like
 /// figure's hip stops at MuJoCo's static stiffness (`benches/models/figure.xml`, omega h = 2.5)
