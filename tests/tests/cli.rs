@@ -514,3 +514,46 @@ fn run_gives_the_joints_coordinates_counting_turns_between_samples() {
     let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert!(doc.get("coordinates").is_none() && doc["samples"][0].get("coordinates").is_none());
 }
+
+/// A run whose balance comes apart (`Invariants::balance_broken`; `presets.rs` has the figures)
+/// is said once on stderr, naming the time, the figure and what to try; the run goes on to its
+/// end with status 0 and its samples; at a suitable step nothing is said.
+#[test]
+fn run_warns_once_when_the_balance_comes_apart() {
+    let args = |dt: &'static str| {
+        [
+            "run",
+            "damped-pendulum?damping=14",
+            "--integrator",
+            "rattle",
+            "--dt",
+            dt,
+            "--duration",
+            "1.2",
+            "--every",
+            "0.1",
+            "--format",
+            "csv",
+            "-q",
+        ]
+    };
+    let out = tumble_out(&args("0.05"));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert_eq!(stderr.matches("warning").count(), 1, "{stderr}");
+    assert!(
+        stderr
+            .starts_with("tumble: warning: at t = 0.800000 s the energy balance E - E0 - W + D = "),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("the step 0.05 s is too large for rattle on this system")
+            && stderr
+                .trim_end()
+                .ends_with("try a smaller --dt or --integrator director"),
+        "{stderr}"
+    );
+    assert_eq!(String::from_utf8_lossy(&out.stdout).lines().count(), 1 + 13);
+    let out = tumble_out(&args("0.01"));
+    assert!(out.status.success() && out.stderr.is_empty(), "{:?}", out);
+}

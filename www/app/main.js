@@ -16,6 +16,7 @@ import { startMujoco, wireMujoco } from './mujoco-controls.js';
 import './controls.js';
 import './coordinates.js';
 import { wireGrab } from './grab.js';
+import { watchBalance } from './balance-watch.js';
 import { setView, wireTabs } from './tabs.js';
 import { installPageHook, installEmbedHook } from './test-hook.js';
 import { sentences } from '../shared/text.js';
@@ -73,6 +74,7 @@ function onFrame(now) {
   if ($('hash').textContent !== h) $('hash').textContent = h;
   if ($('pulled').hidden === !!r.pulled) $('pulled').hidden = !r.pulled;
   updateScrubber(inv[INV.t]);
+  watchBalance(p.runs, r.dt);
   if (now - app.summaryAt > (p.playing ? SUMMARY_EVERY_MS : 1e12) || app.summaryAt === 0) {
     app.summaryAt = now;
     const text = `t = ${inv[INV.t].toFixed(1)} s, ${p.playing ? 'playing' : live ? 'paused' : 'showing the history'}. ` + (p.charts.summary?.() ?? '');

@@ -213,6 +213,7 @@ fn step_and_sample(
     quiet: bool,
 ) -> (Vec<Sample>, Option<String>) {
     let mut samples = vec![];
+    let mut warned = false;
     emit((sim, coords), &mut samples, format);
     let progress = Progress::new(plan.steps, "steps", quiet);
     let mut failure = None;
@@ -226,7 +227,11 @@ fn step_and_sample(
         }
         coords.follow(sim);
         if k % plan.every == 0 || k == plan.steps {
-            emit((sim, coords), &mut samples, format);
+            let inv = emit((sim, coords), &mut samples, format);
+            if !warned && inv.balance_broken() {
+                warned = true;
+                warn_balance(&inv, plan);
+            }
         }
         progress.at(k, sim.time());
     }
@@ -234,8 +239,29 @@ fn step_and_sample(
     (samples, failure)
 }
 
-/// One sample: written at once as a CSV row or an NDJSON record, else gathered.
-fn emit((sim, coords): (&mut Simulation, &Coords), samples: &mut Vec<Sample>, format: RunFormat) {
+/// The balance has come apart (`Invariants::balance_broken`): said once on stderr, the run goes on.
+fn warn_balance(inv: &Invariants, plan: &RunPlan) {
+    let scale = inv.energy_scale();
+    eprintln!(
+        "tumble: warning: at t = {:.6} s the energy balance E - E0 - W + D = {:.1e} J is {:.2} times \
+         the run's largest energy ({:.3e} J): the step {} s is too large for {} on this system and \
+         the motion is not to be trusted; try a smaller --dt{}",
+        inv.t,
+        inv.balance,
+        inv.balance.abs() / scale,
+        scale,
+        plan.settings.dt,
+        plan.method.name(),
+        if plan.method == Method::Director { "" } else { " or --integrator director" }
+    );
+}
+
+/// One sample: written at once as a CSV row or an NDJSON record, else gathered; its invariants.
+fn emit(
+    (sim, coords): (&mut Simulation, &Coords),
+    samples: &mut Vec<Sample>,
+    format: RunFormat,
+) -> Invariants {
     let inv = sim.invariants();
     match format {
         RunFormat::Csv => {
@@ -246,4 +272,5 @@ fn emit((sim, coords): (&mut Simulation, &Coords), samples: &mut Vec<Sample>, fo
         RunFormat::Ndjson => outln!("{}", to_json(&Sample::new(&inv, sim, coords))),
         _ => samples.push(Sample::new(&inv, sim, coords)),
     }
+    inv
 }

@@ -37,6 +37,26 @@ impl Invariants {
     pub fn energy(&self) -> f64 {
         self.kinetic + self.potential
     }
+
+    /// The energy scale against which the balance is judged (J): the largest of |E0|, |E|, T
+    /// and |W|, at least 1 J. Not D: a run that blows up through an explicit damper counts its
+    /// own D up with it (the suite's quadruped with RATTLE at 5 ms: D = 4.3e4 J, E0 = 988 J).
+    pub fn energy_scale(&self) -> f64 {
+        let e = self.energy();
+        let e0 = e - self.work + self.dissipated - self.balance;
+        e0.abs()
+            .max(e.abs())
+            .max(self.kinetic)
+            .max(self.work.abs())
+            .max(1.0)
+    }
+
+    /// Whether the balance has come apart: |E - E0 - W + D| beyond the whole energy scale. Every
+    /// preset at its suitable step stays below over 20 s (`tests/tests/presets.rs`); a run past
+    /// it is not to be trusted (the page's notice, the command line's warning).
+    pub fn balance_broken(&self) -> bool {
+        self.balance.abs() > self.energy_scale()
+    }
 }
 
 /// Kinetic energy T = sum 1/2 M v.v + 1/2 w.J w (eq. 6).
