@@ -78,20 +78,19 @@ export async function openMjcfText(xml, several = null, keyframe = 0) {
   if (!checked.ok) return `The converted model is not a valid Tumble system: ${checked.message}`;
   // (before the load: its explanation tells a model opened from MJCF apart)
   const prevInfo = app.mjcfInfo, prevSettings = { ...app.settings };
-  app.mjcfInfo = { scenario: checked.canonical, name: several?.main ?? modelName(xml), notes: reply.notes.length };
   const own = ownSettings(reply.options);
+  // the conversion's notes (list) stay beside the menu while the model runs (showMujocoNotes)
+  const list = [...(own ? [own] : []), ...fileNotes, ...reply.notes];
+  app.mjcfInfo = { scenario: checked.canonical, name: several?.main ?? modelName(xml), notes: reply.notes.length, list };
   const why = await applyCustom(text, checked.canonical);
   if (why) {
     app.mjcfInfo = prevInfo;
     if (!/^Applied/.test(why)) Object.assign(app.settings, prevSettings); // (not loaded)
     return why;
   }
-  reply.notes.unshift(...fileNotes);
-  if (own) reply.notes.unshift(own);
   if (app.editor && !$('editor').hidden) app.editor.load(text);
   showKeyframes(reply.keyframes ?? [], keyframe, { xml, several });
-  if (reply.notes.length) showNotes('Opened the MuJoCo model', reply.notes);
-  else $('mujoco-status').textContent = 'Opened the MuJoCo model: everything in it has a Tumble counterpart.';
+  showMujocoNotes();
   return null;
 }
 
@@ -116,9 +115,9 @@ function modelName(xml) {
 
 /** The first notes of a conversion after `head`, and a button that shows the rest where there
  * are more (a suite model has 40 to 90; all of them at once pushed the scene off the screen). */
-function showNotes(head, notes, first = 3) {
+function showNotes(head, notes, tail = '', first = 3) {
   const status = $('mujoco-status');
-  const all = () => { status.textContent = `${head}. ${notes.join('; ')}.`; };
+  const all = () => { status.textContent = `${head}. ${notes.join('; ')}.${tail}`; };
   if (notes.length <= first) { all(); return; }
   status.textContent = `${head}. ${notes.slice(0, first).join('; ')}; `;
   const more = document.createElement('button');
@@ -127,6 +126,7 @@ function showNotes(head, notes, first = 3) {
   more.textContent = `and ${notes.length - first} more notes`;
   more.addEventListener('click', () => { all(); $('mujoco-status').focus?.(); });
   status.append(more);
+  if (tail) status.append(tail);
 }
 
 /** The opened model's keyframes in a small select beside "open a MuJoCo model" when it has more
@@ -186,11 +186,15 @@ async function openMjcfFiles(fileList) {
 }
 
 
-/** What MuJoCo's run leaves out (loads and motors that vary in time), beside the menu. */
+/** Beside the menu: a model opened from MJCF, while it runs, the notes of its conversion; then
+ * what MuJoCo's run leaves out (loads and motors that vary in time). */
 function showMujocoNotes() {
   const run = app.player.runs.find((x) => x.name === MUJOCO);
-  if (!run) return;
-  $('mujoco-status').textContent = `${app.mujocoLoaded ?? ''}${run.notes?.length ? ` MuJoCo has no counterpart for: ${run.notes.join('; ')}.` : ''}`;
+  const left = run?.notes?.length ? ` MuJoCo has no counterpart for: ${run.notes.join('; ')}.` : '';
+  const opened = app.mjcfInfo?.scenario === app.settings.scenario ? app.mjcfInfo.list : null;
+  if (opened?.length) showNotes('Opened the MuJoCo model', opened, left);
+  else if (opened) $('mujoco-status').textContent = `Opened the MuJoCo model: everything in it has a Tumble counterpart.${left}`;
+  else if (run) $('mujoco-status').textContent = `${app.mujocoLoaded ?? ''}${left}`;
 }
 
 // after each load: the menu shows MuJoCo's integrator, the status line what its run leaves out
