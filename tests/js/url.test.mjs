@@ -73,7 +73,10 @@ test('an unencoded scenario in a hand-written link still reads as one scenario, 
   assert.equal(parseQuery('?scenario=chain?links=0').settings.scenario, 'chain?links=0');
   assert.throws(() => canonical_scenario('chain?links=0'), /links/);
   const { error } = parseQuery('?scenario=chain?links=4&joint=spherical');
-  assert.match(error, /'joint'.*encode the scenario text/);
+  assert.match(error, /'joint'.*put it in the scenario text, encoded \(encodeURIComponent\): \?scenario=chain%3Flinks%3D4%26joint%3Dspherical$/);
+  // a preset's parameter beside the scenario: the same hint, the parameter put in
+  assert.match(parseQuery('?scenario=chain&links=abc').error, /^This link has an unknown setting 'links'\. If it belongs to the scenario, put it in the scenario text, encoded \(encodeURIComponent\): \?scenario=chain%3Flinks%3Dabc/);
+  assert.doesNotMatch(parseQuery('?links=4').error, /belongs/);
   // what buildQuery writes is encoded, so it never splits
   assert.ok(!buildQuery({ ...DEFAULTS, scenario: 'chain?links=4&joint=spherical' }).includes('&joint'));
 });

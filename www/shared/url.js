@@ -80,8 +80,11 @@ function unknownKey(params) {
   const known = new Set(['scenario', 'system', 'integrator', 'dt', 'tol', 'alpha', 'beta', 'embed', 'compare', 'mujoco', 'mjsolver', 'charts', 'reaction', 'autoplay', 'explain', 'view', 'control', ...STUDY_KEYS]);
   for (const key of params.keys()) {
     if (known.has(key)) continue;
-    // most likely a hand-written link whose scenario text was not encoded: its '&' split it
-    const hint = (params.get('scenario') ?? '').includes('?') ? ' If it belongs to the scenario, encode the scenario text (encodeURIComponent): ?scenario=chain%3Flinks%3D4%26joint%3Dspherical' : '';
+    // most likely a hand-written link whose scenario text was not encoded (its '&' split it) or
+    // a preset's parameter written beside the scenario: the link as it would read, encoded
+    const scenario = params.get('scenario') ?? '';
+    const example = `${scenario}${scenario.includes('?') ? '&' : '?'}${key}=${params.get(key)}`.slice(0, 120);
+    const hint = scenario ? ` If it belongs to the scenario, put it in the scenario text, encoded (encodeURIComponent): ?scenario=${encodeURIComponent(example)}` : '';
     return `This link has an unknown setting '${key.slice(0, 40)}'.${hint}`;
   }
   return null;
