@@ -100,14 +100,14 @@ test('a link whose control is beyond its range says so, naming it', { skip }, as
   await page.close();
 });
 
-test('a model with many actuators starts with its controls folded, the count in the summary; a name too long for its column is whole on hover', { skip }, async () => {
-  // ten rods, each on its own hinge with a motor named as a humanoid's
+test('a model with many actuators starts with its controls folded, the count in the summary; a name too long for its column wraps at its underscores, whole', { skip }, async () => {
+  // ten rods, each on its own hinge with a motor named as a quadruped's
   const n = 10;
   const system = {
     dt: 0.01,
     bodies: Array.from({ length: n }, (_, i) => ({ mass: 2, inertia: [0.17, 0.17, 0.01], size: [0.05, 0.05, 1], position: [i, 0, -0.5] })),
     joints: Array.from({ length: n }, (_, i) => ({ type: 'revolute', a: null, point_a: [i, 0, 0], b: i, point_b: [0, 0, 0.5], axis_a: [1, 0, 0], axis_b: [1, 0, 0] })),
-    forces: Array.from({ length: n }, (_, i) => ({ type: 'motor', name: `right_shoulder_${i}`, joint: i, torque: 8, control: { value: 0, range: [-1, 1] } })),
+    forces: Array.from({ length: n }, (_, i) => ({ type: 'motor', name: `extend_front_right_${i}`, joint: i, torque: 8, control: { value: 0, range: [-1, 1] } })),
   };
   const { page, problems } = await open(`?integrator=director#system=${await encodeSystem(JSON.stringify(system))}`);
   await loaded(page);
@@ -119,7 +119,15 @@ test('a model with many actuators starts with its controls folded, the count in 
   assert.ok(view.y < 768 * 0.6, `the view starts ${view.y} px down`);
   await page.click('#controls-panel summary');
   assert.equal(await page.locator('#controls-list label').count(), n);
-  assert.equal(await page.locator('#controls-list .control-name').first().getAttribute('title'), 'right_shoulder_0');
+  assert.equal(await page.locator('#controls-list .control-name').first().getAttribute('title'), 'extend_front_right_0');
+  // at 710 px (the suite's quadruped's 'extend_front_right' was cut to 'extend_front_ri...') and
+  // on a phone every name is whole, broken after an underscore where it must be
+  const cut = () => page.$$eval('#controls-list .control-name', (els) => els.filter((e) => e.scrollWidth > e.clientWidth + 1).map((e) => e.textContent));
+  for (const width of [710, 390]) {
+    await page.setViewportSize({ width, height: 860 });
+    assert.deepEqual(await cut(), [], `at ${width} px`);
+  }
+  await page.setViewportSize({ width: 1280, height: 860 });
   // a reset keeps the fold as the user left it
   await fromStart(page);
   assert.notEqual(await page.locator('#controls-panel').getAttribute('open'), null, 'still open after a reset');

@@ -86,8 +86,10 @@ function render(list) {
     });
     const name = document.createElement('span');
     name.className = 'control-name';
-    name.textContent = c.name;
-    name.title = c.name; // (cut to the column's width: the whole name on hover)
+    // whole, broken after an underscore where the column is too narrow (cut with an ellipsis,
+    // 'extend_front_right' lost its end at 710 px; a hover is no help on a phone)
+    c.name.split(/(?<=_)/).forEach((part, k) => { if (k) name.append(document.createElement('wbr')); name.append(part); });
+    name.title = c.name;
     label.append(name, input, out);
     box.append(label);
     shown.push({ input, show, name: c.name, start: c.value });
