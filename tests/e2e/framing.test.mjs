@@ -7,6 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { useBrowser, skip, open, out, settle, pause, loaded, LAPTOP, PHONE, ctx } from './harness.mjs';
+import { encodeSystem } from '../../www/shared/url.js';
 
 useBrowser();
 
@@ -59,3 +60,29 @@ for (const [size, options] of [['laptop', { viewport: LAPTOP }], ['phone', PHONE
     await sheet.close();
   });
 }
+
+test('a tree of bodies with no joint to the ground, over a floor, is framed to its bounds', { skip }, async () => {
+  // a 'walker' of six capsules (a torso, two legs of two links, a head), 1.4 m tall, joined by
+  // hinges among themselves and standing free on the floor, as the suite's humanoid does: it was
+  // framed about the origin as if it hung from there, its lengths laid end to end (the humanoid
+  // at 10 m, a sixth of the view high)
+  const link = (z, x = 0) => ({ mass: 1, inertia: [0.02, 0.02, 0.002], size: [0.1, 0.1, 0.4], position: [x, 0, z], shapes: [{ type: 'capsule', radius: 0.05, half_length: 0.15 }] });
+  const hinge = (a, b, z, x = 0) => ({ type: 'revolute', a, point_a: [x, 0, z], b, point_b: [0, 0, 0.2], axis_a: [0, 1, 0], axis_b: [0, 1, 0] });
+  const system = {
+    dt: 0.002,
+    bodies: [link(1.0), link(0.6, -0.1), link(0.2, -0.1), link(0.6, 0.1), link(0.2, 0.1), { ...link(1.3), size: [0.2, 0.2, 0.2], shapes: [{ type: 'sphere', radius: 0.1 }] }],
+    joints: [hinge(0, 1, -0.2, -0.1), hinge(1, 2, -0.2), hinge(0, 3, -0.2, 0.1), hinge(3, 4, -0.2)].map((j) => ({ ...j, point_a: j.a === 0 ? j.point_a : [0, 0, -0.2] })).concat([{ type: 'revolute', a: 0, point_a: [0, 0, 0.2], b: 5, point_b: [0, 0, -0.1], axis_a: [0, 1, 0], axis_b: [0, 1, 0] }]),
+    contact: { ground: true, planes: [{ point: [0, 0, 0], normal: [0, 0, 1] }], material: { young: 1e7, poisson: 0.45, restitution: 0.5, friction: 0.5 } },
+  };
+  const { page, problems } = await open(`?integrator=director#system=${await encodeSystem(JSON.stringify(system))}`);
+  await loaded(page);
+  await pause(page);
+  await settle(page);
+  const m = await margins(page);
+  assert.ok(m.left > 0 && m.right > 0 && m.top > 0 && m.bottom > 0, JSON.stringify(m));
+  // (before: 41 % high, in the view's upper half, 0.10 above it and 0.49 below)
+  assert.ok(1 - m.top - m.bottom > 0.55, `the walker is ${(100 * (1 - m.top - m.bottom)).toFixed(0)} % of the view high`);
+  assert.ok(Math.abs(m.top - m.bottom) < 0.15, `off the middle: ${m.top.toFixed(2)} of the view above it, ${m.bottom.toFixed(2)} below`);
+  await page.locator('.view').screenshot({ path: join(out, 'framing-free-tree.png') });
+  assert.deepEqual(problems, []);
+});

@@ -145,7 +145,11 @@ export class Player {
     if (settings.joint !== undefined && settings.joint >= r.nj) {
       this.jointNote = `'reaction' asks for the reaction of joint ${settings.joint}, but this system has ${r.nj === 0 ? 'no joints' : `${r.nj === 1 ? '1 joint, numbered 0' : `${r.nj} joints, numbered 0 to ${r.nj - 1}`}: the reaction chart shows joint 0`}.`;
     }
-    this.renderer.frame(r.poses, r.sizes, r.joints, r.nj > 0 || r.ns > 0, r.forced, r.reach);
+    // held to the ground: springs or ropes (drawn ones may end on it), or every body on a path of
+    // joints from it (r.reach); joints among free bodies alone are not (the suite's humanoid, a
+    // tree with no ground joint, was framed about the origin at 10 m, its bodies' lengths laid
+    // end to end, and not followed as it walked)
+    this.renderer.frame(r.poses, r.sizes, r.joints, r.ns > 0 || (r.nj > 0 && r.reach >= 0), r.forced, r.reach);
     this.renderer.clearTrails();
     if (this.joint >= r.nj) this.joint = 0; // (the worker fell back to joint 0 too)
     // (beside contacts or stops MuJoCo counts what they take in its D unless the system has loops or drives: mujoco-losses.js)
