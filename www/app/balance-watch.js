@@ -10,13 +10,14 @@ import { $, app, onLoaded } from './page.js';
 import { LABEL, MUJOCO } from '../shared/names.js';
 import { INV } from '../shared/invariants.js';
 
-/** The run named in the notice since the last load (the notice stays until the next load). */
+/** The run named in the notice since the last load (a load's step advice, scenario.js, hides
+ * the notice or says its own there). */
 let raised = null;
 
 onLoaded(() => { raised = null; });
 
 /** A step a few times smaller than h, rounded down to 1, 2 or 5 times a power of ten (s). */
-export function smallerStep(h) {
+function smallerStep(h) {
   const x = h / 5, p = 10 ** Math.floor(Math.log10(x));
   const m = x / p;
   return +((m >= 5 ? 5 : m >= 2 ? 2 : 1) * p).toPrecision(3);
@@ -25,7 +26,7 @@ export function smallerStep(h) {
 /** The energy scale against which a run's balance is judged (J), as Invariants::energy_scale
  * (crates/tumble/src/invariants.rs) for the command line's warning: the largest of |E0|, |E|, T
  * and |W|, at least 1 J. Not D: a run that blows up through a damper counts its own D up with it. */
-export function energyScale(inv) {
+function energyScale(inv) {
   const e0 = inv[INV.energy] - inv[INV.work] + inv[INV.dissipated] - inv[INV.balance];
   return Math.max(Math.abs(e0), Math.abs(inv[INV.energy]), inv[INV.kinetic], Math.abs(inv[INV.work]), 1);
 }
