@@ -159,6 +159,7 @@ test('open a model of several files picked together: includes and a mesh; a miss
   await page.selectOption('#mujoco', 'RK4');
   await page.waitForFunction(() => window.tumble.runs().length === 2, null, { timeout: 60000 });
   // the conversion's notes stay beside the menu (MuJoCo's start replaced them with its own line)
+  await loaded(page);
   assert.match(await page.locator('#mujoco-status').innerText(), /^Opened the MuJoCo model\. joint limits \(2\)/);
   await page.evaluate(() => { if (!window.tumble.playing()) document.getElementById('play').click(); });
   await playUntil(page, (goal) => window.tumble.time() > goal, 0.5);
