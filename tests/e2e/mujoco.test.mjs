@@ -6,9 +6,18 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
+import { readFile, writeFile, mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { useBrowser, skip, open, loaded, axe, out, root, settle, pause, pressAndDrag, playUntil, PHONE, LAPTOP, ctx } from './harness.mjs';
 
 useBrowser();
+
+/** A file `name` holding `content` (text or bytes) in a new temporary folder: its path. */
+async function tempFile(name, content) {
+  const file = join(await mkdtemp(join(tmpdir(), 'tumble-mjcf-')), name);
+  await writeFile(file, content);
+  return file;
+}
 
 /** The series of chart `key` as [label, colour]. */
 const series = (page, key) => page.evaluate((k) => {
@@ -93,7 +102,6 @@ test("MuJoCo that cannot load says why; the page runs on; a system with a drive:
 });
 
 test('export as a MuJoCo model; open one from a file and by pasting MJCF into the editor', { skip }, async () => {
-  const { readFile } = await import('node:fs/promises');
   const { page, problems } = await open('?scenario=nk-revolute&integrator=director');
   // export: MuJoCo itself is not needed for it
   const download = page.waitForEvent('download');
@@ -315,11 +323,7 @@ test("MuJoCo beside contact: its D counts its contacts' losses, so its balance i
 });
 
 test('a MuJoCo model that converts but cannot start (two balls inside each other): why, and what became of the last system, said once', { skip }, async () => {
-  const { writeFile, mkdtemp } = await import('node:fs/promises');
-  const { tmpdir } = await import('node:os');
-  const dir = await mkdtemp(join(tmpdir(), 'tumble-mjcf-'));
-  const file = join(dir, 'overlap.xml');
-  await writeFile(file, '<mujoco><worldbody><body pos="0 0 1"><freejoint/><geom type="sphere" size="0.1" mass="1"/></body>'
+  const file = await tempFile('overlap.xml', '<mujoco><worldbody><body pos="0 0 1"><freejoint/><geom type="sphere" size="0.1" mass="1"/></body>'
     + '<body pos="0.02 0 1"><freejoint/><geom type="sphere" size="0.1" mass="1"/></body></worldbody></mujoco>');
   const { page, problems } = await open('?scenario=nk-revolute&integrator=director');
   await page.evaluate(() => { if (window.tumble.playing()) document.getElementById('play').click(); });
@@ -426,12 +430,9 @@ test("MuJoCo's solver: CG is offered beside MuJoCo (hidden without it), goes int
 });
 
 test("a MuJoCo model opened with MuJoCo beside runs there with the model's own integrator and solver: RK4 diverges on this one, its Euler does not", { skip }, async () => {
-  const { writeFile, mkdtemp } = await import('node:fs/promises');
-  const { tmpdir } = await import('node:os');
-  const file = join(await mkdtemp(join(tmpdir(), 'tumble-mjcf-')), 'damped.xml');
   // a 1 g body on a damped hinge: h c / I = 50 at 1 ms, far outside RK4's stability (as the
   // suite's manipulator and stacker fingertips, written for Euler, which takes dampers implicitly)
-  await writeFile(file, '<mujoco><option timestep="0.001" integrator="Euler" solver="PGS"/><worldbody><body pos="0.01 0 0">'
+  const file = await tempFile('damped.xml', '<mujoco><option timestep="0.001" integrator="Euler" solver="PGS"/><worldbody><body pos="0.01 0 0">'
     + '<joint type="hinge" axis="0 1 0" pos="-0.01 0 0" damping="0.01"/><inertial pos="0 0 0" mass="0.001" diaginertia="1e-7 1e-7 1e-7"/>'
     + '<geom type="sphere" size="0.005" contype="0" conaffinity="0"/></body></worldbody></mujoco>');
   const { page, problems } = await open('?scenario=nk-revolute&integrator=director&mujoco=RK4');
@@ -479,11 +480,7 @@ test("MuJoCo beside a run it cannot keep: once it stops, its joint coordinates c
 });
 
 test('a picture picked as a MuJoCo model: named as not one, before MuJoCo is fetched', { skip }, async () => {
-  const { writeFile, mkdtemp } = await import('node:fs/promises');
-  const { tmpdir } = await import('node:os');
-  const dir = await mkdtemp(join(tmpdir(), 'tumble-mjcf-'));
-  const file = join(dir, 'picture.png');
-  await writeFile(file, Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c489', 'hex'));
+  const file = await tempFile('picture.png', Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c489', 'hex'));
   const { page, problems } = await open('?scenario=nk-revolute&integrator=director');
   const fetched = [];
   page.on('request', (r) => { if (/mujoco/i.test(r.url()) && /\.(wasm|js)$/.test(r.url())) fetched.push(r.url()); });
